@@ -1,0 +1,1 @@
+//! The C ABI: every `extern "C"` item and nothing else.

@@ -1,0 +1,118 @@
+//! The general constraints of appendix B and their analytic derivatives.
+//!
+//!   g_T = Q(q_a)ᵀ((x_b + Q(q_b) p_b) − (x_a + Q(q_a) p_a))        (translational)
+//!   g_R = Vec(q_a* ⊗ q_b ⊗ q_off*)                                (rotational)
+//!
+//! A joint's constraint is [D_Tᵀ g_T; D_Rᵀ g_R]. Derivatives are taken with respect to
+//! x and the 4 components of q; the solver maps them to body velocities with
+//! `L(q) Vᵀ` (multiplier Jacobian G, at z_{k+1}) or `L(q_{k+1}) ∂ω̄/∂ω` (Newton matrix,
+//! at z_{k+2}).
+
+use super::Joint;
+use crate::math::{conj, d_rotate, d_rotate_transpose, lmat, qmul, rmat, rotation, tmat, vec_part, M3, M34, M43, V3, V4};
+
+/// A body pose; the world is the identity pose.
+#[derive(Debug, Clone, Copy)]
+pub struct Pose {
+    pub x: V3,
+    pub q: V4,
+}
+
+impl Pose {
+    pub const WORLD: Pose = Pose { x: V3::new(0.0, 0.0, 0.0), q: V4::new(1.0, 0.0, 0.0, 0.0) };
+}
+
+/// Values and derivatives of g_T and g_R at one configuration.
+#[derive(Debug, Clone, Copy)]
+pub struct GeneralConstraint {
+    pub gt: V3,
+    pub gr: V3,
+    pub dgt_dxa: M3,
+    pub dgt_dqa: M34,
+    pub dgt_dxb: M3,
+    pub dgt_dqb: M34,
+    pub dgr_dqa: M34,
+    pub dgr_dqb: M34,
+}
+
+impl GeneralConstraint {
+    pub fn eval(j: &Joint, a: &Pose, b: &Pose) -> GeneralConstraint {
+        let ra = rotation(&a.q);
+        let rb = rotation(&b.q);
+        let d = b.x + rb * j.p_child - a.x; // world-frame vector from a's origin to b's point
+        let gt = ra.transpose() * d - j.p_parent;
+        let dgt_dxb = ra.transpose();
+        let dgt_dxa = -ra.transpose();
+        let dgt_dqb = ra.transpose() * d_rotate(&b.q, &j.p_child);
+        let dgt_dqa = d_rotate_transpose(&a.q, &d);
+        let qoc = conj(&j.q_offset);
+        let rel = qmul(&qmul(&conj(&a.q), &b.q), &qoc);
+        let gr = vec_part(&rel);
+        // ∂/∂q_b: L(q_a*) R(q_off*) ; ∂/∂q_a: R(q_b ⊗ q_off*) T   (rows 1..3)
+        let dqb = lmat(&conj(&a.q)) * rmat(&qoc);
+        let dqa = rmat(&qmul(&b.q, &qoc)) * tmat();
+        GeneralConstraint {
+            gt,
+            gr,
+            dgt_dxa,
+            dgt_dqa,
+            dgt_dxb,
+            dgt_dqb,
+            dgr_dqa: dqa.fixed_view::<3, 4>(1, 0).into_owned(),
+            dgr_dqb: dqb.fixed_view::<3, 4>(1, 0).into_owned(),
+        }
+    }
+}
+
+/// Which body of a joint a Jacobian block belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Parent,
+    Child,
+}
+
+impl Joint {
+    /// Constraint values [D_Tᵀ g_T; D_Rᵀ g_R] written into `out` (length nc).
+    pub fn constraint(&self, a: &Pose, b: &Pose, out: &mut [f64]) {
+        let g = GeneralConstraint::eval(self, a, b);
+        self.select(&g, out);
+    }
+
+    pub fn select(&self, g: &GeneralConstraint, out: &mut [f64]) {
+        let nt = self.dt.len;
+        for (r, d) in self.dt.as_slice().iter().enumerate() {
+            out[r] = d.dot(&g.gt);
+        }
+        for (r, d) in self.dr.as_slice().iter().enumerate() {
+            out[nt + r] = d.dot(&g.gr);
+        }
+    }
+
+    /// Jacobian block (nc × 6, row-major) of the constraint with respect to one body's
+    /// generalized velocity: translational columns scaled by `dx`, rotational columns
+    /// mapped by `dq` (4×3), i.e. G = [D ∂g/∂x · dx, D ∂g/∂q · dq].
+    pub fn jacobian_block(&self, g: &GeneralConstraint, side: Side, dx: f64, dq: &M43, out: &mut [f64]) {
+        let (gx, gtq, grq) = match side {
+            Side::Parent => (g.dgt_dxa, g.dgt_dqa * dq, g.dgr_dqa * dq),
+            Side::Child => (g.dgt_dxb, g.dgt_dqb * dq, g.dgr_dqb * dq),
+        };
+        let nt = self.dt.len;
+        for (r, d) in self.dt.as_slice().iter().enumerate() {
+            let tx = gx.transpose() * d;
+            let tq = gtq.transpose() * d;
+            let row = &mut out[r * 6..r * 6 + 6];
+            for c in 0..3 {
+                row[c] = tx[c] * dx;
+                row[3 + c] = tq[c];
+            }
+        }
+        for (r, d) in self.dr.as_slice().iter().enumerate() {
+            let rq = grq.transpose() * d;
+            let row = &mut out[(nt + r) * 6..(nt + r) * 6 + 6];
+            for c in 0..3 {
+                row[c] = 0.0;
+                row[3 + c] = rq[c];
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! maxdyn: multibody dynamics in maximal coordinates (Brüdigam et al., "Variational
+//! Integrators and Graph-Based Solvers for Multibody Dynamics in Maximal Coordinates").
+//!
+//! Data flow: [`Builder`] (mutable description) → [`Model`] (immutable, compiled graph and
+//! elimination order) → [`Sim`] (one rollout, preallocated workspace) → `Sim::step`.
+
+pub mod math;
+pub mod model;
+pub mod joints;
+pub mod solver;
+pub mod integrator;
+pub mod forces;
+pub mod sim;
+pub mod capi;
+
+pub use model::{Body, BodyId, Builder, Error, JointId, Model, WORLD};
+pub use joints::JointType;
+pub use sim::{Sim, SolverOptions, StepStats};

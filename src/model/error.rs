@@ -1,0 +1,50 @@
+//! Errors of the Rust API. Each variant maps to one C status code (see `capi::status`).
+
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum Error {
+    #[error("argument `{0}` is not finite (NaN or Inf)")]
+    NonFinite(&'static str),
+    #[error("unknown body id {0}")]
+    UnknownBody(i32),
+    #[error("unknown joint id {0}")]
+    UnknownJoint(i32),
+    #[error("unknown contact id {0}")]
+    UnknownContact(i32),
+    #[error("invalid mass {0}: must be finite and > 0")]
+    InvalidMass(f64),
+    #[error("inertia is not symmetric positive definite: {0}")]
+    InvalidInertia(String),
+    #[error("argument `{0}` is a zero-length vector")]
+    ZeroAxis(&'static str),
+    #[error("invalid time step {0}: must be finite and > 0")]
+    InvalidTimeStep(f64),
+    #[error("invalid joint type {0}")]
+    InvalidJointType(i32),
+    #[error("invalid argument `{0}`: {1}")]
+    InvalidArgument(&'static str, String),
+    #[error("array `{name}` has length {got}, expected {expected}")]
+    WrongLength { name: &'static str, got: usize, expected: usize },
+    #[error("invalid model: {0}")]
+    InvalidModel(String),
+    #[error("step did not converge: residual {residual:e} after {iterations} iterations")]
+    NotConverged { residual: f64, iterations: usize },
+    #[error("step aborted by the control callback (returned {0})")]
+    CallbackAborted(i32),
+    #[error("URDF: {0}")]
+    Urdf(String),
+    #[error("object is poisoned by an earlier internal error")]
+    Poisoned,
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Checks that every value is finite.
+pub fn check_finite(name: &'static str, v: &[f64]) -> Result<()> {
+    if v.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(Error::NonFinite(name))
+    }
+}

@@ -1,0 +1,191 @@
+//! The compiled, immutable model: everything that depends only on the mechanism —
+//! graph nodes, elimination order, fill pattern, spanning tree for minimal coordinates,
+//! which joints lie on kinematic loops. Shared read-only (behind `Arc`) by simulations.
+
+use super::body::Body;
+use super::builder::Builder;
+use super::error::{Error, Result};
+use crate::joints::Joint;
+use crate::math::V3;
+use crate::solver::{SparsityGraph, Symbolic};
+
+/// A node of the mechanism graph: one block row/column of the Newton matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Node {
+    Body(usize),
+    Joint(usize),
+}
+
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub gravity: V3,
+    pub bodies: Vec<Body>,
+    pub joints: Vec<Joint>,
+    pub nodes: Vec<Node>,
+    pub body_node: Vec<usize>,
+    /// Joint → node (None for joints without constraint rows, e.g. floating).
+    pub joint_node: Vec<Option<usize>>,
+    pub symbolic: Symbolic,
+    /// Joints of the spanning tree from the world, parents before children.
+    pub tree_order: Vec<usize>,
+    /// Per body: the spanning-tree joint that places it (None for a root body).
+    pub tree_parent: Vec<Option<usize>>,
+    /// Joints that close or lie on a kinematic loop (their rows may be redundant and get
+    /// a tiny regularization).
+    pub in_loop: Vec<bool>,
+    /// Number of loop-closing joints (independent cycles).
+    pub loop_count: usize,
+}
+
+/// Regularization added to the diagonal of loop-joint multiplier blocks (the paper's
+/// implementation keeps redundant loops factorizable the same way). It perturbs only
+/// the Newton direction, never the residual, so the converged step is exact.
+pub const LOOP_REGULARIZATION: f64 = 1e-10;
+
+impl Model {
+    pub fn new(b: &Builder) -> Result<Model> {
+        if b.bodies.is_empty() {
+            return Err(Error::InvalidModel("the mechanism has no bodies".into()));
+        }
+        let nb = b.bodies.len();
+        let mut graph = SparsityGraph::default();
+        let mut nodes = Vec::new();
+        let mut body_node = Vec::with_capacity(nb);
+        // a body is a DFS root child of the world if some joint ties it to the world
+        let mut grounded = vec![false; nb];
+        for j in &b.joints {
+            if j.parent.is_none() && j.constraint_count() > 0 {
+                grounded[j.child] = true;
+            }
+        }
+        for i in 0..nb {
+            body_node.push(graph.add_node(6, false, false));
+            nodes.push(Node::Body(i));
+        }
+        let mut joint_node = Vec::with_capacity(b.joints.len());
+        for (ji, j) in b.joints.iter().enumerate() {
+            let nc = j.constraint_count();
+            if nc == 0 {
+                joint_node.push(None);
+                continue;
+            }
+            let n = graph.add_node(nc, true, j.parent.is_none());
+            nodes.push(Node::Joint(ji));
+            graph.add_edge(n, body_node[j.child]);
+            if let Some(p) = j.parent {
+                graph.add_edge(n, body_node[p]);
+            }
+            joint_node.push(Some(n));
+        }
+        let _ = grounded;
+        let symbolic = Symbolic::new(&graph);
+        let (tree_order, tree_parent, in_loop, loop_count) = spanning_tree(nb, &b.joints);
+        Ok(Model {
+            gravity: b.gravity,
+            bodies: b.bodies.clone(),
+            joints: b.joints.clone(),
+            nodes,
+            body_node,
+            joint_node,
+            symbolic,
+            tree_order,
+            tree_parent,
+            in_loop,
+            loop_count,
+        })
+    }
+
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
+    pub fn joint_count(&self) -> usize {
+        self.joints.len()
+    }
+
+    /// Total kinetic-plus-constraint unknowns of a step (size of the Newton system).
+    pub fn system_size(&self) -> usize {
+        self.symbolic.dim
+    }
+}
+
+/// Breadth-first spanning tree over joints, parent → child, from the world and then
+/// from every body not reached. Joints left out close loops; the joints on the tree path
+/// between a loop joint's two bodies lie on that loop.
+fn spanning_tree(nb: usize, joints: &[Joint]) -> (Vec<usize>, Vec<Option<usize>>, Vec<bool>, usize) {
+    let mut reached = vec![false; nb];
+    let mut tree_parent: Vec<Option<usize>> = vec![None; nb];
+    let mut in_tree = vec![false; joints.len()];
+    let mut order = Vec::new();
+    let mut queue: std::collections::VecDeque<Option<usize>> = std::collections::VecDeque::new();
+    queue.push_back(None);
+    let mut next_root = 0;
+    loop {
+        while let Some(from) = queue.pop_front() {
+            for (ji, j) in joints.iter().enumerate() {
+                if !in_tree[ji] && j.parent == from && !reached[j.child] {
+                    reached[j.child] = true;
+                    in_tree[ji] = true;
+                    tree_parent[j.child] = Some(ji);
+                    order.push(ji);
+                    queue.push_back(Some(j.child));
+                }
+            }
+        }
+        while next_root < nb && reached[next_root] {
+            next_root += 1;
+        }
+        if next_root == nb {
+            break;
+        }
+        reached[next_root] = true;
+        queue.push_back(Some(next_root));
+    }
+    // depth of each body along the tree, to walk loop paths up to the common ancestor
+    let parent_body = |b: usize| tree_parent[b].and_then(|j| joints[j].parent);
+    let depth = |mut b: usize| {
+        let mut d = 0;
+        while let Some(p) = parent_body(b) {
+            b = p;
+            d += 1;
+        }
+        d
+    };
+    let mut in_loop = vec![false; joints.len()];
+    let mut loops = 0;
+    for (ji, j) in joints.iter().enumerate() {
+        if in_tree[ji] || j.constraint_count() == 0 {
+            continue;
+        }
+        loops += 1;
+        in_loop[ji] = true;
+        let mut a = j.parent;
+        let mut b = Some(j.child);
+        let mut da = a.map_or(0, depth) + usize::from(a.is_some());
+        let mut db = depth(j.child) + 1;
+        // walk both ends up to their common ancestor (None = the world), marking joints
+        while a != b {
+            if da >= db {
+                if let Some(x) = a {
+                    if let Some(t) = tree_parent[x] {
+                        in_loop[t] = true;
+                    }
+                    a = parent_body(x);
+                }
+                da -= 1;
+            } else {
+                if let Some(x) = b {
+                    if let Some(t) = tree_parent[x] {
+                        in_loop[t] = true;
+                    }
+                    b = parent_body(x);
+                }
+                db -= 1;
+            }
+            if da == 0 && db == 0 {
+                break;
+            }
+        }
+    }
+    (order, tree_parent, in_loop, loops)
+}

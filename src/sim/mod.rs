@@ -1,0 +1,163 @@
+//! One rollout of a model: state, warm start, preallocated workspace, diagnostics.
+
+mod newton;
+mod state;
+
+use std::sync::Arc;
+
+use crate::integrator::StepFrame;
+use crate::math::{V3, V4};
+use crate::model::{Error, Model, Result};
+use crate::solver::BlockMatrix;
+
+/// Newton solver settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SolverOptions {
+    /// Converged when the residual's largest entry is below this.
+    pub tolerance: f64,
+    pub max_iterations: usize,
+    /// A step whose residual stopped decreasing is still accepted below this level (and
+    /// flagged in the stats): at singular configurations (a four-bar in its parallel
+    /// pose) the step equations may have no exact solution.
+    pub acceptance: f64,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8 }
+    }
+}
+
+/// What the last step did.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepStats {
+    pub iterations: usize,
+    /// Largest residual entry at the end of the step.
+    pub residual: f64,
+    /// The residual stalled above the tolerance but below the acceptance level.
+    pub stalled: bool,
+    /// Backtracking halvings summed over the step.
+    pub line_search_halvings: usize,
+}
+
+pub struct Sim {
+    model: Arc<Model>,
+    dt: f64,
+    pub options: SolverOptions,
+    time: f64,
+    steps: u64,
+    // state z_k, ż_k
+    x: Vec<V3>,
+    q: Vec<V4>,
+    v: Vec<V3>,
+    w: Vec<V3>,
+    /// Last step's solution (velocities and multipliers): the warm start.
+    solution: Vec<f64>,
+    stats: StepStats,
+    // workspace
+    frame: StepFrame,
+    g_parent: Vec<f64>,
+    g_child: Vec<f64>,
+    g_offset: Vec<usize>,
+    work: newton::Workspace,
+    matrix: BlockMatrix,
+}
+
+impl Sim {
+    pub fn new(model: Arc<Model>, dt: f64) -> Result<Sim> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(Error::InvalidTimeStep(dt));
+        }
+        let nb = model.body_count();
+        let dim = model.system_size();
+        let mut g_offset = Vec::with_capacity(model.joint_count());
+        let mut o = 0;
+        for j in &model.joints {
+            g_offset.push(o);
+            o += j.constraint_count() * 6;
+        }
+        let mut sim = Sim {
+            dt,
+            options: SolverOptions::default(),
+            time: 0.0,
+            steps: 0,
+            x: model.bodies.iter().map(|b| b.x).collect(),
+            q: model.bodies.iter().map(|b| b.q).collect(),
+            v: model.bodies.iter().map(|b| b.v).collect(),
+            w: model.bodies.iter().map(|b| b.w).collect(),
+            solution: vec![0.0; dim],
+            stats: StepStats::default(),
+            frame: StepFrame::new(nb, dt),
+            g_parent: vec![0.0; o],
+            g_child: vec![0.0; o],
+            g_offset,
+            work: newton::Workspace::new(dim),
+            matrix: BlockMatrix::new(&model.symbolic),
+            model,
+        };
+        for i in 0..nb {
+            sim.check_angular_speed(&sim.w[i].clone())?;
+        }
+        Ok(sim)
+    }
+
+    pub fn model(&self) -> &Arc<Model> {
+        &self.model
+    }
+
+    pub fn dt(&self) -> f64 {
+        self.dt
+    }
+
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    pub fn step_count(&self) -> u64 {
+        self.steps
+    }
+
+    pub fn stats(&self) -> &StepStats {
+        &self.stats
+    }
+
+    pub fn set_options(&mut self, o: SolverOptions) -> Result<()> {
+        if !(o.tolerance.is_finite() && o.tolerance > 0.0) {
+            return Err(Error::InvalidArgument("tolerance", format!("{} must be finite and > 0", o.tolerance)));
+        }
+        if !(o.acceptance.is_finite() && o.acceptance >= o.tolerance) {
+            return Err(Error::InvalidArgument("acceptance", "must be finite and ≥ tolerance".into()));
+        }
+        if o.max_iterations == 0 {
+            return Err(Error::InvalidArgument("max_iterations", "must be ≥ 1".into()));
+        }
+        self.options = o;
+        Ok(())
+    }
+
+    /// Applied force (world frame, through the centre of mass) and torque (body frame)
+    /// on a body; held until changed.
+    pub fn set_body_force(&mut self, body: usize, force: [f64; 3], torque: [f64; 3]) -> Result<()> {
+        self.check_body(body)?;
+        crate::model::error::check_finite("force", &force)?;
+        crate::model::error::check_finite("torque", &torque)?;
+        self.frame.force[body] = V3::from(force);
+        self.frame.torque[body] = V3::from(torque);
+        Ok(())
+    }
+
+    fn check_body(&self, body: usize) -> Result<()> {
+        if body < self.model.body_count() {
+            Ok(())
+        } else {
+            Err(Error::UnknownBody(body as i32))
+        }
+    }
+
+    fn check_angular_speed(&self, w: &V3) -> Result<()> {
+        if w.norm() * self.dt >= 2.0 {
+            return Err(Error::InvalidArgument("omega", format!("|ω| = {} must be < 2/dt = {}", w.norm(), 2.0 / self.dt)));
+        }
+        Ok(())
+    }
+}
