@@ -76,7 +76,7 @@ impl Sim {
             g_offset.push(o);
             o += j.constraint_count() * 6;
         }
-        let mut sim = Sim {
+        let sim = Sim {
             dt,
             options: SolverOptions::default(),
             time: 0.0,

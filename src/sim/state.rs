@@ -2,20 +2,16 @@
 
 use super::Sim;
 use crate::joints::constraint::Pose;
-use crate::joints::minimal::Twist;
-use crate::math::{V3, V4};
+use crate::joints::Joint;
+use crate::math::{qmul, step_rotation, velocity_between, V3, V4};
+use crate::model::error::check_finite;
 use crate::model::{Error, Result};
+use std::f64::consts::PI;
 
-/// Doubles per body in a state array: x(3) q(4: w,x,y,z) v(3) ω(3).
-pub const BODY_STATE_LEN: usize = 13;
 
 impl Sim {
     fn pose(&self, body: Option<usize>) -> Pose {
         body.map_or(Pose::WORLD, |i| Pose { x: self.x[i], q: self.q[i] })
-    }
-
-    fn twist(&self, body: Option<usize>) -> Twist {
-        body.map_or(Twist::ZERO, |i| Twist { v: self.v[i], w: self.w[i] })
     }
 
     /// `x(3) q(4) v(3) ω(3)`: position and linear velocity in the world frame, angular
@@ -34,7 +30,7 @@ impl Sim {
     /// bodies and states computed elsewhere: joints are not enforced here.
     pub fn set_body_state(&mut self, body: usize, s: &[f64; 13]) -> Result<()> {
         self.check_body(body)?;
-        crate::model::error::check_finite("state", s)?;
+        check_finite("state", s)?;
         let q = V4::new(s[3], s[4], s[5], s[6]);
         if q.norm() < 1e-12 {
             return Err(Error::ZeroAxis("q"));
@@ -52,6 +48,16 @@ impl Sim {
         self.model.joints.get(joint).ok_or(Error::UnknownJoint(joint as i32))
     }
 
+    /// Minimal coordinates can be set only on spanning-tree joints: a loop-closing joint's
+    /// child is already placed by the tree.
+    fn check_tree_joint(&self, joint: usize) -> Result<&crate::joints::Joint> {
+        let j = self.check_joint(joint)?;
+        if self.model.tree_parent[j.child] != Some(joint) {
+            return Err(Error::InvalidArgument("joint", format!("joint {joint} closes a kinematic loop; set the tree joints instead")));
+        }
+        Ok(j)
+    }
+
     fn check_len(name: &'static str, got: usize, expected: usize) -> Result<()> {
         if got == expected {
             Ok(())
@@ -65,6 +71,40 @@ impl Sim {
         Ok(self.check_joint(joint)?.dof())
     }
 
+    /// Poses z_{k+1} that the next step will predict from the current velocities.
+    fn predicted_poses(&self) -> Vec<Pose> {
+        (0..self.model.body_count()).map(|i| self.predicted_pose(Some(i))).collect()
+    }
+
+    fn current_poses(&self) -> Vec<Pose> {
+        (0..self.model.body_count()).map(|i| Pose { x: self.x[i], q: self.q[i] }).collect()
+    }
+
+    fn coords(j: &Joint, z: &[Pose], out: &mut [f64]) {
+        let a = j.parent.map_or(Pose::WORLD, |p| z[p]);
+        j.minimal_position(&a, &z[j.child], out);
+    }
+
+    /// Joint rates from the joint's two bodies in two configurations one step apart
+    /// (a0, b0 → a1, b1); a single rotational coordinate is unwrapped across ±π.
+    fn rates(j: &Joint, a0: &Pose, b0: &Pose, a1: &Pose, b1: &Pose, dt: f64, out: &mut [f64]) {
+        let n = j.dof();
+        let mut c0 = [0.0; 6];
+        j.minimal_position(a0, b0, &mut c0[..n]);
+        j.minimal_position(a1, b1, &mut out[..n]);
+        for k in 0..n {
+            let mut d = out[k] - c0[k];
+            if j.cr.len == 1 && k == n - 1 {
+                d = (d + PI).rem_euclid(2.0 * PI) - PI;
+            }
+            out[k] = d / dt;
+        }
+    }
+
+    fn predicted_pose(&self, body: Option<usize>) -> Pose {
+        body.map_or(Pose::WORLD, |i| Pose { x: self.x[i] + self.v[i] * self.dt, q: qmul(&self.q[i], &step_rotation(&self.w[i], self.dt)) })
+    }
+
     pub fn joint_position(&self, joint: usize, out: &mut [f64]) -> Result<()> {
         let j = self.check_joint(joint)?;
         Self::check_len("values", out.len(), j.dof())?;
@@ -72,92 +112,82 @@ impl Sim {
         Ok(())
     }
 
+    /// Minimal velocities. Like the body velocities of this integrator they are discrete:
+    /// (coordinates at z_{k+1} − coordinates at z_k)/dt, z_{k+1} being the configuration the
+    /// next step predicts. For a free rotation that is the relative rotation vector's rate.
     pub fn joint_velocity(&self, joint: usize, out: &mut [f64]) -> Result<()> {
         let j = self.check_joint(joint)?;
         Self::check_len("values", out.len(), j.dof())?;
-        j.minimal_velocity(&self.pose(j.parent), &self.twist(j.parent), &self.pose(Some(j.child)), &self.twist(Some(j.child)), out);
+        let (a1, b1) = (self.predicted_pose(j.parent), self.predicted_pose(Some(j.child)));
+        Self::rates(j, &self.pose(j.parent), &self.pose(Some(j.child)), &a1, &b1, self.dt, out);
         Ok(())
     }
 
     /// Sets a joint's minimal coordinates. The child's subtree moves rigidly: every other
-    /// joint keeps its coordinates and rates; velocities are made consistent.
+    /// joint keeps its coordinates and rates, and the velocities stay consistent.
     pub fn set_joint_position(&mut self, joint: usize, values: &[f64]) -> Result<()> {
-        let j = self.check_joint(joint)?;
+        let j = self.check_tree_joint(joint)?;
         Self::check_len("values", values.len(), j.dof())?;
-        crate::model::error::check_finite("values", values)?;
-        self.reposition(Some((joint, values, true)));
+        check_finite("values", values)?;
+        self.reposition(joint, values, true);
         Ok(())
     }
 
-    /// Sets a joint's minimal velocities; the subtree follows.
+    /// Sets a joint's minimal velocities (discrete, see [`Sim::joint_velocity`]); the
+    /// subtree follows. The next configuration then satisfies every tree joint exactly.
     pub fn set_joint_velocity(&mut self, joint: usize, values: &[f64]) -> Result<()> {
-        let j = self.check_joint(joint)?;
+        let j = self.check_tree_joint(joint)?;
         Self::check_len("values", values.len(), j.dof())?;
-        crate::model::error::check_finite("values", values)?;
-        self.reposition(Some((joint, values, false)));
+        check_finite("values", values)?;
+        self.reposition(joint, values, false);
         Ok(())
     }
 
-    /// Re-places every tree body from its parent and its joint's (current or new)
-    /// coordinates, walking the spanning tree from the world.
-    fn reposition(&mut self, change: Option<(usize, &[f64], bool)>) {
+    /// Re-places every tree body at z_k and z_{k+1} from its parent and its joint's
+    /// coordinates (one changed), walking the spanning tree from the world; body
+    /// velocities are then the discrete velocities between the two configurations.
+    /// (Allocates: a setup call, never part of a step.)
+    fn reposition(&mut self, joint: usize, values: &[f64], is_position: bool) {
         let model = self.model.clone();
-        let mut pos = [0.0; 6];
-        let mut vel = [0.0; 6];
-        // coordinates of all tree joints before the change
-        let coords: Vec<([f64; 6], [f64; 6])> = model
-            .tree_order
-            .iter()
-            .map(|&ji| {
-                let j = &model.joints[ji];
-                let n = j.dof();
-                self.joint_position(ji, &mut pos[..n]).ok();
-                self.joint_velocity(ji, &mut vel[..n]).ok();
-                (pos, vel)
-            })
-            .collect();
+        let dt = self.dt;
+        let mut z0 = self.current_poses();
+        let mut z1 = self.predicted_poses();
+        let mut plan: Vec<([f64; 6], [f64; 6])> = Vec::with_capacity(model.tree_order.len());
+        for &ji in &model.tree_order {
+            let j = &model.joints[ji];
+            let n = j.dof();
+            let (mut c, mut r) = ([0.0; 6], [0.0; 6]);
+            Self::coords(j, &z0, &mut c[..n]);
+            let pick = |z: &[Pose], b: Option<usize>| b.map_or(Pose::WORLD, |p| z[p]);
+            Self::rates(j, &pick(&z0, j.parent), &z0[j.child], &pick(&z1, j.parent), &z1[j.child], dt, &mut r[..n]);
+            if ji == joint {
+                if is_position {
+                    c[..n].copy_from_slice(values);
+                } else {
+                    r[..n].copy_from_slice(values);
+                }
+            }
+            plan.push((c, r));
+        }
         for (k, &ji) in model.tree_order.iter().enumerate() {
             let j = &model.joints[ji];
             let n = j.dof();
-            let (mut p, mut v) = coords[k];
-            if let Some((cj, values, is_pos)) = change {
-                if cj == ji {
-                    if is_pos {
-                        p[..n].copy_from_slice(values);
-                    } else {
-                        v[..n].copy_from_slice(values);
-                    }
-                }
+            let (c, r) = plan[k];
+            let mut c1 = [0.0; 6];
+            for i in 0..n {
+                c1[i] = c[i] + r[i] * dt;
             }
-            let a = self.pose(j.parent);
-            let ta = self.twist(j.parent);
-            let b = j.child_pose(&a, &p[..n]);
-            let tb = j.child_twist(&a, &ta, &b, &v[..n]);
-            self.x[j.child] = b.x;
-            self.q[j.child] = b.q;
-            self.v[j.child] = tb.v;
-            self.w[j.child] = tb.w;
+            let a0 = j.parent.map_or(Pose::WORLD, |p| z0[p]);
+            let a1 = j.parent.map_or(Pose::WORLD, |p| z1[p]);
+            z0[j.child] = j.child_pose(&a0, &c[..n]);
+            z1[j.child] = j.child_pose(&a1, &c1[..n]);
         }
-        if let Some((cj, values, _)) = change {
-            if !model.tree_order.contains(&cj) {
-                // a loop-closing joint: its child is placed by the tree; place it from
-                // this joint instead (its subtree is not moved)
-                let j = &model.joints[cj];
-                let n = j.dof();
-                let a = self.pose(j.parent);
-                let ta = self.twist(j.parent);
-                let mut p = [0.0; 6];
-                let mut v = [0.0; 6];
-                self.joint_position(cj, &mut p[..n]).ok();
-                self.joint_velocity(cj, &mut v[..n]).ok();
-                let _ = values;
-                let b = j.child_pose(&a, &p[..n]);
-                let tb = j.child_twist(&a, &ta, &b, &v[..n]);
-                self.x[j.child] = b.x;
-                self.q[j.child] = b.q;
-                self.v[j.child] = tb.v;
-                self.w[j.child] = tb.w;
-            }
+        for &ji in &model.tree_order {
+            let b = model.joints[ji].child;
+            self.x[b] = z0[b].x;
+            self.q[b] = z0[b].q;
+            self.v[b] = (z1[b].x - z0[b].x) / dt;
+            self.w[b] = velocity_between(&z0[b].q, &z1[b].q, dt);
         }
     }
 
@@ -186,26 +216,18 @@ impl Sim {
         m
     }
 
-    /// Largest joint velocity-constraint residual |G ż| at the current state.
+    /// Discrete velocity-constraint residual: max |g(z_{k+1})|/dt over the joints, where
+    /// z_{k+1} is the configuration the next step predicts from the current velocities
+    /// (g(z_k) = 0 and the velocities are (z_{k+1} − z_k)/dt).
     pub fn velocity_violation(&self) -> f64 {
-        use crate::integrator::joint_rows::multiplier_jacobian;
+        let z1 = self.predicted_poses();
         let mut m: f64 = 0.0;
-        let mut ga = [0.0; 36];
-        let mut gb = [0.0; 36];
+        let mut g = [0.0; 6];
         for j in &self.model.joints {
             let nc = j.constraint_count();
-            multiplier_jacobian(j, &self.pose(j.parent), &self.pose(Some(j.child)), &mut ga[..nc * 6], &mut gb[..nc * 6]);
-            for r in 0..nc {
-                let mut s = 0.0;
-                for (t, g) in [(self.twist(j.parent), &ga), (self.twist(Some(j.child)), &gb)] {
-                    if std::ptr::eq(g, &ga) && j.parent.is_none() {
-                        continue;
-                    }
-                    for c in 0..3 {
-                        s += g[r * 6 + c] * t.v[c] + 0.5 * g[r * 6 + 3 + c] * t.w[c];
-                    }
-                }
-                m = m.max(s.abs());
+            j.constraint(&j.parent.map_or(Pose::WORLD, |p| z1[p]), &z1[j.child], &mut g[..nc]);
+            for v in &g[..nc] {
+                m = m.max(v.abs() / self.dt);
             }
         }
         m
