@@ -189,3 +189,32 @@ fn point_spring_to_the_world_and_between_bodies() {
     assert!(dp < 1e-10);
     assert!(d1 < 1e-3 * e[0] && d1 < 1.5 * d0 + 1e-12);
 }
+
+#[test]
+fn damped_prismatic_oscillator_decays_at_the_logarithmic_decrement() {
+    // m ẍ + c ẋ + k x = 0: successive maxima shrink by exp(−δ), δ = 2πζ/√(1 − ζ²),
+    // ζ = c / (2√(km)); the damper is the translational joint damper (implicit)
+    let (m, k, c, dt) = (2.0, 50.0, 0.8, 1e-3);
+    let mut b = Builder::new();
+    b.set_gravity([0.0; 3]).unwrap();
+    b.add_body(m, inertia(m, 0.2, 0.2, 0.2)).unwrap();
+    // slider along a tilted axis, joint point off the centre of mass
+    let j = b.add_joint(JointType::Prismatic, WORLD, 0, [0.1, 0.0, 0.0], [0.0, 0.1, -0.1], [0.0, 1.0, 1.0]).unwrap();
+    b.set_joint_spring(j, &[k], &[0.0]).unwrap();
+    b.set_joint_damper(j, &[c]).unwrap();
+    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap();
+    sim.set_joint_position(j, &[0.2]).unwrap();
+    let r = run(&mut sim, j, 8000);
+    let peaks: Vec<f64> = (1..r.coord.len() - 1)
+        .filter(|&i| r.coord[i] > r.coord[i - 1] && r.coord[i] >= r.coord[i + 1])
+        .map(|i| r.coord[i])
+        .collect();
+    let zeta = c / (2.0 * (k * m).sqrt());
+    let exact = 2.0 * PI * zeta / (1.0 - zeta * zeta).sqrt();
+    let n = peaks.len() - 1;
+    let measured = (peaks[0] / peaks[n]).ln() / n as f64;
+    let rel = (measured - exact) / exact;
+    println!("damped slider: log decrement {measured:.6} over {n} periods, exact {exact:.6}, rel. error {rel:.2e}");
+    assert!(n >= 4);
+    assert!(rel.abs() < 5e-3);
+}
