@@ -25,6 +25,11 @@ pub struct StepFrame {
     /// Applied force (world) and torque (body frame) per body, held over the step.
     pub force: Vec<V3>,
     pub torque: Vec<V3>,
+    /// Body-frame point where `force` acts (zero: the centre of mass).
+    pub force_point: Vec<V3>,
+    /// Actuator input per joint and free direction (translations first; unused entries
+    /// 0), held until changed.
+    pub joint_input: Vec<[f64; 6]>,
 }
 
 impl StepFrame {
@@ -37,6 +42,14 @@ impl StepFrame {
             q1: vec![crate::math::IDENTITY; nb],
             force: vec![V3::zeros(); nb],
             torque: vec![V3::zeros(); nb],
+            force_point: vec![V3::zeros(); nb],
+            joint_input: Vec::new(),
         }
+    }
+
+    /// With room for the inputs of `nj` joints.
+    pub fn with_joints(mut self, nj: usize) -> StepFrame {
+        self.joint_input = vec![[0.0; 6]; nj];
+        self
     }
 }

@@ -5,6 +5,7 @@
 use super::body::Body;
 use super::builder::Builder;
 use super::error::{Error, Result};
+use crate::forces::ForceElements;
 use crate::joints::Joint;
 use crate::math::V3;
 use crate::solver::{SparsityGraph, Symbolic};
@@ -21,6 +22,8 @@ pub struct Model {
     pub gravity: V3,
     pub bodies: Vec<Body>,
     pub joints: Vec<Joint>,
+    /// Springs, dampers (section 2), compiled with the mechanism.
+    pub forces: ForceElements,
     pub nodes: Vec<Node>,
     pub body_node: Vec<usize>,
     /// Joint → node (None for joints without constraint rows, e.g. floating).
@@ -78,12 +81,15 @@ impl Model {
             joint_node.push(Some(n));
         }
         let _ = grounded;
+        // dampers couple their two bodies directly
+        crate::forces::add_graph_edges(&b.forces, &b.joints, &mut graph, &body_node);
         let symbolic = Symbolic::new(&graph);
         let (tree_order, tree_parent, in_loop, loop_count) = spanning_tree(nb, &b.joints);
         Ok(Model {
             gravity: b.gravity,
             bodies: b.bodies.clone(),
             joints: b.joints.clone(),
+            forces: b.forces.clone(),
             nodes,
             body_node,
             joint_node,

@@ -1,10 +1,12 @@
 //! One rollout of a model: state, warm start, preallocated workspace, diagnostics.
 
+mod inputs;
 mod newton;
 mod state;
 
 use std::sync::Arc;
 
+use crate::forces::EnergyAccount;
 use crate::integrator::StepFrame;
 use crate::math::{V3, V4};
 use crate::model::{Error, Model, Result};
@@ -54,6 +56,8 @@ pub struct Sim {
     /// Last step's solution (velocities and multipliers): the warm start.
     solution: Vec<f64>,
     stats: StepStats,
+    /// Input work and damper dissipation since the start (see `forces::energy`).
+    energy_account: EnergyAccount,
     // workspace
     frame: StepFrame,
     g_parent: Vec<f64>,
@@ -87,7 +91,8 @@ impl Sim {
             w: model.bodies.iter().map(|b| b.w).collect(),
             solution: vec![0.0; dim],
             stats: StepStats::default(),
-            frame: StepFrame::new(nb, dt),
+            frame: StepFrame::new(nb, dt).with_joints(model.joint_count()),
+            energy_account: EnergyAccount::default(),
             g_parent: vec![0.0; o],
             g_child: vec![0.0; o],
             g_offset,
@@ -136,13 +141,15 @@ impl Sim {
     }
 
     /// Applied force (world frame, through the centre of mass) and torque (body frame)
-    /// on a body; held until changed.
+    /// on a body; held until changed. Same as `set_body_wrench` with the point at the
+    /// centre of mass.
     pub fn set_body_force(&mut self, body: usize, force: [f64; 3], torque: [f64; 3]) -> Result<()> {
         self.check_body(body)?;
         crate::model::error::check_finite("force", &force)?;
         crate::model::error::check_finite("torque", &torque)?;
         self.frame.force[body] = V3::from(force);
         self.frame.torque[body] = V3::from(torque);
+        self.frame.force_point[body] = V3::zeros();
         Ok(())
     }
 

@@ -82,6 +82,7 @@ impl Sim {
         self.solution.copy_from_slice(&self.work.s);
         self.time += dt;
         self.steps += 1;
+        crate::forces::account_step(&self.model, &self.frame, &self.v, &self.w, &mut self.energy_account);
         Ok(stats)
     }
 

@@ -191,7 +191,7 @@ impl Sim {
         }
     }
 
-    /// Kinetic and potential (gravity) energy.
+    /// Kinetic and potential energy (gravity and springs).
     pub fn energy(&self) -> (f64, f64) {
         let mut k = 0.0;
         let mut p = 0.0;
@@ -199,7 +199,7 @@ impl Sim {
             k += 0.5 * b.mass * self.v[i].norm_squared() + 0.5 * self.w[i].dot(&(b.inertia * self.w[i]));
             p -= b.mass * self.model.gravity.dot(&self.x[i]);
         }
-        (k, p)
+        (k, p + self.spring_energy())
     }
 
     /// Largest absolute joint constraint value at the current configuration.

@@ -1,0 +1,48 @@
+//! Joint dampers: a generalized force −cᵢ ξᵢ on each free direction, with ξ the minimal
+//! velocity at the unknown step velocities (v_{k+1}, ω_{k+1}) and the direction rows at
+//! z_{k+1} (implicit in the velocities, so stable for any c·dt). On a revolute joint
+//! this is the torque −c θ̇ about the axis on the child and +c θ̇ on the parent; on a
+//! translation, the force −c ḋ along R_a c at the child's joint point and its reaction
+//! on the parent. The residual is linear in the velocities; the Jacobian has blocks on
+//! both bodies' diagonals and the body–body coupling (an extra graph edge).
+
+use super::joint_directions::rate_rows;
+use super::wrench_pair::velocity_in;
+use crate::joints::constraint::Pose;
+use crate::joints::Joint;
+use crate::model::Model;
+use crate::solver::BlockMatrix;
+
+/// Damper on the free directions of one joint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointDamper {
+    pub joint: usize,
+    /// Per free direction (translations first): N·s/m or N·m·s/rad. Unused entries are 0.
+    pub damping: [f64; 6],
+}
+
+impl JointDamper {
+    pub fn is_active(&self) -> bool {
+        self.damping.iter().any(|&c| c != 0.0)
+    }
+
+    pub fn add_residual(&self, j: &Joint, a: &Pose, b: &Pose, model: &Model, s: &[f64], r: &mut [f64]) {
+        for i in 0..j.dof() {
+            let c = self.damping[i];
+            if c != 0.0 {
+                let rows = rate_rows(j, a, b, i);
+                let xi = rows.rate(|k| velocity_in(model, s, k));
+                rows.apply(-c * xi, model, r);
+            }
+        }
+    }
+
+    pub fn add_jacobian(&self, j: &Joint, a: &Pose, b: &Pose, model: &Model, m: &mut BlockMatrix) {
+        for i in 0..j.dof() {
+            let c = self.damping[i];
+            if c != 0.0 {
+                rate_rows(j, a, b, i).add_damping_jacobian(c, model, m);
+            }
+        }
+    }
+}

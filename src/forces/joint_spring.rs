@@ -1,0 +1,46 @@
+//! Joint springs: V = ½ Σᵢ kᵢ (θᵢ − restᵢ)² on a joint's minimal coordinates θ
+//! (translations C_Tᵀ g_T first, then the projected rotation vector). Conservative:
+//! the gradient ∇V at z_{k+1} enters the step residual (paper section 3, ∇V(x₁) and
+//! ∇ʳV(q₁) in d_{0,T}, d_{0,R}). Since z_{k+1} is fixed during the step, a spring adds
+//! no Newton-matrix blocks.
+//!
+//! Rotational coordinates live in a rotation-vector chart of angle < π; a spring is meant
+//! to act within it (the coordinate jumps at π).
+
+use super::joint_directions::gradient_rows;
+use crate::joints::constraint::Pose;
+use crate::joints::Joint;
+use crate::model::Model;
+
+/// Spring on the free directions of one joint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointSpring {
+    pub joint: usize,
+    /// Per free direction (translations first): N/m or N·m/rad. Unused entries are 0.
+    pub stiffness: [f64; 6],
+    /// Rest position in minimal coordinates.
+    pub rest: [f64; 6],
+}
+
+impl JointSpring {
+    /// Adds ∇V at configuration (a, b) to the residual.
+    pub fn add_residual(&self, j: &Joint, a: &Pose, b: &Pose, model: &Model, r: &mut [f64]) {
+        let mut theta = [0.0; 6];
+        let n = j.dof();
+        j.minimal_position(a, b, &mut theta[..n]);
+        for i in 0..n {
+            let k = self.stiffness[i];
+            if k != 0.0 {
+                // the spring's generalized force is −k(θ − rest) along ∇θ
+                gradient_rows(j, a, b, i).apply(-k * (theta[i] - self.rest[i]), model, r);
+            }
+        }
+    }
+
+    pub fn energy(&self, j: &Joint, a: &Pose, b: &Pose) -> f64 {
+        let mut theta = [0.0; 6];
+        let n = j.dof();
+        j.minimal_position(a, b, &mut theta[..n]);
+        (0..n).map(|i| 0.5 * self.stiffness[i] * (theta[i] - self.rest[i]).powi(2)).sum()
+    }
+}
