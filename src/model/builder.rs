@@ -12,6 +12,7 @@ pub struct Builder {
     pub(crate) gravity: V3,
     pub(crate) bodies: Vec<Body>,
     pub(crate) joints: Vec<Joint>,
+    pub(crate) contacts: Vec<crate::contact::Contact>,
 }
 
 impl Default for Builder {
@@ -23,7 +24,7 @@ impl Default for Builder {
 impl Builder {
     /// An empty mechanism with gravity (0, 0, −9.81).
     pub fn new() -> Builder {
-        Builder { gravity: V3::new(0.0, 0.0, -9.81), bodies: Vec::new(), joints: Vec::new() }
+        Builder { gravity: V3::new(0.0, 0.0, -9.81), bodies: Vec::new(), joints: Vec::new(), contacts: Vec::new() }
     }
 
     pub fn set_gravity(&mut self, g: [f64; 3]) -> Result<()> {

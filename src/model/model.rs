@@ -14,6 +14,7 @@ use crate::solver::{SparsityGraph, Symbolic};
 pub enum Node {
     Body(usize),
     Joint(usize),
+    Contact(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -35,6 +36,9 @@ pub struct Model {
     pub in_loop: Vec<bool>,
     /// Number of loop-closing joints (independent cycles).
     pub loop_count: usize,
+    pub contacts: Vec<crate::contact::Contact>,
+    /// Contact → node.
+    pub contact_node: Vec<usize>,
 }
 
 /// Regularization added to the diagonal of loop-joint multiplier blocks (the paper's
@@ -78,6 +82,7 @@ impl Model {
             joint_node.push(Some(n));
         }
         let _ = grounded;
+        let contact_node = crate::contact::builder_api::add_graph_nodes(&b.contacts, &body_node, &mut graph, &mut nodes);
         let symbolic = Symbolic::new(&graph);
         let (tree_order, tree_parent, in_loop, loop_count) = spanning_tree(nb, &b.joints);
         Ok(Model {
@@ -92,6 +97,8 @@ impl Model {
             tree_parent,
             in_loop,
             loop_count,
+            contacts: b.contacts.clone(),
+            contact_node,
         })
     }
 
