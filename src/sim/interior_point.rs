@@ -24,10 +24,11 @@ const TAU: f64 = 0.99;
 const MU_INITIAL: f64 = 1.0;
 
 impl Sim {
-    pub(super) fn interior_point(&mut self) -> (StepStats, bool) {
+    /// Runs at most `limit` iterations (besides `options.max_iterations`).
+    pub(super) fn interior_point(&mut self, limit: usize) -> (StepStats, bool) {
         let mut w = std::mem::take(&mut self.work);
         let mut cw = std::mem::take(&mut self.contacts);
-        let out = self.interior_point_with(&mut w, &mut cw);
+        let out = self.interior_point_with(&mut w, &mut cw, limit);
         self.work = w;
         self.contacts = cw;
         out
@@ -49,7 +50,7 @@ impl Sim {
         }
     }
 
-    fn interior_point_with(&mut self, w: &mut Workspace, cw: &mut ContactWork) -> (StepStats, bool) {
+    fn interior_point_with(&mut self, w: &mut Workspace, cw: &mut ContactWork, limit: usize) -> (StepStats, bool) {
         let opts = self.options;
         let mu_end = 0.1 * opts.contact_tolerance;
         let two_over_dt = 2.0 / self.dt;
@@ -66,7 +67,7 @@ impl Sim {
                 converged = true;
                 break;
             }
-            if stats.iterations >= opts.max_iterations {
+            if stats.iterations >= opts.max_iterations.min(limit) {
                 break;
             }
             // barrier update (IPOPT's monotone rule)
@@ -126,7 +127,7 @@ impl Sim {
     /// Step residual at (s, E) with barrier μ: body/joint rows and the contacts' K rows into
     /// `r`, the contacts' E rows into `cw.re` (or `cw.re_trial` with `trial`, reading E from
     /// `cw.e_trial`).
-    fn ip_residual(&self, s: &[f64], cw: &mut ContactWork, trial: bool, mu: f64, r: &mut [f64]) {
+    pub(super) fn ip_residual(&self, s: &[f64], cw: &mut ContactWork, trial: bool, mu: f64, r: &mut [f64]) {
         residual_into(self, s, r);
         let model = &*self.model;
         let sym = &model.symbolic;

@@ -1,5 +1,6 @@
 //! One rollout of a model: state, warm start, preallocated workspace, diagnostics.
 
+mod contact_check;
 mod interior_point;
 mod newton;
 mod state;
@@ -10,6 +11,8 @@ use crate::integrator::StepFrame;
 use crate::math::{V3, V4};
 use crate::model::{Error, Model, Result};
 use crate::solver::BlockMatrix;
+
+pub use contact_check::ContactSystemCheck;
 
 /// Newton solver settings.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -49,29 +49,13 @@ impl Sim {
     pub fn step(&mut self) -> Result<StepStats> {
         let dt = self.dt;
         let nb = self.model.body_count();
-        // prediction z_{k+1} from ż_k (unit quaternion by construction; the normalization
-        // only removes accumulated round-off)
-        for i in 0..nb {
-            self.frame.v0[i] = self.v[i];
-            self.frame.w0[i] = self.w[i];
-            self.frame.x1[i] = self.x[i] + self.v[i] * dt;
-            self.frame.q1[i] = qmul(&self.q[i], &step_rotation(&self.w[i], dt)).normalize();
-        }
-        self.compute_multiplier_jacobians();
-        // warm start: previous velocities and multipliers
-        let sym = &self.model.symbolic;
-        self.work.s.copy_from_slice(&self.solution);
-        for i in 0..nb {
-            let o = sym.offsets[self.model.body_node[i]];
-            self.work.s[o..o + 3].copy_from_slice(self.v[i].as_slice());
-            self.work.s[o + 3..o + 6].copy_from_slice(self.w[i].as_slice());
-        }
+        self.prepare_step();
         let opts = self.options;
         let (stats, converged) = if self.model.contacts.is_empty() {
             let stats = self.newton();
             (stats, stats.residual < opts.tolerance || (stats.stalled && stats.residual < opts.acceptance))
         } else {
-            self.interior_point()
+            self.interior_point(usize::MAX)
         };
         self.stats = stats;
         if !converged {
@@ -93,6 +77,29 @@ impl Sim {
         self.time += dt;
         self.steps += 1;
         Ok(stats)
+    }
+
+    /// Prediction z_{k+1}, G(z_{k+1}) and the warm start of the Newton iterate.
+    pub(super) fn prepare_step(&mut self) {
+        let dt = self.dt;
+        let nb = self.model.body_count();
+        // prediction z_{k+1} from ż_k (unit quaternion by construction; the normalization
+        // only removes accumulated round-off)
+        for i in 0..nb {
+            self.frame.v0[i] = self.v[i];
+            self.frame.w0[i] = self.w[i];
+            self.frame.x1[i] = self.x[i] + self.v[i] * dt;
+            self.frame.q1[i] = qmul(&self.q[i], &step_rotation(&self.w[i], dt)).normalize();
+        }
+        self.compute_multiplier_jacobians();
+        // warm start: previous velocities and multipliers
+        let sym = &self.model.symbolic;
+        self.work.s.copy_from_slice(&self.solution);
+        for i in 0..nb {
+            let o = sym.offsets[self.model.body_node[i]];
+            self.work.s[o..o + 3].copy_from_slice(self.v[i].as_slice());
+            self.work.s[o + 3..o + 6].copy_from_slice(self.w[i].as_slice());
+        }
     }
 
     fn newton(&mut self) -> StepStats {
