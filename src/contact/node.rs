@@ -33,6 +33,8 @@ pub struct ContactWork {
     /// E variables of the last committed step (warm start).
     pub e_solution: Vec<f64>,
     pub frames: Vec<ContactFrame>,
+    /// Some contact uses the second-order cone.
+    pub has_soc: bool,
     // condensation scratch, per contact at its offsets
     a_off: Vec<usize>,
     a: Vec<f64>,
@@ -51,6 +53,7 @@ impl ContactWork {
         for c in contacts {
             let l = c.layout();
             w.layouts.push(l);
+            w.has_soc |= l.kind == super::cone::Kind::Soc;
             w.friction.push(c.friction);
             w.e_offset.push(eo);
             w.a_off.push(ao);

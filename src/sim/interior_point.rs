@@ -6,7 +6,8 @@
 //! the fraction-to-boundary rule (τ = 0.99: no variable moves more than 99 % of the way to
 //! its cone's boundary), and backtracking on ‖F(s; μ)‖₂ that also rejects |ω| ≥ 2/dt. The
 //! barrier μ starts at 1 and decreases by μ ← max(μ_end, min(0.2 μ, μ^1.5)) whenever
-//! ‖F(s; μ)‖∞ ≤ 10 μ (the IPOPT rule); the step has converged when μ = μ_end and both the
+//! ‖F(s; μ)‖∞ ≤ 10 μ (the IPOPT rule; μ ← max(μ_end, 0.2 μ) when a second-order cone is
+//! present, see below); the step has converged when μ = μ_end and both the
 //! equality rows (≤ tolerance) and the complementarity products (≤ contact_tolerance)
 //! vanish. Warm start: velocities and joint multipliers from the last step; the contact
 //! variables restart from the centre of their cones (starting on the boundary would jam).
@@ -73,7 +74,9 @@ impl Sim {
             // barrier update (IPOPT's monotone rule)
             self.ip_residual(&w.s, cw, false, mu, &mut w.r);
             while norm_inf(&w.r).max(norm_inf(&cw.re)) <= 10.0 * mu && mu > mu_end {
-                mu = mu_end.max((0.2 * mu).min(mu.powf(1.5)));
+                // superlinear decrease jams the plain (unscaled) Jordan-product direction
+                // of the second-order cone off the central path; it then decreases linearly
+                mu = if cw.has_soc { mu_end.max(0.2 * mu) } else { mu_end.max((0.2 * mu).min(mu.powf(1.5))) };
                 self.ip_residual(&w.s, cw, false, mu, &mut w.r);
             }
             let merit = norm2(&w.r).hypot(norm2(&cw.re));
