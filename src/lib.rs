@@ -10,9 +10,11 @@ pub mod joints;
 pub mod solver;
 pub mod integrator;
 pub mod forces;
+pub mod contact;
 pub mod sim;
 pub mod capi;
 
 pub use model::{Body, BodyId, Builder, Error, JointId, Model, WORLD};
 pub use joints::JointType;
+pub use contact::{ConeType, ContactId};
 pub use sim::{Sim, SolverOptions, StepStats};

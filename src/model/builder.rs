@@ -14,6 +14,7 @@ pub struct Builder {
     pub(crate) bodies: Vec<Body>,
     pub(crate) joints: Vec<Joint>,
     pub(crate) forces: ForceElements,
+    pub(crate) contacts: Vec<crate::contact::Contact>,
 }
 
 impl Default for Builder {
@@ -25,7 +26,7 @@ impl Default for Builder {
 impl Builder {
     /// An empty mechanism with gravity (0, 0, −9.81).
     pub fn new() -> Builder {
-        Builder { gravity: V3::new(0.0, 0.0, -9.81), bodies: Vec::new(), joints: Vec::new(), forces: ForceElements::default() }
+        Builder { gravity: V3::new(0.0, 0.0, -9.81), bodies: Vec::new(), joints: Vec::new(), forces: ForceElements::default(), contacts: Vec::new() }
     }
 
     pub fn set_gravity(&mut self, g: [f64; 3]) -> Result<()> {

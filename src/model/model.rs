@@ -15,6 +15,7 @@ use crate::solver::{SparsityGraph, Symbolic};
 pub enum Node {
     Body(usize),
     Joint(usize),
+    Contact(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -38,6 +39,9 @@ pub struct Model {
     pub in_loop: Vec<bool>,
     /// Number of loop-closing joints (independent cycles).
     pub loop_count: usize,
+    pub contacts: Vec<crate::contact::Contact>,
+    /// Contact → node.
+    pub contact_node: Vec<usize>,
 }
 
 /// Regularization added to the diagonal of loop-joint multiplier blocks (the paper's
@@ -83,6 +87,7 @@ impl Model {
         let _ = grounded;
         // dampers couple their two bodies directly
         crate::forces::add_graph_edges(&b.forces, &b.joints, &mut graph, &body_node);
+        let contact_node = crate::contact::builder_api::add_graph_nodes(&b.contacts, &body_node, &mut graph, &mut nodes);
         let symbolic = Symbolic::new(&graph);
         let (tree_order, tree_parent, in_loop, loop_count) = spanning_tree(nb, &b.joints);
         Ok(Model {
@@ -98,6 +103,8 @@ impl Model {
             tree_parent,
             in_loop,
             loop_count,
+            contacts: b.contacts.clone(),
+            contact_node,
         })
     }
 

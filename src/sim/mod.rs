@@ -1,5 +1,7 @@
 //! One rollout of a model: state, warm start, preallocated workspace, diagnostics.
 
+mod contact_check;
+mod interior_point;
 mod inputs;
 mod newton;
 mod state;
@@ -12,6 +14,8 @@ use crate::math::{V3, V4};
 use crate::model::{Error, Model, Result};
 use crate::solver::BlockMatrix;
 
+pub use contact_check::ContactSystemCheck;
+
 /// Newton solver settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SolverOptions {
@@ -22,11 +26,14 @@ pub struct SolverOptions {
     /// flagged in the stats): at singular configurations (a four-bar in its parallel
     /// pose) the step equations may have no exact solution.
     pub acceptance: f64,
+    /// Contacts: converged when every complementarity product (normal force × gap slack,
+    /// friction pairs) is below this; the barrier parameter ends at a tenth of it.
+    pub contact_tolerance: f64,
 }
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8 }
+        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8 }
     }
 }
 
@@ -40,6 +47,12 @@ pub struct StepStats {
     pub stalled: bool,
     /// Backtracking halvings summed over the step.
     pub line_search_halvings: usize,
+    /// Contacts in the model.
+    pub contacts: usize,
+    /// Contacts whose normal force exceeds their gap slack (N vs m) at the solution.
+    pub active_contacts: usize,
+    /// Largest complementarity product at the end of the step (0 without contacts).
+    pub complementarity: f64,
 }
 
 pub struct Sim {
@@ -65,6 +78,9 @@ pub struct Sim {
     g_offset: Vec<usize>,
     work: newton::Workspace,
     matrix: BlockMatrix,
+    contacts: crate::contact::node::ContactWork,
+    /// Per contact after the last step: normal force and world friction force.
+    contact_forces: Vec<[f64; 4]>,
 }
 
 impl Sim {
@@ -98,6 +114,8 @@ impl Sim {
             g_offset,
             work: newton::Workspace::new(dim),
             matrix: BlockMatrix::new(&model.symbolic),
+            contacts: crate::contact::node::ContactWork::new(&model.contacts),
+            contact_forces: vec![[0.0; 4]; model.contacts.len()],
             model,
         };
         for i in 0..nb {
@@ -132,6 +150,9 @@ impl Sim {
         }
         if !(o.acceptance.is_finite() && o.acceptance >= o.tolerance) {
             return Err(Error::InvalidArgument("acceptance", "must be finite and ≥ tolerance".into()));
+        }
+        if !(o.contact_tolerance.is_finite() && o.contact_tolerance > 0.0) {
+            return Err(Error::InvalidArgument("contact_tolerance", format!("{} must be finite and > 0", o.contact_tolerance)));
         }
         if o.max_iterations == 0 {
             return Err(Error::InvalidArgument("max_iterations", "must be ≥ 1".into()));

@@ -1,6 +1,8 @@
 //! `Sim::step`: predict z_{k+1}, then Newton with backtracking line search on the step
 //! equations (paper appendix D, algorithm 7, for the equality-constrained case); the
-//! linear systems go through the graph LDU. No heap allocation.
+//! linear systems go through the graph LDU. No heap allocation. Mechanisms with contacts
+//! take the interior-point path (`interior_point.rs`); this file keeps the equality-only
+//! Newton method and the residual/Jacobian of bodies and joints that both paths share.
 
 use super::{Sim, StepStats};
 use crate::integrator::body_dynamics;
@@ -28,16 +30,16 @@ impl Workspace {
     }
 }
 
-fn norm_inf(v: &[f64]) -> f64 {
+pub(super) fn norm_inf(v: &[f64]) -> f64 {
     v.iter().fold(0.0, |m, x| if x.abs() > m || x.is_nan() { x.abs() } else { m })
 }
 
-fn norm2(v: &[f64]) -> f64 {
+pub(super) fn norm2(v: &[f64]) -> f64 {
     v.iter().map(|x| x * x).sum::<f64>().sqrt()
 }
 
 #[inline]
-fn v3(s: &[f64], o: usize) -> V3 {
+pub(super) fn v3(s: &[f64], o: usize) -> V3 {
     V3::new(s[o], s[o + 1], s[o + 2])
 }
 
@@ -45,6 +47,41 @@ impl Sim {
     /// Advances one time step. On failure the state stays at the last good step and
     /// `stats()` describes the failed attempt.
     pub fn step(&mut self) -> Result<StepStats> {
+        let dt = self.dt;
+        let nb = self.model.body_count();
+        self.prepare_step();
+        let opts = self.options;
+        let (stats, converged) = if self.model.contacts.is_empty() {
+            let stats = self.newton();
+            (stats, stats.residual < opts.tolerance || (stats.stalled && stats.residual < opts.acceptance))
+        } else {
+            self.interior_point(usize::MAX)
+        };
+        self.stats = stats;
+        if !converged {
+            return Err(Error::NotConverged { residual: stats.residual, iterations: stats.iterations });
+        }
+        // commit
+        let sym = &self.model.symbolic;
+        for i in 0..nb {
+            let o = sym.offsets[self.model.body_node[i]];
+            self.x[i] = self.frame.x1[i];
+            self.q[i] = self.frame.q1[i];
+            self.v[i] = v3(&self.work.s, o);
+            self.w[i] = v3(&self.work.s, o + 3);
+        }
+        self.solution.copy_from_slice(&self.work.s);
+        if !self.model.contacts.is_empty() {
+            self.commit_contacts();
+        }
+        self.time += dt;
+        self.steps += 1;
+        crate::forces::account_step(&self.model, &self.frame, &self.v, &self.w, &mut self.energy_account);
+        Ok(stats)
+    }
+
+    /// Prediction z_{k+1}, G(z_{k+1}) and the warm start of the Newton iterate.
+    pub(super) fn prepare_step(&mut self) {
         let dt = self.dt;
         let nb = self.model.body_count();
         // prediction z_{k+1} from ż_k (unit quaternion by construction; the normalization
@@ -64,26 +101,6 @@ impl Sim {
             self.work.s[o..o + 3].copy_from_slice(self.v[i].as_slice());
             self.work.s[o + 3..o + 6].copy_from_slice(self.w[i].as_slice());
         }
-        let stats = self.newton();
-        self.stats = stats;
-        let opts = self.options;
-        if !(stats.residual < opts.tolerance || (stats.stalled && stats.residual < opts.acceptance)) {
-            return Err(Error::NotConverged { residual: stats.residual, iterations: stats.iterations });
-        }
-        // commit
-        let sym = &self.model.symbolic;
-        for i in 0..nb {
-            let o = sym.offsets[self.model.body_node[i]];
-            self.x[i] = self.frame.x1[i];
-            self.q[i] = self.frame.q1[i];
-            self.v[i] = v3(&self.work.s, o);
-            self.w[i] = v3(&self.work.s, o + 3);
-        }
-        self.solution.copy_from_slice(&self.work.s);
-        self.time += dt;
-        self.steps += 1;
-        crate::forces::account_step(&self.model, &self.frame, &self.v, &self.w, &mut self.energy_account);
-        Ok(stats)
     }
 
     fn newton(&mut self) -> StepStats {
@@ -159,7 +176,7 @@ impl Sim {
         stats
     }
 
-    fn angular_speed_ok(&self, s: &[f64], limit: f64) -> bool {
+    pub(super) fn angular_speed_ok(&self, s: &[f64], limit: f64) -> bool {
         let sym = &self.model.symbolic;
         self.model.body_node.iter().all(|&n| v3(s, sym.offsets[n] + 3).norm() < limit)
     }
@@ -182,7 +199,7 @@ impl Sim {
     }
 
     /// Newton matrix ∂f/∂s at the current iterate into `self.matrix`.
-    fn assemble_jacobian(&mut self, s: &[f64]) {
+    pub(super) fn assemble_jacobian(&mut self, s: &[f64]) {
         let model = &*self.model;
         let sym = &model.symbolic;
         let dt = self.dt;
@@ -227,7 +244,7 @@ impl Sim {
 }
 
 /// Step residual f(s) (paper eq. for the complete integrator, equality part).
-fn residual_into(sim: &Sim, s: &[f64], r: &mut [f64]) {
+pub(super) fn residual_into(sim: &Sim, s: &[f64], r: &mut [f64]) {
     let model = &sim.model;
     let sym = &model.symbolic;
     let f = &sim.frame;

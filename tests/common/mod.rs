@@ -1,8 +1,8 @@
-//! Shared builders for the integration tests.
+//! Shared builders and scenes for the integration tests.
 #![allow(dead_code)]
 
-use maxdyn::model::{box_inertia, cylinder_inertia};
-use maxdyn::{Builder, JointType, Model, Sim, WORLD};
+use maxdyn::model::{box_inertia, cylinder_inertia, sphere_inertia};
+use maxdyn::{Builder, ConeType, JointType, Model, Sim, WORLD};
 use std::sync::Arc;
 
 pub fn flat(m: nalgebra::Matrix3<f64>) -> [f64; 9] {
@@ -57,4 +57,101 @@ pub fn chain(n: usize, kind: JointType, dt: f64) -> Sim {
     };
     s.set_joint_position(0, &q0).unwrap();
     s
+}
+
+// ---- contact scenes
+
+pub fn inertia(j: maxdyn::math::M3) -> [f64; 9] {
+    j.as_slice().try_into().unwrap()
+}
+
+/// A cube of edge `a` and mass `m` with contacts at `corners` (body frame) against the plane
+/// through the origin with normal `n`, placed resting on it (bottom face on the plane) and
+/// then lifted by `lift` along the normal. Returns (builder, body, contacts).
+pub fn box_on_plane(a: f64, m: f64, corners: &[[f64; 3]], n: [f64; 3], mu: f64, lift: f64) -> (Builder, usize, Vec<usize>) {
+    let mut b = Builder::new();
+    let body = b.add_body(m, inertia(box_inertia(m, a, a, a))).unwrap();
+    // rotate body z onto n (rotation about z × n)
+    let nv = maxdyn::math::V3::from(n).normalize();
+    let axis = maxdyn::math::V3::z().cross(&nv);
+    let q = if axis.norm() < 1e-15 {
+        [1.0, 0.0, 0.0, 0.0]
+    } else {
+        let q = maxdyn::math::from_rotation_vector(&(axis.normalize() * nv.z.acos()));
+        [q[0], q[1], q[2], q[3]]
+    };
+    let x = nv * (0.5 * a + lift);
+    b.set_body_pose(body, [x.x, x.y, x.z], q).unwrap();
+    let cs = corners.iter().map(|p| b.add_plane_contact(body as i32, *p, 0.0, n, 0.0, mu).unwrap()).collect();
+    (b, body, cs)
+}
+
+pub fn all_corners(h: f64) -> Vec<[f64; 3]> {
+    let mut v = Vec::new();
+    for sx in [-h, h] {
+        for sy in [-h, h] {
+            for sz in [-h, h] {
+                v.push([sx, sy, sz]);
+            }
+        }
+    }
+    v
+}
+
+pub fn bottom_corners(h: f64) -> Vec<[f64; 3]> {
+    vec![[-h, -h, -h], [h, -h, -h], [-h, h, -h], [h, h, -h]]
+}
+
+pub fn set_cone(b: &mut Builder, contacts: &[usize], cone: ConeType, dirs: usize) {
+    for &c in contacts {
+        b.set_contact_cone(c, cone, dirs).unwrap();
+    }
+}
+
+
+/// Smallest gap over the contacts at the current state.
+pub fn min_gap(s: &Sim, contacts: &[usize]) -> f64 {
+    contacts.iter().map(|&c| s.contact(c).unwrap()[0]).fold(f64::INFINITY, f64::min)
+}
+
+/// SCENARIOS B2: n spheres r = 0.25, m = 1, centres 1 m apart, spherical joints, first body
+/// floating, chain rising at 45° (first body rotated 3π/4 about x), every sphere in ground
+/// contact with friction 1.
+pub fn sphere_chain(n: usize) -> (Builder, Vec<usize>) {
+    let r = 0.25;
+    let mut b = Builder::new();
+    let q0 = maxdyn::math::from_rotation_vector(&maxdyn::math::V3::new(3.0 * std::f64::consts::FRAC_PI_4, 0.0, 0.0));
+    let rot = maxdyn::math::rotation(&q0);
+    let mut contacts = Vec::new();
+    for i in 0..n {
+        let body = b.add_body(1.0, inertia(sphere_inertia(1.0, r))).unwrap();
+        // chain along the body z axis of the first body: centre i at x0 + R e_z * i... the
+        // chain rises from the first sphere resting on the ground
+        let along = rot * maxdyn::math::V3::new(0.0, 0.0, -1.0) * i as f64;
+        let x = maxdyn::math::V3::new(0.0, 0.0, r) + along;
+        b.set_body_pose(body, [x.x, x.y, x.z], [q0[0], q0[1], q0[2], q0[3]]).unwrap();
+        if i > 0 {
+            b.add_joint(maxdyn::JointType::Spherical, (i - 1) as i32, i as i32, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+        }
+        contacts.push(b.add_ground_contact(body as i32, [0.0; 3], r, 1.0).unwrap());
+    }
+    (b, contacts)
+}
+
+/// Three spheres (r = 0.25, m = 1) stacked on the ground, each resting on the one below,
+/// sphere–sphere contacts between neighbours and a ground contact under the bottom one.
+pub fn sphere_stack(mu: f64) -> (Builder, Vec<usize>) {
+    let r = 0.25;
+    let mut b = Builder::new();
+    let mut contacts = Vec::new();
+    for i in 0..3 {
+        let body = b.add_body(1.0, inertia(sphere_inertia(1.0, r))).unwrap();
+        b.set_body_pose(body, [0.0, 0.0, r + 2.0 * r * i as f64], [1.0, 0.0, 0.0, 0.0]).unwrap();
+        if i == 0 {
+            contacts.push(b.add_ground_contact(0, [0.0; 3], r, mu).unwrap());
+        } else {
+            contacts.push(b.add_sphere_contact(i, [0.0; 3], r, i - 1, [0.0; 3], r, mu).unwrap());
+        }
+    }
+    (b, contacts)
 }

@@ -1,0 +1,76 @@
+//! SCENARIOS B2: a chain of n spheres (r = 0.25, m = 1, centres 1 m apart, spherical
+//! joints, first body floating) rising at 45°, every sphere with a ground contact (μ = 1),
+//! dt = 0.01, 500 steps. Prints time per 500 steps (median of 3 runs), per body, Newton
+//! iterations per step, and the worst penetration; the time should grow linearly in n.
+//!
+//!   cargo run --release --example bench_sphere_chain [max_n]
+
+use maxdyn::math::{from_rotation_vector, rotation, V3};
+use maxdyn::model::sphere_inertia;
+use maxdyn::{Builder, JointType, Model, Sim};
+use std::sync::Arc;
+use std::time::Instant;
+
+fn chain(n: usize) -> (Builder, Vec<usize>) {
+    let r = 0.25;
+    let mut b = Builder::new();
+    let q0 = from_rotation_vector(&V3::new(3.0 * std::f64::consts::FRAC_PI_4, 0.0, 0.0));
+    let rot = rotation(&q0);
+    let mut contacts = Vec::new();
+    for i in 0..n {
+        let body = b.add_body(1.0, sphere_inertia(1.0, r).as_slice().try_into().unwrap()).unwrap();
+        let x = V3::new(0.0, 0.0, r) + rot * V3::new(0.0, 0.0, -1.0) * i as f64;
+        b.set_body_pose(body, [x.x, x.y, x.z], [q0[0], q0[1], q0[2], q0[3]]).unwrap();
+        if i > 0 {
+            b.add_joint(JointType::Spherical, (i - 1) as i32, i as i32, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+        }
+        contacts.push(b.add_ground_contact(body as i32, [0.0; 3], r, 1.0).unwrap());
+    }
+    (b, contacts)
+}
+
+fn main() {
+    let max_n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(128);
+    println!("{:>5} {:>14} {:>16} {:>11} {:>10} {:>16}", "n", "500 steps [ms]", "per body [µs]", "iters/step", "max iters", "penetration [m]");
+    let mut n = 1;
+    while n <= max_n {
+        let (b, cs) = chain(n);
+        let model = Arc::new(Model::new(&b).unwrap());
+        let mut times = Vec::new();
+        let (mut iters, mut max_it, mut pen) = (0usize, 0usize, 0.0f64);
+        let mut failed = None;
+        for rep in 0..3 {
+            let mut s = Sim::new(model.clone(), 0.01).unwrap();
+            let t = Instant::now();
+            for k in 0..500 {
+                let st = match s.step() {
+                    Ok(st) => st,
+                    Err(e) => {
+                        failed = Some((k, e));
+                        break;
+                    }
+                };
+                if rep == 0 {
+                    iters += st.iterations;
+                    max_it = max_it.max(st.iterations);
+                }
+                if rep == 0 {
+                    pen = pen.max(cs.iter().map(|&c| -s.contact(c).unwrap()[0]).fold(0.0, f64::max));
+                }
+            }
+            times.push(t.elapsed().as_secs_f64());
+            if failed.is_some() {
+                break;
+            }
+        }
+        if let Some((k, e)) = failed {
+            println!("{n:5} FAILED at step {k}: {e}");
+            n *= 2;
+            continue;
+        }
+        times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let med = times[1];
+        println!("{:5} {:14.1} {:16.1} {:11.1} {:10} {:16.2e}", n, med * 1e3, med * 1e6 / n as f64, iters as f64 / 500.0, max_it, pen);
+        n *= 2;
+    }
+}

@@ -1,0 +1,161 @@
+//! The condensed contact node (paper section 4, first paragraph: "each inequality node
+//! carries its own slacks").
+//!
+//! A contact's Newton rows, with K its kept variables (they act on the bodies), E its
+//! slacks and cone variables (they do not), and b the bodies' velocities:
+//!   [A_KK A_KE] [dK]   [C_b db]     [r_K]
+//!   [A_EK A_EE] [dE] + [  0   ]  = −[r_E]
+//! E is eliminated inside the node: with X = A_EE⁻¹A_EK and z = A_EE⁻¹r_E,
+//!   (A_KK − A_KE X) dK + C_b db = −(r_K − A_KE z),     dE = −z − X dK,
+//! so the graph sees one nk × nk block per contact. A_EE is block triangular with the
+//! complementarity partners on its diagonal, hence invertible strictly inside the cones.
+//!
+//! Storage for all contacts is allocated once; nothing here allocates during a step.
+
+use super::cone::{Layout, MAX_Y};
+use super::geometry::ContactFrame;
+use super::Contact;
+use crate::math::dense::{gemm_sub, gemv_sub, lu_factor, lu_solve};
+
+#[derive(Debug, Clone, Default)]
+pub struct ContactWork {
+    pub layouts: Vec<Layout>,
+    pub friction: Vec<f64>,
+    /// Offset of each contact's E variables in the flat E vectors.
+    pub e_offset: Vec<usize>,
+    pub ne_total: usize,
+    /// E variables: iterate, trial, Newton direction, residual rows, trial residual rows.
+    pub e: Vec<f64>,
+    pub e_trial: Vec<f64>,
+    pub de: Vec<f64>,
+    pub re: Vec<f64>,
+    pub re_trial: Vec<f64>,
+    /// E variables of the last committed step (warm start).
+    pub e_solution: Vec<f64>,
+    pub frames: Vec<ContactFrame>,
+    /// Some contact uses the second-order cone.
+    pub has_soc: bool,
+    // condensation scratch, per contact at its offsets
+    a_off: Vec<usize>,
+    a: Vec<f64>,
+    lu_off: Vec<usize>,
+    lu: Vec<f64>,
+    piv: Vec<usize>,
+    x_off: Vec<usize>,
+    x: Vec<f64>,
+    z: Vec<f64>,
+}
+
+impl ContactWork {
+    pub fn new(contacts: &[Contact]) -> ContactWork {
+        let mut w = ContactWork::default();
+        let (mut eo, mut ao, mut lo, mut xo) = (0, 0, 0, 0);
+        for c in contacts {
+            let l = c.layout();
+            w.layouts.push(l);
+            w.has_soc |= l.kind == super::cone::Kind::Soc;
+            w.friction.push(c.friction);
+            w.e_offset.push(eo);
+            w.a_off.push(ao);
+            w.lu_off.push(lo);
+            w.x_off.push(xo);
+            eo += l.ne;
+            ao += l.ny() * l.ny();
+            lo += l.ne * l.ne;
+            xo += l.ne * l.nk;
+        }
+        w.ne_total = eo;
+        for v in [&mut w.e, &mut w.e_trial, &mut w.de, &mut w.re, &mut w.re_trial, &mut w.e_solution, &mut w.z] {
+            *v = vec![0.0; eo];
+        }
+        w.piv = vec![0; eo];
+        w.a = vec![0.0; ao];
+        w.lu = vec![0.0; lo];
+        w.x = vec![0.0; xo];
+        w.frames = vec![ContactFrame::default(); contacts.len()];
+        for (ci, l) in w.layouts.iter().enumerate() {
+            let mut y = [0.0; MAX_Y];
+            l.init(&mut y);
+            let o = w.e_offset[ci];
+            w.e_solution[o..o + l.ne].copy_from_slice(&y[l.nk..l.ny()]);
+        }
+        w
+    }
+
+    pub fn count(&self) -> usize {
+        self.layouts.len()
+    }
+
+    /// The node's variables y = [K; E] gathered from the graph vector slice `k` and `e`.
+    pub fn gather(&self, ci: usize, k: &[f64], e: &[f64], y: &mut [f64; MAX_Y]) {
+        let l = &self.layouts[ci];
+        let o = self.e_offset[ci];
+        y[..l.nk].copy_from_slice(&k[..l.nk]);
+        y[l.nk..l.ny()].copy_from_slice(&e[o..o + l.ne]);
+    }
+
+    /// Condenses contact `ci` at its variables `y` with E residual rows `self.re`: writes
+    /// the node's diagonal block (nk × nk) into `diag` and turns `rk` (the K rows of the
+    /// residual) into r_K − A_KE A_EE⁻¹ r_E. Returns false if A_EE is singular (the iterate
+    /// left the cones' interior).
+    pub fn condense(&mut self, ci: usize, y: &[f64], dt: f64, diag: &mut [f64], rk: &mut [f64]) -> bool {
+        let l = self.layouts[ci];
+        let (nk, ne, ny) = (l.nk, l.ne, l.ny());
+        let a = &mut self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
+        l.jacobian(y, self.friction[ci], dt, a);
+        let lu = &mut self.lu[self.lu_off[ci]..self.lu_off[ci] + ne * ne];
+        let x = &mut self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
+        for r in 0..ne {
+            for c in 0..ne {
+                lu[r * ne + c] = a[(nk + r) * ny + nk + c];
+            }
+            for c in 0..nk {
+                x[r * nk + c] = a[(nk + r) * ny + c];
+            }
+        }
+        let eo = self.e_offset[ci];
+        let piv = &mut self.piv[eo..eo + ne];
+        if !lu_factor(lu, ne, piv) {
+            return false;
+        }
+        lu_solve(lu, ne, piv, x, nk);
+        let z = &mut self.z[eo..eo + ne];
+        z.copy_from_slice(&self.re[eo..eo + ne]);
+        lu_solve(lu, ne, piv, z, 1);
+        // A_KE (nk × ne) as a contiguous copy for the kernels
+        let mut ake = [0.0; MAX_Y * MAX_Y];
+        for r in 0..nk {
+            for c in 0..ne {
+                ake[r * ne + c] = a[r * ny + nk + c];
+            }
+            for c in 0..nk {
+                diag[r * nk + c] = a[r * ny + c];
+            }
+        }
+        gemm_sub(diag, &ake[..nk * ne], x, nk, ne, nk);
+        gemv_sub(rk, &ake[..nk * ne], z, nk, ne);
+        true
+    }
+
+    /// Recovers the E part of the Newton direction from the K part: dE = −z − X dK.
+    pub fn recover(&mut self, ci: usize, dk: &[f64]) {
+        let l = self.layouts[ci];
+        let (nk, ne) = (l.nk, l.ne);
+        let eo = self.e_offset[ci];
+        let x = &self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
+        for r in 0..ne {
+            let mut s = self.z[eo + r];
+            for c in 0..nk {
+                s += x[r * nk + c] * dk[c];
+            }
+            self.de[eo + r] = -s;
+        }
+    }
+
+    /// The full local Jacobian of contact `ci` from its last condensation (tests: the
+    /// uncondensed Newton system).
+    pub fn local_jacobian(&self, ci: usize) -> &[f64] {
+        let ny = self.layouts[ci].ny();
+        &self.a[self.a_off[ci]..self.a_off[ci] + ny * ny]
+    }
+}

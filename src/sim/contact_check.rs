@@ -1,0 +1,169 @@
+//! Test support: the Newton system of a contact step solved three ways — the graph LDU on
+//! the condensed system, a dense LU on the same condensed matrix, and a dense LU on the
+//! full uncondensed system (slacks and cone variables as unknowns). Not used by `step`.
+
+use super::Sim;
+use crate::solver::dense_reference::dense_solve;
+
+/// Largest differences between the solutions, relative to the largest solution entry.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct ContactSystemCheck {
+    pub condensed_dim: usize,
+    pub full_dim: usize,
+    /// Graph LDU vs dense LU on the condensed matrix.
+    pub sparse_vs_dense: f64,
+    /// Graph LDU + recovery of the condensed variables vs dense LU on the full system.
+    pub condensed_vs_full: f64,
+    /// Normwise backward error of the graph LDU solution on the condensed matrix,
+    /// ‖A x − b‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞).
+    pub backward_error: f64,
+    /// Barrier parameter at which the system was built.
+    pub mu: f64,
+}
+
+impl Sim {
+    /// Builds the Newton system of the next step after `iterations` interior-point
+    /// iterations, at barrier `mu`, and solves it three ways. Leaves the state unchanged.
+    #[doc(hidden)]
+    pub fn debug_contact_system_check(&mut self, iterations: usize, mu: f64) -> ContactSystemCheck {
+        self.prepare_step();
+        let _ = self.interior_point(iterations);
+        let mut w = std::mem::take(&mut self.work);
+        let mut cw = std::mem::take(&mut self.contacts);
+        let model = self.model.clone();
+        let sym = &model.symbolic;
+        let n = sym.dim;
+        let ne = cw.ne_total;
+        self.ip_residual(&w.s, &mut cw, false, mu, &mut w.r);
+        self.assemble_jacobian(&w.s);
+        let mut rhs = w.r.clone();
+        assert!(self.assemble_contacts(&w.s, &mut cw, &mut rhs));
+        let dense = self.matrix.to_dense(sym);
+        let neg: Vec<f64> = rhs.iter().map(|v| -v).collect();
+        let x_dense = dense_solve(&dense, &neg).expect("dense condensed system singular");
+        self.matrix.factor(sym).expect("graph LDU failed");
+        let mut x_sparse = neg.clone();
+        self.matrix.solve(sym, &mut x_sparse);
+        for ci in 0..cw.count() {
+            let on = sym.offsets[model.contact_node[ci]];
+            cw.recover(ci, &x_sparse[on..]);
+        }
+        // full system: contact diagonal blocks uncondensed, E rows and columns appended
+        let nf = n + ne;
+        let mut full = vec![0.0; nf * nf];
+        for r in 0..n {
+            full[r * nf..r * nf + n].copy_from_slice(&dense[r * n..r * n + n]);
+        }
+        for ci in 0..cw.count() {
+            let l = cw.layouts[ci];
+            let (nk, ny) = (l.nk, l.ny());
+            let on = sym.offsets[model.contact_node[ci]];
+            let eo = n + cw.e_offset[ci];
+            let a = cw.local_jacobian(ci);
+            let idx = |i: usize| if i < nk { on + i } else { eo + i - nk };
+            for r in 0..ny {
+                for c in 0..ny {
+                    full[idx(r) * nf + idx(c)] = a[r * ny + c];
+                }
+            }
+        }
+        let mut rf: Vec<f64> = w.r.iter().map(|v| -v).collect();
+        rf.extend(cw.re.iter().map(|v| -v));
+        let x_full = dense_solve(&full, &rf).expect("dense full system singular");
+        let scale = x_full.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let d1 = x_sparse.iter().zip(&x_dense).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        let d2 = x_sparse.iter().chain(cw.de.iter()).zip(&x_full).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        let mut res: f64 = 0.0;
+        let mut anorm: f64 = 0.0;
+        for r in 0..n {
+            let row = &dense[r * n..r * n + n];
+            let ax: f64 = row.iter().zip(&x_sparse).map(|(a, x)| a * x).sum();
+            res = res.max((ax - neg[r]).abs());
+            anorm = anorm.max(row.iter().map(|a| a.abs()).sum());
+        }
+        let xn = x_sparse.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let bn = neg.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        self.work = w;
+        self.contacts = cw;
+        ContactSystemCheck {
+            condensed_dim: n,
+            full_dim: nf,
+            sparse_vs_dense: d1 / scale,
+            condensed_vs_full: d2 / scale,
+            backward_error: res / (anorm * xn + bn),
+            mu,
+        }
+    }
+}
+
+impl Sim {
+    /// Largest difference between the analytic Newton matrix of the full (uncondensed)
+    /// contact step and central finite differences of the residual (step `h`), relative to
+    /// the largest matrix entry, after `iterations` interior-point iterations.
+    #[doc(hidden)]
+    pub fn debug_contact_jacobian_fd(&mut self, iterations: usize, h: f64) -> f64 {
+        self.prepare_step();
+        let _ = self.interior_point(iterations);
+        let mut w = std::mem::take(&mut self.work);
+        let mut cw = std::mem::take(&mut self.contacts);
+        let model = self.model.clone();
+        let sym = &model.symbolic;
+        let (n, ne) = (sym.dim, cw.ne_total);
+        let nf = n + ne;
+        let mu = 1e-3;
+        // analytic: graph blocks (contact diagonal replaced by the local A_KK) + local blocks
+        self.ip_residual(&w.s, &mut cw, false, mu, &mut w.r);
+        self.assemble_jacobian(&w.s);
+        let mut rhs = w.r.clone();
+        assert!(self.assemble_contacts(&w.s, &mut cw, &mut rhs));
+        let dense = self.matrix.to_dense(sym);
+        let mut full = vec![0.0; nf * nf];
+        for r in 0..n {
+            full[r * nf..r * nf + n].copy_from_slice(&dense[r * n..r * n + n]);
+        }
+        for ci in 0..cw.count() {
+            let l = cw.layouts[ci];
+            let (nk, ny) = (l.nk, l.ny());
+            let on = sym.offsets[model.contact_node[ci]];
+            let eo = n + cw.e_offset[ci];
+            let a = cw.local_jacobian(ci);
+            let idx = |i: usize| if i < nk { on + i } else { eo + i - nk };
+            for r in 0..ny {
+                for c in 0..ny {
+                    full[idx(r) * nf + idx(c)] = a[r * ny + c];
+                }
+            }
+        }
+        // finite differences
+        let base_s = w.s.clone();
+        let base_e = cw.e.clone();
+        let mut fp = vec![0.0; nf];
+        let mut fm = vec![0.0; nf];
+        let mut err: f64 = 0.0;
+        let scale = full.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        for col in 0..nf {
+            for (sign, out) in [(1.0, &mut fp), (-1.0, &mut fm)] {
+                w.s.copy_from_slice(&base_s);
+                cw.e.copy_from_slice(&base_e);
+                if col < n {
+                    w.s[col] += sign * h;
+                } else {
+                    cw.e[col - n] += sign * h;
+                }
+                self.ip_residual(&w.s, &mut cw, false, mu, &mut w.r);
+                out[..n].copy_from_slice(&w.r);
+                out[n..].copy_from_slice(&cw.re);
+            }
+            for r in 0..nf {
+                let fd = (fp[r] - fm[r]) / (2.0 * h);
+                err = err.max((fd - full[r * nf + col]).abs());
+            }
+        }
+        w.s.copy_from_slice(&base_s);
+        cw.e.copy_from_slice(&base_e);
+        self.work = w;
+        self.contacts = cw;
+        err / scale
+    }
+}

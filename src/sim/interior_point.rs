@@ -1,0 +1,295 @@
+//! The step with contacts: a primal-dual interior-point Newton method (paper appendix D;
+//! Nocedal & Wright algorithm 19.1) on the step equations of bodies, joints and contacts.
+//!
+//! Per iteration: the residual F(s; μ) (complementarity rows read product − μ), the Newton
+//! matrix with every contact condensed to one block (`contact::node`), the graph LDU solve,
+//! the fraction-to-boundary rule (τ = 0.99: no variable moves more than 99 % of the way to
+//! its cone's boundary), and backtracking on ‖F(s; μ)‖₂ that also rejects |ω| ≥ 2/dt. The
+//! barrier μ starts at 1 and decreases by μ ← max(μ_end, min(0.2 μ, μ^1.5)) whenever
+//! ‖F(s; μ)‖∞ ≤ 10 μ (the IPOPT rule; μ ← max(μ_end, 0.2 μ) when a second-order cone is
+//! present, see below); the step has converged when μ = μ_end and both the
+//! equality rows (≤ tolerance) and the complementarity products (≤ contact_tolerance)
+//! vanish. Warm start: velocities and joint multipliers from the last step; the contact
+//! variables restart from the centre of their cones (starting on the boundary would jam).
+
+use super::newton::{norm2, norm_inf, residual_into, v3, Workspace};
+use super::{Sim, StepStats};
+use crate::contact::cone::MAX_Y;
+use crate::contact::geometry::{frame, gap, gap_and_jacobian};
+use crate::contact::node::ContactWork;
+use crate::model::Result;
+
+/// Fraction-to-boundary factor τ.
+const TAU: f64 = 0.99;
+/// Initial barrier parameter.
+const MU_INITIAL: f64 = 1.0;
+
+impl Sim {
+    /// Runs at most `limit` iterations (besides `options.max_iterations`).
+    pub(super) fn interior_point(&mut self, limit: usize) -> (StepStats, bool) {
+        let mut w = std::mem::take(&mut self.work);
+        let mut cw = std::mem::take(&mut self.contacts);
+        let out = self.interior_point_with(&mut w, &mut cw, limit);
+        self.work = w;
+        self.contacts = cw;
+        out
+    }
+
+    /// Contact frames at z_{k+1} and the contact variables' starting point.
+    fn start_contacts(&self, w: &mut Workspace, cw: &mut ContactWork) {
+        let model = &*self.model;
+        let sym = &model.symbolic;
+        for (ci, c) in model.contacts.iter().enumerate() {
+            let l = cw.layouts[ci];
+            frame(c, &l, &self.frame.x1, &self.frame.q1, &mut cw.frames[ci]);
+            let mut y = [0.0; MAX_Y];
+            l.init(&mut y);
+            let o = sym.offsets[model.contact_node[ci]];
+            w.s[o..o + l.nk].copy_from_slice(&y[..l.nk]);
+            let eo = cw.e_offset[ci];
+            cw.e[eo..eo + l.ne].copy_from_slice(&y[l.nk..l.ny()]);
+        }
+    }
+
+    fn interior_point_with(&mut self, w: &mut Workspace, cw: &mut ContactWork, limit: usize) -> (StepStats, bool) {
+        let opts = self.options;
+        let mu_end = 0.1 * opts.contact_tolerance;
+        let two_over_dt = 2.0 / self.dt;
+        let mut stats = StepStats { contacts: cw.count(), ..StepStats::default() };
+        self.start_contacts(w, cw);
+        let mut mu = MU_INITIAL;
+        let mut converged = false;
+        let (mut eq, mut comp);
+        loop {
+            // convergence is judged at μ = 0: products, not products − μ
+            self.ip_residual(&w.s, cw, false, 0.0, &mut w.r);
+            (eq, comp) = measures(cw, &w.r, 0.0);
+            if mu <= mu_end * (1.0 + 1e-12) && eq < opts.tolerance && comp <= opts.contact_tolerance {
+                converged = true;
+                break;
+            }
+            if stats.iterations >= opts.max_iterations.min(limit) {
+                break;
+            }
+            // barrier update (IPOPT's monotone rule)
+            self.ip_residual(&w.s, cw, false, mu, &mut w.r);
+            while norm_inf(&w.r).max(norm_inf(&cw.re)) <= 10.0 * mu && mu > mu_end {
+                // superlinear decrease jams the plain (unscaled) Jordan-product direction
+                // of the second-order cone off the central path; it then decreases linearly
+                mu = if cw.has_soc { mu_end.max(0.2 * mu) } else { mu_end.max((0.2 * mu).min(mu.powf(1.5))) };
+                self.ip_residual(&w.s, cw, false, mu, &mut w.r);
+            }
+            let merit = norm2(&w.r).hypot(norm2(&cw.re));
+            // Newton direction through the condensed graph system
+            if !self.ip_direction(w, cw) {
+                break;
+            }
+            let mut alpha = TAU * self.ip_max_step(w, cw);
+            alpha = alpha.min(1.0);
+            let mut accepted = false;
+            for _ in 0..40 {
+                for k in 0..w.s.len() {
+                    w.trial[k] = w.s[k] + alpha * w.ds[k];
+                }
+                for k in 0..cw.ne_total {
+                    cw.e_trial[k] = cw.e[k] + alpha * cw.de[k];
+                }
+                if self.angular_speed_ok(&w.trial, two_over_dt) {
+                    self.ip_residual(&w.trial, cw, true, mu, &mut w.r_trial);
+                    let m = norm2(&w.r_trial).hypot(norm2(&cw.re_trial));
+                    if m.is_finite() && m <= (1.0 - 1e-4 * alpha) * merit {
+                        accepted = true;
+                        break;
+                    }
+                }
+                alpha *= 0.5;
+                stats.line_search_halvings += 1;
+            }
+            if !accepted {
+                break;
+            }
+            std::mem::swap(&mut w.s, &mut w.trial);
+            std::mem::swap(&mut cw.e, &mut cw.e_trial);
+            stats.iterations += 1;
+        }
+        if !converged {
+            self.ip_residual(&w.s, cw, false, 0.0, &mut w.r);
+            (eq, comp) = measures(cw, &w.r, 0.0);
+            // a stalled but nearly exact step (singular configurations) is accepted, flagged
+            if eq.is_finite() && eq < opts.acceptance && comp <= opts.contact_tolerance {
+                converged = true;
+                stats.stalled = true;
+            }
+        }
+        stats.residual = eq;
+        stats.complementarity = comp;
+        stats.active_contacts = self.count_active(&w.s, cw);
+        (stats, converged)
+    }
+
+    /// Step residual at (s, E) with barrier μ: body/joint rows and the contacts' K rows into
+    /// `r`, the contacts' E rows into `cw.re` (or `cw.re_trial` with `trial`, reading E from
+    /// `cw.e_trial`).
+    pub(super) fn ip_residual(&self, s: &[f64], cw: &mut ContactWork, trial: bool, mu: f64, r: &mut [f64]) {
+        residual_into(self, s, r);
+        let model = &*self.model;
+        let sym = &model.symbolic;
+        let dt = self.dt;
+        let f = &self.frame;
+        let vel = |b: usize| {
+            let o = sym.offsets[model.body_node[b]];
+            (v3(s, o), v3(s, o + 3))
+        };
+        let (e, re) = if trial { (&cw.e_trial, &mut cw.re_trial) } else { (&cw.e, &mut cw.re) };
+        for (ci, c) in model.contacts.iter().enumerate() {
+            let l = cw.layouts[ci];
+            let fr = &cw.frames[ci];
+            let on = sym.offsets[model.contact_node[ci]];
+            let phi = gap_and_jacobian(c, &f.x1, &f.q1, dt, vel, None);
+            let mut bv = [0.0; crate::contact::MAX_DIRECTIONS];
+            for side in 0..fr.sides {
+                let ob = sym.offsets[model.body_node[fr.bodies[side]]];
+                for (i, b) in bv.iter_mut().enumerate().take(l.nt) {
+                    let row = &fr.bv[side][i * 6..i * 6 + 6];
+                    *b += (0..6).map(|k| row[k] * s[ob + k]).sum::<f64>();
+                }
+                // body rows: −W K
+                for rr in 0..6 {
+                    let wr = &fr.w[side][rr * l.nk..rr * l.nk + l.nk];
+                    r[ob + rr] -= (0..l.nk).map(|k| wr[k] * s[on + k]).sum::<f64>();
+                }
+            }
+            let eo = cw.e_offset[ci];
+            let mut y = [0.0; MAX_Y];
+            y[..l.nk].copy_from_slice(&s[on..on + l.nk]);
+            y[l.nk..l.ny()].copy_from_slice(&e[eo..eo + l.ne]);
+            let (rk, re_c) = (&mut r[on..on + l.nk], &mut re[eo..eo + l.ne]);
+            l.residual(&y, phi, &bv[..l.nt], cw.friction[ci], dt, mu, rk, re_c);
+        }
+    }
+
+    /// Assembles and solves the condensed Newton system at (w.s, cw.e) for the residual in
+    /// (w.r, cw.re); the direction goes to w.ds and cw.de.
+    fn ip_direction(&mut self, w: &mut Workspace, cw: &mut ContactWork) -> bool {
+        self.assemble_jacobian(&w.s);
+        w.ds.copy_from_slice(&w.r);
+        if !self.assemble_contacts(&w.s, cw, &mut w.ds) {
+            return false;
+        }
+        if self.matrix.factor(&self.model.symbolic).is_err() {
+            return false;
+        }
+        w.ds.iter_mut().for_each(|d| *d = -*d);
+        self.matrix.solve(&self.model.symbolic, &mut w.ds);
+        let model = &*self.model;
+        for ci in 0..cw.count() {
+            let on = model.symbolic.offsets[model.contact_node[ci]];
+            cw.recover(ci, &w.ds[on..]);
+        }
+        w.ds.iter().chain(cw.de.iter()).all(|d| d.is_finite())
+    }
+
+    /// Contact blocks of the Newton matrix (coupling and condensed diagonal) and the
+    /// condensed right-hand side rows (in `rhs`, which holds the residual on entry).
+    pub(super) fn assemble_contacts(&mut self, s: &[f64], cw: &mut ContactWork, rhs: &mut [f64]) -> bool {
+        let model = &*self.model;
+        let sym = &model.symbolic;
+        let dt = self.dt;
+        let f = &self.frame;
+        let vel = |b: usize| {
+            let o = sym.offsets[model.body_node[b]];
+            (v3(s, o), v3(s, o + 3))
+        };
+        for (ci, c) in model.contacts.iter().enumerate() {
+            let l = cw.layouts[ci];
+            let nc = model.contact_node[ci];
+            let on = sym.offsets[nc];
+            let mut gj = [[0.0; 6]; 2];
+            gap_and_jacobian(c, &f.x1, &f.q1, dt, vel, Some(&mut gj));
+            let fr = &cw.frames[ci];
+            for side in 0..fr.sides {
+                let nb = model.body_node[fr.bodies[side]];
+                let blk = self.matrix.block_mut(sym, nc, nb);
+                for k in 0..6 {
+                    blk[k] = -gj[side][k] / dt;
+                }
+                blk[6..6 + 6 * l.nt].copy_from_slice(&fr.bv[side][..6 * l.nt]);
+                let blk = self.matrix.block_mut(sym, nb, nc);
+                for (b, wv) in blk.iter_mut().zip(&fr.w[side][..6 * l.nk]) {
+                    *b = -wv;
+                }
+            }
+            let mut y = [0.0; MAX_Y];
+            cw.gather(ci, &s[on..], &cw.e, &mut y);
+            let diag = self.matrix.block_mut(sym, nc, nc);
+            if !cw.condense(ci, &y, dt, diag, &mut rhs[on..on + l.nk]) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Largest step along (w.ds, cw.de) that keeps every contact inside its cones.
+    fn ip_max_step(&self, w: &Workspace, cw: &ContactWork) -> f64 {
+        let model = &*self.model;
+        let mut am = f64::INFINITY;
+        for ci in 0..cw.count() {
+            let on = model.symbolic.offsets[model.contact_node[ci]];
+            let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
+            cw.gather(ci, &w.s[on..], &cw.e, &mut y);
+            cw.gather(ci, &w.ds[on..], &cw.de, &mut dy);
+            am = cw.layouts[ci].max_step(&y, &dy, am);
+        }
+        am
+    }
+
+    fn count_active(&self, s: &[f64], cw: &ContactWork) -> usize {
+        let model = &*self.model;
+        (0..cw.count())
+            .filter(|&ci| {
+                let on = model.symbolic.offsets[model.contact_node[ci]];
+                s[on] > cw.e[cw.e_offset[ci]]
+            })
+            .count()
+    }
+
+    /// After a converged step: keep the contact variables and the reported forces.
+    pub(super) fn commit_contacts(&mut self) {
+        let model = &*self.model;
+        let cw = &mut self.contacts;
+        cw.e_solution.copy_from_slice(&cw.e);
+        for ci in 0..cw.count() {
+            let l = cw.layouts[ci];
+            let on = model.symbolic.offsets[model.contact_node[ci]];
+            let k = &self.solution[on..on + l.nk];
+            let ff = l.friction_force(k, &cw.frames[ci].dirs);
+            self.contact_forces[ci] = [k[0], ff.x, ff.y, ff.z];
+        }
+    }
+
+    pub fn contact_count(&self) -> usize {
+        self.model.contacts.len()
+    }
+
+    /// `[gap, normal force, friction force (3, world)]` of a contact: the gap at the current
+    /// configuration, the forces of the last step (on body a; body b gets the opposite).
+    pub fn contact(&self, contact: usize) -> Result<[f64; 5]> {
+        let c = self.model.contacts.get(contact).ok_or(crate::model::Error::UnknownContact(contact as i32))?;
+        let f = self.contact_forces[contact];
+        Ok([gap(c, &self.x, &self.q), f[0], f[1], f[2], f[3]])
+    }
+}
+
+/// (equality residual, complementarity) of a residual evaluated at barrier μ.
+fn measures(cw: &ContactWork, r: &[f64], mu: f64) -> (f64, f64) {
+    let mut eq = norm_inf(r);
+    let mut comp: f64 = 0.0;
+    for ci in 0..cw.count() {
+        let l = &cw.layouts[ci];
+        let eo = cw.e_offset[ci];
+        let re = &cw.re[eo..eo + l.ne];
+        comp = comp.max(l.complementarity(re, mu));
+        eq = eq.max(l.cone_equality(re));
+    }
+    (eq, comp)
+}
