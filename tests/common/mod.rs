@@ -15,13 +15,14 @@ pub fn header_path() -> PathBuf {
 const LIB_NAME: &str = "libmaxdyn.so";
 
 /// The shared library built by this same `cargo test` run: cargo compiles the library
-/// target once with all its crate types (rlib for the tests, cdylib beside it) into the
-/// profile directory that holds this test's `deps/`. If it is missing (an unusual
+/// target once with all its crate types (rlib for the tests, cdylib beside it) into this
+/// test's `deps/` directory. That one is preferred over the profile directory's copy,
+/// which only `cargo build` refreshes and may be stale. If neither exists (an unusual
 /// build setup), it is built with `cargo build --lib` into a separate target directory.
 pub fn shared_library() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     let deps = exe.parent().expect("deps dir");
-    for dir in [deps.parent(), Some(deps)].into_iter().flatten() {
+    for dir in [Some(deps), deps.parent()].into_iter().flatten() {
         let p = dir.join(LIB_NAME);
         if p.exists() {
             return p;
