@@ -1,6 +1,9 @@
 //! Shared builders and scenes for the integration tests.
 #![allow(dead_code)]
 
+mod c_artifacts;
+pub use c_artifacts::*;
+
 use maxdyn::model::{box_inertia, cylinder_inertia, sphere_inertia};
 use maxdyn::{Builder, ConeType, JointType, Model, Sim, WORLD};
 use std::sync::Arc;
