@@ -11,6 +11,7 @@ pub mod solver;
 pub mod integrator;
 pub mod forces;
 pub mod sim;
+pub mod urdf;
 pub mod capi;
 
 pub use model::{Body, BodyId, Builder, Error, JointId, Model, WORLD};
