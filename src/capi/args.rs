@@ -1,0 +1,76 @@
+//! Converting C arguments: input arrays, output pointers, int32 ids. Each check names the
+//! C parameter, so the last error message tells the caller which argument was wrong.
+
+use super::error::{CResult, Failure};
+use super::status::maxdyn_status::*;
+
+/// Copies a fixed-size input array (`const double x[N]`).
+///
+/// # Safety
+/// `p` is NULL or points to N readable doubles.
+pub(crate) unsafe fn array<const N: usize>(p: *const f64, arg: &str) -> CResult<[f64; N]> {
+    if p.is_null() {
+        return Err(Failure::null(arg));
+    }
+    let mut a = [0.0; N];
+    std::ptr::copy_nonoverlapping(p, a.as_mut_ptr(), N);
+    Ok(a)
+}
+
+/// An input array with its length; NULL is accepted only for length 0.
+///
+/// # Safety
+/// `p` is NULL or points to `n` readable doubles that stay valid for `'a`.
+pub(crate) unsafe fn slice<'a>(p: *const f64, n: usize, arg: &str) -> CResult<&'a [f64]> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(Failure::null(arg));
+    }
+    Ok(std::slice::from_raw_parts(p, n))
+}
+
+/// An output array with its length; NULL is accepted only for length 0.
+///
+/// # Safety
+/// `p` is NULL or points to `n` writable doubles that stay valid for `'a`.
+pub(crate) unsafe fn slice_mut<'a>(p: *mut f64, n: usize, arg: &str) -> CResult<&'a mut [f64]> {
+    if n == 0 {
+        return Ok(&mut []);
+    }
+    if p.is_null() {
+        return Err(Failure::null(arg));
+    }
+    Ok(std::slice::from_raw_parts_mut(p, n))
+}
+
+/// An output pointer, checked before any work so that a NULL out-pointer changes nothing.
+///
+/// # Safety
+/// `p` is NULL or points to a writable `T` that stays valid for `'a`.
+pub(crate) unsafe fn out<'a, T>(p: *mut T, arg: &str) -> CResult<&'a mut T> {
+    p.as_mut().ok_or_else(|| Failure::null(arg))
+}
+
+/// A body id in `0..count`.
+pub(crate) fn body_index(id: i32, count: usize, arg: &str) -> CResult<usize> {
+    index(id, count, arg, "body").map_err(|m| Failure::new(MAXDYN_STATUS_UNKNOWN_BODY, m))
+}
+
+/// A joint id in `0..count`.
+pub(crate) fn joint_index(id: i32, count: usize, arg: &str) -> CResult<usize> {
+    index(id, count, arg, "joint").map_err(|m| Failure::new(MAXDYN_STATUS_UNKNOWN_JOINT, m))
+}
+
+fn index(id: i32, count: usize, arg: &str, what: &str) -> Result<usize, String> {
+    match usize::try_from(id) {
+        Ok(i) if i < count => Ok(i),
+        _ => Err(format!("argument `{arg}`: unknown {what} id {id} (there are {count} {what}s)")),
+    }
+}
+
+/// A count for C (`int32_t`); mechanisms never approach 2^31 elements.
+pub(crate) fn count_i32(n: usize) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}

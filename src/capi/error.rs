@@ -1,0 +1,83 @@
+//! Failures of C calls: a status plus a message, the mapping from the Rust API's
+//! [`Error`], and the thread-local last error message.
+
+use std::cell::RefCell;
+use std::ffi::{c_char, CString};
+
+use super::status::maxdyn_status::{self, *};
+use crate::model::Error;
+
+/// A failed C call: its status and a message naming the offending argument.
+#[derive(Debug, Clone)]
+pub(crate) struct Failure {
+    pub status: maxdyn_status,
+    pub message: String,
+}
+
+pub(crate) type CResult<T> = std::result::Result<T, Failure>;
+
+impl Failure {
+    pub fn new(status: maxdyn_status, message: impl Into<String>) -> Failure {
+        Failure { status, message: message.into() }
+    }
+
+    pub fn null(arg: &str) -> Failure {
+        Failure::new(MAXDYN_STATUS_NULL_POINTER, format!("argument `{arg}` is NULL"))
+    }
+}
+
+/// The status of each Rust API error, and a message that names the argument (variants
+/// that carry no argument name get the usual one).
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        let (status, arg) = match &e {
+            Error::NonFinite(a) => (MAXDYN_STATUS_NON_FINITE, Some(*a)),
+            Error::UnknownBody(_) => (MAXDYN_STATUS_UNKNOWN_BODY, Some("body")),
+            Error::UnknownJoint(_) => (MAXDYN_STATUS_UNKNOWN_JOINT, Some("joint")),
+            Error::UnknownContact(_) => (MAXDYN_STATUS_UNKNOWN_CONTACT, Some("contact")),
+            Error::InvalidMass(_) => (MAXDYN_STATUS_INVALID_MASS, Some("mass")),
+            Error::InvalidInertia(_) => (MAXDYN_STATUS_INVALID_INERTIA, Some("inertia")),
+            Error::ZeroAxis(a) => (MAXDYN_STATUS_ZERO_AXIS, Some(*a)),
+            Error::InvalidTimeStep(_) => (MAXDYN_STATUS_INVALID_TIME_STEP, Some("dt")),
+            Error::InvalidJointType(_) => (MAXDYN_STATUS_INVALID_ENUM, Some("joint_type")),
+            Error::InvalidArgument(a, _) => (MAXDYN_STATUS_INVALID_ARGUMENT, Some(*a)),
+            Error::WrongLength { name, .. } => (MAXDYN_STATUS_WRONG_LENGTH, Some(*name)),
+            Error::InvalidModel(_) => (MAXDYN_STATUS_INVALID_MODEL, None),
+            Error::NotConverged { .. } => (MAXDYN_STATUS_NOT_CONVERGED, None),
+            Error::CallbackAborted(_) => (MAXDYN_STATUS_CALLBACK_ABORTED, None),
+            Error::Urdf(_) => (MAXDYN_STATUS_URDF, None),
+            Error::Poisoned => (MAXDYN_STATUS_POISONED, None),
+        };
+        let text = e.to_string();
+        let message = match arg {
+            // the message already quotes the argument
+            Some(a) if text.contains(&format!("`{a}`")) => text,
+            Some(a) => format!("argument `{a}`: {text}"),
+            None => text,
+        };
+        Failure { status, message }
+    }
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+/// Records a failure of `function` as this thread's last error.
+pub(crate) fn set_last_error(function: &str, f: &Failure) {
+    // an interior NUL cannot be represented; replace it rather than lose the message
+    let text = format!("{function}: {}", f.message).replace('\0', "?");
+    let c = CString::new(text).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = c);
+}
+
+/// The message of the most recent failed call on this thread ("" if none failed yet).
+/// Never NULL. The text names the function and the offending argument. It stays valid
+/// until the next failing call on the same thread; copy it to keep it. Successful calls
+/// do not clear it.
+#[no_mangle]
+pub extern "C" fn maxdyn_last_error_message() -> *const c_char {
+    // `try_with` fails only during thread teardown; a static empty string keeps the
+    // never-NULL promise then too
+    LAST_ERROR.try_with(|e| e.borrow().as_ptr()).unwrap_or(c"".as_ptr())
+}

@@ -1,0 +1,125 @@
+//! `maxdyn_status`: the return code of every C function that can fail.
+//!
+//! Codes are grouped by hundreds and append-only: a new code takes the next free number
+//! of its group, an existing number never changes meaning.
+
+use std::ffi::c_char;
+
+/// Status of a C API call. `MAXDYN_STATUS_OK` (0) is success; anything else is a
+/// failure whose details are in `maxdyn_last_error_message()`.
+///
+/// Groups: 1–99 invalid arguments, 100–199 invalid models and model files,
+/// 200–299 simulation failures, 900–999 internal errors.
+#[allow(non_camel_case_types)]
+#[repr(i32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum maxdyn_status {
+    MAXDYN_STATUS_OK = 0,
+    // --- invalid arguments (1–99)
+    /// A required pointer argument is NULL.
+    MAXDYN_STATUS_NULL_POINTER = 1,
+    /// A body id is out of range.
+    MAXDYN_STATUS_UNKNOWN_BODY = 2,
+    /// A joint id is out of range.
+    MAXDYN_STATUS_UNKNOWN_JOINT = 3,
+    /// A contact id is out of range.
+    MAXDYN_STATUS_UNKNOWN_CONTACT = 4,
+    /// A number is NaN or infinite.
+    MAXDYN_STATUS_NON_FINITE = 5,
+    /// A mass is zero, negative or not finite.
+    MAXDYN_STATUS_INVALID_MASS = 6,
+    /// An inertia matrix is not symmetric positive definite.
+    MAXDYN_STATUS_INVALID_INERTIA = 7,
+    /// An axis or quaternion has zero length.
+    MAXDYN_STATUS_ZERO_AXIS = 8,
+    /// A time step is ≤ 0 or not finite.
+    MAXDYN_STATUS_INVALID_TIME_STEP = 9,
+    /// An `int32_t` enum argument (e.g. a joint type) has no such value.
+    MAXDYN_STATUS_INVALID_ENUM = 10,
+    /// An array's length does not match what the call needs.
+    MAXDYN_STATUS_WRONG_LENGTH = 11,
+    /// Any other invalid argument (the message says which and why).
+    MAXDYN_STATUS_INVALID_ARGUMENT = 12,
+    // --- invalid models (100–199)
+    /// The builder does not describe a valid mechanism.
+    MAXDYN_STATUS_INVALID_MODEL = 100,
+    /// A URDF file could not be read or is malformed.
+    MAXDYN_STATUS_URDF = 101,
+    // --- simulation (200–299)
+    /// Newton did not converge; the state stays at the last good step.
+    MAXDYN_STATUS_NOT_CONVERGED = 200,
+    /// The control callback returned non-zero; the step was not taken.
+    MAXDYN_STATUS_CALLBACK_ABORTED = 201,
+    /// `maxdyn_sim_step`/`_step_n` was called on a sim from inside its own control callback.
+    MAXDYN_STATUS_REENTRANT_CALL = 202,
+    // --- internal (900–999)
+    /// An earlier internal error left this object unusable; free it.
+    MAXDYN_STATUS_POISONED = 900,
+    /// A bug in maxdyn (a caught panic). The object involved is poisoned.
+    MAXDYN_STATUS_INTERNAL = 901,
+}
+
+use maxdyn_status::*;
+
+impl maxdyn_status {
+    pub const ALL: [maxdyn_status; 20] = [
+        MAXDYN_STATUS_OK,
+        MAXDYN_STATUS_NULL_POINTER,
+        MAXDYN_STATUS_UNKNOWN_BODY,
+        MAXDYN_STATUS_UNKNOWN_JOINT,
+        MAXDYN_STATUS_UNKNOWN_CONTACT,
+        MAXDYN_STATUS_NON_FINITE,
+        MAXDYN_STATUS_INVALID_MASS,
+        MAXDYN_STATUS_INVALID_INERTIA,
+        MAXDYN_STATUS_ZERO_AXIS,
+        MAXDYN_STATUS_INVALID_TIME_STEP,
+        MAXDYN_STATUS_INVALID_ENUM,
+        MAXDYN_STATUS_WRONG_LENGTH,
+        MAXDYN_STATUS_INVALID_ARGUMENT,
+        MAXDYN_STATUS_INVALID_MODEL,
+        MAXDYN_STATUS_URDF,
+        MAXDYN_STATUS_NOT_CONVERGED,
+        MAXDYN_STATUS_CALLBACK_ABORTED,
+        MAXDYN_STATUS_REENTRANT_CALL,
+        MAXDYN_STATUS_POISONED,
+        MAXDYN_STATUS_INTERNAL,
+    ];
+
+    /// A static, NUL-terminated description.
+    pub fn description(self) -> &'static str {
+        match self {
+            MAXDYN_STATUS_OK => "ok\0",
+            MAXDYN_STATUS_NULL_POINTER => "null pointer argument\0",
+            MAXDYN_STATUS_UNKNOWN_BODY => "unknown body id\0",
+            MAXDYN_STATUS_UNKNOWN_JOINT => "unknown joint id\0",
+            MAXDYN_STATUS_UNKNOWN_CONTACT => "unknown contact id\0",
+            MAXDYN_STATUS_NON_FINITE => "argument is NaN or infinite\0",
+            MAXDYN_STATUS_INVALID_MASS => "mass must be finite and > 0\0",
+            MAXDYN_STATUS_INVALID_INERTIA => "inertia must be symmetric positive definite\0",
+            MAXDYN_STATUS_ZERO_AXIS => "zero-length axis or quaternion\0",
+            MAXDYN_STATUS_INVALID_TIME_STEP => "time step must be finite and > 0\0",
+            MAXDYN_STATUS_INVALID_ENUM => "invalid enum value\0",
+            MAXDYN_STATUS_WRONG_LENGTH => "array has the wrong length\0",
+            MAXDYN_STATUS_INVALID_ARGUMENT => "invalid argument\0",
+            MAXDYN_STATUS_INVALID_MODEL => "invalid model\0",
+            MAXDYN_STATUS_URDF => "URDF error\0",
+            MAXDYN_STATUS_NOT_CONVERGED => "step did not converge\0",
+            MAXDYN_STATUS_CALLBACK_ABORTED => "step aborted by the control callback\0",
+            MAXDYN_STATUS_REENTRANT_CALL => "call not allowed from inside the control callback\0",
+            MAXDYN_STATUS_POISONED => "object poisoned by an earlier internal error\0",
+            MAXDYN_STATUS_INTERNAL => "internal error (bug in maxdyn)\0",
+        }
+    }
+
+    pub fn from_i32(code: i32) -> Option<maxdyn_status> {
+        Self::ALL.iter().copied().find(|s| *s as i32 == code)
+    }
+}
+
+/// A static description of a status code; never NULL (unknown codes give
+/// "unknown status code"). The string must not be freed.
+#[no_mangle]
+pub extern "C" fn maxdyn_status_string(code: i32) -> *const c_char {
+    let s = maxdyn_status::from_i32(code).map_or("unknown status code\0", maxdyn_status::description);
+    s.as_ptr().cast()
+}

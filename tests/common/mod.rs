@@ -1,0 +1,76 @@
+//! Helpers shared by the tests that use the C artefacts (header, shared library).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn header_path() -> PathBuf {
+    manifest_dir().join("include").join("maxdyn.h")
+}
+
+const LIB_NAME: &str = "libmaxdyn.so";
+
+/// The shared library built by this same `cargo test` run: cargo compiles the library
+/// target once with all its crate types (rlib for the tests, cdylib beside it) into the
+/// profile directory that holds this test's `deps/`. If it is missing (an unusual
+/// build setup), it is built with `cargo build --lib` into a separate target directory.
+pub fn shared_library() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let deps = exe.parent().expect("deps dir");
+    for dir in [deps.parent(), Some(deps)].into_iter().flatten() {
+        let p = dir.join(LIB_NAME);
+        if p.exists() {
+            return p;
+        }
+    }
+    build_separately()
+}
+
+fn build_separately() -> PathBuf {
+    let target = manifest_dir().join("target").join("capi-lib");
+    let cargo = option_env!("CARGO").unwrap_or("cargo");
+    let status = Command::new(cargo)
+        .args(["build", "--lib", "--manifest-path"])
+        .arg(manifest_dir().join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .status()
+        .expect("run cargo build --lib");
+    assert!(status.success(), "cargo build --lib failed");
+    let p = target.join("debug").join(LIB_NAME);
+    assert!(p.exists(), "{} not built", p.display());
+    p
+}
+
+/// A fresh scratch directory for one test.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    d
+}
+
+/// The C compiler: $CC or gcc (and $CXX or g++ for C++).
+pub fn c_compiler() -> String {
+    std::env::var("CC").unwrap_or_else(|_| "gcc".into())
+}
+
+pub fn cxx_compiler() -> String {
+    std::env::var("CXX").unwrap_or_else(|_| "g++".into())
+}
+
+/// Runs a command, panicking with its output if it fails; returns stdout.
+pub fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{cmd:?} failed ({}):\n{stdout}\n{stderr}", out.status);
+    stdout
+}
+
+pub fn lib_dir(lib: &Path) -> PathBuf {
+    lib.parent().expect("library dir").to_path_buf()
+}
