@@ -175,6 +175,12 @@ void maxdyn_builder_free(struct maxdyn_builder *builder);
 // `builder` is NULL or live; `gravity` is NULL or points to 3 doubles.
 maxdyn_status maxdyn_builder_set_gravity(struct maxdyn_builder *builder, const double *gravity);
 
+// Copies the gravity vector to `out` (3 doubles).
+//
+// # Safety
+// `builder` is NULL or live; `out` is NULL or 3 writable doubles.
+maxdyn_status maxdyn_builder_get_gravity(const struct maxdyn_builder *builder, double *out);
+
 // Adds a body of `mass` (> 0) and `inertia` (row-major 3×3 about the centre of mass in
 // the body frame, symmetric positive definite). It starts at the origin, identity
 // orientation, at rest. Its id (0, 1, … in order of addition) goes to `*out_body`.

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::args::{array, body_index, count_i32, joint_index, out};
+use super::args::{array, body_index, count_i32, joint_index, out, slice_mut};
 use super::error::Failure;
 use super::guard::{call, with_mut, with_ref};
 use super::handles::{free, into_raw, Object};
@@ -86,6 +86,20 @@ pub unsafe extern "C" fn maxdyn_builder_set_gravity(builder: *mut maxdyn_builder
     call("maxdyn_builder_set_gravity", || {
         let g = array::<3>(gravity, "gravity")?;
         with_mut(builder, "builder", |b| Ok(b.inner.set_gravity(g)?))
+    })
+}
+
+/// Copies the gravity vector to `out` (3 doubles).
+///
+/// # Safety
+/// `builder` is NULL or live; `out` is NULL or 3 writable doubles.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_get_gravity(builder: *const maxdyn_builder, out: *mut f64) -> maxdyn_status {
+    call("maxdyn_builder_get_gravity", || {
+        let o = slice_mut(out, 3, "out")?;
+        let g = with_ref(builder, "builder", |b| Ok(b.inner.gravity()))?;
+        o.copy_from_slice(&g);
+        Ok(())
     })
 }
 
