@@ -478,6 +478,25 @@ maxdyn_status maxdyn_sim_constraint_violation(const struct maxdyn_sim *sim, doub
 // "unknown status code"). The string must not be freed.
 const char *maxdyn_status_string(int32_t code);
 
+// Loads the URDF file at `path` (NUL-terminated) into a new builder in `*out`.
+//
+// Bodies are the links with mass, in file order; joints are the `<joint>` elements
+// that connect two bodies (or a body to the world), in file order, then the
+// `<loop_joint>` elements. Body and joint names are the URDF names. Body frames are at
+// each link's centre of mass with the link frame's orientation; bodies start posed at
+// zero joint angles. Joint types: revolute and continuous → revolute, prismatic, fixed,
+// floating, planar (→ `MAXDYN_JOINT_PLANAR_AXIS`), and the non-standard `ball` →
+// spherical. With `floating` = 0 the root link is the world; with 1 it is a free body
+// (a massless root's single fixed or floating child becomes the free body). A file
+// that cannot be read or is malformed gives `MAXDYN_STATUS_URDF` with a message naming
+// the element.
+//
+// # Safety
+// `path` is NULL or a NUL-terminated string; `out` is NULL or writable.
+maxdyn_status maxdyn_builder_from_urdf(const char *path,
+                                       int32_t floating,
+                                       struct maxdyn_builder **out);
+
 // The library's version, "MAJOR.MINOR.PATCH" (static; do not free). Compare it with
 // the header's `MAXDYN_VERSION_*` macros to detect a header/library mismatch.
 const char *maxdyn_version(void);

@@ -12,6 +12,7 @@ pub mod integrator;
 pub mod forces;
 pub mod contact;
 pub mod sim;
+pub mod urdf;
 pub mod capi;
 
 pub use model::{Body, BodyId, Builder, Error, JointId, Model, WORLD};

@@ -17,6 +17,7 @@ pub mod model;
 pub mod sim;
 pub mod sim_state;
 pub mod status;
+pub mod urdf;
 pub mod version;
 
 pub use builder::*;
@@ -26,4 +27,5 @@ pub use model::*;
 pub use sim::*;
 pub use sim_state::*;
 pub use status::{maxdyn_status, maxdyn_status_string};
+pub use urdf::*;
 pub use version::*;

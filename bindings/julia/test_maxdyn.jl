@@ -1,0 +1,80 @@
+# Tests of the Julia binding (untested in the project's CI: Julia is not installable
+# there). Run with:  MAXDYN_LIB=/path/to/libmaxdyn.so julia test_maxdyn.jl
+using Test
+include(joinpath(@__DIR__, "MaxDyn.jl"))
+using .MaxDyn
+
+const ROOT = normpath(joinpath(@__DIR__, "..", ".."))
+const BOX = [1/600 0 0; 0 1/600 0; 0 0 1/600]   # Box(0.1, 0.1, 0.1, 1)
+
+"Scenario A2: two 1 kg boxes on 1 m links, revolute about x."
+function double_pendulum()
+    b = Builder()
+    b1 = add_body!(b, 1.0, BOX)
+    b2 = add_body!(b, 1.0, BOX)
+    j1 = add_joint!(b, MaxDyn.REVOLUTE, MaxDyn.WORLD, b1, [0, 0, 0], [0, 0, 1], [1, 0, 0])
+    j2 = add_joint!(b, MaxDyn.REVOLUTE, b1, b2, [0, 0, 0], [0, 0, 1], [1, 0, 0])
+    @test (body_count(b), joint_count(b)) == (2, 2)
+    m = Model(b)
+    close(b)
+    return m, j1, j2
+end
+
+@testset "double pendulum: energy and constraint violation" begin
+    m, j1, j2 = double_pendulum()
+    s = Sim(m, 0.01)
+    close(m)   # the sim shares the compiled model
+    set_joint_position!(s, j1, [pi / 2])
+    @test joint_position(s, j1)[1] ≈ pi / 2 atol = 1e-14
+    @test body_state(s, 0)[1:3] ≈ [0, 1, 0] atol = 1e-14
+    @test size(body_states(s)) == (13, 2)
+    k0, p0 = energy(s)
+    worst_e = 0.0
+    worst_v = 0.0
+    for _ in 1:1000
+        step!(s)
+        k, p = energy(s)
+        worst_e = max(worst_e, abs(k + p - k0 - p0))
+        worst_v = max(worst_v, constraint_violation(s))
+    end
+    println("julia double pendulum, 10 s at dt 0.01: max |E-E0| = $worst_e J, max violation = $worst_v")
+    @test worst_v < 1e-9
+    @test worst_e < 0.5        # measured 0.378 J through the Python and Octave bindings
+    @test sim_time(s) ≈ 10.0 atol = 1e-9
+end
+
+@testset "errors throw MaxDynError with the library message" begin
+    b = Builder()
+    err = try add_body!(b, -1.0, BOX); nothing catch e; e end
+    @test err isa MaxDynError && err.status == 6 && occursin("mass", err.message)   # INVALID_MASS
+    body = add_body!(b, 1.0, BOX)
+    err = try add_joint!(b, 99, MaxDyn.WORLD, body, [0, 0, 0], [0, 0, 1]); nothing catch e; e end
+    @test err isa MaxDynError && err.status == 10                                    # INVALID_ENUM
+    m = Model(b)
+    err = try Sim(m, 0.0); nothing catch e; e end
+    @test err isa MaxDynError && err.status == 9                                     # INVALID_TIME_STEP
+    close(b); close(m)
+    @test_throws ArgumentError add_body!(b, 1.0, BOX)                                # closed
+end
+
+@testset "URDF" begin
+    b = builder_from_urdf(joinpath(ROOT, "tests", "models", "doublependulum_cd.urdf"))
+    @test (body_count(b), joint_count(b)) == (2, 2)
+    s = Sim(Model(b), 0.01)
+    @test body_state(s, 0)[1:3] ≈ [-0.5 * sin(0.4), 1.0, -0.5 * cos(0.4)] atol = 1e-9
+    set_joint_position!(s, 0, [1.0])
+    step!(s, 300)
+    @test constraint_violation(s) < 1e-9
+    err = try builder_from_urdf(joinpath(ROOT, "no_such.urdf")); nothing catch e; e end
+    @test err isa MaxDynError && err.status == 101                                   # URDF
+end
+
+@testset "objects are freed" begin
+    GC.gc()
+    before = MaxDyn.live_objects()
+    m, _, _ = double_pendulum()
+    s = Sim(m, 0.01)
+    @test MaxDyn.live_objects() == before + 2
+    close(s); close(m)
+    @test MaxDyn.live_objects() == before
+end

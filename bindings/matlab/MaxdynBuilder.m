@@ -1,0 +1,64 @@
+classdef MaxdynBuilder < handle
+  % A mechanism under construction (wraps maxdyn_builder). Ids are the C API's:
+  % bodies and joints count from 0; the world is MaxdynJoint.WORLD (-1).
+  %
+  %   b = MaxdynBuilder();                       % or MaxdynBuilder.fromUrdf(path, floating)
+  %   body = b.addBody(1.0, eye(3) / 600);
+  %   j = b.addJoint(MaxdynJoint.REVOLUTE, MaxdynJoint.WORLD, body, [0 0 0], [0 0 1], [1 0 0]);
+  %   m = MaxdynModel(b);
+  properties (SetAccess = private)
+    handle  % uint64 registry handle of the MEX gateway
+  end
+  methods
+    function obj = MaxdynBuilder(h)
+      if nargin == 0
+        obj.handle = maxdyn_mex('builder_new');
+      else
+        obj.handle = h;   % used by fromUrdf
+      end
+    end
+    function delete(obj)
+      if ~isempty(obj.handle)
+        maxdyn_mex('free', obj.handle);
+        obj.handle = [];
+      end
+    end
+    function setGravity(obj, g)
+      maxdyn_mex('builder_set_gravity', obj.handle, g);
+    end
+    function id = addBody(obj, mass, inertia)
+      % inertia: 3x3 about the centre of mass in the body frame
+      id = maxdyn_mex('builder_add_body', obj.handle, mass, inertia);
+    end
+    function setBodyPose(obj, body, x, q)
+      % q = [w x y z], body to world
+      maxdyn_mex('builder_set_body_pose', obj.handle, body, x, q);
+    end
+    function setBodyVelocity(obj, body, v, omega)
+      maxdyn_mex('builder_set_body_velocity', obj.handle, body, v, omega);
+    end
+    function id = addJoint(obj, type, parent, child, pParent, pChild, axis)
+      if nargin < 7
+        axis = [1 0 0];
+      end
+      id = maxdyn_mex('builder_add_joint', obj.handle, type, parent, child, pParent, pChild, axis);
+    end
+    function setJointOffset(obj, joint, q)
+      maxdyn_mex('builder_set_joint_offset', obj.handle, joint, q);
+    end
+    function n = bodyCount(obj)
+      n = maxdyn_mex('builder_body_count', obj.handle);
+    end
+    function n = jointCount(obj)
+      n = maxdyn_mex('builder_joint_count', obj.handle);
+    end
+  end
+  methods (Static)
+    function obj = fromUrdf(path, floating)
+      if nargin < 2
+        floating = false;
+      end
+      obj = MaxdynBuilder(maxdyn_mex('builder_from_urdf', path, double(logical(floating))));
+    end
+  end
+end

@@ -1,0 +1,56 @@
+classdef MaxdynSim < handle
+  % One simulation of a model (wraps maxdyn_sim).
+  %   s = MaxdynSim(model, 0.01); s.setJointPosition(0, pi/2); s.step(100);
+  %   [k, p] = s.energy(); v = s.constraintViolation();
+  properties (SetAccess = private)
+    handle
+  end
+  methods
+    function obj = MaxdynSim(model, dt)
+      obj.handle = maxdyn_mex('sim_new', model.handle, dt);
+    end
+    function delete(obj)
+      if ~isempty(obj.handle)
+        maxdyn_mex('free', obj.handle);
+        obj.handle = [];
+      end
+    end
+    function step(obj, n)
+      if nargin < 2
+        n = 1;
+      end
+      maxdyn_mex('sim_step', obj.handle, n);
+    end
+    function t = time(obj)
+      t = maxdyn_mex('sim_time', obj.handle);
+    end
+    function s = bodyState(obj, body)
+      % 13x1: x(3) q(4: w,x,y,z) v(3, world) omega(3, body frame)
+      s = maxdyn_mex('sim_get_body_state', obj.handle, body);
+    end
+    function setBodyState(obj, body, s)
+      maxdyn_mex('sim_set_body_state', obj.handle, body, s);
+    end
+    function setBodyForce(obj, body, force, torque)
+      maxdyn_mex('sim_set_body_force', obj.handle, body, force, torque);
+    end
+    function q = jointPosition(obj, joint)
+      q = maxdyn_mex('sim_get_joint_position', obj.handle, joint);
+    end
+    function v = jointVelocity(obj, joint)
+      v = maxdyn_mex('sim_get_joint_velocity', obj.handle, joint);
+    end
+    function setJointPosition(obj, joint, q)
+      maxdyn_mex('sim_set_joint_position', obj.handle, joint, q);
+    end
+    function setJointVelocity(obj, joint, v)
+      maxdyn_mex('sim_set_joint_velocity', obj.handle, joint, v);
+    end
+    function [k, p] = energy(obj)
+      [k, p] = maxdyn_mex('sim_energy', obj.handle);
+    end
+    function v = constraintViolation(obj)
+      v = maxdyn_mex('sim_constraint_violation', obj.handle);
+    end
+  end
+end

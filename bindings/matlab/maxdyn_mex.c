@@ -1,0 +1,411 @@
+/*
+ * maxdyn_mex: one MEX gateway for MATLAB and GNU Octave, switching on a command string:
+ *
+ *   h = maxdyn_mex('builder_new');  id = maxdyn_mex('builder_add_body', h, mass, J);  ...
+ *
+ * Handles are uint64 scalars that index a registry of live objects (never raw
+ * pointers), so a stale or forged handle gives an error, not a crash. Ids of bodies and
+ * joints are the C API's (0-based; the world is -1). Every error is raised with
+ * mexErrMsgIdAndTxt only after the maxdyn call has returned (mexErrMsgIdAndTxt does not
+ * return; it must never unwind through Rust frames). Only mx/mex functions that both
+ * MATLAB and Octave provide are used (mxGetPr, not the R2018a interleaved API).
+ *
+ * Build (Octave): mkoctfile --mex -I<repo>/include maxdyn_mex.c -L<lib dir> -lmaxdyn
+ * Build (MATLAB): mex -I<repo>/include maxdyn_mex.c -L<lib dir> -lmaxdyn
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mex.h"
+#include "maxdyn.h"
+
+enum kind { KIND_BUILDER = 1, KIND_MODEL = 2, KIND_SIM = 3 };
+
+static const char *kind_name(int kind) {
+    switch (kind) {
+    case KIND_BUILDER: return "builder";
+    case KIND_MODEL: return "model";
+    default: return "sim";
+    }
+}
+
+/* One live object. A sim keeps the dof of each joint (from its model at creation), so
+ * joint arrays have the right length even after the model's handle was freed. */
+typedef struct {
+    uint64_t id;
+    int kind;
+    void *ptr;
+    int32_t *dofs;
+    int32_t n_joints;
+} entry;
+
+static entry *registry = NULL;
+static size_t registry_len = 0, registry_cap = 0;
+static uint64_t next_id = 1;
+
+static void free_object(entry *e) {
+    switch (e->kind) {
+    case KIND_BUILDER: maxdyn_builder_free((maxdyn_builder *)e->ptr); break;
+    case KIND_MODEL: maxdyn_model_free((maxdyn_model *)e->ptr); break;
+    case KIND_SIM: maxdyn_sim_free((maxdyn_sim *)e->ptr); break;
+    }
+    free(e->dofs);
+    e->dofs = NULL;
+}
+
+/* Frees everything at `clear mex` or exit. */
+static void cleanup(void) {
+    size_t i;
+    for (i = 0; i < registry_len; i++) free_object(&registry[i]);
+    free(registry);
+    registry = NULL;
+    registry_len = registry_cap = 0;
+}
+
+/* Registers a new object; returns its handle, or 0 when out of memory (the object is
+ * then freed). */
+static uint64_t register_object(int kind, void *ptr, int32_t *dofs, int32_t n_joints) {
+    entry e;
+    if (registry_len == registry_cap) {
+        size_t cap = registry_cap ? 2 * registry_cap : 16;
+        entry *grown = (entry *)realloc(registry, cap * sizeof(entry));
+        if (!grown) {
+            e.kind = kind; e.ptr = ptr; e.dofs = dofs;
+            free_object(&e);
+            return 0;
+        }
+        registry = grown;
+        registry_cap = cap;
+    }
+    e.id = next_id++;
+    e.kind = kind;
+    e.ptr = ptr;
+    e.dofs = dofs;
+    e.n_joints = n_joints;
+    registry[registry_len++] = e;
+    return e.id;
+}
+
+static size_t find_index(uint64_t id) {
+    size_t i;
+    for (i = 0; i < registry_len; i++)
+        if (registry[i].id == id) return i;
+    return (size_t)-1;
+}
+
+/* ---- argument helpers (all errors raised here happen before any maxdyn call) */
+
+static void fail(const char *id, const char *msg) { mexErrMsgIdAndTxt(id, "%s", msg); }
+
+static void need_args(int nrhs, int n, const char *cmd) {
+    char msg[160];
+    if (nrhs < n) {
+        snprintf(msg, sizeof msg, "maxdyn_mex('%s', ...) needs %d arguments after the command", cmd, n - 1);
+        fail("maxdyn:arguments", msg);
+    }
+}
+
+static double scalar_arg(const mxArray *a, const char *name) {
+    char msg[160];
+    if (!mxIsDouble(a) || mxIsComplex(a) || mxGetNumberOfElements(a) != 1) {
+        snprintf(msg, sizeof msg, "argument `%s` must be a real double scalar", name);
+        fail("maxdyn:arguments", msg);
+    }
+    return mxGetScalar(a);
+}
+
+static int32_t int_arg(const mxArray *a, const char *name) {
+    char msg[160];
+    double v = scalar_arg(a, name);
+    if (!(v >= -2147483648.0 && v <= 2147483647.0) || v != (double)(int32_t)v) {
+        snprintf(msg, sizeof msg, "argument `%s` must be an integer", name);
+        fail("maxdyn:arguments", msg);
+    }
+    return (int32_t)v;
+}
+
+/* A real double array of exactly n elements (any shape, column-major order). */
+static const double *vec_arg(const mxArray *a, size_t n, const char *name) {
+    char msg[160];
+    if (!mxIsDouble(a) || mxIsComplex(a) || mxGetNumberOfElements(a) != n) {
+        snprintf(msg, sizeof msg, "argument `%s` must be a real double array of %u elements", name, (unsigned)n);
+        fail("maxdyn:arguments", msg);
+    }
+    return mxGetPr(a);
+}
+
+static entry *handle_arg(const mxArray *a, int kind) {
+    char msg[160];
+    size_t i;
+    uint64_t id;
+    if (!mxIsUint64(a) || mxGetNumberOfElements(a) != 1) {
+        snprintf(msg, sizeof msg, "expected a maxdyn %s handle (uint64 scalar)", kind_name(kind));
+        fail("maxdyn:handle", msg);
+    }
+    id = *(const uint64_t *)mxGetData(a);
+    i = find_index(id);
+    if (i == (size_t)-1 || registry[i].kind != kind) {
+        snprintf(msg, sizeof msg, "%llu is not a live maxdyn %s handle", (unsigned long long)id, kind_name(kind));
+        fail("maxdyn:handle", msg);
+    }
+    return &registry[i];
+}
+
+static mxArray *handle_out(uint64_t id) {
+    mxArray *m = mxCreateNumericMatrix(1, 1, mxUINT64_CLASS, mxREAL);
+    *(uint64_t *)mxGetData(m) = id;
+    return m;
+}
+
+/* Raises the maxdyn error (after the call returned) unless status is OK. */
+static void check(maxdyn_status status) {
+    char msg[1024];
+    char id[64];
+    if (status == MAXDYN_STATUS_OK) return;
+    snprintf(msg, sizeof msg, "%s (%s)", maxdyn_last_error_message(), maxdyn_status_string(status));
+    snprintf(id, sizeof id, "maxdyn:status%d", (int)status);
+    mexErrMsgIdAndTxt(id, "%s", msg);
+}
+
+static int32_t joint_dof(entry *sim, int32_t joint) {
+    return (joint >= 0 && joint < sim->n_joints) ? sim->dofs[joint] : 0;
+}
+
+/* ---- commands */
+
+static void cmd_sim_new(int nlhs, mxArray *plhs[], const mxArray *prhs[]) {
+    entry *m = handle_arg(prhs[1], KIND_MODEL);
+    double dt = scalar_arg(prhs[2], "dt");
+    maxdyn_model *model = (maxdyn_model *)m->ptr;
+    maxdyn_sim *sim = NULL;
+    int32_t n = 0, j, *dofs;
+    uint64_t h;
+    maxdyn_status st = maxdyn_model_joint_count(model, &n);
+    check(st);
+    dofs = (int32_t *)calloc(n > 0 ? (size_t)n : 1, sizeof(int32_t));
+    if (!dofs) fail("maxdyn:memory", "out of memory");
+    for (j = 0; j < n; j++) {
+        st = maxdyn_model_joint_dof(model, j, &dofs[j]);
+        if (st != MAXDYN_STATUS_OK) { free(dofs); check(st); }
+    }
+    st = maxdyn_sim_new(model, dt, &sim);
+    if (st != MAXDYN_STATUS_OK) { free(dofs); check(st); }
+    h = register_object(KIND_SIM, sim, dofs, n);
+    if (!h) fail("maxdyn:memory", "out of memory");
+    (void)nlhs;
+    plhs[0] = handle_out(h);
+}
+
+static void cmd_joint_get(mxArray *plhs[], const mxArray *prhs[], int velocity) {
+    entry *s = handle_arg(prhs[1], KIND_SIM);
+    int32_t joint = int_arg(prhs[2], "joint");
+    int32_t n = joint_dof(s, joint);
+    mxArray *out = mxCreateDoubleMatrix((size_t)n, 1, mxREAL);
+    maxdyn_status st = velocity
+        ? maxdyn_sim_get_joint_velocity((maxdyn_sim *)s->ptr, joint, mxGetPr(out), (size_t)n)
+        : maxdyn_sim_get_joint_position((maxdyn_sim *)s->ptr, joint, mxGetPr(out), (size_t)n);
+    if (st != MAXDYN_STATUS_OK) mxDestroyArray(out);
+    check(st);
+    plhs[0] = out;
+}
+
+static void cmd_joint_set(const mxArray *prhs[], int velocity) {
+    entry *s = handle_arg(prhs[1], KIND_SIM);
+    int32_t joint = int_arg(prhs[2], "joint");
+    const mxArray *v = prhs[3];
+    size_t n;
+    if (!mxIsDouble(v) || mxIsComplex(v)) fail("maxdyn:arguments", "argument `values` must be a real double array");
+    n = mxGetNumberOfElements(v);
+    check(velocity ? maxdyn_sim_set_joint_velocity((maxdyn_sim *)s->ptr, joint, mxGetPr(v), n)
+                   : maxdyn_sim_set_joint_position((maxdyn_sim *)s->ptr, joint, mxGetPr(v), n));
+}
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+    char cmd[64];
+    static int registered = 0;
+    if (!registered) {
+        mexAtExit(cleanup);
+        registered = 1;
+    }
+    if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetString(prhs[0], cmd, sizeof cmd) != 0)
+        fail("maxdyn:arguments", "the first argument must be a command string");
+
+    if (!strcmp(cmd, "version")) {
+        plhs[0] = mxCreateString(maxdyn_version());
+    } else if (!strcmp(cmd, "live_objects")) {
+        plhs[0] = mxCreateDoubleScalar((double)maxdyn_debug_live_objects());
+    } else if (!strcmp(cmd, "handle_count")) {
+        plhs[0] = mxCreateDoubleScalar((double)registry_len);
+    } else if (!strcmp(cmd, "free")) {
+        /* frees any handle; unknown or already freed handles are ignored (as free(NULL)) */
+        size_t i;
+        need_args(nrhs, 2, cmd);
+        if (!mxIsUint64(prhs[1]) || mxGetNumberOfElements(prhs[1]) != 1) fail("maxdyn:handle", "expected a uint64 handle");
+        i = find_index(*(const uint64_t *)mxGetData(prhs[1]));
+        if (i != (size_t)-1) {
+            free_object(&registry[i]);
+            registry[i] = registry[--registry_len];
+        }
+    } else if (!strcmp(cmd, "builder_new")) {
+        maxdyn_builder *b = NULL;
+        uint64_t h;
+        check(maxdyn_builder_new(&b));
+        h = register_object(KIND_BUILDER, b, NULL, 0);
+        if (!h) fail("maxdyn:memory", "out of memory");
+        plhs[0] = handle_out(h);
+    } else if (!strcmp(cmd, "builder_from_urdf")) {
+        char path[4096];
+        maxdyn_builder *b = NULL;
+        uint64_t h;
+        int32_t floating;
+        need_args(nrhs, 3, cmd);
+        if (!mxIsChar(prhs[1]) || mxGetString(prhs[1], path, sizeof path) != 0) fail("maxdyn:arguments", "argument `path` must be a string");
+        floating = int_arg(prhs[2], "floating");
+        check(maxdyn_builder_from_urdf(path, floating, &b));
+        h = register_object(KIND_BUILDER, b, NULL, 0);
+        if (!h) fail("maxdyn:memory", "out of memory");
+        plhs[0] = handle_out(h);
+    } else if (!strcmp(cmd, "builder_set_gravity")) {
+        entry *b;
+        need_args(nrhs, 3, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_builder_set_gravity((maxdyn_builder *)b->ptr, vec_arg(prhs[2], 3, "g")));
+    } else if (!strcmp(cmd, "builder_add_body")) {
+        entry *b;
+        int32_t id = -1;
+        const double *jm;
+        double rowmajor[9];
+        int r, c;
+        need_args(nrhs, 4, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        jm = vec_arg(prhs[3], 9, "inertia");
+        /* MATLAB stores column-major; the C API wants row-major (same for a symmetric J) */
+        for (r = 0; r < 3; r++)
+            for (c = 0; c < 3; c++) rowmajor[3 * r + c] = jm[3 * c + r];
+        check(maxdyn_builder_add_body((maxdyn_builder *)b->ptr, scalar_arg(prhs[2], "mass"), rowmajor, &id));
+        plhs[0] = mxCreateDoubleScalar(id);
+    } else if (!strcmp(cmd, "builder_set_body_pose")) {
+        entry *b;
+        need_args(nrhs, 5, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_builder_set_body_pose((maxdyn_builder *)b->ptr, int_arg(prhs[2], "body"), vec_arg(prhs[3], 3, "x"), vec_arg(prhs[4], 4, "q")));
+    } else if (!strcmp(cmd, "builder_set_body_velocity")) {
+        entry *b;
+        need_args(nrhs, 5, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_builder_set_body_velocity((maxdyn_builder *)b->ptr, int_arg(prhs[2], "body"), vec_arg(prhs[3], 3, "v"), vec_arg(prhs[4], 3, "omega")));
+    } else if (!strcmp(cmd, "builder_add_joint")) {
+        entry *b;
+        int32_t id = -1;
+        need_args(nrhs, 8, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_builder_add_joint((maxdyn_builder *)b->ptr, int_arg(prhs[2], "type"), int_arg(prhs[3], "parent"),
+                                       int_arg(prhs[4], "child"), vec_arg(prhs[5], 3, "p_parent"),
+                                       vec_arg(prhs[6], 3, "p_child"), vec_arg(prhs[7], 3, "axis"), &id));
+        plhs[0] = mxCreateDoubleScalar(id);
+    } else if (!strcmp(cmd, "builder_set_joint_offset")) {
+        entry *b;
+        need_args(nrhs, 4, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_builder_set_joint_offset((maxdyn_builder *)b->ptr, int_arg(prhs[2], "joint"), vec_arg(prhs[3], 4, "q")));
+    } else if (!strcmp(cmd, "builder_body_count") || !strcmp(cmd, "builder_joint_count")) {
+        entry *b;
+        int32_t n = 0;
+        need_args(nrhs, 2, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(cmd[8] == 'b' ? maxdyn_builder_body_count((maxdyn_builder *)b->ptr, &n)
+                            : maxdyn_builder_joint_count((maxdyn_builder *)b->ptr, &n));
+        plhs[0] = mxCreateDoubleScalar(n);
+    } else if (!strcmp(cmd, "model_new")) {
+        entry *b;
+        maxdyn_model *m = NULL;
+        uint64_t h;
+        need_args(nrhs, 2, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_model_new((maxdyn_builder *)b->ptr, &m));
+        h = register_object(KIND_MODEL, m, NULL, 0);
+        if (!h) fail("maxdyn:memory", "out of memory");
+        plhs[0] = handle_out(h);
+    } else if (!strcmp(cmd, "model_body_count") || !strcmp(cmd, "model_joint_count")) {
+        entry *m;
+        int32_t n = 0;
+        need_args(nrhs, 2, cmd);
+        m = handle_arg(prhs[1], KIND_MODEL);
+        check(cmd[6] == 'b' ? maxdyn_model_body_count((maxdyn_model *)m->ptr, &n)
+                            : maxdyn_model_joint_count((maxdyn_model *)m->ptr, &n));
+        plhs[0] = mxCreateDoubleScalar(n);
+    } else if (!strcmp(cmd, "model_joint_dof")) {
+        entry *m;
+        int32_t n = 0;
+        need_args(nrhs, 3, cmd);
+        m = handle_arg(prhs[1], KIND_MODEL);
+        check(maxdyn_model_joint_dof((maxdyn_model *)m->ptr, int_arg(prhs[2], "joint"), &n));
+        plhs[0] = mxCreateDoubleScalar(n);
+    } else if (!strcmp(cmd, "sim_new")) {
+        need_args(nrhs, 3, cmd);
+        cmd_sim_new(nlhs, plhs, prhs);
+    } else if (!strcmp(cmd, "sim_step")) {
+        entry *s;
+        int32_t n = 1, k;
+        need_args(nrhs, 2, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        if (nrhs > 2) n = int_arg(prhs[2], "n");
+        for (k = 0; k < n; k++) check(maxdyn_sim_step((maxdyn_sim *)s->ptr));
+    } else if (!strcmp(cmd, "sim_time")) {
+        entry *s;
+        double t = 0.0;
+        need_args(nrhs, 2, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        check(maxdyn_sim_get_time((maxdyn_sim *)s->ptr, &t));
+        plhs[0] = mxCreateDoubleScalar(t);
+    } else if (!strcmp(cmd, "sim_get_body_state")) {
+        entry *s;
+        mxArray *out;
+        maxdyn_status st;
+        need_args(nrhs, 3, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        out = mxCreateDoubleMatrix(MAXDYN_BODY_STATE_SIZE, 1, mxREAL);
+        st = maxdyn_sim_get_body_state((maxdyn_sim *)s->ptr, int_arg(prhs[2], "body"), mxGetPr(out));
+        if (st != MAXDYN_STATUS_OK) mxDestroyArray(out);
+        check(st);
+        plhs[0] = out;
+    } else if (!strcmp(cmd, "sim_set_body_state")) {
+        entry *s;
+        need_args(nrhs, 4, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        check(maxdyn_sim_set_body_state((maxdyn_sim *)s->ptr, int_arg(prhs[2], "body"), vec_arg(prhs[3], MAXDYN_BODY_STATE_SIZE, "state")));
+    } else if (!strcmp(cmd, "sim_set_body_force")) {
+        entry *s;
+        need_args(nrhs, 5, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        check(maxdyn_sim_set_body_force((maxdyn_sim *)s->ptr, int_arg(prhs[2], "body"), vec_arg(prhs[3], 3, "force"), vec_arg(prhs[4], 3, "torque")));
+    } else if (!strcmp(cmd, "sim_get_joint_position") || !strcmp(cmd, "sim_get_joint_velocity")) {
+        need_args(nrhs, 3, cmd);
+        cmd_joint_get(plhs, prhs, cmd[14] == 'v');
+    } else if (!strcmp(cmd, "sim_set_joint_position") || !strcmp(cmd, "sim_set_joint_velocity")) {
+        need_args(nrhs, 4, cmd);
+        cmd_joint_set(prhs, cmd[14] == 'v');
+    } else if (!strcmp(cmd, "sim_energy")) {
+        entry *s;
+        double k = 0.0, p = 0.0;
+        need_args(nrhs, 2, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        check(maxdyn_sim_energy((maxdyn_sim *)s->ptr, &k, &p));
+        plhs[0] = mxCreateDoubleScalar(k);
+        if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(p);
+    } else if (!strcmp(cmd, "sim_constraint_violation")) {
+        entry *s;
+        double v = 0.0;
+        need_args(nrhs, 2, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        check(maxdyn_sim_constraint_violation((maxdyn_sim *)s->ptr, &v));
+        plhs[0] = mxCreateDoubleScalar(v);
+    } else {
+        char msg[128];
+        snprintf(msg, sizeof msg, "unknown command '%s'", cmd);
+        fail("maxdyn:command", msg);
+    }
+}

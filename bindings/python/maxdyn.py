@@ -1,0 +1,345 @@
+"""maxdyn from Python through ctypes (no compiled extension, no dependency).
+
+The shared library is found through the environment variable MAXDYN_LIB (a path to
+libmaxdyn.so / .dylib / maxdyn.dll), else in the repository's target/release or
+target/debug, else on the system library path.
+
+Every C call returns a status; `check(status)` raises `MaxdynError` with the
+library's last error message when it is not 0. Objects free their C handle when
+garbage-collected, on `close()`, or at the end of a `with` block.
+
+    import maxdyn
+    with maxdyn.Builder() as b:
+        body = b.add_body(1.0, [0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1])
+        joint = b.add_joint(maxdyn.REVOLUTE, maxdyn.WORLD, body, [0, 0, 0], [0, 0, 1], [1, 0, 0])
+        model = maxdyn.Model(b)
+    sim = maxdyn.Sim(model, 0.01)
+    sim.set_joint_position(joint, [1.0])
+    sim.step(100)
+    print(sim.energy(), sim.constraint_violation())
+"""
+
+import ctypes
+import ctypes.util
+import os
+import sys
+
+__all__ = [
+    "MaxdynError", "check", "version", "live_objects", "Builder", "Model", "Sim", "WORLD",
+    "BODY_STATE_SIZE", "FIXED", "PRISMATIC", "PLANAR", "FIXED_ORIENTATION", "REVOLUTE",
+    "CYLINDRICAL", "PLANAR_AXIS", "FREE_REVOLUTE", "SPHERICAL", "CYLINDRICAL_FREE",
+    "PLANAR_FREE", "FLOATING",
+]
+
+WORLD = -1
+BODY_STATE_SIZE = 13
+# joint types (maxdyn.h MAXDYN_JOINT_*)
+(FIXED, PRISMATIC, PLANAR, FIXED_ORIENTATION, REVOLUTE, CYLINDRICAL, PLANAR_AXIS,
+ FREE_REVOLUTE, SPHERICAL, CYLINDRICAL_FREE, PLANAR_FREE, FLOATING) = range(12)
+
+
+def _library_path():
+    env = os.environ.get("MAXDYN_LIB")
+    if env:
+        return env
+    names = {"darwin": "libmaxdyn.dylib", "win32": "maxdyn.dll"}
+    name = names.get(sys.platform, "libmaxdyn.so")
+    root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    for profile in ("release", "debug"):
+        p = os.path.join(root, "target", profile, name)
+        if os.path.exists(p):
+            return p
+    found = ctypes.util.find_library("maxdyn")
+    if found:
+        return found
+    raise OSError("libmaxdyn not found: set MAXDYN_LIB or run `cargo build --release`")
+
+
+_lib = ctypes.CDLL(_library_path())
+
+_c_double_p = ctypes.POINTER(ctypes.c_double)
+_i32 = ctypes.c_int32
+_i32_p = ctypes.POINTER(ctypes.c_int32)
+_size = ctypes.c_size_t
+_handle = ctypes.c_void_p
+_handle_p = ctypes.POINTER(ctypes.c_void_p)
+
+
+def _declare(name, restype, *argtypes):
+    f = getattr(_lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+_declare("maxdyn_version", ctypes.c_char_p)
+_declare("maxdyn_status_string", ctypes.c_char_p, _i32)
+_declare("maxdyn_last_error_message", ctypes.c_char_p)
+_declare("maxdyn_debug_live_objects", _size)
+_declare("maxdyn_builder_new", _i32, _handle_p)
+_declare("maxdyn_builder_free", None, _handle)
+_declare("maxdyn_builder_set_gravity", _i32, _handle, _c_double_p)
+_declare("maxdyn_builder_add_body", _i32, _handle, ctypes.c_double, _c_double_p, _i32_p)
+_declare("maxdyn_builder_set_body_pose", _i32, _handle, _i32, _c_double_p, _c_double_p)
+_declare("maxdyn_builder_set_body_velocity", _i32, _handle, _i32, _c_double_p, _c_double_p)
+_declare("maxdyn_builder_add_joint", _i32, _handle, _i32, _i32, _i32, _c_double_p, _c_double_p, _c_double_p, _i32_p)
+_declare("maxdyn_builder_set_joint_offset", _i32, _handle, _i32, _c_double_p)
+_declare("maxdyn_builder_body_count", _i32, _handle, _i32_p)
+_declare("maxdyn_builder_joint_count", _i32, _handle, _i32_p)
+_declare("maxdyn_model_new", _i32, _handle, _handle_p)
+_declare("maxdyn_model_free", None, _handle)
+_declare("maxdyn_model_body_count", _i32, _handle, _i32_p)
+_declare("maxdyn_model_joint_count", _i32, _handle, _i32_p)
+_declare("maxdyn_model_joint_dof", _i32, _handle, _i32, _i32_p)
+_declare("maxdyn_sim_new", _i32, _handle, ctypes.c_double, _handle_p)
+_declare("maxdyn_sim_free", None, _handle)
+_declare("maxdyn_sim_step", _i32, _handle)
+_declare("maxdyn_sim_get_time", _i32, _handle, _c_double_p)
+_declare("maxdyn_sim_get_body_state", _i32, _handle, _i32, _c_double_p)
+_declare("maxdyn_sim_set_body_state", _i32, _handle, _i32, _c_double_p)
+_declare("maxdyn_sim_set_body_force", _i32, _handle, _i32, _c_double_p, _c_double_p)
+for _name in ("get_joint_position", "get_joint_velocity", "set_joint_position", "set_joint_velocity"):
+    _declare("maxdyn_sim_" + _name, _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_sim_energy", _i32, _handle, _c_double_p, _c_double_p)
+_declare("maxdyn_sim_constraint_violation", _i32, _handle, _c_double_p)
+try:  # present when the library was built with the URDF entry point
+    _declare("maxdyn_builder_from_urdf", _i32, ctypes.c_char_p, _i32, _handle_p)
+    HAS_URDF = True
+except AttributeError:
+    HAS_URDF = False
+
+
+class MaxdynError(RuntimeError):
+    """A failed maxdyn call: `status` (the int code) and `message` (the library's last
+    error message, naming the function and the argument)."""
+
+    def __init__(self, status, message):
+        super().__init__(f"maxdyn status {status} ({status_string(status)}): {message}")
+        self.status = status
+        self.message = message
+
+
+def status_string(status):
+    return _lib.maxdyn_status_string(status).decode("utf-8", "replace")
+
+
+def check(status):
+    """Raises MaxdynError unless `status` is 0 (MAXDYN_STATUS_OK)."""
+    if status != 0:
+        raise MaxdynError(status, _lib.maxdyn_last_error_message().decode("utf-8", "replace"))
+
+
+def version():
+    return _lib.maxdyn_version().decode()
+
+
+def live_objects():
+    """Builders, models and sims created and not yet freed (for leak checks)."""
+    return _lib.maxdyn_debug_live_objects()
+
+
+def _doubles(values, n, name):
+    values = [float(v) for v in _flatten(values)]
+    if len(values) != n:
+        raise ValueError(f"{name} needs {n} numbers, got {len(values)}")
+    return (ctypes.c_double * n)(*values)
+
+
+def _flatten(values):
+    out = []
+    for v in values:
+        if hasattr(v, "__iter__"):
+            out.extend(_flatten(v))
+        else:
+            out.append(v)
+    return out
+
+
+class _Handle:
+    """Owns one C object; frees it exactly once."""
+
+    _free = None
+
+    def __init__(self, ptr):
+        self._ptr = ptr
+
+    @property
+    def ptr(self):
+        if not self._ptr:
+            raise ValueError(f"{type(self).__name__} is closed")
+        return self._ptr
+
+    def close(self):
+        if getattr(self, "_ptr", None):
+            type(self)._free(self._ptr)
+            self._ptr = None
+
+    def __del__(self):
+        # at interpreter exit the library may already be gone; never raise here
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def _count(fn, ptr, *args):
+    out = _i32()
+    check(fn(ptr, *args, ctypes.byref(out)))
+    return out.value
+
+
+class Builder(_Handle):
+    """A mechanism under construction."""
+
+    _free = _lib.maxdyn_builder_free
+
+    def __init__(self):
+        p = _handle()
+        check(_lib.maxdyn_builder_new(ctypes.byref(p)))
+        super().__init__(p)
+
+    @classmethod
+    def from_urdf(cls, path, floating=False):
+        """Loads a URDF file (bodies and joints in file order; see maxdyn.h)."""
+        if not HAS_URDF:
+            raise MaxdynError(-1, "this libmaxdyn has no maxdyn_builder_from_urdf")
+        p = _handle()
+        check(_lib.maxdyn_builder_from_urdf(os.fsencode(path), 1 if floating else 0, ctypes.byref(p)))
+        obj = cls.__new__(cls)
+        _Handle.__init__(obj, p)
+        return obj
+
+    def set_gravity(self, g):
+        check(_lib.maxdyn_builder_set_gravity(self.ptr, _doubles(g, 3, "g")))
+
+    def add_body(self, mass, inertia):
+        """inertia: 9 numbers row-major (or a 3×3 nested list). Returns the body id."""
+        out = _i32()
+        check(_lib.maxdyn_builder_add_body(self.ptr, float(mass), _doubles(inertia, 9, "inertia"), ctypes.byref(out)))
+        return out.value
+
+    def set_body_pose(self, body, x, q):
+        check(_lib.maxdyn_builder_set_body_pose(self.ptr, body, _doubles(x, 3, "x"), _doubles(q, 4, "q")))
+
+    def set_body_velocity(self, body, v, omega):
+        check(_lib.maxdyn_builder_set_body_velocity(self.ptr, body, _doubles(v, 3, "v"), _doubles(omega, 3, "omega")))
+
+    def add_joint(self, joint_type, parent, child, p_parent, p_child, axis=(1.0, 0.0, 0.0)):
+        out = _i32()
+        check(_lib.maxdyn_builder_add_joint(
+            self.ptr, joint_type, parent, child, _doubles(p_parent, 3, "p_parent"),
+            _doubles(p_child, 3, "p_child"), _doubles(axis, 3, "axis"), ctypes.byref(out)))
+        return out.value
+
+    def set_joint_offset(self, joint, q):
+        check(_lib.maxdyn_builder_set_joint_offset(self.ptr, joint, _doubles(q, 4, "q")))
+
+    @property
+    def body_count(self):
+        return _count(_lib.maxdyn_builder_body_count, self.ptr)
+
+    @property
+    def joint_count(self):
+        return _count(_lib.maxdyn_builder_joint_count, self.ptr)
+
+
+class Model(_Handle):
+    """A compiled mechanism (immutable); the builder may be closed afterwards."""
+
+    _free = _lib.maxdyn_model_free
+
+    def __init__(self, builder):
+        p = _handle()
+        check(_lib.maxdyn_model_new(builder.ptr, ctypes.byref(p)))
+        super().__init__(p)
+
+    @property
+    def body_count(self):
+        return _count(_lib.maxdyn_model_body_count, self.ptr)
+
+    @property
+    def joint_count(self):
+        return _count(_lib.maxdyn_model_joint_count, self.ptr)
+
+    def joint_dof(self, joint):
+        return _count(_lib.maxdyn_model_joint_dof, self.ptr, joint)
+
+
+class Sim(_Handle):
+    """One simulation of a model (the model may be closed first: the sim shares it)."""
+
+    _free = _lib.maxdyn_sim_free
+
+    def __init__(self, model, dt):
+        p = _handle()
+        check(_lib.maxdyn_sim_new(model.ptr, float(dt), ctypes.byref(p)))
+        super().__init__(p)
+        self._dofs = [model.joint_dof(j) for j in range(model.joint_count)]
+
+    def step(self, n=1):
+        for _ in range(n):
+            check(_lib.maxdyn_sim_step(self.ptr))
+
+    @property
+    def time(self):
+        t = ctypes.c_double()
+        check(_lib.maxdyn_sim_get_time(self.ptr, ctypes.byref(t)))
+        return t.value
+
+    def body_state(self, body):
+        """[x(3), q(4: w,x,y,z), v(3, world), omega(3, body)]"""
+        out = (ctypes.c_double * BODY_STATE_SIZE)()
+        check(_lib.maxdyn_sim_get_body_state(self.ptr, body, out))
+        return list(out)
+
+    def set_body_state(self, body, state):
+        check(_lib.maxdyn_sim_set_body_state(self.ptr, body, _doubles(state, BODY_STATE_SIZE, "state")))
+
+    def set_body_force(self, body, force, torque=(0.0, 0.0, 0.0)):
+        check(_lib.maxdyn_sim_set_body_force(self.ptr, body, _doubles(force, 3, "force"), _doubles(torque, 3, "torque")))
+
+    def _dof(self, joint):
+        if not 0 <= joint < len(self._dofs):
+            return 0  # the library reports the unknown joint
+        return self._dofs[joint]
+
+    def _get(self, fn, joint):
+        n = self._dof(joint)
+        out = (ctypes.c_double * max(n, 1))()
+        check(fn(self.ptr, joint, out, n))
+        return list(out)[:n]
+
+    def _set(self, fn, joint, values):
+        values = [float(v) for v in _flatten(values)]
+        arr = (ctypes.c_double * max(len(values), 1))(*values)
+        check(fn(self.ptr, joint, arr, len(values)))
+
+    def joint_position(self, joint):
+        return self._get(_lib.maxdyn_sim_get_joint_position, joint)
+
+    def joint_velocity(self, joint):
+        return self._get(_lib.maxdyn_sim_get_joint_velocity, joint)
+
+    def set_joint_position(self, joint, values):
+        self._set(_lib.maxdyn_sim_set_joint_position, joint, values)
+
+    def set_joint_velocity(self, joint, values):
+        self._set(_lib.maxdyn_sim_set_joint_velocity, joint, values)
+
+    def energy(self):
+        """(kinetic, potential) in J."""
+        k, p = ctypes.c_double(), ctypes.c_double()
+        check(_lib.maxdyn_sim_energy(self.ptr, ctypes.byref(k), ctypes.byref(p)))
+        return k.value, p.value
+
+    def constraint_violation(self):
+        v = ctypes.c_double()
+        check(_lib.maxdyn_sim_constraint_violation(self.ptr, ctypes.byref(v)))
+        return v.value

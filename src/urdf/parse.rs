@@ -1,0 +1,228 @@
+//! XML → plain URDF description (links, joints, loop joints). Only checks what a single
+//! element can tell: required attributes, numbers (finite), joint types. The kinematic
+//! checks (unknown links, cycles, roots) live in `assemble.rs`.
+
+use super::frames::origin;
+use crate::joints::constraint::Pose;
+use crate::joints::JointType;
+use crate::math::{M3, V3};
+use crate::model::{Error, Result};
+use roxmltree::Node;
+
+/// Mass properties of a link: COM frame in the link frame, inertia about the COM in
+/// that (inertial) frame.
+#[derive(Debug, Clone)]
+pub struct Inertial {
+    pub frame: Pose,
+    pub mass: f64,
+    pub inertia: M3,
+}
+
+#[derive(Debug, Clone)]
+pub struct Link {
+    pub name: String,
+    /// None (or zero mass): a massless frame.
+    pub inertial: Option<Inertial>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Joint {
+    pub name: String,
+    /// The URDF `type` string, for messages.
+    pub type_name: String,
+    pub kind: JointType,
+    pub parent: String,
+    pub child: String,
+    /// Child link frame in the parent link frame at zero joint coordinates.
+    pub origin: Pose,
+    /// Unit axis in the joint (child link) frame.
+    pub axis: V3,
+}
+
+/// `<loop_joint>` (ConstrainedDynamics/Dojo extension): a joint between two links of an
+/// already connected tree. `frame1`/`frame2` are the joint frames in link1/link2; they
+/// coincide at zero joint coordinates. The axis is given in the joint frame.
+#[derive(Debug, Clone)]
+pub struct LoopJoint {
+    pub name: String,
+    pub kind: JointType,
+    pub link1: String,
+    pub frame1: Pose,
+    pub link2: String,
+    pub frame2: Pose,
+    pub axis: V3,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Description {
+    pub name: String,
+    pub links: Vec<Link>,
+    pub joints: Vec<Joint>,
+    pub loop_joints: Vec<LoopJoint>,
+}
+
+fn err(msg: String) -> Error {
+    Error::Urdf(msg)
+}
+
+/// Parses the document. Only the direct children `<link>`, `<joint>`, `<loop_joint>` of
+/// `<robot>` are read (a `<transmission>` also holds `<joint>` elements).
+pub fn parse(text: &str) -> Result<Description> {
+    let doc = roxmltree::Document::parse(text).map_err(|e| err(format!("malformed XML: {e}")))?;
+    let robot = doc.root_element();
+    if robot.tag_name().name() != "robot" {
+        return Err(err(format!("root element is <{}>, expected <robot>", robot.tag_name().name())));
+    }
+    let mut d = Description { name: robot.attribute("name").unwrap_or("").to_string(), ..Default::default() };
+    for n in robot.children().filter(Node::is_element) {
+        match n.tag_name().name() {
+            "link" => d.links.push(parse_link(n)?),
+            "joint" => d.joints.push(parse_joint(n)?),
+            "loop_joint" => d.loop_joints.push(parse_loop_joint(n)?),
+            _ => {} // materials, transmissions, gazebo tags: not dynamics
+        }
+    }
+    Ok(d)
+}
+
+fn required<'a>(n: Node<'a, '_>, attr: &str, what: &str) -> Result<&'a str> {
+    n.attribute(attr).ok_or_else(|| err(format!("{what}: missing attribute `{attr}`")))
+}
+
+fn child<'a, 'i>(n: Node<'a, 'i>, tag: &str) -> Option<Node<'a, 'i>> {
+    n.children().find(|c| c.is_element() && c.tag_name().name() == tag)
+}
+
+fn number(s: &str, what: &str) -> Result<f64> {
+    let v: f64 = s.trim().parse().map_err(|_| err(format!("{what}: `{s}` is not a number")))?;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(err(format!("{what}: `{s}` is not finite")))
+    }
+}
+
+fn vec3(s: &str, what: &str) -> Result<V3> {
+    let parts: Vec<&str> = s.split_whitespace().collect();
+    if parts.len() != 3 {
+        return Err(err(format!("{what}: `{s}` must have 3 numbers")));
+    }
+    Ok(V3::new(number(parts[0], what)?, number(parts[1], what)?, number(parts[2], what)?))
+}
+
+/// An optional 3-vector attribute (URDF default: zeros).
+fn vec3_attr(n: Node, attr: &str, what: &str) -> Result<V3> {
+    match n.attribute(attr) {
+        Some(s) => vec3(s, &format!("{what} `{attr}`")),
+        None => Ok(V3::zeros()),
+    }
+}
+
+/// `xyz`/`rpy` attributes of `n` (both default to zero).
+fn pose_attrs(n: Node, what: &str) -> Result<Pose> {
+    Ok(origin(vec3_attr(n, "xyz", what)?, vec3_attr(n, "rpy", what)?))
+}
+
+/// An optional `<origin>` child (identity when absent).
+fn origin_child(n: Node, what: &str) -> Result<Pose> {
+    match child(n, "origin") {
+        Some(o) => pose_attrs(o, &format!("{what} <origin>")),
+        None => Ok(Pose::WORLD),
+    }
+}
+
+fn parse_link(n: Node) -> Result<Link> {
+    let name = required(n, "name", "<link>")?.to_string();
+    let what = format!("link `{name}`");
+    let inertial = match child(n, "inertial") {
+        None => None,
+        Some(i) => {
+            let frame = origin_child(i, &format!("{what} <inertial>"))?;
+            let mass = match child(i, "mass") {
+                Some(m) => number(required(m, "value", &format!("{what} <mass>"))?, &format!("{what} <mass> `value`"))?,
+                None => return Err(err(format!("{what}: <inertial> without <mass>"))),
+            };
+            if mass < 0.0 {
+                return Err(err(format!("{what}: negative mass {mass}")));
+            }
+            let inertia = match child(i, "inertia") {
+                Some(j) => {
+                    let w = format!("{what} <inertia>");
+                    let get = |a: &str| number(required(j, a, &w)?, &format!("{w} `{a}`"));
+                    // products of inertia default to 0 (as ConstrainedDynamics reads them)
+                    let off = |a: &str| j.attribute(a).map_or(Ok(0.0), |s| number(s, &format!("{w} `{a}`")));
+                    let (xx, xy, xz, yy, yz, zz) = (get("ixx")?, off("ixy")?, off("ixz")?, get("iyy")?, off("iyz")?, get("izz")?);
+                    M3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz)
+                }
+                None if mass == 0.0 => M3::zeros(),
+                None => return Err(err(format!("{what}: <inertial> with mass but without <inertia>"))),
+            };
+            if mass == 0.0 {
+                None
+            } else {
+                Some(Inertial { frame, mass, inertia })
+            }
+        }
+    };
+    Ok(Link { name, inertial })
+}
+
+/// URDF joint type → maxdyn joint. `planar` is URDF's 3-DOF planar joint (translation
+/// in the plane normal to the axis and rotation about it), maxdyn's PlanarAxis; `ball`
+/// is the ConstrainedDynamics extension for a spherical joint.
+fn joint_kind(t: &str, what: &str) -> Result<JointType> {
+    Ok(match t {
+        "revolute" | "continuous" => JointType::Revolute,
+        "prismatic" => JointType::Prismatic,
+        "fixed" => JointType::Fixed,
+        "floating" => JointType::Floating,
+        "planar" => JointType::PlanarAxis,
+        "ball" | "spherical" => JointType::Spherical,
+        _ => return Err(err(format!("{what}: unsupported joint type `{t}`"))),
+    })
+}
+
+/// `<axis xyz>` in the joint frame; URDF's default is (1, 0, 0). Normalized.
+fn parse_axis(n: Node, what: &str) -> Result<V3> {
+    let a = match child(n, "axis") {
+        Some(a) => vec3(required(a, "xyz", &format!("{what} <axis>"))?, &format!("{what} <axis> `xyz`"))?,
+        None => V3::x(),
+    };
+    let norm = a.norm();
+    if !norm.is_finite() || norm <= 1e-12 {
+        return Err(err(format!("{what}: <axis> has zero length")));
+    }
+    Ok(a / norm)
+}
+
+fn parse_joint(n: Node) -> Result<Joint> {
+    let name = required(n, "name", "<joint>")?.to_string();
+    let what = format!("joint `{name}`");
+    let type_name = required(n, "type", &what)?.to_string();
+    let kind = joint_kind(&type_name, &what)?;
+    let link_of = |tag: &str| -> Result<String> {
+        let e = child(n, tag).ok_or_else(|| err(format!("{what}: missing <{tag}>")))?;
+        Ok(required(e, "link", &format!("{what} <{tag}>"))?.to_string())
+    };
+    let parent = link_of("parent")?;
+    let child_link = link_of("child")?;
+    let origin = origin_child(n, &what)?;
+    let axis = parse_axis(n, &what)?;
+    Ok(Joint { name, type_name, kind, parent, child: child_link, origin, axis })
+}
+
+fn parse_loop_joint(n: Node) -> Result<LoopJoint> {
+    let name = required(n, "name", "<loop_joint>")?.to_string();
+    let what = format!("loop_joint `{name}`");
+    let type_name = required(n, "type", &what)?.to_string();
+    let kind = joint_kind(&type_name, &what)?;
+    let end = |tag: &str| -> Result<(String, Pose)> {
+        let e = child(n, tag).ok_or_else(|| err(format!("{what}: missing <{tag}>")))?;
+        let w = format!("{what} <{tag}>");
+        Ok((required(e, "link", &w)?.to_string(), pose_attrs(e, &w)?))
+    };
+    let (link1, frame1) = end("link1")?;
+    let (link2, frame2) = end("link2")?;
+    let axis = parse_axis(n, &what)?;
+    Ok(LoopJoint { name, kind, link1, frame1, link2, frame2, axis })
+}
