@@ -122,37 +122,39 @@ impl Model {
     }
 }
 
-/// Breadth-first spanning tree over joints, parent → child, from the world and then
-/// from every body not reached. Joints left out close loops; the joints on the tree path
+/// Spanning tree over joints, parent → child, from the world and then from every body
+/// not reached (first-declared joints win). Joints left out close loops; the joints on the tree path
 /// between a loop joint's two bodies lie on that loop.
 fn spanning_tree(nb: usize, joints: &[Joint]) -> (Vec<usize>, Vec<Option<usize>>, Vec<bool>, usize) {
     let mut reached = vec![false; nb];
     let mut tree_parent: Vec<Option<usize>> = vec![None; nb];
     let mut in_tree = vec![false; joints.len()];
     let mut order = Vec::new();
-    let mut queue: std::collections::VecDeque<Option<usize>> = std::collections::VecDeque::new();
-    queue.push_back(None);
-    let mut next_root = 0;
+    // sweep the joints in the order they were added until none attaches a new body, so
+    // that among joints reaching the same body the first declared is the tree joint and
+    // the last declared closes the loop; then start a new tree at a body no joint
+    // positions (a floating base), or at any unreached body
     loop {
-        while let Some(from) = queue.pop_front() {
+        let mut changed = true;
+        while changed {
+            changed = false;
             for (ji, j) in joints.iter().enumerate() {
-                if !in_tree[ji] && j.parent == from && !reached[j.child] {
+                let parent_reached = j.parent.map_or(true, |p| reached[p]);
+                if !in_tree[ji] && parent_reached && !reached[j.child] {
                     reached[j.child] = true;
                     in_tree[ji] = true;
                     tree_parent[j.child] = Some(ji);
                     order.push(ji);
-                    queue.push_back(Some(j.child));
+                    changed = true;
                 }
             }
         }
-        while next_root < nb && reached[next_root] {
-            next_root += 1;
+        let is_child = |b: usize| joints.iter().any(|j| j.child == b);
+        let root = (0..nb).find(|&b| !reached[b] && !is_child(b)).or_else(|| (0..nb).find(|&b| !reached[b]));
+        match root {
+            Some(r) => reached[r] = true,
+            None => break,
         }
-        if next_root == nb {
-            break;
-        }
-        reached[next_root] = true;
-        queue.push_back(Some(next_root));
     }
     // depth of each body along the tree, to walk loop paths up to the common ancestor
     let parent_body = |b: usize| tree_parent[b].and_then(|j| joints[j].parent);

@@ -63,7 +63,10 @@ pub fn cxx_compiler() -> String {
 }
 
 /// Runs a command, panicking with its output if it fails; returns stdout.
+/// The child sees the fresh library first on its search path (cargo's own
+/// LD_LIBRARY_PATH may list a stale copy in the profile directory ahead of deps/).
 pub fn run(cmd: &mut Command) -> String {
+    cmd.env("LD_LIBRARY_PATH", lib_dir(&shared_library()));
     let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
