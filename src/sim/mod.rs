@@ -1,7 +1,10 @@
 //! One rollout of a model: state, warm start, preallocated workspace, diagnostics.
 
+pub mod inspect;
 mod newton;
 mod state;
+
+pub use inspect::ConstraintRank;
 
 use std::sync::Arc;
 

@@ -16,8 +16,7 @@
 //!   solve:  forward  y_i = D_i⁻¹ b_i; b_j −= A_ji y_i;   backward x_i = y_i − Σ U_ik x_k.
 
 use crate::math::dense::{gemm_sub, gemv_sub, lu_factor, lu_solve};
-use petgraph::graph::{NodeIndex, UnGraph};
-use petgraph::visit::{depth_first_search, DfsEvent};
+use super::ordering::elimination_order;
 
 /// The structure of a block matrix: node sizes and which node pairs are coupled.
 #[derive(Debug, Clone, Default)]
@@ -30,6 +29,8 @@ pub struct SparsityGraph {
     /// Nodes attached to the world (roots of the DFS, in this order).
     pub world_attached: Vec<bool>,
     pub edges: Vec<(usize, usize)>,
+    /// Relative pivot regularization per node (0: none), see [`SparsityGraph::set_regularization`].
+    pub regularization: Vec<f64>,
 }
 
 impl SparsityGraph {
@@ -37,7 +38,20 @@ impl SparsityGraph {
         self.sizes.push(size);
         self.zero_diagonal.push(zero_diagonal);
         self.world_attached.push(world_attached);
+        self.regularization.push(0.0);
         self.sizes.len() - 1
+    }
+
+    /// Lets the pivot of `node` be rank deficient: when the node is eliminated, its pivot
+    /// block P (the Schur complement that reached it) is factored as P + sign(tr P)·ε·max|P|·I.
+    /// Meant for multiplier nodes of redundant constraints (a planar loop in 3-D): the
+    /// shift is relative, so it is the same fraction of the pivot at any mass, length and
+    /// time-step scale, and it follows the pivot's sign (semidefinite of either sign).
+    /// The factorization is then that of a matrix perturbed by ε relative in the pivot
+    /// only: directions in the pivot's null space get a finite (minimum-size) answer,
+    /// all other directions are solved to a relative error of order ε.
+    pub fn set_regularization(&mut self, node: usize, epsilon: f64) {
+        self.regularization[node] = epsilon;
     }
     pub fn add_edge(&mut self, a: usize, b: usize) {
         if a != b {
@@ -63,6 +77,8 @@ struct Update {
 #[derive(Debug, Clone)]
 pub struct Symbolic {
     pub sizes: Vec<usize>,
+    /// Relative pivot regularization per node (see [`SparsityGraph::set_regularization`]).
+    pub regularization: Vec<f64>,
     /// Offset of each node in the solution vector.
     pub offsets: Vec<usize>,
     pub dim: usize,
@@ -168,6 +184,7 @@ impl Symbolic {
         }
         Symbolic {
             sizes: g.sizes.clone(),
+            regularization: if g.regularization.len() == n { g.regularization.clone() } else { vec![0.0; n] },
             offsets,
             dim: o,
             order,
@@ -195,64 +212,6 @@ impl Symbolic {
     pub fn later_neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.later[i].iter().map(|e| e.0)
     }
-}
-
-/// DFS from the world (every world-attached node is a root child of the world), then from
-/// any node not reached; postorder (children before parents). A zero-diagonal node that
-/// would come before all of its neighbours (a loop-closing joint, a DFS leaf) is held
-/// back until its first neighbour has been eliminated.
-fn elimination_order(g: &SparsityGraph) -> Vec<usize> {
-    let n = g.sizes.len();
-    let mut graph = UnGraph::<(), ()>::with_capacity(n + 1, g.edges.len() + n);
-    for _ in 0..=n {
-        graph.add_node(());
-    }
-    let world = NodeIndex::new(n);
-    // edges are added in reverse so that petgraph's DFS visits neighbours in insertion order
-    let mut all: Vec<(usize, usize)> = g.edges.clone();
-    for i in 0..n {
-        if g.world_attached[i] {
-            all.push((n, i));
-        }
-    }
-    for &(a, b) in all.iter().rev() {
-        graph.add_edge(NodeIndex::new(a), NodeIndex::new(b), ());
-    }
-    let mut post = Vec::with_capacity(n);
-    let mut starts = vec![world];
-    starts.extend((0..n).map(NodeIndex::new));
-    depth_first_search(&graph, starts, |e| {
-        if let DfsEvent::Finish(u, _) = e {
-            if u.index() < n {
-                post.push(u.index());
-            }
-        }
-    });
-    let mut nbrs: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(a, b) in &g.edges {
-        nbrs[a].push(b);
-        nbrs[b].push(a);
-    }
-    let mut done = vec![false; n];
-    let mut order = Vec::with_capacity(n);
-    let mut pending: Vec<usize> = Vec::new();
-    for &u in &post {
-        if g.zero_diagonal[u] && !nbrs[u].iter().any(|&v| done[v]) {
-            pending.push(u);
-            continue;
-        }
-        order.push(u);
-        done[u] = true;
-        // release held-back nodes whose neighbour is now eliminated (may cascade)
-        loop {
-            let Some(pos) = pending.iter().position(|&p| nbrs[p].iter().any(|&v| done[v])) else { break };
-            let p = pending.remove(pos);
-            order.push(p);
-            done[p] = true;
-        }
-    }
-    order.extend(pending); // isolated zero-diagonal nodes (cannot occur in a valid model)
-    order
 }
 
 /// Numeric values of a block matrix with a given [`Symbolic`] pattern, plus the
@@ -294,6 +253,9 @@ impl BlockMatrix {
             let ni = sym.sizes[i];
             let d = sym.diag[i];
             let piv = &mut self.piv[sym.pivots[i]..sym.pivots[i] + ni];
+            if sym.regularization[i] > 0.0 {
+                regularize_pivot(&mut vals[d..d + ni * ni], ni, sym.regularization[i]);
+            }
             if !lu_factor(&mut vals[d..d + ni * ni], ni, piv) {
                 return Err(SingularPivot(i));
             }
@@ -375,6 +337,16 @@ impl BlockMatrix {
             }
         }
         a
+    }
+}
+
+/// P += sign(tr P)·ε·max|P|·I (see [`SparsityGraph::set_regularization`]).
+fn regularize_pivot(p: &mut [f64], n: usize, epsilon: f64) {
+    let scale = p.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let trace: f64 = (0..n).map(|r| p[r * n + r]).sum();
+    let shift = if trace < 0.0 { -epsilon * scale } else { epsilon * scale };
+    for r in 0..n {
+        p[r * n + r] += shift;
     }
 }
 
