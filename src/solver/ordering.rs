@@ -17,13 +17,12 @@
 //!    postorder would run around the ladder's long Hamiltonian cycle and fill it
 //!    quadratically.
 //!
-//! A zero-diagonal node (joint multipliers) is eligible only once one of its original
-//! neighbours is eliminated and not already used by another zero-diagonal node, so its
-//! pivot is a regular Schur complement G D⁻¹ Gᵀ, never 0 (see `Elimination::eligible`).
-//! In a cycle of bodies and joints one joint more than the non-root bodies needs such
-//! support, so one joint per cycle waits for the cycle's root body and is eliminated
-//! right after it: its fill reaches the root's other neighbours (one pair next to the
-//! cycle, still O(1) per cycle).
+//! A zero-diagonal node (joint multipliers) is eligible only once its eliminated
+//! neighbours offer enough unused columns for its rows (see `Elimination::eligible`), so
+//! its pivot is a regular Schur complement G D⁻¹ Gᵀ, never 0 or singular by structure.
+//! A joint that finds no support inside its cycle waits for the cycle's root body and is
+//! eliminated right after it: its fill reaches the root's other neighbours (a few pairs
+//! next to the cycle, still O(1) per cycle).
 
 use super::graph_ldu::SparsityGraph;
 
@@ -52,7 +51,7 @@ pub(crate) fn elimination_order(g: &SparsityGraph) -> Vec<usize> {
     let mut state = Elimination {
         elim,
         done: vec![false; n],
-        matched: vec![false; n],
+        free: vec![0; n],
         pending: Vec::new(),
         order: Vec::with_capacity(n),
     };
@@ -100,8 +99,9 @@ struct Elimination {
     /// Elimination graph (original edges plus fill), without the world.
     elim: Vec<Vec<usize>>,
     done: Vec<bool>,
-    /// Eliminated nodes already serving as the pivot support of a zero-diagonal node.
-    matched: Vec<bool>,
+    /// Per eliminated node with a regular diagonal: its columns not yet used as pivot
+    /// support by a zero-diagonal node.
+    free: Vec<usize>,
     /// Zero-diagonal nodes waiting for an eligible neighbour.
     pending: Vec<usize>,
     order: Vec<usize>,
@@ -112,14 +112,23 @@ impl Elimination {
         self.elim[v].iter().filter(|&&w| !self.done[w]).count()
     }
 
-    /// A zero-diagonal node needs an eliminated original neighbour that no other
-    /// zero-diagonal node uses yet. Then the eliminated set's constraint rows always
-    /// have a distinct body each (a block matching), so every leading principal
-    /// submatrix [D −Gᵀ; G 0] stays regular and no pivot is structurally singular.
-    /// (With only "some neighbour eliminated", two joints at one body would both take
-    /// their pivot from its 6 columns: 10 rows for a pair of revolute joints.)
+    /// A zero-diagonal node (nc multiplier rows) needs nc unused columns among its
+    /// eliminated original neighbours: then the eliminated set's constraint rows always
+    /// have columns of their own (a block matching), every leading principal submatrix
+    /// [D −Gᵀ; G 0] stays regular, and no pivot is singular by structure. (With only
+    /// "some neighbour eliminated", two revolute joints at one body would both take
+    /// their pivot from its 6 columns: 10 rows.) A node whose neighbours are all
+    /// eliminated goes anyway: it closes a loop with more rows than columns (a planar
+    /// loop in 3-D), its pivot is rank deficient by exactly the loop's redundancy and
+    /// needs the pivot regularization.
     fn eligible(&self, g: &SparsityGraph, neighbours: &[usize], v: usize) -> bool {
-        !g.zero_diagonal[v] || neighbours.iter().any(|&w| w < self.done.len() && self.done[w] && !self.matched[w])
+        if !g.zero_diagonal[v] {
+            return true;
+        }
+        let n = self.done.len();
+        let real = || neighbours.iter().copied().filter(|&w| w < n);
+        let support: usize = real().filter(|&w| self.done[w]).map(|w| self.free[w]).sum();
+        support >= g.sizes[v] || real().all(|w| self.done[w])
     }
 
     fn eliminate(&mut self, g: &SparsityGraph, adj: &[Vec<usize>], u: usize, rank: &[usize]) {
@@ -133,11 +142,17 @@ impl Elimination {
             }
         }
         if g.zero_diagonal[u] {
+            // use the columns of the neighbours with the most to spare
             let n = self.done.len();
-            let support = adj[u].iter().copied().filter(|&w| w < n && self.done[w] && !self.matched[w]).min_by_key(|&w| rank[w]);
-            if let Some(w) = support {
-                self.matched[w] = true;
+            let mut need = g.sizes[u];
+            while need > 0 {
+                let Some(w) = adj[u].iter().copied().filter(|&w| w < n && self.done[w] && self.free[w] > 0).max_by_key(|&w| (self.free[w], usize::MAX - rank[w])) else { break };
+                let take = need.min(self.free[w]);
+                self.free[w] -= take;
+                need -= take;
             }
+        } else {
+            self.free[u] = g.sizes[u];
         }
         self.done[u] = true;
         self.order.push(u);
