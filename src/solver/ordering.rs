@@ -117,10 +117,11 @@ impl Elimination {
     /// have columns of their own (a block matching), every leading principal submatrix
     /// [D −Gᵀ; G 0] stays regular, and no pivot is singular by structure. (With only
     /// "some neighbour eliminated", two revolute joints at one body would both take
-    /// their pivot from its 6 columns: 10 rows.) A node whose neighbours are all
-    /// eliminated goes anyway: it closes a loop with more rows than columns (a planar
-    /// loop in 3-D), its pivot is rank deficient by exactly the loop's redundancy and
-    /// needs the pivot regularization.
+    /// their pivot from its 6 columns: 10 rows.) A regularized node (a loop joint) whose
+    /// neighbours are all eliminated goes anyway: it closes a loop with more rows than
+    /// columns (a planar loop in 3-D), its pivot is rank deficient by the loop's
+    /// redundancy and the pivot regularization handles that. Waiting would push the
+    /// deficit up the chain of loops and pile the fill up at the root.
     fn eligible(&self, g: &SparsityGraph, neighbours: &[usize], v: usize) -> bool {
         if !g.zero_diagonal[v] {
             return true;
@@ -128,7 +129,10 @@ impl Elimination {
         let n = self.done.len();
         let real = || neighbours.iter().copied().filter(|&w| w < n);
         let support: usize = real().filter(|&w| self.done[w]).map(|w| self.free[w]).sum();
-        support >= g.sizes[v] || real().all(|w| self.done[w])
+        // only nodes that allow a rank-deficient pivot (regularized: loop joints) are
+        // forced when all their neighbours are gone; others wait for support
+        let forced = g.regularization.get(v).is_some_and(|&r| r > 0.0) && real().all(|w| self.done[w]);
+        support >= g.sizes[v] || forced
     }
 
     fn eliminate(&mut self, g: &SparsityGraph, adj: &[Vec<usize>], u: usize, rank: &[usize]) {
