@@ -99,7 +99,8 @@ impl Builder {
 pub fn add_graph_nodes(contacts: &[Contact], body_node: &[usize], graph: &mut SparsityGraph, nodes: &mut Vec<Node>) -> Vec<usize> {
     let mut out = Vec::with_capacity(contacts.len());
     for (ci, c) in contacts.iter().enumerate() {
-        let n = graph.add_node(c.layout().nk, true, false);
+        let n = graph.add_node(c.layout().nk, false, false);
+        graph.set_after_neighbour(n);
         nodes.push(Node::Contact(ci));
         let (a, b) = c.bodies();
         graph.add_edge(n, body_node[a]);

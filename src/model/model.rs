@@ -44,10 +44,19 @@ pub struct Model {
     pub contact_node: Vec<usize>,
 }
 
-/// Regularization added to the diagonal of loop-joint multiplier blocks (the paper's
-/// implementation keeps redundant loops factorizable the same way). It perturbs only
-/// the Newton direction, never the residual, so the converged step is exact.
-pub const LOOP_REGULARIZATION: f64 = 1e-10;
+/// Relative regularization of the pivots of loop-joint multiplier nodes (the paper's
+/// implementation keeps redundant loops factorizable with a tiny regularization on the
+/// constraint blocks). It is applied by the graph LDU to the pivot block when the node
+/// is eliminated, as a fraction of that block's size (`SparsityGraph::set_regularization`):
+/// the joint pivot G D⁻¹ Gᵀ scales like dt³/m, so an absolute shift of 1e-10 would be a
+/// 10 % perturbation at dt = 1e-3 and slow Newton to linear convergence near singular
+/// poses. It perturbs only the Newton direction, never the residual, so the converged
+/// step is exact.
+pub const LOOP_PIVOT_REGULARIZATION: f64 = 1e-10;
+
+/// Absolute shift on the loop-joint multiplier diagonal added at assembly. Zero: the
+/// relative pivot shift above replaces it (kept so the assembly code compiles unchanged).
+pub const LOOP_REGULARIZATION: f64 = 0.0;
 
 impl Model {
     pub fn new(b: &Builder) -> Result<Model> {
@@ -88,8 +97,13 @@ impl Model {
         // dampers couple their two bodies directly
         crate::forces::add_graph_edges(&b.forces, &b.joints, &mut graph, &body_node);
         let contact_node = crate::contact::builder_api::add_graph_nodes(&b.contacts, &body_node, &mut graph, &mut nodes);
-        let symbolic = Symbolic::new(&graph);
         let (tree_order, tree_parent, in_loop, loop_count) = spanning_tree(nb, &b.joints);
+        for (ji, n) in joint_node.iter().enumerate() {
+            if let (Some(n), true) = (n, in_loop[ji]) {
+                graph.set_regularization(*n, LOOP_PIVOT_REGULARIZATION);
+            }
+        }
+        let symbolic = Symbolic::new(&graph);
         Ok(Model {
             gravity: b.gravity,
             bodies: b.bodies.clone(),

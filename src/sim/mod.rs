@@ -3,8 +3,11 @@
 mod contact_check;
 mod interior_point;
 mod inputs;
+pub mod inspect;
 mod newton;
 mod state;
+
+pub use inspect::ConstraintRank;
 
 use std::sync::Arc;
 

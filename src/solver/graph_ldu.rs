@@ -2,22 +2,62 @@
 //!
 //! The Newton matrix has one block row/column per graph node (body, joint, contact) and
 //! an off-diagonal block pair only where two nodes are connected. Eliminating the nodes
-//! in the order of a depth-first search rooted at the world, leaves first, gives:
+//! in the order of `ordering.rs` (a DFS from the world that splits the graph into trees
+//! and cycles, leaves first) gives:
 //!
 //! * on a tree (algorithms 1–2): every node has exactly one neighbour left when it is
 //!   eliminated (its DFS parent), so there is no fill-in and the cost is linear;
 //! * on a graph with cycles (algorithms 3–4): eliminating a node couples its remaining
 //!   neighbours, and that fill-in stays inside the cycle the node lies on.
 //!
-//! This file computes the elimination order and the fill pattern once per model
-//! ([`Symbolic`]); the numeric factorization and solve then run through precomputed
-//! block offsets without allocating. With A = L D U (L, U unit block triangular),
+//! This file computes the fill pattern once per model ([`Symbolic`]); the numeric
+//! factorization and solve then run through precomputed block offsets without
+//! allocating. With A = L D U (L, U unit block triangular),
 //!   factor: for i in order: D_i = A_ii; U_ik = D_i⁻¹ A_ik; A_jk −= A_ji U_ik (j, k after i)
 //!   solve:  forward  y_i = D_i⁻¹ b_i; b_j −= A_ji y_i;   backward x_i = y_i − Σ U_ik x_k.
+//!
+//! # Using the solver on its own
+//!
+//! Describe the block structure once, fill the blocks, factor and solve; vectors use
+//! the node-offset layout (`Symbolic::offsets`). A four-node cycle of 2×2 blocks:
+//!
+//! ```
+//! use maxdyn::solver::{BlockMatrix, SparsityGraph, Symbolic};
+//!
+//! let mut g = SparsityGraph::default();
+//! for i in 0..4 {
+//!     // block size, structurally zero diagonal?, DFS root (attached to the world)?
+//!     g.add_node(2, false, i == 0);
+//! }
+//! for i in 0..4 {
+//!     g.add_edge(i, (i + 1) % 4);
+//! }
+//! let sym = Symbolic::new(&g); // elimination order and fill, computed once
+//! assert_eq!(sym.fill_blocks, 1); // a 4-cycle needs one chord
+//!
+//! let mut a = BlockMatrix::new(&sym);
+//! for i in 0..4 {
+//!     let j = (i + 1) % 4;
+//!     a.block_mut(&sym, i, i).copy_from_slice(&[4.0, 1.0, 1.0, 4.0]); // row-major
+//!     a.block_mut(&sym, i, j).copy_from_slice(&[1.0, 0.0, 0.5, 1.0]);
+//!     a.block_mut(&sym, j, i).copy_from_slice(&[1.0, 0.5, 0.0, 1.0]);
+//! }
+//! let x_true: Vec<f64> = (0..sym.dim).map(|k| k as f64).collect();
+//! let mut b = vec![0.0; sym.dim];
+//! a.multiply(&sym, &x_true, &mut b);
+//!
+//! a.factor(&sym).expect("regular pivots"); // in place, allocation-free
+//! a.solve(&sym, &mut b); // b becomes x, in place
+//! assert!(b.iter().zip(&x_true).all(|(x, t)| (x - t).abs() < 1e-12));
+//! ```
+//!
+//! The same `Symbolic` and `BlockMatrix` are reused for every new set of values
+//! (`BlockMatrix::clear`, fill, factor, solve). Zero-diagonal nodes (constraint
+//! multipliers) and pivot regularization are described on [`SparsityGraph`].
+//! `examples/bench_sparse_dense.rs` times it against dense LU (SCENARIOS B4).
 
 use crate::math::dense::{gemm_sub, gemv_sub, lu_factor, lu_solve};
-use petgraph::graph::{NodeIndex, UnGraph};
-use petgraph::visit::{depth_first_search, DfsEvent};
+use super::ordering::elimination_order;
 
 /// The structure of a block matrix: node sizes and which node pairs are coupled.
 #[derive(Debug, Clone, Default)]
@@ -30,6 +70,11 @@ pub struct SparsityGraph {
     /// Nodes attached to the world (roots of the DFS, in this order).
     pub world_attached: Vec<bool>,
     pub edges: Vec<(usize, usize)>,
+    /// Relative pivot regularization per node (0: none), see [`SparsityGraph::set_regularization`].
+    pub regularization: Vec<f64>,
+    /// Nodes with a regular but possibly nearly singular diagonal (condensed contacts),
+    /// eliminated after one of their neighbours; see [`SparsityGraph::set_after_neighbour`].
+    pub after_neighbour: Vec<bool>,
 }
 
 impl SparsityGraph {
@@ -37,8 +82,30 @@ impl SparsityGraph {
         self.sizes.push(size);
         self.zero_diagonal.push(zero_diagonal);
         self.world_attached.push(world_attached);
+        self.regularization.push(0.0);
+        self.after_neighbour.push(false);
         self.sizes.len() - 1
     }
+
+    /// Lets the pivot of `node` be rank deficient: when the node is eliminated, its pivot
+    /// block P (the Schur complement that reached it) is factored as P + sign(tr P)·ε·max|P|·I.
+    /// Meant for multiplier nodes of redundant constraints (a planar loop in 3-D): the
+    /// shift is relative, so it is the same fraction of the pivot at any mass, length and
+    /// time-step scale, and it follows the pivot's sign (semidefinite of either sign).
+    /// The factorization is then that of a matrix perturbed by ε relative in the pivot
+    /// only: directions in the pivot's null space get a finite (minimum-size) answer,
+    /// all other directions are solved to a relative error of order ε.
+    pub fn set_regularization(&mut self, node: usize, epsilon: f64) {
+        self.regularization[node] = epsilon;
+    }
+    /// Eliminates `node` only after at least one of its neighbours, without it taking
+    /// pivot support from them (unlike a zero-diagonal node): for a condensed contact
+    /// block, which is regular but nearly singular when the contact is active or sticks,
+    /// the pivot it then meets, S − J D⁻¹ W, stays away from zero.
+    pub fn set_after_neighbour(&mut self, node: usize) {
+        self.after_neighbour[node] = true;
+    }
+
     pub fn add_edge(&mut self, a: usize, b: usize) {
         if a != b {
             self.edges.push((a.min(b), a.max(b)));
@@ -63,6 +130,8 @@ struct Update {
 #[derive(Debug, Clone)]
 pub struct Symbolic {
     pub sizes: Vec<usize>,
+    /// Relative pivot regularization per node (see [`SparsityGraph::set_regularization`]).
+    pub regularization: Vec<f64>,
     /// Offset of each node in the solution vector.
     pub offsets: Vec<usize>,
     pub dim: usize,
@@ -168,6 +237,7 @@ impl Symbolic {
         }
         Symbolic {
             sizes: g.sizes.clone(),
+            regularization: if g.regularization.len() == n { g.regularization.clone() } else { vec![0.0; n] },
             offsets,
             dim: o,
             order,
@@ -195,64 +265,6 @@ impl Symbolic {
     pub fn later_neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.later[i].iter().map(|e| e.0)
     }
-}
-
-/// DFS from the world (every world-attached node is a root child of the world), then from
-/// any node not reached; postorder (children before parents). A zero-diagonal node that
-/// would come before all of its neighbours (a loop-closing joint, a DFS leaf) is held
-/// back until its first neighbour has been eliminated.
-fn elimination_order(g: &SparsityGraph) -> Vec<usize> {
-    let n = g.sizes.len();
-    let mut graph = UnGraph::<(), ()>::with_capacity(n + 1, g.edges.len() + n);
-    for _ in 0..=n {
-        graph.add_node(());
-    }
-    let world = NodeIndex::new(n);
-    // edges are added in reverse so that petgraph's DFS visits neighbours in insertion order
-    let mut all: Vec<(usize, usize)> = g.edges.clone();
-    for i in 0..n {
-        if g.world_attached[i] {
-            all.push((n, i));
-        }
-    }
-    for &(a, b) in all.iter().rev() {
-        graph.add_edge(NodeIndex::new(a), NodeIndex::new(b), ());
-    }
-    let mut post = Vec::with_capacity(n);
-    let mut starts = vec![world];
-    starts.extend((0..n).map(NodeIndex::new));
-    depth_first_search(&graph, starts, |e| {
-        if let DfsEvent::Finish(u, _) = e {
-            if u.index() < n {
-                post.push(u.index());
-            }
-        }
-    });
-    let mut nbrs: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(a, b) in &g.edges {
-        nbrs[a].push(b);
-        nbrs[b].push(a);
-    }
-    let mut done = vec![false; n];
-    let mut order = Vec::with_capacity(n);
-    let mut pending: Vec<usize> = Vec::new();
-    for &u in &post {
-        if g.zero_diagonal[u] && !nbrs[u].iter().any(|&v| done[v]) {
-            pending.push(u);
-            continue;
-        }
-        order.push(u);
-        done[u] = true;
-        // release held-back nodes whose neighbour is now eliminated (may cascade)
-        loop {
-            let Some(pos) = pending.iter().position(|&p| nbrs[p].iter().any(|&v| done[v])) else { break };
-            let p = pending.remove(pos);
-            order.push(p);
-            done[p] = true;
-        }
-    }
-    order.extend(pending); // isolated zero-diagonal nodes (cannot occur in a valid model)
-    order
 }
 
 /// Numeric values of a block matrix with a given [`Symbolic`] pattern, plus the
@@ -294,6 +306,9 @@ impl BlockMatrix {
             let ni = sym.sizes[i];
             let d = sym.diag[i];
             let piv = &mut self.piv[sym.pivots[i]..sym.pivots[i] + ni];
+            if sym.regularization[i] > 0.0 {
+                regularize_pivot(&mut vals[d..d + ni * ni], ni, sym.regularization[i]);
+            }
             if !lu_factor(&mut vals[d..d + ni * ni], ni, piv) {
                 return Err(SingularPivot(i));
             }
@@ -375,6 +390,16 @@ impl BlockMatrix {
             }
         }
         a
+    }
+}
+
+/// P += sign(tr P)·ε·max|P|·I (see [`SparsityGraph::set_regularization`]).
+fn regularize_pivot(p: &mut [f64], n: usize, epsilon: f64) {
+    let scale = p.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let trace: f64 = (0..n).map(|r| p[r * n + r]).sum();
+    let shift = if trace < 0.0 { -epsilon * scale } else { epsilon * scale };
+    for r in 0..n {
+        p[r * n + r] += shift;
     }
 }
 

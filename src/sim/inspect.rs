@@ -1,0 +1,139 @@
+//! Diagnostics that look inside a simulation without stepping it: how many joint
+//! constraints are redundant at the current configuration (a planar loop closed in 3-D
+//! by parallel revolute joints repeats three rows per loop), and the Newton matrix of
+//! the next step, for checking the graph solver against a dense LU. These allocate;
+//! they are not for the stepping loop.
+
+use super::Sim;
+use crate::integrator::body_dynamics;
+use crate::integrator::joint_rows::{advance, multiplier_jacobian, velocity_map};
+use crate::joints::constraint::{GeneralConstraint, Pose, Side};
+use crate::math::{qmul, step_rotation, V3};
+use crate::solver::BlockMatrix;
+
+/// Rank of the stacked joint-constraint Jacobian G (all joints' rows against all bodies'
+/// velocities) at one configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConstraintRank {
+    /// Constraint rows (multipliers) of all joints.
+    pub rows: usize,
+    /// Independent rows: the numerical rank of G.
+    pub rank: usize,
+    /// rows − rank: constraints that repeat others. The solver tolerates them (loop
+    /// joints carry a relative pivot regularization); their multipliers are not unique.
+    pub redundant: usize,
+    /// Degrees of freedom at this configuration: 6 · bodies − rank.
+    pub dof: usize,
+}
+
+/// Singular values below this fraction of the largest count as zero. Redundant rows of
+/// a planar loop give ~1e-16; a genuine near-singular pose (four-bar almost stretched)
+/// stays above until it is within ~1e-8 rad of the singularity.
+pub const RANK_TOLERANCE: f64 = 1e-9;
+
+impl Sim {
+    /// The dense constraint Jacobian G (rows × 6·bodies, row-major), velocity columns
+    /// (v world, ω body) per body, at the current configuration.
+    pub fn constraint_jacobian_dense(&self) -> (usize, usize, Vec<f64>) {
+        let model = &*self.model;
+        let rows: usize = model.joints.iter().map(|j| j.constraint_count()).sum();
+        let cols = 6 * model.body_count();
+        let mut g = vec![0.0; rows * cols];
+        let (mut ga, mut gb) = ([0.0; 36], [0.0; 36]);
+        let mut r0 = 0;
+        for j in &model.joints {
+            let nc = j.constraint_count();
+            let pose = |b: Option<usize>| b.map_or(Pose::WORLD, |i| Pose { x: self.x[i], q: self.q[i] });
+            multiplier_jacobian(j, &pose(j.parent), &pose(Some(j.child)), &mut ga[..nc * 6], &mut gb[..nc * 6]);
+            for (body, blk) in [(j.parent, &ga), (Some(j.child), &gb)] {
+                let Some(body) = body else { continue };
+                for r in 0..nc {
+                    for c in 0..6 {
+                        g[(r0 + r) * cols + 6 * body + c] += blk[r * 6 + c];
+                    }
+                }
+            }
+            r0 += nc;
+        }
+        (rows, cols, g)
+    }
+
+    /// Counts redundant joint constraints at the current configuration (SVD of the dense
+    /// G). A1's three-link loop has 4 revolute joints = 20 rows on 3 bodies = 18
+    /// velocities, 1 degree of freedom, so rank 17 and 3 redundant rows.
+    pub fn constraint_rank(&self) -> ConstraintRank {
+        let (rows, cols, g) = self.constraint_jacobian_dense();
+        let rank = if rows == 0 {
+            0
+        } else {
+            let m = nalgebra::DMatrix::from_row_slice(rows, cols, &g);
+            let sv = m.singular_values();
+            let smax = sv.iter().fold(0.0f64, |a, &b| a.max(b));
+            sv.iter().filter(|&&s| s > RANK_TOLERANCE * smax).count()
+        };
+        ConstraintRank { rows, rank, redundant: rows - rank, dof: cols - rank }
+    }
+
+    /// The Newton matrix of the next step at its warm start (prediction z_{k+1} from the
+    /// current state, iterate = current velocities and last multipliers), assembled but
+    /// not factored, in the model's block pattern.
+    ///
+    /// This mirrors `Sim::assemble_jacobian` (private to newton.rs) block by block, so
+    /// tests can compare the graph LDU with a dense LU on a real mechanism.
+    pub fn newton_matrix(&self) -> BlockMatrix {
+        let model = &*self.model;
+        let sym = &model.symbolic;
+        let dt = self.dt;
+        let nb = model.body_count();
+        let mut frame = self.frame.clone();
+        let mut s = self.solution.clone();
+        for i in 0..nb {
+            frame.v0[i] = self.v[i];
+            frame.w0[i] = self.w[i];
+            frame.x1[i] = self.x[i] + self.v[i] * dt;
+            frame.q1[i] = qmul(&self.q[i], &step_rotation(&self.w[i], dt)).normalize();
+            let o = sym.offsets[model.body_node[i]];
+            s[o..o + 3].copy_from_slice(self.v[i].as_slice());
+            s[o + 3..o + 6].copy_from_slice(self.w[i].as_slice());
+        }
+        let v3 = |o: usize| V3::new(s[o], s[o + 1], s[o + 2]);
+        let pose1 = |b: Option<usize>| b.map_or(Pose::WORLD, |i| Pose { x: frame.x1[i], q: frame.q1[i] });
+        let pose2 = |b: Option<usize>| {
+            b.map_or(Pose::WORLD, |i| {
+                let o = sym.offsets[model.body_node[i]];
+                advance(&frame.x1[i], &frame.q1[i], &v3(o), &v3(o + 3), dt)
+            })
+        };
+        let mut m = BlockMatrix::new(sym);
+        for (i, b) in model.bodies.iter().enumerate() {
+            let n = model.body_node[i];
+            body_dynamics::add_jacobian(b.mass, &b.inertia, dt, &v3(sym.offsets[n] + 3), m.block_mut(sym, n, n));
+        }
+        let (mut ga, mut gb) = ([0.0; 36], [0.0; 36]);
+        for (ji, j) in model.joints.iter().enumerate() {
+            let Some(nj) = model.joint_node[ji] else { continue };
+            let nc = j.constraint_count();
+            multiplier_jacobian(j, &pose1(j.parent), &pose1(Some(j.child)), &mut ga[..nc * 6], &mut gb[..nc * 6]);
+            let g = GeneralConstraint::eval(j, &pose2(j.parent), &pose2(Some(j.child)));
+            for (side, body, gsrc) in [(Side::Child, Some(j.child), &gb), (Side::Parent, j.parent, &ga)] {
+                let Some(body) = body else { continue };
+                let nbd = model.body_node[body];
+                let map = velocity_map(&frame.q1[body], &v3(sym.offsets[nbd] + 3), dt);
+                j.jacobian_block(&g, side, dt, &map, m.block_mut(sym, nj, nbd));
+                let blk = m.block_mut(sym, nbd, nj);
+                for r in 0..6 {
+                    for c in 0..nc {
+                        blk[r * nc + c] = -gsrc[c * 6 + r];
+                    }
+                }
+            }
+        }
+        crate::forces::add_jacobian(model, &frame, &s, &mut m);
+        m
+    }
+
+    /// [`Sim::newton_matrix`] as a dense row-major array (dimension `model().system_size()`).
+    pub fn newton_matrix_dense(&self) -> Vec<f64> {
+        self.newton_matrix().to_dense(&self.model.symbolic)
+    }
+}
