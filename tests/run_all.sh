@@ -1,10 +1,6 @@
 #!/usr/bin/env bash
-# Every test of maxdyn: the Rust test suite (physics, solver, C ABI, header, C examples),
-# then the bindings' tests against the built shared library.
+# Every test of maxdyn: physics and solver properties, the C ABI, the header, the C
+# examples, the URDF loader and the Python and Octave bindings (all driven by cargo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test
-cargo build --release --lib
-for t in bindings/python/run_tests.sh bindings/matlab/run_octave_tests.sh; do
-  if [ -f "$t" ]; then bash "$t"; fi
-done
