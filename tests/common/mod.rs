@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 mod c_artifacts;
+#[allow(unused_imports)]
 pub use c_artifacts::*;
 
 use maxdyn::model::{box_inertia, cylinder_inertia, sphere_inertia};
