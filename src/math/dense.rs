@@ -72,33 +72,34 @@ pub fn lu_solve(lu: &[f64], n: usize, piv: &[usize], b: &mut [f64], m: usize) {
     for k in 0..n {
         let p = piv[k];
         if p != k {
-            for j in 0..m {
-                b.swap(k * m + j, p * m + j);
-            }
+            let (head, tail) = b.split_at_mut(p * m);
+            head[k * m..(k + 1) * m].swap_with_slice(&mut tail[..m]);
         }
     }
-    for i in 0..n {
-        for l in 0..i {
-            let f = lu[i * n + l];
+    // forward: unit lower triangle (rows as slices so the inner loops have no bounds checks)
+    for i in 1..n {
+        let (done, rest) = b.split_at_mut(i * m);
+        let row = &mut rest[..m];
+        for (l, &f) in lu[i * n..i * n + i].iter().enumerate() {
             if f != 0.0 {
-                for j in 0..m {
-                    b[i * m + j] -= f * b[l * m + j];
+                for (x, y) in row.iter_mut().zip(&done[l * m..(l + 1) * m]) {
+                    *x -= f * y;
                 }
             }
         }
     }
+    // backward: upper triangle
     for i in (0..n).rev() {
-        for l in i + 1..n {
-            let f = lu[i * n + l];
+        let (head, done) = b.split_at_mut((i + 1) * m);
+        let row = &mut head[i * m..];
+        for (l, &f) in lu[i * n + i + 1..(i + 1) * n].iter().enumerate() {
             if f != 0.0 {
-                for j in 0..m {
-                    b[i * m + j] -= f * b[l * m + j];
+                for (x, y) in row.iter_mut().zip(&done[l * m..(l + 1) * m]) {
+                    *x -= f * y;
                 }
             }
         }
         let d = 1.0 / lu[i * n + i];
-        for j in 0..m {
-            b[i * m + j] *= d;
-        }
+        row.iter_mut().for_each(|x| *x *= d);
     }
 }
