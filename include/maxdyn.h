@@ -57,6 +57,16 @@
 // No constraint (a floating body with minimal coordinates).
 #define MAXDYN_JOINT_FLOATING 11
 
+// Linearized (pyramidal) cone with an even number of directions built from the contact
+// normal (the default, with 4 directions).
+#define MAXDYN_CONE_LINEAR 0
+
+// Second-order (isotropic) cone |friction force| ≤ μ · normal force.
+#define MAXDYN_CONE_NONLINEAR 1
+
+// Doubles written by `maxdyn_sim_get_contact`: gap, normal force, friction force (3).
+#define MAXDYN_CONTACT_SIZE 5
+
 // Doubles per body in a state array.
 #define MAXDYN_BODY_STATE_SIZE 13
 
@@ -134,9 +144,9 @@ typedef struct maxdyn_model maxdyn_model;
 typedef struct maxdyn_sim maxdyn_sim;
 
 // Called by `maxdyn_sim_step` before each step with the sim and the user data given to
-// `maxdyn_sim_set_control_callback`. Set inputs (e.g. `maxdyn_sim_set_body_force`) and
-// read state here; return 0 to take the step, non-zero to abort it (the step then
-// returns `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback
+// `maxdyn_sim_set_control_callback`. Read the state and set inputs here (e.g.
+// `maxdyn_sim_set_joint_input`, `maxdyn_sim_set_body_wrench`); return 0 to take the
+// step, non-zero to abort it (the step then returns `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback
 // must not free the sim; stepping it from inside gives `MAXDYN_STATUS_REENTRANT_CALL`.
 typedef int (*maxdyn_control_callback)(struct maxdyn_sim *sim, void *user_data);
 
@@ -151,6 +161,14 @@ typedef struct maxdyn_step_stats {
     int32_t stalled;
     // Line-search step halvings summed over the step.
     int32_t line_search_halvings;
+    // Contacts in the model.
+    int32_t contacts;
+    // Contacts whose normal force exceeds their gap slack (N vs m) at the solution:
+    // the ones touching.
+    int32_t active_contacts;
+    // Largest complementarity product at the end of the step (0 without contacts);
+    // below the contact tolerance when the step converged.
+    double complementarity;
 } maxdyn_step_stats;
 
 #ifdef __cplusplus
@@ -252,11 +270,236 @@ maxdyn_status maxdyn_builder_body_count(const struct maxdyn_builder *builder, in
 // `builder` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_builder_joint_count(const struct maxdyn_builder *builder, int32_t *out);
 
+// Adds a contact between a sphere of `radius` (≥ 0; 0 is a point) centred at `p` (body
+// frame of `body`) and the fixed half-space `normal · x ≥ offset` (world frame; `normal`
+// non-zero, normalized here), with friction coefficient `friction` (≥ 0; 0 is
+// frictionless). It gets the linear cone with 4 directions
+// (`maxdyn_builder_set_contact_cone` changes it). Its id (0, 1, … in order of addition)
+// goes to `*out_contact`.
+//
+// # Safety
+// `builder` is NULL or live; `p` and `normal` are NULL or 3 doubles each; `out_contact`
+// is NULL or writable.
+maxdyn_status maxdyn_builder_add_plane_contact(struct maxdyn_builder *builder,
+                                               int32_t body,
+                                               const double *p,
+                                               double radius,
+                                               const double *normal,
+                                               double offset,
+                                               double friction,
+                                               int32_t *out_contact);
+
+// Adds a contact against the ground z ≥ 0: `maxdyn_builder_add_plane_contact` with
+// normal (0, 0, 1) and offset 0.
+//
+// # Safety
+// `builder` is NULL or live; `p` is NULL or 3 doubles; `out_contact` is NULL or writable.
+maxdyn_status maxdyn_builder_add_ground_contact(struct maxdyn_builder *builder,
+                                                int32_t body,
+                                                const double *p,
+                                                double radius,
+                                                double friction,
+                                                int32_t *out_contact);
+
+// Adds a contact between a sphere on `body_a` (centre `pa` in its frame, radius `ra`
+// ≥ 0) and a sphere on another body `body_b` (`pb`, `rb` ≥ 0), with friction coefficient
+// `friction` (≥ 0). The contact normal points from b to a; the forces read by
+// `maxdyn_sim_get_contact` act on a (b gets the opposite). Its id goes to `*out_contact`.
+//
+// # Safety
+// `builder` is NULL or live; `pa` and `pb` are NULL or 3 doubles each; `out_contact` is
+// NULL or writable.
+maxdyn_status maxdyn_builder_add_sphere_contact(struct maxdyn_builder *builder,
+                                                int32_t body_a,
+                                                const double *pa,
+                                                double ra,
+                                                int32_t body_b,
+                                                const double *pb,
+                                                double rb,
+                                                double friction,
+                                                int32_t *out_contact);
+
+// Sets a contact's friction cone: `MAXDYN_CONE_LINEAR` with `directions` an even number
+// from 2 to 16 (directions spread evenly in the plane normal to the contact normal), or
+// `MAXDYN_CONE_NONLINEAR` (the second-order cone; `directions` is ignored but must be
+// ≥ 0; pass 0). The cone of a frictionless contact does not matter.
+//
+// # Safety
+// `builder` is NULL or live.
+maxdyn_status maxdyn_builder_set_contact_cone(struct maxdyn_builder *builder,
+                                              int32_t contact,
+                                              int32_t cone_type,
+                                              int32_t directions);
+
+// A contact's friction cone: its `MAXDYN_CONE_*` type in `*cone_type` and its number of
+// linear-cone directions in `*directions` (kept, but unused, by the nonlinear cone).
+//
+// # Safety
+// `builder` is NULL or live; the out-pointers are NULL or writable.
+maxdyn_status maxdyn_builder_get_contact_cone(const struct maxdyn_builder *builder,
+                                              int32_t contact,
+                                              int32_t *cone_type,
+                                              int32_t *directions);
+
+// Number of contacts added so far, in `*out`.
+//
+// # Safety
+// `builder` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_builder_contact_count(const struct maxdyn_builder *builder, int32_t *out);
+
+// Number of contacts of the model, in `*out`.
+//
+// # Safety
+// `model` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_model_contact_count(const struct maxdyn_model *model, int32_t *out);
+
+// Copies a contact's state to `out` (`MAXDYN_CONTACT_SIZE` = 5 doubles): the gap (m) at
+// the current configuration (negative: penetration), then the normal force (N, ≥ 0) and
+// the friction force (3, N, world frame) of the last step, acting on the contact's body
+// (on body_a of a sphere pair; body_b gets the opposite). Forces are 0 before the first
+// step.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or 5 writable doubles.
+maxdyn_status maxdyn_sim_get_contact(const struct maxdyn_sim *sim, int32_t contact, double *out);
+
+// Sets the interior-point tolerance of contacts (> 0, default 1e-8): a step with
+// contacts converges when every complementarity product (normal force × gap slack, and
+// the friction pairs) is below it, besides the Newton tolerance of
+// `maxdyn_sim_set_solver_options` (whose settings it keeps).
+//
+// # Safety
+// `sim` is NULL or live.
+maxdyn_status maxdyn_sim_set_contact_tolerance(struct maxdyn_sim *sim, double tolerance);
+
+// The contact tolerance (see `maxdyn_sim_set_contact_tolerance`) in `*out`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_get_contact_tolerance(const struct maxdyn_sim *sim, double *out);
+
 // The message of the most recent failed call on this thread ("" if none failed yet).
 // Never NULL. The text names the function and the offending argument. It stays valid
 // until the next failing call on the same thread; copy it to keep it. Successful calls
 // do not clear it.
 const char *maxdyn_last_error_message(void);
+
+// Puts a spring on a joint's free directions (translations first): `stiffness` (each
+// ≥ 0; N/m or N·m/rad) and `rest` position in minimal coordinates, `n` values each
+// (`n` = the joint's dof). Its energy is part of the potential energy. Replaces an
+// earlier spring on the same joint. A joint without free directions is
+// `MAXDYN_STATUS_INVALID_ARGUMENT`.
+//
+// # Safety
+// `builder` is NULL or live; `stiffness` and `rest` are NULL or `n` doubles each.
+maxdyn_status maxdyn_builder_set_joint_spring(struct maxdyn_builder *builder,
+                                              int32_t joint,
+                                              const double *stiffness,
+                                              const double *rest,
+                                              size_t n);
+
+// Puts a damper on a joint's free directions: `damping` (each ≥ 0; N·s/m or
+// N·m·s/rad), `n` values (the joint's dof). Dampers act through the velocities at the
+// end of the step (implicit). Replaces an earlier damper on the same joint.
+//
+// # Safety
+// `builder` is NULL or live; `damping` is NULL or `n` doubles.
+maxdyn_status maxdyn_builder_set_joint_damper(struct maxdyn_builder *builder,
+                                              int32_t joint,
+                                              const double *damping,
+                                              size_t n);
+
+// Adds a point-to-point spring-damper between point `pa` of `body_a` (its body frame;
+// with `MAXDYN_WORLD` the fixed world point `pa`) and point `pb` of `body_b` (another
+// body), acting along the line between them: `stiffness` (≥ 0, N/m), `damping` (≥ 0,
+// N·s/m), `rest_length` (≥ 0, m). Its id (0, 1, … in order of addition) goes to
+// `*out_spring`.
+//
+// # Safety
+// `builder` is NULL or live; `pa` and `pb` are NULL or 3 doubles each; `out_spring` is
+// NULL or writable.
+maxdyn_status maxdyn_builder_add_spring(struct maxdyn_builder *builder,
+                                        int32_t body_a,
+                                        const double *pa,
+                                        int32_t body_b,
+                                        const double *pb,
+                                        double stiffness,
+                                        double damping,
+                                        double rest_length,
+                                        int32_t *out_spring);
+
+// Number of point-to-point springs added so far, in `*out`.
+//
+// # Safety
+// `builder` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_builder_spring_count(const struct maxdyn_builder *builder, int32_t *out);
+
+// Sets a joint's input, one value per free direction (`n` = the joint's dof,
+// translations first): a force (N) along a free translation, or a torque (N·m) about a
+// free rotation, +u on the child and −u on the parent. Inputs hold until changed: set
+// them, then step (a controller sets them again before each step, e.g. from the
+// control callback).
+//
+// # Safety
+// `sim` is NULL or live; `u` is NULL or `n` doubles.
+maxdyn_status maxdyn_sim_set_joint_input(struct maxdyn_sim *sim,
+                                         int32_t joint,
+                                         const double *u,
+                                         size_t n);
+
+// Copies a joint's current input (`n` = the joint's dof) to `u`.
+//
+// # Safety
+// `sim` is NULL or live; `u` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_joint_input(const struct maxdyn_sim *sim,
+                                         int32_t joint,
+                                         double *u,
+                                         size_t n);
+
+// Applies an external wrench to a body: `force` (world frame, N) acting at the
+// body-fixed `point` (body frame, relative to the centre of mass, m) and `torque` (body
+// frame, N·m). Replaces the body's earlier wrench (and `maxdyn_sim_set_body_force`);
+// holds until changed.
+//
+// # Safety
+// `sim` is NULL or live; `force`, `torque` and `point` are NULL or 3 doubles each.
+maxdyn_status maxdyn_sim_set_body_wrench(struct maxdyn_sim *sim,
+                                         int32_t body,
+                                         const double *force,
+                                         const double *torque,
+                                         const double *point);
+
+// Sets every joint input and body wrench to zero.
+//
+// # Safety
+// `sim` is NULL or live.
+maxdyn_status maxdyn_sim_clear_inputs(struct maxdyn_sim *sim);
+
+// Energy bookkeeping since the sim was created or last reset: the work done by the
+// inputs (joint inputs, body forces and torques; J) in `*input_work` and the energy
+// dissipated by the dampers (J) in `*dissipation`. With E = kinetic + potential
+// (`maxdyn_sim_energy`, springs included), E(t) − E(0) − input_work + dissipation stays
+// at the integrator's bounded energy error.
+//
+// # Safety
+// `sim` is NULL or live; the out-pointers are NULL or writable.
+maxdyn_status maxdyn_sim_get_energy_account(const struct maxdyn_sim *sim,
+                                            double *input_work,
+                                            double *dissipation);
+
+// Sets the input work and damper dissipation totals to zero (e.g. after setting the
+// state by hand).
+//
+// # Safety
+// `sim` is NULL or live.
+maxdyn_status maxdyn_sim_reset_energy_account(struct maxdyn_sim *sim);
+
+// Potential energy stored in the springs (joint and point-to-point, J) at the current
+// configuration, in `*out`; it is included in the potential of `maxdyn_sim_energy`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_spring_energy(const struct maxdyn_sim *sim, double *out);
 
 // Number of builders, models and sims created and not yet freed, over all threads.
 // For leak tests: it returns to 0 when every object has been freed.
@@ -295,6 +538,49 @@ maxdyn_status maxdyn_model_joint_count(const struct maxdyn_model *model, int32_t
 maxdyn_status maxdyn_model_joint_dof(const struct maxdyn_model *model,
                                      int32_t joint,
                                      int32_t *out_dof);
+
+// Number of independent kinematic loops (joints that close a cycle of the mechanism
+// graph, e.g. a URDF `<loop_joint>`), in `*out`.
+//
+// # Safety
+// `model` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_model_loop_count(const struct maxdyn_model *model, int32_t *out);
+
+// Names a body (`name`: a non-empty NUL-terminated UTF-8 string, copied).
+//
+// # Safety
+// `builder` is NULL or live; `name` is NULL or a NUL-terminated string.
+maxdyn_status maxdyn_builder_set_body_name(struct maxdyn_builder *builder,
+                                           int32_t body,
+                                           const char *name);
+
+// Names a joint (`name`: a non-empty NUL-terminated UTF-8 string, copied).
+//
+// # Safety
+// `builder` is NULL or live; `name` is NULL or a NUL-terminated string.
+maxdyn_status maxdyn_builder_set_joint_name(struct maxdyn_builder *builder,
+                                            int32_t joint,
+                                            const char *name);
+
+// The id of the first body named `name` in `*out_body`; `MAXDYN_STATUS_UNKNOWN_BODY` if
+// no body has that name.
+//
+// # Safety
+// `builder` is NULL or live; `name` is NULL or a NUL-terminated string; `out_body` is
+// NULL or writable.
+maxdyn_status maxdyn_builder_find_body(const struct maxdyn_builder *builder,
+                                       const char *name,
+                                       int32_t *out_body);
+
+// The id of the first joint named `name` in `*out_joint`; `MAXDYN_STATUS_UNKNOWN_JOINT`
+// if no joint has that name.
+//
+// # Safety
+// `builder` is NULL or live; `name` is NULL or a NUL-terminated string; `out_joint` is
+// NULL or writable.
+maxdyn_status maxdyn_builder_find_joint(const struct maxdyn_builder *builder,
+                                        const char *name,
+                                        int32_t *out_joint);
 
 // Creates a sim of `model` with time step `dt` (> 0, s) in `*out`, starting from the
 // bodies' initial states set on the builder. The sim shares the model: the model may be

@@ -76,3 +76,96 @@ fn double_pendulum_c_example_runs_within_its_bounds() {
         assert!((c_pos[k] - r_pos[k]).abs() <= 1e-12, "body 2 {c_pos:?} vs Rust {r_pos:?}");
     }
 }
+
+fn run_example(exe: &std::path::Path, args: &[&str]) -> (bool, String) {
+    let out = Command::new(exe).env("LD_LIBRARY_PATH", lib_dir(&shared_library())).args(args).output().expect("run example");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    println!("{text}");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Lowest corner height every 5 steps of the same box drop through the Rust API.
+fn rust_box_drop(drop: f64) -> Vec<f64> {
+    let mut b = Builder::new();
+    let j = box_inertia(1.0, 0.5, 0.5, 0.5);
+    let body = b.add_body(1.0, j.as_slice().try_into().unwrap()).unwrap();
+    b.set_body_pose(body, [0.0, 0.0, 0.25 + drop], [1.0, 0.0, 0.0, 0.0]).unwrap();
+    let mut cs = Vec::new();
+    for k in 0..8 {
+        let c = |bit: usize| if k & bit != 0 { 0.25 } else { -0.25 };
+        cs.push(b.add_ground_contact(body as i32, [c(1), c(2), c(4)], 0.0, 0.3).unwrap());
+    }
+    let mut s = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
+    let mut lowest = Vec::new();
+    for step in 1..=100 {
+        s.step().unwrap();
+        if step % 5 == 0 {
+            lowest.push(cs.iter().map(|&c| s.contact(c).unwrap()[0]).fold(f64::INFINITY, f64::min));
+        }
+    }
+    lowest
+}
+
+/// SCENARIOS A4 from C: the box stops on the ground (penetration ≤ 1e-4 m, at rest within
+/// 1e-3 m, carrying m g), and the printed lowest-corner heights are the Rust API's.
+#[test]
+fn box_drop_c_example_stays_on_the_ground() {
+    let exe = build_example("box_drop");
+    for (arg, drop) in [("1", 1.0), ("0.25", 0.25)] {
+        let (success, stdout) = run_example(&exe, &[arg]);
+        assert!(success, "box_drop {arg} failed");
+        let penetration = field(&stdout, "max penetration:")[0];
+        let rest = field(&stdout, "rest height:")[0];
+        let normal = field(&stdout, "total normal force:")[0];
+        assert!(penetration <= 1e-4, "penetration {penetration:e}");
+        assert!(rest.abs() <= 1e-3, "rest height {rest:e}");
+        assert!((normal - 9.81).abs() < 1e-6, "Σγ = {normal}");
+        // the table: time, lowest corner, active, normal force, iterations
+        let table: Vec<Vec<f64>> = stdout
+            .lines()
+            .map(|l| l.split_whitespace().filter_map(|w| w.parse::<f64>().ok()).collect::<Vec<_>>())
+            .filter(|r| r.len() == 5)
+            .collect();
+        let rust = rust_box_drop(drop);
+        assert_eq!(table.len(), rust.len());
+        for (row, r) in table.iter().zip(&rust) {
+            assert!((row[1] - r).abs() <= 1e-3 * r.abs() + 1e-12, "t = {}: C {} vs Rust {r}", row[0], row[1]);
+        }
+        // it fell (lowest corner starts near `drop`) and ended on 4 corners
+        assert!(table[0][1] > 0.9 * drop, "{:?}", table[0]);
+        assert_eq!(table.last().unwrap()[2], 4.0);
+    }
+    // the example's own check can fail: from 5 m the box is still falling after 1 s
+    let (success, _) = run_example(&exe, &["5"]);
+    assert!(!success, "box_drop 5 should report that the box is not at rest");
+}
+
+/// The PD controller in the C callback settles at the static balance angle
+/// Kp (θ* − θ) = m g (l/2) sin θ within 1e-6 rad.
+#[test]
+fn pd_control_c_example_settles_at_the_balance_angle() {
+    let exe = build_example("pd_control");
+    let (success, stdout) = run_example(&exe, &["3000"]);
+    assert!(success, "pd_control failed");
+    let settled = field(&stdout, "settled angle:")[0];
+    let predicted = field(&stdout, "predicted angle:")[0];
+    assert_eq!(field(&stdout, "callback calls:")[0], 3000.0);
+    // the prediction, independently: bisection on Kp (θ* − θ) − m g (l/2) sin θ over [0, θ*]
+    let (kp, target) = (20.0, 1.2);
+    let f = |t: f64| kp * (target - t) - 9.81 * 0.5 * t.sin();
+    let (mut lo, mut hi) = (0.0, target);
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    assert!((predicted - lo).abs() < 1e-11, "printed prediction {predicted} vs {lo}");
+    assert!(target - lo > 0.1, "gravity must pull visibly below the target");
+    assert!((settled - lo).abs() <= 1e-6, "settled {settled} vs balance {lo}");
+    // too short a run has not settled, and the example says so
+    let (success, _) = run_example(&exe, &["100"]);
+    assert!(!success, "pd_control 100 should fail its 1e-6 rad check");
+}

@@ -25,7 +25,10 @@ export MaxDynError, check, Builder, Model, Sim, builder_from_urdf, set_gravity!,
     set_body_pose!, set_body_velocity!, add_joint!, set_joint_offset!, body_count,
     joint_count, joint_dof, step!, sim_time, body_state, body_states, set_body_state!,
     set_body_force!, joint_position, joint_velocity, set_joint_position!,
-    set_joint_velocity!, energy, constraint_violation
+    set_joint_velocity!, energy, constraint_violation, add_ground_contact!, add_plane_contact!,
+    add_sphere_contact!, set_contact_cone!, contact_count, contact, set_joint_spring!,
+    set_joint_damper!, add_spring!, set_joint_input!, joint_input, set_body_wrench!,
+    energy_account, reset_energy_account!, find_body, find_joint, loop_count
 
 const libmaxdyn = get(ENV, "MAXDYN_LIB", "libmaxdyn")
 
@@ -44,6 +47,10 @@ const SPHERICAL = Int32(8)
 const CYLINDRICAL_FREE = Int32(9)
 const PLANAR_FREE = Int32(10)
 const FLOATING = Int32(11)
+# friction cones (maxdyn.h MAXDYN_CONE_*)
+const CONE_LINEAR = Int32(0)
+const CONE_NONLINEAR = Int32(1)
+const CONTACT_SIZE = 5
 
 """A failed maxdyn call: the `status` code and the library's `message`."""
 struct MaxDynError <: Exception
@@ -290,6 +297,131 @@ end
 function constraint_violation(s::Sim)
     out = Ref{Cdouble}(0.0)
     check(@ccall libmaxdyn.maxdyn_sim_constraint_violation(handle(s)::Ptr{Cvoid}, out::Ptr{Cdouble})::Int32)
+    return out[]
+end
+
+# --- contacts
+
+"""Sphere of `radius` (0: a point) at body point `p` against the ground z ≥ 0; returns the contact id."""
+function add_ground_contact!(b::Builder, body::Integer, p, radius::Real, friction::Real)
+    out = Ref{Int32}(-1)
+    check(@ccall libmaxdyn.maxdyn_builder_add_ground_contact(handle(b)::Ptr{Cvoid}, Int32(body)::Int32,
+        doubles(p, 3, "p")::Ptr{Cdouble}, Float64(radius)::Cdouble, Float64(friction)::Cdouble, out::Ptr{Int32})::Int32)
+    return out[]
+end
+
+"""The same against the half-space normal·x ≥ offset."""
+function add_plane_contact!(b::Builder, body::Integer, p, radius::Real, normal, offset::Real, friction::Real)
+    out = Ref{Int32}(-1)
+    check(@ccall libmaxdyn.maxdyn_builder_add_plane_contact(handle(b)::Ptr{Cvoid}, Int32(body)::Int32,
+        doubles(p, 3, "p")::Ptr{Cdouble}, Float64(radius)::Cdouble, doubles(normal, 3, "normal")::Ptr{Cdouble},
+        Float64(offset)::Cdouble, Float64(friction)::Cdouble, out::Ptr{Int32})::Int32)
+    return out[]
+end
+
+function add_sphere_contact!(b::Builder, body_a::Integer, pa, ra::Real, body_b::Integer, pb, rb::Real, friction::Real)
+    out = Ref{Int32}(-1)
+    check(@ccall libmaxdyn.maxdyn_builder_add_sphere_contact(handle(b)::Ptr{Cvoid}, Int32(body_a)::Int32,
+        doubles(pa, 3, "pa")::Ptr{Cdouble}, Float64(ra)::Cdouble, Int32(body_b)::Int32, doubles(pb, 3, "pb")::Ptr{Cdouble},
+        Float64(rb)::Cdouble, Float64(friction)::Cdouble, out::Ptr{Int32})::Int32)
+    return out[]
+end
+
+"""`CONE_LINEAR` with an even number of `directions` (2…16), or `CONE_NONLINEAR`."""
+set_contact_cone!(b::Builder, contact::Integer, cone_type::Integer, directions::Integer=4) =
+    check(@ccall libmaxdyn.maxdyn_builder_set_contact_cone(handle(b)::Ptr{Cvoid}, Int32(contact)::Int32,
+        Int32(cone_type)::Int32, Int32(directions)::Int32)::Int32)
+
+function contact_count(b::Builder)
+    out = Ref{Int32}(0)
+    check(@ccall libmaxdyn.maxdyn_builder_contact_count(handle(b)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    return Int(out[])
+end
+
+function contact_count(m::Model)
+    out = Ref{Int32}(0)
+    check(@ccall libmaxdyn.maxdyn_model_contact_count(handle(m)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    return Int(out[])
+end
+
+function loop_count(m::Model)
+    out = Ref{Int32}(0)
+    check(@ccall libmaxdyn.maxdyn_model_loop_count(handle(m)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    return Int(out[])
+end
+
+"""(gap, normal force, friction force (3, world)) of a contact: the gap now, the forces of the last step."""
+function contact(s::Sim, c::Integer)
+    out = zeros(CONTACT_SIZE)
+    check(@ccall libmaxdyn.maxdyn_sim_get_contact(handle(s)::Ptr{Cvoid}, Int32(c)::Int32, out::Ptr{Cdouble})::Int32)
+    return (out[1], out[2], out[3:5])
+end
+
+# --- force elements and inputs
+
+function set_joint_spring!(b::Builder, joint::Integer, stiffness, rest)
+    k = Float64[Float64(a) for a in stiffness]
+    r = doubles(rest, length(k), "rest")
+    check(@ccall libmaxdyn.maxdyn_builder_set_joint_spring(handle(b)::Ptr{Cvoid}, Int32(joint)::Int32,
+        k::Ptr{Cdouble}, r::Ptr{Cdouble}, Csize_t(length(k))::Csize_t)::Int32)
+end
+
+function set_joint_damper!(b::Builder, joint::Integer, damping)
+    c = Float64[Float64(a) for a in damping]
+    check(@ccall libmaxdyn.maxdyn_builder_set_joint_damper(handle(b)::Ptr{Cvoid}, Int32(joint)::Int32,
+        c::Ptr{Cdouble}, Csize_t(length(c))::Csize_t)::Int32)
+end
+
+"""Point-to-point spring-damper (`body_a` may be `WORLD`); returns its id."""
+function add_spring!(b::Builder, body_a::Integer, pa, body_b::Integer, pb, stiffness::Real, damping::Real=0.0, rest_length::Real=0.0)
+    out = Ref{Int32}(-1)
+    check(@ccall libmaxdyn.maxdyn_builder_add_spring(handle(b)::Ptr{Cvoid}, Int32(body_a)::Int32,
+        doubles(pa, 3, "pa")::Ptr{Cdouble}, Int32(body_b)::Int32, doubles(pb, 3, "pb")::Ptr{Cdouble},
+        Float64(stiffness)::Cdouble, Float64(damping)::Cdouble, Float64(rest_length)::Cdouble, out::Ptr{Int32})::Int32)
+    return out[]
+end
+
+"""Force/torque per free direction of a joint; holds until changed."""
+function set_joint_input!(s::Sim, joint::Integer, u)
+    v = Float64[Float64(a) for a in u]
+    check(@ccall libmaxdyn.maxdyn_sim_set_joint_input(handle(s)::Ptr{Cvoid}, Int32(joint)::Int32,
+        v::Ptr{Cdouble}, Csize_t(length(v))::Csize_t)::Int32)
+end
+
+function joint_input(s::Sim, joint::Integer)
+    out = zeros(dof(s, joint))
+    check(@ccall libmaxdyn.maxdyn_sim_get_joint_input(handle(s)::Ptr{Cvoid}, Int32(joint)::Int32,
+        out::Ptr{Cdouble}, Csize_t(length(out))::Csize_t)::Int32)
+    return out
+end
+
+"""World-frame `force` at body point `point` (body frame) and body-frame `torque`."""
+set_body_wrench!(s::Sim, body::Integer, force, torque=(0.0, 0.0, 0.0), point=(0.0, 0.0, 0.0)) =
+    check(@ccall libmaxdyn.maxdyn_sim_set_body_wrench(handle(s)::Ptr{Cvoid}, Int32(body)::Int32,
+        doubles(force, 3, "force")::Ptr{Cdouble}, doubles(torque, 3, "torque")::Ptr{Cdouble},
+        doubles(point, 3, "point")::Ptr{Cdouble})::Int32)
+
+"""(input work, damper dissipation) in J since the start or the last reset."""
+function energy_account(s::Sim)
+    w = Ref{Cdouble}(0.0)
+    d = Ref{Cdouble}(0.0)
+    check(@ccall libmaxdyn.maxdyn_sim_get_energy_account(handle(s)::Ptr{Cvoid}, w::Ptr{Cdouble}, d::Ptr{Cdouble})::Int32)
+    return (w[], d[])
+end
+
+reset_energy_account!(s::Sim) = check(@ccall libmaxdyn.maxdyn_sim_reset_energy_account(handle(s)::Ptr{Cvoid})::Int32)
+
+# --- names (URDF: link and joint names)
+
+function find_body(b::Builder, name::AbstractString)
+    out = Ref{Int32}(-1)
+    check(@ccall libmaxdyn.maxdyn_builder_find_body(handle(b)::Ptr{Cvoid}, name::Cstring, out::Ptr{Int32})::Int32)
+    return out[]
+end
+
+function find_joint(b::Builder, name::AbstractString)
+    out = Ref{Int32}(-1)
+    check(@ccall libmaxdyn.maxdyn_builder_find_joint(handle(b)::Ptr{Cvoid}, name::Cstring, out::Ptr{Int32})::Int32)
     return out[]
 end
 

@@ -78,3 +78,45 @@ end
     close(s); close(m)
     @test MaxDyn.live_objects() == before
 end
+
+@testset "box drop on ground contacts (SCENARIOS A4)" begin
+    b = Builder()
+    box = add_body!(b, 1.0, [1/24 0 0; 0 1/24 0; 0 0 1/24])   # Box(0.5, 0.5, 0.5, 1)
+    set_body_pose!(b, box, [0, 0, 1.25], [1, 0, 0, 0])
+    cs = [add_ground_contact!(b, box, [sx, sy, sz], 0.0, 0.3) for sx in (-0.25, 0.25), sy in (-0.25, 0.25), sz in (-0.25, 0.25)]
+    @test contact_count(b) == 8
+    set_contact_cone!(b, cs[end], MaxDyn.CONE_NONLINEAR, 0)
+    err = try set_contact_cone!(b, cs[1], 7, 4); nothing catch e; e end
+    @test err isa MaxDynError && err.status == 10                                    # INVALID_ENUM
+    err = try set_contact_cone!(b, 8, MaxDyn.CONE_LINEAR, 4); nothing catch e; e end
+    @test err isa MaxDynError && err.status == 4                                     # UNKNOWN_CONTACT
+    s = Sim(Model(b), 0.01)
+    worst = 0.0
+    for _ in 1:100
+        step!(s)
+        worst = max(worst, maximum(-contact(s, c)[1] for c in cs))
+    end
+    @test worst <= 1e-4
+    @test abs(minimum(contact(s, c)[1] for c in cs)) <= 1e-3
+    @test sum(contact(s, c)[2] for c in cs) ≈ 9.81 atol = 1e-6
+end
+
+@testset "PD loop through joint inputs" begin
+    kp, kd, target = 20.0, 3.0, 1.2
+    b = Builder()
+    body = add_body!(b, 1.0, [1.01/12 0 0; 0 1.01/12 0; 0 0 0.02/12])             # Box(0.1, 0.1, 1, 1)
+    j = add_joint!(b, MaxDyn.REVOLUTE, MaxDyn.WORLD, body, [0, 0, 0], [0, 0, 0.5], [1, 0, 0])
+    s = Sim(Model(b), 0.01)
+    for _ in 1:3000
+        set_joint_input!(s, j, [kp * (target - joint_position(s, j)[1]) - kd * joint_velocity(s, j)[1]])
+        step!(s)
+    end
+    pred = target
+    for _ in 1:50
+        pred -= (kp * (target - pred) - 9.81 * 0.5 * sin(pred)) / (-kp - 9.81 * 0.5 * cos(pred))
+    end
+    @test abs(joint_position(s, j)[1] - pred) < 1e-6
+    @test energy_account(s)[1] != 0.0
+    err = try set_joint_input!(s, j, [NaN]); nothing catch e; e end
+    @test err isa MaxDynError && err.status == 5                                     # NON_FINITE
+end

@@ -46,6 +46,38 @@ classdef MaxdynBuilder < handle
     function setJointOffset(obj, joint, q)
       maxdyn_mex('builder_set_joint_offset', obj.handle, joint, q);
     end
+    function id = addGroundContact(obj, body, p, radius, friction)
+      % sphere of radius (0: a point) at body point p against the ground z >= 0
+      id = maxdyn_mex('builder_add_ground_contact', obj.handle, body, p, radius, friction);
+    end
+    function id = addPlaneContact(obj, body, p, radius, normal, offset, friction)
+      % the same against the half-space normal . x >= offset
+      id = maxdyn_mex('builder_add_plane_contact', obj.handle, body, p, radius, normal, offset, friction);
+    end
+    function id = addSphereContact(obj, bodyA, pa, ra, bodyB, pb, rb, friction)
+      id = maxdyn_mex('builder_add_sphere_contact', obj.handle, bodyA, pa, ra, bodyB, pb, rb, friction);
+    end
+    function setContactCone(obj, contact, coneType, directions)
+      % coneType: MaxdynCone.LINEAR (directions even, 2..16) or MaxdynCone.NONLINEAR
+      if nargin < 4
+        directions = 4;
+      end
+      maxdyn_mex('builder_set_contact_cone', obj.handle, contact, coneType, directions);
+    end
+    function n = contactCount(obj)
+      n = maxdyn_mex('builder_contact_count', obj.handle);
+    end
+    function setJointSpring(obj, joint, stiffness, rest)
+      % one stiffness and rest value per free direction of the joint
+      maxdyn_mex('builder_set_joint_spring', obj.handle, joint, stiffness, rest);
+    end
+    function setJointDamper(obj, joint, damping)
+      maxdyn_mex('builder_set_joint_damper', obj.handle, joint, damping);
+    end
+    function id = addSpring(obj, bodyA, pa, bodyB, pb, stiffness, damping, restLength)
+      % point-to-point spring-damper; bodyA may be MaxdynJoint.WORLD
+      id = maxdyn_mex('builder_add_spring', obj.handle, bodyA, pa, bodyB, pb, stiffness, damping, restLength);
+    end
     function n = bodyCount(obj)
       n = maxdyn_mex('builder_body_count', obj.handle);
     end

@@ -46,6 +46,31 @@ classdef MaxdynSim < handle
     function setJointVelocity(obj, joint, v)
       maxdyn_mex('sim_set_joint_velocity', obj.handle, joint, v);
     end
+    function c = contact(obj, contact)
+      % 5x1: gap, normal force, friction force (3, world frame) of the last step
+      c = maxdyn_mex('sim_get_contact', obj.handle, contact);
+    end
+    function setJointInput(obj, joint, u)
+      % force/torque per free direction; holds until changed
+      maxdyn_mex('sim_set_joint_input', obj.handle, joint, u);
+    end
+    function u = jointInput(obj, joint)
+      u = maxdyn_mex('sim_get_joint_input', obj.handle, joint);
+    end
+    function setBodyWrench(obj, body, force, torque, point)
+      % world-frame force at body point `point`, body-frame torque
+      maxdyn_mex('sim_set_body_wrench', obj.handle, body, force, torque, point);
+    end
+    function [work, dissipation] = energyAccount(obj)
+      [work, dissipation] = maxdyn_mex('sim_energy_account', obj.handle);
+    end
+    function s = stepStats(obj)
+      % struct with the fields of maxdyn_step_stats
+      v = maxdyn_mex('sim_step_stats', obj.handle);
+      s = struct('iterations', v(1), 'residual', v(2), 'stalled', v(3), ...
+                 'lineSearchHalvings', v(4), 'contacts', v(5), 'activeContacts', v(6), ...
+                 'complementarity', v(7));
+    end
     function [k, p] = energy(obj)
       [k, p] = maxdyn_mex('sim_energy', obj.handle);
     end

@@ -137,6 +137,16 @@ static const double *vec_arg(const mxArray *a, size_t n, const char *name) {
     return mxGetPr(a);
 }
 
+/* The length of a real double array of any size (0 allowed); its data is mxGetPr(a). */
+static size_t real_array_len(const mxArray *a, const char *name) {
+    char msg[160];
+    if (!mxIsDouble(a) || mxIsComplex(a)) {
+        snprintf(msg, sizeof msg, "argument `%s` must be a real double array", name);
+        fail("maxdyn:arguments", msg);
+    }
+    return mxGetNumberOfElements(a);
+}
+
 static entry *handle_arg(const mxArray *a, int kind) {
     char msg[160];
     size_t i;
@@ -319,6 +329,69 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         check(cmd[8] == 'b' ? maxdyn_builder_body_count((maxdyn_builder *)b->ptr, &n)
                             : maxdyn_builder_joint_count((maxdyn_builder *)b->ptr, &n));
         plhs[0] = mxCreateDoubleScalar(n);
+    } else if (!strcmp(cmd, "builder_add_ground_contact")) {
+        entry *b;
+        int32_t id = -1;
+        need_args(nrhs, 6, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_builder_add_ground_contact((maxdyn_builder *)b->ptr, int_arg(prhs[2], "body"), vec_arg(prhs[3], 3, "p"),
+                                                scalar_arg(prhs[4], "radius"), scalar_arg(prhs[5], "friction"), &id));
+        plhs[0] = mxCreateDoubleScalar(id);
+    } else if (!strcmp(cmd, "builder_add_plane_contact")) {
+        entry *b;
+        int32_t id = -1;
+        need_args(nrhs, 8, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_builder_add_plane_contact((maxdyn_builder *)b->ptr, int_arg(prhs[2], "body"), vec_arg(prhs[3], 3, "p"),
+                                               scalar_arg(prhs[4], "radius"), vec_arg(prhs[5], 3, "normal"),
+                                               scalar_arg(prhs[6], "offset"), scalar_arg(prhs[7], "friction"), &id));
+        plhs[0] = mxCreateDoubleScalar(id);
+    } else if (!strcmp(cmd, "builder_add_sphere_contact")) {
+        entry *b;
+        int32_t id = -1;
+        need_args(nrhs, 9, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_builder_add_sphere_contact((maxdyn_builder *)b->ptr, int_arg(prhs[2], "body_a"), vec_arg(prhs[3], 3, "pa"),
+                                                scalar_arg(prhs[4], "ra"), int_arg(prhs[5], "body_b"), vec_arg(prhs[6], 3, "pb"),
+                                                scalar_arg(prhs[7], "rb"), scalar_arg(prhs[8], "friction"), &id));
+        plhs[0] = mxCreateDoubleScalar(id);
+    } else if (!strcmp(cmd, "builder_set_contact_cone")) {
+        entry *b;
+        need_args(nrhs, 5, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_builder_set_contact_cone((maxdyn_builder *)b->ptr, int_arg(prhs[2], "contact"),
+                                              int_arg(prhs[3], "cone_type"), int_arg(prhs[4], "directions")));
+    } else if (!strcmp(cmd, "builder_contact_count")) {
+        entry *b;
+        int32_t n = 0;
+        need_args(nrhs, 2, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_builder_contact_count((maxdyn_builder *)b->ptr, &n));
+        plhs[0] = mxCreateDoubleScalar(n);
+    } else if (!strcmp(cmd, "builder_set_joint_spring")) {
+        entry *b;
+        size_t n;
+        need_args(nrhs, 5, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        n = real_array_len(prhs[3], "stiffness");
+        check(maxdyn_builder_set_joint_spring((maxdyn_builder *)b->ptr, int_arg(prhs[2], "joint"), mxGetPr(prhs[3]),
+                                              vec_arg(prhs[4], n, "rest"), n));
+    } else if (!strcmp(cmd, "builder_set_joint_damper")) {
+        entry *b;
+        size_t n;
+        need_args(nrhs, 4, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        n = real_array_len(prhs[3], "damping");
+        check(maxdyn_builder_set_joint_damper((maxdyn_builder *)b->ptr, int_arg(prhs[2], "joint"), mxGetPr(prhs[3]), n));
+    } else if (!strcmp(cmd, "builder_add_spring")) {
+        entry *b;
+        int32_t id = -1;
+        need_args(nrhs, 9, cmd);
+        b = handle_arg(prhs[1], KIND_BUILDER);
+        check(maxdyn_builder_add_spring((maxdyn_builder *)b->ptr, int_arg(prhs[2], "body_a"), vec_arg(prhs[3], 3, "pa"),
+                                        int_arg(prhs[4], "body_b"), vec_arg(prhs[5], 3, "pb"), scalar_arg(prhs[6], "stiffness"),
+                                        scalar_arg(prhs[7], "damping"), scalar_arg(prhs[8], "rest_length"), &id));
+        plhs[0] = mxCreateDoubleScalar(id);
     } else if (!strcmp(cmd, "model_new")) {
         entry *b;
         maxdyn_model *m = NULL;
@@ -388,6 +461,64 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     } else if (!strcmp(cmd, "sim_set_joint_position") || !strcmp(cmd, "sim_set_joint_velocity")) {
         need_args(nrhs, 4, cmd);
         cmd_joint_set(prhs, cmd[14] == 'v');
+    } else if (!strcmp(cmd, "sim_get_contact")) {
+        entry *s;
+        mxArray *out;
+        maxdyn_status st;
+        need_args(nrhs, 3, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        out = mxCreateDoubleMatrix(MAXDYN_CONTACT_SIZE, 1, mxREAL);
+        st = maxdyn_sim_get_contact((maxdyn_sim *)s->ptr, int_arg(prhs[2], "contact"), mxGetPr(out));
+        if (st != MAXDYN_STATUS_OK) mxDestroyArray(out);
+        check(st);
+        plhs[0] = out;
+    } else if (!strcmp(cmd, "sim_set_joint_input")) {
+        entry *s;
+        size_t n;
+        need_args(nrhs, 4, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        n = real_array_len(prhs[3], "u");
+        check(maxdyn_sim_set_joint_input((maxdyn_sim *)s->ptr, int_arg(prhs[2], "joint"), mxGetPr(prhs[3]), n));
+    } else if (!strcmp(cmd, "sim_get_joint_input")) {
+        entry *s;
+        int32_t joint, n;
+        mxArray *out;
+        maxdyn_status st;
+        need_args(nrhs, 3, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        joint = int_arg(prhs[2], "joint");
+        n = joint_dof(s, joint);
+        out = mxCreateDoubleMatrix((size_t)n, 1, mxREAL);
+        st = maxdyn_sim_get_joint_input((maxdyn_sim *)s->ptr, joint, mxGetPr(out), (size_t)n);
+        if (st != MAXDYN_STATUS_OK) mxDestroyArray(out);
+        check(st);
+        plhs[0] = out;
+    } else if (!strcmp(cmd, "sim_set_body_wrench")) {
+        entry *s;
+        need_args(nrhs, 6, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        check(maxdyn_sim_set_body_wrench((maxdyn_sim *)s->ptr, int_arg(prhs[2], "body"), vec_arg(prhs[3], 3, "force"),
+                                         vec_arg(prhs[4], 3, "torque"), vec_arg(prhs[5], 3, "point")));
+    } else if (!strcmp(cmd, "sim_energy_account")) {
+        entry *s;
+        double w = 0.0, d = 0.0;
+        need_args(nrhs, 2, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        check(maxdyn_sim_get_energy_account((maxdyn_sim *)s->ptr, &w, &d));
+        plhs[0] = mxCreateDoubleScalar(w);
+        if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(d);
+    } else if (!strcmp(cmd, "sim_step_stats")) {
+        /* [iterations, residual, stalled, line_search_halvings, contacts, active_contacts, complementarity] */
+        entry *s;
+        maxdyn_step_stats st;
+        double *o;
+        need_args(nrhs, 2, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        check(maxdyn_sim_get_step_stats((maxdyn_sim *)s->ptr, &st));
+        plhs[0] = mxCreateDoubleMatrix(7, 1, mxREAL);
+        o = mxGetPr(plhs[0]);
+        o[0] = st.iterations; o[1] = st.residual; o[2] = st.stalled; o[3] = st.line_search_halvings;
+        o[4] = st.contacts; o[5] = st.active_contacts; o[6] = st.complementarity;
     } else if (!strcmp(cmd, "sim_energy")) {
         entry *s;
         double k = 0.0, p = 0.0;

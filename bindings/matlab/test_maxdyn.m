@@ -1,10 +1,12 @@
-% Double-pendulum test of the MATLAB/Octave binding (scenario A2: two 1 kg boxes on
-% 1 m links, revolute about x, starting horizontal). Run by run_octave_tests.sh; prints
+% Tests of the MATLAB/Octave binding: the double pendulum (scenario A2: two 1 kg boxes
+% on 1 m links, revolute about x, starting horizontal), errors, URDF, handles, the box
+% drop on ground contacts (A4), a PD loop through joint inputs, contact/input errors. Run by run_octave_tests.sh; prints
 % a closing "N passed, N failed" line and returns the number of failures.
 function failed = test_maxdyn()
   passed = 0; failed = 0;
   tests = {@double_pendulum_energy_and_violation, @errors_are_raised, ...
-           @urdf_double_pendulum, @handles_are_freed};
+           @urdf_double_pendulum, @handles_are_freed, @box_drop_on_ground_contacts, ...
+           @pd_loop_with_joint_input, @contact_and_input_errors};
   for i = 1:numel(tests)
     name = func2str(tests{i});
     try
@@ -120,4 +122,101 @@ function handles_are_freed()
   delete(s);
   assert(maxdyn_mex('live_objects') == before, 'objects leaked');
   assert(maxdyn_mex('handle_count') == before);
+end
+
+function box_drop_on_ground_contacts()
+  % SCENARIOS A4: Box(0.5,0.5,0.5,1), 8 corner contacts, mu 0.3, dropped from 1 m
+  b = MaxdynBuilder();
+  box = b.addBody(1.0, eye(3) / 24);
+  b.setBodyPose(box, [0 0 1.25], [1 0 0 0]);
+  c = zeros(1, 8);
+  k = 0;
+  for sx = [-0.25 0.25]
+    for sy = [-0.25 0.25]
+      for sz = [-0.25 0.25]
+        k = k + 1;
+        c(k) = b.addGroundContact(box, [sx sy sz], 0, 0.3);
+      end
+    end
+  end
+  b.setContactCone(c(8), MaxdynCone.NONLINEAR, 0);
+  assert(b.contactCount() == 8);
+  s = MaxdynSim(MaxdynModel(b), 0.01);
+  worst = 0;
+  for i = 1:100
+    s.step();
+    for k = 1:8
+      g = s.contact(c(k));
+      worst = max(worst, -g(1));
+    end
+  end
+  lowest = inf; normal = 0;
+  for k = 1:8
+    g = s.contact(c(k));
+    lowest = min(lowest, g(1));
+    normal = normal + g(2);
+  end
+  x = s.bodyState(box);
+  st = s.stepStats();
+  printf('octave box drop: penetration %.2e m, rest gap %.2e m, sum of normal forces %.9f N, %d active\n', ...
+         worst, lowest, normal, st.activeContacts);
+  assert(worst <= 1e-4 && abs(lowest) <= 1e-3, 'penetration or rest height');
+  assert(norm(x(8:10)) < 1e-6, 'not at rest');
+  assert(st.contacts == 8 && st.activeContacts == 4);
+  assert(abs(normal - 9.81) < 1e-6, sprintf('normal force %g', normal));
+end
+
+function pd_loop_with_joint_input()
+  % Box(0.1,0.1,1,1) on a revolute about x at (0,0,0.5): u = Kp (t - x) - Kd v settles
+  % where Kp (t - x) = m g (l/2) sin x
+  kp = 20; kd = 3; target = 1.2;
+  b = MaxdynBuilder();
+  body = b.addBody(1.0, diag([1.01 1.01 0.02]) / 12);
+  j = b.addJoint(MaxdynJoint.REVOLUTE, MaxdynJoint.WORLD, body, [0 0 0], [0 0 0.5], [1 0 0]);
+  s = MaxdynSim(MaxdynModel(b), 0.01);
+  for i = 1:3000
+    s.setJointInput(j, kp * (target - s.jointPosition(j)) - kd * s.jointVelocity(j));
+    s.step();
+  end
+  pred = target;
+  for i = 1:50
+    pred = pred - (kp * (target - pred) - 9.81 * 0.5 * sin(pred)) / (-kp - 9.81 * 0.5 * cos(pred));
+  end
+  th = s.jointPosition(j);
+  printf('octave PD loop: settled %.10f rad, predicted %.10f rad\n', th, pred);
+  assert(target - pred > 0.1);
+  assert(abs(th - pred) < 1e-6, sprintf('error %g rad', abs(th - pred)));
+  assert(s.jointInput(j) ~= 0);
+  [w, d] = s.energyAccount();
+  assert(w ~= 0 && d == 0);
+end
+
+function contact_and_input_errors()
+  b = MaxdynBuilder();
+  box = b.addBody(1.0, eye(3) / 24);
+  c = b.addGroundContact(box, [0 0 -0.25], 0, 0.3);
+  expect_status(@() b.addGroundContact(box, [0 0 0], 0, -0.1), 12);   % INVALID_ARGUMENT friction
+  expect_status(@() b.addGroundContact(box, [0 0 0], NaN, 0.1), 5);   % NON_FINITE
+  expect_status(@() b.setContactCone(c + 1, MaxdynCone.LINEAR, 4), 4); % UNKNOWN_CONTACT
+  expect_status(@() b.setContactCone(c, 7, 4), 10);                    % INVALID_ENUM
+  expect_status(@() b.setContactCone(c, MaxdynCone.LINEAR, 3), 12);    % odd directions
+  assert(b.contactCount() == 1);
+  j = b.addJoint(MaxdynJoint.REVOLUTE, MaxdynJoint.WORLD, box, [0 0 0], [0 0 0.5], [1 0 0]);
+  expect_status(@() b.setJointSpring(j, [1 2], [0 0]), 11);            % WRONG_LENGTH
+  expect_status(@() b.setJointDamper(j, -1), 12);
+  s = MaxdynSim(MaxdynModel(b), 0.01);
+  expect_status(@() s.contact(1), 4);
+  expect_status(@() s.setJointInput(j, NaN), 5);
+  expect_status(@() s.setJointInput(j, [1 2]), 11);
+  assert(s.jointInput(j) == 0);
+end
+
+function expect_status(f, status)
+  try
+    f();
+  catch err
+    assert(strcmp(err.identifier, sprintf('maxdyn:status%d', status)), err.identifier);
+    return;
+  end
+  error('call accepted; expected status %d', status);
 end

@@ -28,11 +28,14 @@ __all__ = [
     "MaxdynError", "check", "version", "live_objects", "Builder", "Model", "Sim", "WORLD",
     "BODY_STATE_SIZE", "FIXED", "PRISMATIC", "PLANAR", "FIXED_ORIENTATION", "REVOLUTE",
     "CYLINDRICAL", "PLANAR_AXIS", "FREE_REVOLUTE", "SPHERICAL", "CYLINDRICAL_FREE",
-    "PLANAR_FREE", "FLOATING",
+    "PLANAR_FREE", "FLOATING", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats",
 ]
 
 WORLD = -1
 BODY_STATE_SIZE = 13
+CONTACT_SIZE = 5
+# friction cones (maxdyn.h MAXDYN_CONE_*)
+CONE_LINEAR, CONE_NONLINEAR = 0, 1
 # joint types (maxdyn.h MAXDYN_JOINT_*)
 (FIXED, PRISMATIC, PLANAR, FIXED_ORIENTATION, REVOLUTE, CYLINDRICAL, PLANAR_AXIS,
  FREE_REVOLUTE, SPHERICAL, CYLINDRICAL_FREE, PLANAR_FREE, FLOATING) = range(12)
@@ -102,6 +105,57 @@ for _name in ("get_joint_position", "get_joint_velocity", "set_joint_position", 
     _declare("maxdyn_sim_" + _name, _i32, _handle, _i32, _c_double_p, _size)
 _declare("maxdyn_sim_energy", _i32, _handle, _c_double_p, _c_double_p)
 _declare("maxdyn_sim_constraint_violation", _i32, _handle, _c_double_p)
+_declare("maxdyn_builder_add_plane_contact", _i32, _handle, _i32, _c_double_p, ctypes.c_double, _c_double_p,
+         ctypes.c_double, ctypes.c_double, _i32_p)
+_declare("maxdyn_builder_add_ground_contact", _i32, _handle, _i32, _c_double_p, ctypes.c_double, ctypes.c_double, _i32_p)
+_declare("maxdyn_builder_add_sphere_contact", _i32, _handle, _i32, _c_double_p, ctypes.c_double, _i32, _c_double_p,
+         ctypes.c_double, ctypes.c_double, _i32_p)
+_declare("maxdyn_builder_set_contact_cone", _i32, _handle, _i32, _i32, _i32)
+_declare("maxdyn_builder_get_contact_cone", _i32, _handle, _i32, _i32_p, _i32_p)
+_declare("maxdyn_builder_contact_count", _i32, _handle, _i32_p)
+_declare("maxdyn_builder_set_joint_spring", _i32, _handle, _i32, _c_double_p, _c_double_p, _size)
+_declare("maxdyn_builder_set_joint_damper", _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_builder_add_spring", _i32, _handle, _i32, _c_double_p, _i32, _c_double_p, ctypes.c_double,
+         ctypes.c_double, ctypes.c_double, _i32_p)
+_declare("maxdyn_builder_spring_count", _i32, _handle, _i32_p)
+_declare("maxdyn_builder_set_body_name", _i32, _handle, _i32, ctypes.c_char_p)
+_declare("maxdyn_builder_set_joint_name", _i32, _handle, _i32, ctypes.c_char_p)
+_declare("maxdyn_builder_find_body", _i32, _handle, ctypes.c_char_p, _i32_p)
+_declare("maxdyn_builder_find_joint", _i32, _handle, ctypes.c_char_p, _i32_p)
+_declare("maxdyn_model_contact_count", _i32, _handle, _i32_p)
+_declare("maxdyn_model_loop_count", _i32, _handle, _i32_p)
+_declare("maxdyn_sim_get_contact", _i32, _handle, _i32, _c_double_p)
+_declare("maxdyn_sim_set_contact_tolerance", _i32, _handle, ctypes.c_double)
+_declare("maxdyn_sim_get_contact_tolerance", _i32, _handle, _c_double_p)
+_declare("maxdyn_sim_set_joint_input", _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_sim_get_joint_input", _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_sim_set_body_wrench", _i32, _handle, _i32, _c_double_p, _c_double_p, _c_double_p)
+_declare("maxdyn_sim_clear_inputs", _i32, _handle)
+_declare("maxdyn_sim_get_energy_account", _i32, _handle, _c_double_p, _c_double_p)
+_declare("maxdyn_sim_reset_energy_account", _i32, _handle)
+_declare("maxdyn_sim_spring_energy", _i32, _handle, _c_double_p)
+_declare("maxdyn_sim_set_solver_options", _i32, _handle, ctypes.c_double, _i32, ctypes.c_double)
+
+
+class StepStats(ctypes.Structure):
+    """What the last step did (maxdyn_step_stats)."""
+
+    _fields_ = [
+        ("iterations", ctypes.c_int32),
+        ("residual", ctypes.c_double),
+        ("stalled", ctypes.c_int32),
+        ("line_search_halvings", ctypes.c_int32),
+        ("contacts", ctypes.c_int32),
+        ("active_contacts", ctypes.c_int32),
+        ("complementarity", ctypes.c_double),
+    ]
+
+    def __repr__(self):
+        return "StepStats(" + ", ".join(f"{n}={getattr(self, n)!r}" for n, _ in self._fields_) + ")"
+
+
+_declare("maxdyn_sim_get_step_stats", _i32, _handle, ctypes.POINTER(StepStats))
+
 try:  # present when the library was built with the URDF entry point
     _declare("maxdyn_builder_from_urdf", _i32, ctypes.c_char_p, _i32, _handle_p)
     HAS_URDF = True
@@ -249,6 +303,85 @@ class Builder(_Handle):
     def joint_count(self):
         return _count(_lib.maxdyn_builder_joint_count, self.ptr)
 
+    # --- contacts
+    def add_plane_contact(self, body, p, radius, normal, offset, friction):
+        """Sphere of `radius` (0: a point) at body point `p` against normal·x ≥ offset.
+        Returns the contact id."""
+        out = _i32()
+        check(_lib.maxdyn_builder_add_plane_contact(
+            self.ptr, body, _doubles(p, 3, "p"), float(radius), _doubles(normal, 3, "normal"),
+            float(offset), float(friction), ctypes.byref(out)))
+        return out.value
+
+    def add_ground_contact(self, body, p, radius=0.0, friction=0.0):
+        """The same against the ground z ≥ 0."""
+        out = _i32()
+        check(_lib.maxdyn_builder_add_ground_contact(
+            self.ptr, body, _doubles(p, 3, "p"), float(radius), float(friction), ctypes.byref(out)))
+        return out.value
+
+    def add_sphere_contact(self, body_a, pa, ra, body_b, pb, rb, friction=0.0):
+        out = _i32()
+        check(_lib.maxdyn_builder_add_sphere_contact(
+            self.ptr, body_a, _doubles(pa, 3, "pa"), float(ra), body_b, _doubles(pb, 3, "pb"), float(rb),
+            float(friction), ctypes.byref(out)))
+        return out.value
+
+    def set_contact_cone(self, contact, cone_type, directions=4):
+        """CONE_LINEAR with an even number of directions (2…16), or CONE_NONLINEAR."""
+        check(_lib.maxdyn_builder_set_contact_cone(self.ptr, contact, cone_type, directions))
+
+    def contact_cone(self, contact):
+        """(cone_type, directions) of a contact."""
+        t, d = _i32(), _i32()
+        check(_lib.maxdyn_builder_get_contact_cone(self.ptr, contact, ctypes.byref(t), ctypes.byref(d)))
+        return t.value, d.value
+
+    @property
+    def contact_count(self):
+        return _count(_lib.maxdyn_builder_contact_count, self.ptr)
+
+    # --- force elements
+    def set_joint_spring(self, joint, stiffness, rest):
+        """Spring on a joint's free directions: one stiffness and rest value per direction."""
+        k = [float(v) for v in _flatten(stiffness)]
+        r = [float(v) for v in _flatten(rest)]
+        if len(k) != len(r):
+            raise ValueError(f"stiffness has {len(k)} values, rest {len(r)}: one each per free direction")
+        n = max(len(k), 1)
+        check(_lib.maxdyn_builder_set_joint_spring(
+            self.ptr, joint, (ctypes.c_double * n)(*k), (ctypes.c_double * n)(*r), len(k)))
+
+    def set_joint_damper(self, joint, damping):
+        c = [float(v) for v in _flatten(damping)]
+        check(_lib.maxdyn_builder_set_joint_damper(self.ptr, joint, (ctypes.c_double * max(len(c), 1))(*c), len(c)))
+
+    def add_spring(self, body_a, pa, body_b, pb, stiffness, damping=0.0, rest_length=0.0):
+        """Point-to-point spring-damper (body_a may be WORLD). Returns its id."""
+        out = _i32()
+        check(_lib.maxdyn_builder_add_spring(
+            self.ptr, body_a, _doubles(pa, 3, "pa"), body_b, _doubles(pb, 3, "pb"), float(stiffness),
+            float(damping), float(rest_length), ctypes.byref(out)))
+        return out.value
+
+    @property
+    def spring_count(self):
+        return _count(_lib.maxdyn_builder_spring_count, self.ptr)
+
+    # --- names
+    def set_body_name(self, body, name):
+        check(_lib.maxdyn_builder_set_body_name(self.ptr, body, name.encode()))
+
+    def set_joint_name(self, joint, name):
+        check(_lib.maxdyn_builder_set_joint_name(self.ptr, joint, name.encode()))
+
+    def find_body(self, name):
+        """Id of the body named `name` (URDF: the link name)."""
+        return _count(_lib.maxdyn_builder_find_body, self.ptr, name.encode())
+
+    def find_joint(self, name):
+        return _count(_lib.maxdyn_builder_find_joint, self.ptr, name.encode())
+
 
 class Model(_Handle):
     """A compiled mechanism (immutable); the builder may be closed afterwards."""
@@ -270,6 +403,14 @@ class Model(_Handle):
 
     def joint_dof(self, joint):
         return _count(_lib.maxdyn_model_joint_dof, self.ptr, joint)
+
+    @property
+    def contact_count(self):
+        return _count(_lib.maxdyn_model_contact_count, self.ptr)
+
+    @property
+    def loop_count(self):
+        return _count(_lib.maxdyn_model_loop_count, self.ptr)
 
 
 class Sim(_Handle):
@@ -343,3 +484,61 @@ class Sim(_Handle):
         v = ctypes.c_double()
         check(_lib.maxdyn_sim_constraint_violation(self.ptr, ctypes.byref(v)))
         return v.value
+
+    # --- contacts
+    def contact(self, contact):
+        """(gap, normal force, friction force [3, world]) of a contact: the gap now, the
+        forces of the last step."""
+        out = (ctypes.c_double * CONTACT_SIZE)()
+        check(_lib.maxdyn_sim_get_contact(self.ptr, contact, out))
+        return out[0], out[1], list(out[2:5])
+
+    @property
+    def contact_tolerance(self):
+        t = ctypes.c_double()
+        check(_lib.maxdyn_sim_get_contact_tolerance(self.ptr, ctypes.byref(t)))
+        return t.value
+
+    @contact_tolerance.setter
+    def contact_tolerance(self, value):
+        check(_lib.maxdyn_sim_set_contact_tolerance(self.ptr, float(value)))
+
+    def set_solver_options(self, tolerance=1e-10, max_iterations=100, acceptance=1e-8):
+        check(_lib.maxdyn_sim_set_solver_options(self.ptr, float(tolerance), int(max_iterations), float(acceptance)))
+
+    def step_stats(self):
+        st = StepStats()
+        check(_lib.maxdyn_sim_get_step_stats(self.ptr, ctypes.byref(st)))
+        return st
+
+    # --- inputs (they hold until changed: set them, then step)
+    def set_joint_input(self, joint, u):
+        """Force/torque per free direction of a joint (+u on the child, -u on the parent)."""
+        self._set(_lib.maxdyn_sim_set_joint_input, joint, u)
+
+    def joint_input(self, joint):
+        return self._get(_lib.maxdyn_sim_get_joint_input, joint)
+
+    def set_body_wrench(self, body, force, torque=(0.0, 0.0, 0.0), point=(0.0, 0.0, 0.0)):
+        """World-frame force at body point `point` (body frame) and body-frame torque."""
+        check(_lib.maxdyn_sim_set_body_wrench(
+            self.ptr, body, _doubles(force, 3, "force"), _doubles(torque, 3, "torque"), _doubles(point, 3, "point")))
+
+    def clear_inputs(self):
+        check(_lib.maxdyn_sim_clear_inputs(self.ptr))
+
+    # --- energy bookkeeping
+    def energy_account(self):
+        """(input work, damper dissipation) in J since the start or the last reset."""
+        w, d = ctypes.c_double(), ctypes.c_double()
+        check(_lib.maxdyn_sim_get_energy_account(self.ptr, ctypes.byref(w), ctypes.byref(d)))
+        return w.value, d.value
+
+    def reset_energy_account(self):
+        check(_lib.maxdyn_sim_reset_energy_account(self.ptr))
+
+    def spring_energy(self):
+        """Potential energy in the springs (part of energy()[1])."""
+        e = ctypes.c_double()
+        check(_lib.maxdyn_sim_spring_energy(self.ptr, ctypes.byref(e)))
+        return e.value

@@ -121,6 +121,189 @@ def test_objects_are_freed():
     assert maxdyn.live_objects() == before
 
 
+CUBE = [1 / 24, 0, 0, 0, 1 / 24, 0, 0, 0, 1 / 24]  # Box(0.5, 0.5, 0.5, 1)
+ROD = [1.01 / 12, 0, 0, 0, 1.01 / 12, 0, 0, 0, 0.02 / 12]  # Box(0.1, 0.1, 1, 1)
+G = 9.81
+
+
+def test_box_drop_on_ground_contacts():
+    """SCENARIOS A4: Box(0.5,0.5,0.5,1), 8 corner contacts, mu 0.3, dropped from 1 m."""
+    with maxdyn.Builder() as b:
+        box = b.add_body(1.0, CUBE)
+        b.set_body_pose(box, [0, 0, 1.25], [1, 0, 0, 0])
+        corners = [[sx, sy, sz] for sx in (-0.25, 0.25) for sy in (-0.25, 0.25) for sz in (-0.25, 0.25)]
+        contacts = [b.add_ground_contact(box, p, 0.0, 0.3) for p in corners]
+        assert b.contact_count == 8 and b.contact_cone(0) == (maxdyn.CONE_LINEAR, 4)
+        b.set_contact_cone(7, maxdyn.CONE_LINEAR, 8)
+        assert b.contact_cone(7) == (maxdyn.CONE_LINEAR, 8)
+        model = maxdyn.Model(b)
+    assert model.contact_count == 8
+    sim = maxdyn.Sim(model, 0.01)
+    assert sim.contact_tolerance == 1e-8
+    worst = 0.0
+    for _ in range(100):
+        sim.step()
+        worst = max(worst, max(-sim.contact(c)[0] for c in contacts))
+    lowest = min(sim.contact(c)[0] for c in contacts)
+    normal = sum(sim.contact(c)[1] for c in contacts)
+    speed = math.sqrt(sum(v * v for v in sim.body_state(box)[7:10]))
+    stats = sim.step_stats()
+    print(f"python box drop: penetration {worst:.2e} m, rest gap {lowest:.2e} m, sum of normal forces {normal:.9f} N, {stats}")
+    assert worst <= 1e-4 and abs(lowest) <= 1e-3 and speed < 1e-6
+    assert (stats.contacts, stats.active_contacts) == (8, 4)
+    assert abs(normal - G) < 1e-6, normal
+
+
+def rod_pendulum(gravity=True):
+    """Box(0.1, 0.1, 1, 1) on a revolute about x at its end (0, 0, 0.5)."""
+    b = maxdyn.Builder()
+    if not gravity:
+        b.set_gravity([0, 0, 0])
+    body = b.add_body(1.0, ROD)
+    joint = b.add_joint(maxdyn.REVOLUTE, maxdyn.WORLD, body, [0, 0, 0], [0, 0, 0.5], [1, 0, 0])
+    return b, body, joint
+
+
+def test_torsional_spring_period_and_damper_energy():
+    """A torsional spring k on the rod without gravity: period 2 pi sqrt(I/k) within 0.5 %,
+    energy bounded; with a damper, the dissipation accounts for the lost energy."""
+    k, inertia = 2.0, 1.01 / 12 + 0.25  # rod about its end
+    b, _, j = rod_pendulum(gravity=False)
+    b.set_joint_spring(j, [k], [0.0])
+    with b:
+        sim = maxdyn.Sim(maxdyn.Model(b), 1e-3)
+    sim.set_joint_position(j, [0.1])
+    assert abs(sim.spring_energy() - 0.5 * k * 0.01) < 1e-15
+    e0 = sum(sim.energy())
+    crossings, prev, worst = [], 0.1, 0.0
+    for n in range(1, 9000):
+        sim.step()
+        th = sim.joint_position(j)[0]
+        if prev < 0.0 <= th:
+            crossings.append((n - 1 + prev / (prev - th)) * 1e-3)
+        prev = th
+        worst = max(worst, abs(sum(sim.energy()) - e0))
+    period = (crossings[-1] - crossings[0]) / (len(crossings) - 1)
+    exact = 2 * math.pi * math.sqrt(inertia / k)
+    print(f"python torsional spring: period {period:.6f} s vs {exact:.6f} s, max |E-E0| {worst:.2e} J of {e0:.2e} J")
+    assert len(crossings) >= 3
+    assert abs(period / exact - 1) < 5e-3
+    assert worst < 0.01 * e0
+
+    b, _, j = rod_pendulum(gravity=False)
+    b.set_joint_spring(j, [k], [0.0])
+    b.set_joint_damper(j, [0.3])
+    with b:
+        sim = maxdyn.Sim(maxdyn.Model(b), 1e-3)
+    sim.set_joint_position(j, [0.1])
+    e0 = sum(sim.energy())
+    sim.step(3000)
+    w, d = sim.energy_account()
+    e = sum(sim.energy())
+    print(f"python damped spring: E0 {e0:.6e} J, E {e:.6e} J, dissipation {d:.6e} J, input work {w}")
+    assert w == 0.0 and e < 0.5 * e0
+    assert abs(e0 - e - d) < 0.01 * d
+    sim.reset_energy_account()
+    assert sim.energy_account() == (0.0, 0.0)
+
+
+def test_pd_loop_without_callback():
+    """Read the joint, set its input, step: settles at Kp (t - x) = m g (l/2) sin x."""
+    kp, kd, target = 20.0, 3.0, 1.2
+    b, _, j = rod_pendulum()
+    with b:
+        sim = maxdyn.Sim(maxdyn.Model(b), 0.01)
+    for _ in range(3000):
+        th, om = sim.joint_position(j)[0], sim.joint_velocity(j)[0]
+        sim.set_joint_input(j, [kp * (target - th) - kd * om])
+        sim.step()
+    assert sim.joint_input(j)[0] != 0.0
+    pred = target
+    for _ in range(50):
+        pred -= (kp * (target - pred) - G * 0.5 * math.sin(pred)) / (-kp - G * 0.5 * math.cos(pred))
+    th = sim.joint_position(j)[0]
+    print(f"python PD loop: settled {th:.10f} rad, predicted {pred:.10f} rad")
+    assert target - pred > 0.1
+    assert abs(th - pred) < 1e-6
+    sim.clear_inputs()
+    assert sim.joint_input(j) == [0.0]
+
+
+def test_springs_wrenches_names_and_loops():
+    # a mass on a vertical prismatic joint hanging from a point spring-damper anchored
+    # 1 m above: it settles where k (l - l0) = m g, l = 1 - s
+    k, c, l0 = 50.0, 5.0, 0.5
+    with maxdyn.Builder() as b:
+        body = b.add_body(1.0, CUBE)
+        j = b.add_joint(maxdyn.PRISMATIC, maxdyn.WORLD, body, [0, 0, 0], [0, 0, 0], [0, 0, 1])
+        b.set_body_name(body, "mass")
+        b.set_joint_name(j, "slider")
+        assert (b.find_body("mass"), b.find_joint("slider")) == (body, j)
+        assert b.add_spring(maxdyn.WORLD, [0, 0, 1], body, [0, 0, 0], k, c, l0) == 0
+        assert b.spring_count == 1
+        model = maxdyn.Model(b)
+    sim = maxdyn.Sim(model, 0.01)
+    assert abs(sim.spring_energy() - 0.5 * k * (1.0 - l0) ** 2) < 1e-12
+    sim.step(1000)
+    settled, expected = sim.joint_position(j)[0], 1.0 - l0 - G / k
+    print(f"python point spring: settled at s = {settled:.9f} m, k (l - l0) = m g gives {expected:.9f} m")
+    assert abs(settled - expected) < 1e-6
+    assert sim.energy_account()[1] > 0.0
+    # a force at the tip holds a rod level: its moment (m g / 2) l equals m g l / 2
+    rb, rod, rj = rod_pendulum()
+    with rb:
+        level = maxdyn.Sim(maxdyn.Model(rb), 0.01)
+    level.set_joint_position(rj, [math.pi / 2])
+    level.set_body_wrench(rod, [0, 0, 0.5 * G], point=[0, 0, -0.5])
+    level.step(200)
+    assert abs(level.joint_position(rj)[0] - math.pi / 2) < 1e-9
+    path = os.path.join(ROOT, "tests", "models", "fourbar_cd_loopjoint.urdf")
+    with maxdyn.Builder.from_urdf(path) as fb:
+        assert fb.find_body("link3") == 2 and fb.find_joint("joint24") == 4
+        assert maxdyn.Model(fb).loop_count == 1
+    assert model.loop_count == 0
+
+
+def test_contact_and_input_errors():
+    with maxdyn.Builder() as b:
+        box = b.add_body(1.0, CUBE)
+        c = b.add_ground_contact(box, [0, 0, -0.25], 0.0, 0.3)
+        cases = [
+            (lambda: b.add_ground_contact(box, [0, 0, 0], 0.0, -0.1), 12, "friction"),  # INVALID_ARGUMENT
+            (lambda: b.add_ground_contact(box, [0, 0, 0], float("nan"), 0.1), 5, "radius"),  # NON_FINITE
+            (lambda: b.add_plane_contact(box, [0, 0, 0], 0.0, [0, 0, 0], 0.0, 0.1), 8, "normal"),  # ZERO_AXIS
+            (lambda: b.add_ground_contact(3, [0, 0, 0], 0.0, 0.1), 2, "body"),  # UNKNOWN_BODY
+            (lambda: b.set_contact_cone(c + 1, maxdyn.CONE_LINEAR, 4), 4, "contact"),  # UNKNOWN_CONTACT
+            (lambda: b.set_contact_cone(c, 7, 4), 10, "cone_type"),  # INVALID_ENUM
+            (lambda: b.set_contact_cone(c, maxdyn.CONE_LINEAR, 3), 12, "directions"),
+            (lambda: b.find_body("nothing"), 2, "name"),
+        ]
+        for call, status, arg in cases:
+            try:
+                call()
+            except maxdyn.MaxdynError as e:
+                assert e.status == status and f"`{arg}`" in e.message, (status, arg, e)
+            else:
+                raise AssertionError(f"accepted: expected status {status} for `{arg}`")
+        assert b.contact_count == 1 and b.contact_cone(c) == (maxdyn.CONE_LINEAR, 4)
+    rb, _, j = rod_pendulum()
+    with rb:
+        sim = maxdyn.Sim(maxdyn.Model(rb), 0.01)
+    for call, status, arg in [
+        (lambda: sim.set_joint_input(j, [float("nan")]), 5, "u"),
+        (lambda: sim.set_joint_input(j, [1.0, 2.0]), 11, "n"),  # WRONG_LENGTH
+        (lambda: sim.contact(0), 4, "contact"),
+        (lambda: setattr(sim, "contact_tolerance", 0.0), 12, "tolerance"),
+    ]:
+        try:
+            call()
+        except maxdyn.MaxdynError as e:
+            assert e.status == status and f"`{arg}`" in e.message, (status, arg, e)
+        else:
+            raise AssertionError(f"accepted: expected status {status} for `{arg}`")
+    assert sim.joint_input(j) == [0.0] and sim.contact_tolerance == 1e-8
+
+
 if __name__ == "__main__":
     tests = [f for name, f in sorted(globals().items()) if name.startswith("test_")]
     failed = 0

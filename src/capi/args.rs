@@ -63,6 +63,29 @@ pub(crate) fn joint_index(id: i32, count: usize, arg: &str) -> CResult<usize> {
     index(id, count, arg, "joint").map_err(|m| Failure::new(MAXDYN_STATUS_UNKNOWN_JOINT, m))
 }
 
+/// A contact id in `0..count`.
+pub(crate) fn contact_index(id: i32, count: usize, arg: &str) -> CResult<usize> {
+    index(id, count, arg, "contact").map_err(|m| Failure::new(MAXDYN_STATUS_UNKNOWN_CONTACT, m))
+}
+
+/// A non-empty NUL-terminated UTF-8 name (body and joint names are Rust strings).
+///
+/// # Safety
+/// `p` is NULL or a NUL-terminated string that stays valid for `'a`.
+pub(crate) unsafe fn name<'a>(p: *const std::ffi::c_char, arg: &str) -> CResult<&'a str> {
+    if p.is_null() {
+        return Err(Failure::null(arg));
+    }
+    let s = std::ffi::CStr::from_ptr(p)
+        .to_str()
+        .map_err(|_| Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `{arg}` is not valid UTF-8")))?;
+    if s.is_empty() {
+        // unnamed bodies and joints have the empty name: it identifies nothing
+        return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `{arg}` is empty")));
+    }
+    Ok(s)
+}
+
 fn index(id: i32, count: usize, arg: &str, what: &str) -> Result<usize, String> {
     match usize::try_from(id) {
         Ok(i) if i < count => Ok(i),

@@ -10,10 +10,13 @@
 
 mod args;
 pub mod builder;
+pub mod contacts;
 pub mod error;
+pub mod forces;
 mod guard;
 mod handles;
 pub mod model;
+pub mod names;
 pub mod sim;
 pub mod sim_state;
 pub mod status;
@@ -21,9 +24,12 @@ pub mod urdf;
 pub mod version;
 
 pub use builder::*;
+pub use contacts::*;
 pub use error::maxdyn_last_error_message;
+pub use forces::*;
 pub use handles::maxdyn_debug_live_objects;
 pub use model::*;
+pub use names::*;
 pub use sim::*;
 pub use sim_state::*;
 pub use status::{maxdyn_status, maxdyn_status_string};

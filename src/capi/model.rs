@@ -90,3 +90,17 @@ pub unsafe extern "C" fn maxdyn_model_joint_dof(model: *const maxdyn_model, join
         Ok(())
     })
 }
+
+/// Number of independent kinematic loops (joints that close a cycle of the mechanism
+/// graph, e.g. a URDF `<loop_joint>`), in `*out`.
+///
+/// # Safety
+/// `model` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_model_loop_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_model_loop_count", || {
+        let o = super::args::out(out, "out")?;
+        *o = with_ref(model, "model", |m| Ok(count_i32(m.inner.loop_count)))?;
+        Ok(())
+    })
+}

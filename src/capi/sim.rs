@@ -13,9 +13,9 @@ use super::status::maxdyn_status::{self, *};
 use crate::sim::{Sim, SolverOptions};
 
 /// Called by `maxdyn_sim_step` before each step with the sim and the user data given to
-/// `maxdyn_sim_set_control_callback`. Set inputs (e.g. `maxdyn_sim_set_body_force`) and
-/// read state here; return 0 to take the step, non-zero to abort it (the step then
-/// returns `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback
+/// `maxdyn_sim_set_control_callback`. Read the state and set inputs here (e.g.
+/// `maxdyn_sim_set_joint_input`, `maxdyn_sim_set_body_wrench`); return 0 to take the
+/// step, non-zero to abort it (the step then returns `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback
 /// must not free the sim; stepping it from inside gives `MAXDYN_STATUS_REENTRANT_CALL`.
 #[allow(non_camel_case_types)]
 pub type maxdyn_control_callback = Option<unsafe extern "C" fn(sim: *mut maxdyn_sim, user_data: *mut c_void) -> c_int>;
@@ -49,6 +49,14 @@ pub struct maxdyn_step_stats {
     pub stalled: i32,
     /// Line-search step halvings summed over the step.
     pub line_search_halvings: i32,
+    /// Contacts in the model.
+    pub contacts: i32,
+    /// Contacts whose normal force exceeds their gap slack (N vs m) at the solution:
+    /// the ones touching.
+    pub active_contacts: i32,
+    /// Largest complementarity product at the end of the step (0 without contacts);
+    /// below the contact tolerance when the step converged.
+    pub complementarity: f64,
 }
 
 /// Creates a sim of `model` with time step `dt` (> 0, s) in `*out`, starting from the
@@ -174,6 +182,9 @@ pub unsafe extern "C" fn maxdyn_sim_get_step_stats(sim: *const maxdyn_sim, out: 
                 residual: st.residual,
                 stalled: i32::from(st.stalled),
                 line_search_halvings: count_i32(st.line_search_halvings),
+                contacts: count_i32(st.contacts),
+                active_contacts: count_i32(st.active_contacts),
+                complementarity: st.complementarity,
             })
         })?;
         Ok(())

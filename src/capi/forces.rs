@@ -1,0 +1,256 @@
+//! Force elements and inputs from C: joint springs and dampers and point-to-point
+//! springs on the builder; joint inputs (actuators), body wrenches and the energy
+//! bookkeeping on the sim. Values (finite, ≥ 0, distinct bodies) are validated by the
+//! Rust API; this layer checks pointers, ids and array lengths, all before anything
+//! changes.
+
+use super::args::{array, body_index, count_i32, joint_index, out, slice, slice_mut};
+use super::builder::{maxdyn_builder, MAXDYN_WORLD};
+use super::error::{CResult, Failure};
+use super::guard::{call, with_mut, with_ref};
+use super::sim::maxdyn_sim;
+use super::status::maxdyn_status::{self, *};
+
+/// `n` must be the joint's number of free directions (`dof`); a joint without any is
+/// left to the Rust API, which names it.
+fn check_dof(joint: i32, dof: usize, n: usize) -> CResult<()> {
+    if dof == 0 || n == dof {
+        Ok(())
+    } else {
+        Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, joint {joint} has {dof} free directions")))
+    }
+}
+
+/// Puts a spring on a joint's free directions (translations first): `stiffness` (each
+/// ≥ 0; N/m or N·m/rad) and `rest` position in minimal coordinates, `n` values each
+/// (`n` = the joint's dof). Its energy is part of the potential energy. Replaces an
+/// earlier spring on the same joint. A joint without free directions is
+/// `MAXDYN_STATUS_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// `builder` is NULL or live; `stiffness` and `rest` are NULL or `n` doubles each.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_set_joint_spring(
+    builder: *mut maxdyn_builder,
+    joint: i32,
+    stiffness: *const f64,
+    rest: *const f64,
+    n: usize,
+) -> maxdyn_status {
+    call("maxdyn_builder_set_joint_spring", || {
+        let k = slice(stiffness, n, "stiffness")?;
+        let r = slice(rest, n, "rest")?;
+        with_mut(builder, "builder", |b| {
+            let j = joint_index(joint, b.inner.joint_count(), "joint")?;
+            check_dof(joint, b.inner.joint(j)?.dof(), n)?;
+            Ok(b.inner.set_joint_spring(j, k, r)?)
+        })
+    })
+}
+
+/// Puts a damper on a joint's free directions: `damping` (each ≥ 0; N·s/m or
+/// N·m·s/rad), `n` values (the joint's dof). Dampers act through the velocities at the
+/// end of the step (implicit). Replaces an earlier damper on the same joint.
+///
+/// # Safety
+/// `builder` is NULL or live; `damping` is NULL or `n` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_set_joint_damper(
+    builder: *mut maxdyn_builder,
+    joint: i32,
+    damping: *const f64,
+    n: usize,
+) -> maxdyn_status {
+    call("maxdyn_builder_set_joint_damper", || {
+        let c = slice(damping, n, "damping")?;
+        with_mut(builder, "builder", |b| {
+            let j = joint_index(joint, b.inner.joint_count(), "joint")?;
+            check_dof(joint, b.inner.joint(j)?.dof(), n)?;
+            Ok(b.inner.set_joint_damper(j, c)?)
+        })
+    })
+}
+
+/// Adds a point-to-point spring-damper between point `pa` of `body_a` (its body frame;
+/// with `MAXDYN_WORLD` the fixed world point `pa`) and point `pb` of `body_b` (another
+/// body), acting along the line between them: `stiffness` (≥ 0, N/m), `damping` (≥ 0,
+/// N·s/m), `rest_length` (≥ 0, m). Its id (0, 1, … in order of addition) goes to
+/// `*out_spring`.
+///
+/// # Safety
+/// `builder` is NULL or live; `pa` and `pb` are NULL or 3 doubles each; `out_spring` is
+/// NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_add_spring(
+    builder: *mut maxdyn_builder,
+    body_a: i32,
+    pa: *const f64,
+    body_b: i32,
+    pb: *const f64,
+    stiffness: f64,
+    damping: f64,
+    rest_length: f64,
+    out_spring: *mut i32,
+) -> maxdyn_status {
+    call("maxdyn_builder_add_spring", || {
+        let pa = array::<3>(pa, "pa")?;
+        let pb = array::<3>(pb, "pb")?;
+        let o = out(out_spring, "out_spring")?;
+        let id = with_mut(builder, "builder", |b| {
+            let nb = b.inner.body_count();
+            if body_a != MAXDYN_WORLD {
+                body_index(body_a, nb, "body_a")?;
+            }
+            body_index(body_b, nb, "body_b")?;
+            Ok(b.inner.add_spring(body_a, pa, body_b, pb, stiffness, damping, rest_length)?)
+        })?;
+        *o = count_i32(id);
+        Ok(())
+    })
+}
+
+/// Number of point-to-point springs added so far, in `*out`.
+///
+/// # Safety
+/// `builder` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_spring_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_builder_spring_count", || {
+        let o = super::args::out(out, "out")?;
+        *o = with_ref(builder, "builder", |b| Ok(count_i32(b.inner.forces().point_springs.len())))?;
+        Ok(())
+    })
+}
+
+/// Sets a joint's input, one value per free direction (`n` = the joint's dof,
+/// translations first): a force (N) along a free translation, or a torque (N·m) about a
+/// free rotation, +u on the child and −u on the parent. Inputs hold until changed: set
+/// them, then step (a controller sets them again before each step, e.g. from the
+/// control callback).
+///
+/// # Safety
+/// `sim` is NULL or live; `u` is NULL or `n` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_set_joint_input(sim: *mut maxdyn_sim, joint: i32, u: *const f64, n: usize) -> maxdyn_status {
+    call("maxdyn_sim_set_joint_input", || {
+        let u = slice(u, n, "u")?;
+        with_mut(sim, "sim", |s| {
+            let j = joint_index(joint, s.inner.model().joint_count(), "joint")?;
+            let dof = s.inner.joint_dof(j)?;
+            if n != dof {
+                return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, joint {joint} has {dof} free directions")));
+            }
+            Ok(s.inner.set_joint_input(j, u)?)
+        })
+    })
+}
+
+/// Copies a joint's current input (`n` = the joint's dof) to `u`.
+///
+/// # Safety
+/// `sim` is NULL or live; `u` is NULL or `n` writable doubles.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_get_joint_input(sim: *const maxdyn_sim, joint: i32, u: *mut f64, n: usize) -> maxdyn_status {
+    call("maxdyn_sim_get_joint_input", || {
+        let mut buf = [0.0; 6];
+        with_ref(sim, "sim", |s| {
+            let j = joint_index(joint, s.inner.model().joint_count(), "joint")?;
+            let dof = s.inner.joint_dof(j)?;
+            if n != dof {
+                return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, joint {joint} has {dof} free directions")));
+            }
+            Ok(s.inner.joint_input(j, &mut buf[..n])?)
+        })?;
+        slice_mut(u, n, "u")?.copy_from_slice(&buf[..n]);
+        Ok(())
+    })
+}
+
+/// Applies an external wrench to a body: `force` (world frame, N) acting at the
+/// body-fixed `point` (body frame, relative to the centre of mass, m) and `torque` (body
+/// frame, N·m). Replaces the body's earlier wrench (and `maxdyn_sim_set_body_force`);
+/// holds until changed.
+///
+/// # Safety
+/// `sim` is NULL or live; `force`, `torque` and `point` are NULL or 3 doubles each.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_set_body_wrench(
+    sim: *mut maxdyn_sim,
+    body: i32,
+    force: *const f64,
+    torque: *const f64,
+    point: *const f64,
+) -> maxdyn_status {
+    call("maxdyn_sim_set_body_wrench", || {
+        let f = array::<3>(force, "force")?;
+        let t = array::<3>(torque, "torque")?;
+        let p = array::<3>(point, "point")?;
+        with_mut(sim, "sim", |s| {
+            let b = body_index(body, s.inner.model().body_count(), "body")?;
+            Ok(s.inner.set_body_wrench(b, f, t, p)?)
+        })
+    })
+}
+
+/// Sets every joint input and body wrench to zero.
+///
+/// # Safety
+/// `sim` is NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_clear_inputs(sim: *mut maxdyn_sim) -> maxdyn_status {
+    call("maxdyn_sim_clear_inputs", || {
+        with_mut(sim, "sim", |s| {
+            s.inner.clear_inputs();
+            Ok(())
+        })
+    })
+}
+
+/// Energy bookkeeping since the sim was created or last reset: the work done by the
+/// inputs (joint inputs, body forces and torques; J) in `*input_work` and the energy
+/// dissipated by the dampers (J) in `*dissipation`. With E = kinetic + potential
+/// (`maxdyn_sim_energy`, springs included), E(t) − E(0) − input_work + dissipation stays
+/// at the integrator's bounded energy error.
+///
+/// # Safety
+/// `sim` is NULL or live; the out-pointers are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_get_energy_account(sim: *const maxdyn_sim, input_work: *mut f64, dissipation: *mut f64) -> maxdyn_status {
+    call("maxdyn_sim_get_energy_account", || {
+        let w = out(input_work, "input_work")?;
+        let d = out(dissipation, "dissipation")?;
+        let acc = with_ref(sim, "sim", |s| Ok(s.inner.energy_account()))?;
+        *w = acc.input_work;
+        *d = acc.dissipation;
+        Ok(())
+    })
+}
+
+/// Sets the input work and damper dissipation totals to zero (e.g. after setting the
+/// state by hand).
+///
+/// # Safety
+/// `sim` is NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_reset_energy_account(sim: *mut maxdyn_sim) -> maxdyn_status {
+    call("maxdyn_sim_reset_energy_account", || {
+        with_mut(sim, "sim", |s| {
+            s.inner.reset_energy_account();
+            Ok(())
+        })
+    })
+}
+
+/// Potential energy stored in the springs (joint and point-to-point, J) at the current
+/// configuration, in `*out`; it is included in the potential of `maxdyn_sim_energy`.
+///
+/// # Safety
+/// `sim` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_spring_energy(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
+    call("maxdyn_sim_spring_energy", || {
+        let o = super::args::out(out, "out")?;
+        *o = with_ref(sim, "sim", |s| Ok(s.inner.spring_energy()))?;
+        Ok(())
+    })
+}
