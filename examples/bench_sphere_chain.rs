@@ -31,13 +31,14 @@ fn chain(n: usize) -> (Builder, Vec<usize>) {
 
 fn main() {
     let max_n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(128);
-    println!("{:>5} {:>14} {:>16} {:>11} {:>10} {:>16}", "n", "500 steps [ms]", "per body [µs]", "iters/step", "max iters", "penetration [m]");
+    println!("{:>5} {:>14} {:>16} {:>11} {:>10} {:>10} {:>16}", "n", "500 steps [ms]", "per body [µs]", "iters/step", "max iters", "fallbacks", "penetration [m]");
+    let mut medians: Vec<(usize, f64)> = Vec::new();
     let mut n = 1;
     while n <= max_n {
         let (b, cs) = chain(n);
         let model = Arc::new(Model::new(&b).unwrap());
         let mut times = Vec::new();
-        let (mut iters, mut max_it, mut pen) = (0usize, 0usize, 0.0f64);
+        let (mut iters, mut max_it, mut pen, mut fallbacks) = (0usize, 0usize, 0.0f64, 0usize);
         let mut failed = None;
         for rep in 0..3 {
             let mut s = Sim::new(model.clone(), 0.01).unwrap();
@@ -53,6 +54,7 @@ fn main() {
                 if rep == 0 {
                     iters += st.iterations;
                     max_it = max_it.max(st.iterations);
+                    fallbacks += st.fallback as usize;
                 }
                 if rep == 0 {
                     pen = pen.max(cs.iter().map(|&c| -s.contact(c).unwrap()[0]).fold(0.0, f64::max));
@@ -70,7 +72,13 @@ fn main() {
         }
         times.sort_by(|a, b| a.partial_cmp(b).unwrap());
         let med = times[1];
-        println!("{:5} {:14.1} {:16.1} {:11.1} {:10} {:16.2e}", n, med * 1e3, med * 1e6 / n as f64, iters as f64 / 500.0, max_it, pen);
+        println!("{:5} {:14.1} {:16.1} {:11.1} {:10} {:10} {:16.2e}", n, med * 1e3, med * 1e6 / n as f64, iters as f64 / 500.0, max_it, fallbacks, pen);
+        medians.push((n, med));
         n *= 2;
+    }
+    let t = |n: usize| medians.iter().find(|m| m.0 == n).map(|m| m.1);
+    match (t(64), t(128)) {
+        (Some(a), Some(b)) => println!("t(128)/t(64) = {:.2}", b / a),
+        _ => println!("t(128)/t(64): not available (a run failed)"),
     }
 }

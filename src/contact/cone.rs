@@ -80,11 +80,14 @@ impl Layout {
     }
 
     /// Local residual: K rows (without the body terms −φ/dt and bv, added by the caller
-    /// through `phi` and `bv`) and E rows.
-    pub fn residual(&self, y: &[f64], phi: f64, bv: &[f64], mu_f: f64, dt: f64, mu: f64, rk: &mut [f64], re: &mut [f64]) {
+    /// through `phi` and `bv`) and E rows. `limit`: the normal force that bounds friction,
+    /// None for γ itself (Coulomb); Some(ĝ) freezes it (Tresca, see `interior_point`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn residual(&self, y: &[f64], phi: f64, bv: &[f64], mu_f: f64, limit: Option<f64>, dt: f64, mu: f64, rk: &mut [f64], re: &mut [f64]) {
         let nk = self.nk;
         let (k, e) = y.split_at(nk);
         let gamma = k[0];
+        let g_lim = limit.unwrap_or(gamma);
         let sphi = e[0];
         rk[0] = (sphi - phi) / dt;
         re[0] = gamma * sphi - mu;
@@ -101,7 +104,7 @@ impl Layout {
                     sum += beta[i];
                     re[3 + i] = beta[i] * eta[i] - mu;
                 }
-                re[1] = spsi - (mu_f * gamma - sum);
+                re[1] = spsi - (mu_f * g_lim - sum);
                 re[2] = psi * spsi - mu;
             }
             Kind::Soc => {
@@ -109,7 +112,7 @@ impl Layout {
                 let (b0, e0, e1, e2) = (e[1], e[2], e[3], e[4]);
                 rk[1] = bv[0] - e1;
                 rk[2] = bv[1] - e2;
-                re[1] = b0 - mu_f * gamma;
+                re[1] = b0 - mu_f * g_lim;
                 re[2] = b0 * e0 + b1 * e1 + b2 * e2 - mu;
                 re[3] = b0 * e1 + e0 * b1;
                 re[4] = b0 * e2 + e0 * b2;
@@ -117,8 +120,10 @@ impl Layout {
         }
     }
 
-    /// Local Jacobian ∂[K rows; E rows]/∂y (ny × ny, row-major), body columns excluded.
-    pub fn jacobian(&self, y: &[f64], mu_f: f64, dt: f64, a: &mut [f64]) {
+    /// Local Jacobian ∂[K rows; E rows]/∂y (ny × ny, row-major), body columns excluded;
+    /// `frozen`: the friction bound does not depend on γ (Tresca).
+    pub fn jacobian(&self, y: &[f64], mu_f: f64, frozen: bool, dt: f64, a: &mut [f64]) {
+        let mu_f_gamma = if frozen { 0.0 } else { mu_f };
         let ny = self.ny();
         let nk = self.nk;
         a[..ny * ny].iter_mut().for_each(|v| *v = 0.0);
@@ -143,7 +148,7 @@ impl Layout {
                     set(ie(3 + i), ie(3 + i), k[1 + i]);
                 }
                 set(ie(1), ie(2), 1.0);
-                set(ie(1), 0, -mu_f);
+                set(ie(1), 0, -mu_f_gamma);
                 set(ie(2), ie(1), spsi);
                 set(ie(2), ie(2), psi);
             }
@@ -153,7 +158,7 @@ impl Layout {
                 set(1, ie(3), -1.0);
                 set(2, ie(4), -1.0);
                 set(ie(1), ie(1), 1.0);
-                set(ie(1), 0, -mu_f);
+                set(ie(1), 0, -mu_f_gamma);
                 // d(β∘η) = Arw(η) dβ + Arw(β) dη, β = (E1, K1, K2), η = (E2, E3, E4)
                 set(ie(2), ie(1), e0);
                 set(ie(2), 1, e1);

@@ -35,6 +35,9 @@ pub struct ContactWork {
     pub frames: Vec<ContactFrame>,
     /// Some contact uses the second-order cone.
     pub has_soc: bool,
+    /// Tresca mode: each contact's friction bounded by μ_f·limit[ci] instead of μ_f·γ.
+    pub frozen: bool,
+    pub limit: Vec<f64>,
     // condensation scratch, per contact at its offsets
     a_off: Vec<usize>,
     a: Vec<f64>,
@@ -69,6 +72,7 @@ impl ContactWork {
             *v = vec![0.0; eo];
         }
         w.piv = vec![0; eo];
+        w.limit = vec![0.0; contacts.len()];
         w.a = vec![0.0; ao];
         w.lu = vec![0.0; lo];
         w.x = vec![0.0; xo];
@@ -102,7 +106,7 @@ impl ContactWork {
         let l = self.layouts[ci];
         let (nk, ne, ny) = (l.nk, l.ne, l.ny());
         let a = &mut self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
-        l.jacobian(y, self.friction[ci], dt, a);
+        l.jacobian(y, self.friction[ci], self.frozen, dt, a);
         let lu = &mut self.lu[self.lu_off[ci]..self.lu_off[ci] + ne * ne];
         let x = &mut self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
         for r in 0..ne {

@@ -19,20 +19,105 @@ use crate::contact::geometry::{frame, gap, gap_and_jacobian};
 use crate::contact::node::ContactWork;
 use crate::model::Result;
 
+#[doc(hidden)]
+pub static TRACE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// Fraction-to-boundary factor τ.
 const TAU: f64 = 0.99;
+/// Rounds of the Tresca fixed point before the fallback gives up.
+const TRESCA_ROUNDS: usize = 40;
+/// The fixed point has converged when no normal force changed by more than this
+/// (relative to the largest normal force, at least 1 N) in the last round.
+const TRESCA_AGREEMENT: f64 = 1e-7;
 /// Initial barrier parameter.
 const MU_INITIAL: f64 = 1.0;
 
 impl Sim {
-    /// Runs at most `limit` iterations (besides `options.max_iterations`).
+    /// Runs at most `limit` iterations (besides `options.max_iterations`). If the direct
+    /// solve fails on a model with friction, falls back to the Tresca fixed point
+    /// (`tresca_fallback`).
     pub(super) fn interior_point(&mut self, limit: usize) -> (StepStats, bool) {
         let mut w = std::mem::take(&mut self.work);
         let mut cw = std::mem::take(&mut self.contacts);
-        let out = self.interior_point_with(&mut w, &mut cw, limit);
+        cw.frozen = false;
+        let (mut stats, mut ok) = self.interior_point_with(&mut w, &mut cw, limit, None);
+        if !ok && limit == usize::MAX && cw.friction.iter().any(|&f| f > 0.0) {
+            (stats, ok) = self.tresca_fallback(&mut w, &mut cw, stats);
+        }
         self.work = w;
         self.contacts = cw;
-        out
+        (stats, ok)
+    }
+
+    /// Coulomb friction couples the friction bound μ_f γ to the normal force, which makes
+    /// the complementarity problem non-monotone: with μ_f = 1 and many sliding contacts
+    /// (the B2 chain crashing onto the ground) the central path can fold, and the
+    /// interior point then jams at a point where the Newton matrix is singular although
+    /// the step has a solution. With the bound frozen at ĝ (Tresca friction) the problem is
+    /// monotone and the interior point is robust; the fixed point ĝ ← γ converges to the
+    /// Coulomb solution (contracting by roughly μ_f × the coupling per round), and a last
+    /// Coulomb solve started from it (at the final barrier) polishes the result.
+    fn tresca_fallback(&mut self, w: &mut Workspace, cw: &mut ContactWork, first: StepStats) -> (StepStats, bool) {
+        let model = self.model.clone();
+        let sym = &model.symbolic;
+        let mut stats = first;
+        stats.fallback = true;
+        let gamma = |s: &[f64], ci: usize| s[sym.offsets[model.contact_node[ci]]].max(0.0);
+        for ci in 0..cw.count() {
+            cw.limit[ci] = gamma(&w.s, ci);
+        }
+        cw.frozen = true;
+        for _ in 0..TRESCA_ROUNDS {
+            self.restart_iterate(&mut w.s);
+            let (st, ok) = self.interior_point_with(w, cw, usize::MAX, None);
+            stats.iterations += st.iterations;
+            stats.line_search_halvings += st.line_search_halvings;
+            stats.tresca_rounds += 1;
+            if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
+                eprintln!("round {} ok {ok} iters {} res {:.2e}", stats.tresca_rounds, st.iterations, st.residual);
+            }
+            if !ok {
+                break;
+            }
+            let (mut change, mut scale) = (0.0f64, 1.0f64);
+            for ci in 0..cw.count() {
+                let g = gamma(&w.s, ci);
+                change = change.max((g - cw.limit[ci]).abs());
+                scale = scale.max(g);
+                cw.limit[ci] = g;
+            }
+            if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
+                eprintln!("   change {change:.2e} scale {scale:.2e}");
+            }
+            if change <= TRESCA_AGREEMENT * scale {
+                cw.frozen = false;
+                let mu_end = 0.1 * self.options.contact_tolerance;
+                let (st, ok) = self.interior_point_with(w, cw, usize::MAX, Some(mu_end));
+                stats.iterations += st.iterations;
+                stats.line_search_halvings += st.line_search_halvings;
+                stats.residual = st.residual;
+                stats.complementarity = st.complementarity;
+                stats.active_contacts = st.active_contacts;
+                stats.stalled |= st.stalled;
+                if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
+                    eprintln!("polish ok {ok} iters {} res {:.2e}", st.iterations, st.residual);
+                }
+                cw.frozen = false;
+                return (stats, ok);
+            }
+        }
+        cw.frozen = false;
+        (stats, false)
+    }
+
+    /// The step's starting iterate: last step's velocities and joint multipliers.
+    fn restart_iterate(&self, s: &mut [f64]) {
+        let sym = &self.model.symbolic;
+        s.copy_from_slice(&self.solution);
+        for (i, &n) in self.model.body_node.iter().enumerate() {
+            let o = sym.offsets[n];
+            s[o..o + 3].copy_from_slice(self.v[i].as_slice());
+            s[o + 3..o + 6].copy_from_slice(self.w[i].as_slice());
+        }
     }
 
     /// Contact frames at z_{k+1} and the contact variables' starting point.
@@ -51,13 +136,20 @@ impl Sim {
         }
     }
 
-    fn interior_point_with(&mut self, w: &mut Workspace, cw: &mut ContactWork, limit: usize) -> (StepStats, bool) {
+    /// One interior-point solve. `polish`: continue from the current iterate at this
+    /// barrier instead of restarting the contact variables at μ = 1.
+    fn interior_point_with(&mut self, w: &mut Workspace, cw: &mut ContactWork, limit: usize, polish: Option<f64>) -> (StepStats, bool) {
         let opts = self.options;
         let mu_end = 0.1 * opts.contact_tolerance;
         let two_over_dt = 2.0 / self.dt;
         let mut stats = StepStats { contacts: cw.count(), ..StepStats::default() };
-        self.start_contacts(w, cw);
-        let mut mu = MU_INITIAL;
+        let mut mu = match polish {
+            Some(mu) => mu,
+            None => {
+                self.start_contacts(w, cw);
+                MU_INITIAL
+            }
+        };
         let mut converged = false;
         let (mut eq, mut comp);
         loop {
@@ -104,6 +196,9 @@ impl Sim {
                 }
                 alpha *= 0.5;
                 stats.line_search_halvings += 1;
+            }
+            if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
+                eprintln!("it {:3} mu {:.2e} merit {:.3e} alpha {:.3e} acc {} eq {:.2e} comp {:.2e}", stats.iterations, mu, merit, alpha, accepted, eq, comp);
             }
             if !accepted {
                 break;
@@ -164,7 +259,8 @@ impl Sim {
             y[..l.nk].copy_from_slice(&s[on..on + l.nk]);
             y[l.nk..l.ny()].copy_from_slice(&e[eo..eo + l.ne]);
             let (rk, re_c) = (&mut r[on..on + l.nk], &mut re[eo..eo + l.ne]);
-            l.residual(&y, phi, &bv[..l.nt], cw.friction[ci], dt, mu, rk, re_c);
+            let limit = if cw.frozen { Some(cw.limit[ci]) } else { None };
+            l.residual(&y, phi, &bv[..l.nt], cw.friction[ci], limit, dt, mu, rk, re_c);
         }
     }
 

@@ -18,6 +18,8 @@ use crate::model::{Error, Model, Result};
 use crate::solver::BlockMatrix;
 
 pub use contact_check::ContactSystemCheck;
+#[doc(hidden)]
+pub use interior_point::TRACE;
 
 /// Newton solver settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,6 +58,10 @@ pub struct StepStats {
     pub active_contacts: usize,
     /// Largest complementarity product at the end of the step (0 without contacts).
     pub complementarity: f64,
+    /// The direct contact solve failed and the Tresca fixed point took over.
+    pub fallback: bool,
+    /// Rounds of the Tresca fixed point (0 unless `fallback`).
+    pub tresca_rounds: usize,
 }
 
 pub struct Sim {
