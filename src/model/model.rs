@@ -54,10 +54,6 @@ pub struct Model {
 /// step is exact.
 pub const LOOP_PIVOT_REGULARIZATION: f64 = 1e-10;
 
-/// Absolute shift on the loop-joint multiplier diagonal added at assembly. Zero: the
-/// relative pivot shift above replaces it (kept so the assembly code compiles unchanged).
-pub const LOOP_REGULARIZATION: f64 = 0.0;
-
 impl Model {
     pub fn new(b: &Builder) -> Result<Model> {
         if b.bodies.is_empty() {

@@ -5,10 +5,8 @@
 //! they are not for the stepping loop.
 
 use super::Sim;
-use crate::integrator::body_dynamics;
-use crate::integrator::joint_rows::{advance, multiplier_jacobian, velocity_map};
-use crate::joints::constraint::{GeneralConstraint, Pose, Side};
-use crate::math::{qmul, step_rotation, V3};
+use crate::integrator::joint_rows::multiplier_jacobian;
+use crate::joints::constraint::Pose;
 use crate::solver::BlockMatrix;
 
 /// Rank of the stacked joint-constraint Jacobian G (all joints' rows against all bodies'
@@ -75,65 +73,20 @@ impl Sim {
     }
 
     /// The Newton matrix of the next step at its warm start (prediction z_{k+1} from the
-    /// current state, iterate = current velocities and last multipliers), assembled but
-    /// not factored, in the model's block pattern.
-    ///
-    /// This mirrors `Sim::assemble_jacobian` (private to newton.rs) block by block, so
-    /// tests can compare the graph LDU with a dense LU on a real mechanism.
-    pub fn newton_matrix(&self) -> BlockMatrix {
-        let model = &*self.model;
-        let sym = &model.symbolic;
-        let dt = self.dt;
-        let nb = model.body_count();
-        let mut frame = self.frame.clone();
-        let mut s = self.solution.clone();
-        for i in 0..nb {
-            frame.v0[i] = self.v[i];
-            frame.w0[i] = self.w[i];
-            frame.x1[i] = self.x[i] + self.v[i] * dt;
-            frame.q1[i] = qmul(&self.q[i], &step_rotation(&self.w[i], dt)).normalize();
-            let o = sym.offsets[model.body_node[i]];
-            s[o..o + 3].copy_from_slice(self.v[i].as_slice());
-            s[o + 3..o + 6].copy_from_slice(self.w[i].as_slice());
-        }
-        let v3 = |o: usize| V3::new(s[o], s[o + 1], s[o + 2]);
-        let pose1 = |b: Option<usize>| b.map_or(Pose::WORLD, |i| Pose { x: frame.x1[i], q: frame.q1[i] });
-        let pose2 = |b: Option<usize>| {
-            b.map_or(Pose::WORLD, |i| {
-                let o = sym.offsets[model.body_node[i]];
-                advance(&frame.x1[i], &frame.q1[i], &v3(o), &v3(o + 3), dt)
-            })
-        };
-        let mut m = BlockMatrix::new(sym);
-        for (i, b) in model.bodies.iter().enumerate() {
-            let n = model.body_node[i];
-            body_dynamics::add_jacobian(b.mass, &b.inertia, dt, &v3(sym.offsets[n] + 3), m.block_mut(sym, n, n));
-        }
-        let (mut ga, mut gb) = ([0.0; 36], [0.0; 36]);
-        for (ji, j) in model.joints.iter().enumerate() {
-            let Some(nj) = model.joint_node[ji] else { continue };
-            let nc = j.constraint_count();
-            multiplier_jacobian(j, &pose1(j.parent), &pose1(Some(j.child)), &mut ga[..nc * 6], &mut gb[..nc * 6]);
-            let g = GeneralConstraint::eval(j, &pose2(j.parent), &pose2(Some(j.child)));
-            for (side, body, gsrc) in [(Side::Child, Some(j.child), &gb), (Side::Parent, j.parent, &ga)] {
-                let Some(body) = body else { continue };
-                let nbd = model.body_node[body];
-                let map = velocity_map(&frame.q1[body], &v3(sym.offsets[nbd] + 3), dt);
-                j.jacobian_block(&g, side, dt, &map, m.block_mut(sym, nj, nbd));
-                let blk = m.block_mut(sym, nbd, nj);
-                for r in 0..6 {
-                    for c in 0..nc {
-                        blk[r * nc + c] = -gsrc[c * 6 + r];
-                    }
-                }
-            }
-        }
-        crate::forces::add_jacobian(model, &frame, &s, &mut m);
-        m
+    /// current state, iterate = current velocities and last multipliers), assembled by the
+    /// step's own assembly but not factored, in the model's block pattern. The state is
+    /// not changed. (Equality part: a model's contact rows are assembled by the interior
+    /// point, see `debug_contact_system_check`.)
+    pub fn newton_matrix(&mut self) -> BlockMatrix {
+        self.prepare_step();
+        let s = std::mem::take(&mut self.work.s);
+        self.assemble_jacobian(&s);
+        self.work.s = s;
+        self.matrix.clone()
     }
 
     /// [`Sim::newton_matrix`] as a dense row-major array (dimension `model().system_size()`).
-    pub fn newton_matrix_dense(&self) -> Vec<f64> {
+    pub fn newton_matrix_dense(&mut self) -> Vec<f64> {
         self.newton_matrix().to_dense(&self.model.symbolic)
     }
 }

@@ -9,7 +9,6 @@ use crate::integrator::body_dynamics;
 use crate::integrator::joint_rows::{advance, multiplier_jacobian, velocity_map};
 use crate::joints::constraint::{GeneralConstraint, Pose, Side};
 use crate::math::{qmul, step_rotation, V3};
-use crate::model::model::LOOP_REGULARIZATION;
 use crate::integrator::StepFrame;
 use crate::model::{Error, Model, Result};
 
@@ -230,12 +229,6 @@ impl Sim {
                     for c in 0..nc {
                         blk[r * nc + c] = -gsrc[o + c * 6 + r];
                     }
-                }
-            }
-            if model.in_loop[ji] {
-                let d = matrix.block_mut(sym, nj, nj);
-                for c in 0..nc {
-                    d[c * nc + c] += LOOP_REGULARIZATION;
                 }
             }
         }
