@@ -73,18 +73,25 @@ pub enum Side {
 
 impl Joint {
     /// Constraint values [D_Tᵀ g_T; D_Rᵀ g_R] written into `out` (length nc).
+    /// (Values only: the residual needs no derivatives.)
     pub fn constraint(&self, a: &Pose, b: &Pose, out: &mut [f64]) {
-        let g = GeneralConstraint::eval(self, a, b);
-        self.select(&g, out);
+        let ra = rotation(&a.q);
+        let gt = ra.transpose() * (b.x + rotation(&b.q) * self.p_child - a.x) - self.p_parent;
+        let gr = vec_part(&qmul(&qmul(&conj(&a.q), &b.q), &conj(&self.q_offset)));
+        self.select_values(&gt, &gr, out);
     }
 
     pub fn select(&self, g: &GeneralConstraint, out: &mut [f64]) {
+        self.select_values(&g.gt, &g.gr, out);
+    }
+
+    fn select_values(&self, gt: &V3, gr: &V3, out: &mut [f64]) {
         let nt = self.dt.len;
         for (r, d) in self.dt.as_slice().iter().enumerate() {
-            out[r] = d.dot(&g.gt);
+            out[r] = d.dot(gt);
         }
         for (r, d) in self.dr.as_slice().iter().enumerate() {
-            out[nt + r] = d.dot(&g.gr);
+            out[nt + r] = d.dot(gr);
         }
     }
 
