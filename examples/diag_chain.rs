@@ -1,0 +1,96 @@
+//! Diagnostics for SCENARIOS B2 (not a benchmark): runs one sphere chain with overridable
+//! dt, friction, cone and prints, per step with fallback/failure, the sphere speeds and
+//! gaps.  N=64 DT=0.01 MU=1 CONE=lin|soc STEPS=500 V=1 cargo run --release --example diag_chain
+use maxdyn::math::{from_rotation_vector, rotation, V3};
+use maxdyn::model::sphere_inertia;
+use maxdyn::{Builder, JointType, Model, Sim};
+use std::sync::Arc;
+fn env<T: std::str::FromStr>(k: &str, d: T) -> T {
+    std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d)
+}
+fn main() {
+    let n: usize = env("N", 64);
+    let dt: f64 = env("DT", 0.01);
+    let mu: f64 = env("MU", 1.0);
+    let soc = std::env::var("CONE").map(|c| c == "soc").unwrap_or(false);
+    let steps: usize = env("STEPS", (5.0 / dt) as usize);
+    let verbose = std::env::var("V").is_ok();
+    let r = 0.25;
+    let mut b = Builder::new();
+    let q0 = from_rotation_vector(&V3::new(3.0 * std::f64::consts::FRAC_PI_4, 0.0, 0.0));
+    let rot = rotation(&q0);
+    let mut cs = Vec::new();
+    for i in 0..n {
+        let body = b.add_body(1.0, sphere_inertia(1.0, r).as_slice().try_into().unwrap()).unwrap();
+        let x = V3::new(0.0, 0.0, r) + rot * V3::new(0.0, 0.0, -1.0) * i as f64;
+        b.set_body_pose(body, [x.x, x.y, x.z], [q0[0], q0[1], q0[2], q0[3]]).unwrap();
+        if i > 0 {
+            b.add_joint(JointType::Spherical, (i - 1) as i32, i as i32, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+        }
+        let c = b.add_ground_contact(body as i32, [0.0; 3], r, mu).unwrap();
+        if soc {
+            b.set_contact_cone(c, maxdyn::contact::ConeType::Nonlinear, 2).unwrap();
+        }
+        cs.push(c);
+    }
+    let model = Arc::new(Model::new(&b).unwrap());
+    let mut s = Sim::new(model, dt).unwrap();
+    // REPLAY_MU: on failure, replay the failing step's state with this friction
+    let replay: Option<f64> = std::env::var("REPLAY_MU").ok().and_then(|v| v.parse().ok());
+    let mut b2 = Builder::new();
+    for i in 0..n {
+        let body = b2.add_body(1.0, sphere_inertia(1.0, r).as_slice().try_into().unwrap()).unwrap();
+        let x = V3::new(0.0, 0.0, r) + rot * V3::new(0.0, 0.0, -1.0) * i as f64;
+        b2.set_body_pose(body, [x.x, x.y, x.z], [q0[0], q0[1], q0[2], q0[3]]).unwrap();
+        if i > 0 {
+            b2.add_joint(JointType::Spherical, (i - 1) as i32, i as i32, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+        }
+        if replay.unwrap_or(mu) >= 0.0 {
+            b2.add_ground_contact(body as i32, [0.0; 3], r, replay.unwrap_or(mu)).unwrap();
+        }
+    }
+    let model2 = Arc::new(Model::new(&b2).unwrap());
+    let (mut tot, mut maxit, mut pen, mut fb) = (0, 0, 0.0f64, 0);
+    let t0 = std::time::Instant::now();
+    for k in 0..steps {
+        let speeds: Vec<f64> = (0..n).map(|i| { let st = s.body_state(i).unwrap(); (st[7]*st[7]+st[8]*st[8]+st[9]*st[9]).sqrt() }).collect();
+        let vmax = speeds.iter().cloned().fold(0.0, f64::max);
+        let gaps: Vec<f64> = cs.iter().map(|&c| s.contact(c).unwrap()[0]).collect();
+        let near = gaps.iter().filter(|&&g| g < 0.05).count();
+        match s.step() {
+            Ok(st) => {
+                tot += st.iterations;
+                maxit = maxit.max(st.iterations);
+                fb += st.fallback as usize;
+                pen = pen.max(cs.iter().map(|&c| -s.contact(c).unwrap()[0]).fold(0.0, f64::max));
+                if st.fallback || verbose {
+                    println!("step {k} it {} fb {} rounds {} vmax {vmax:.2} near-ground {near} active {}", st.iterations, st.fallback, st.tresca_rounds, st.active_contacts);
+                }
+            }
+            Err(e) => {
+                println!("FAIL at {k}: {e}; vmax {vmax:.2} m/s, contacts with gap < 5 cm: {near}");
+                let impact: Vec<String> = (0..n).filter(|&i| gaps[i] < 0.4 && gaps[i] > 0.001).map(|i| format!("{i}:{:.3}@{:.1}", gaps[i], speeds[i])).collect();
+                println!("  approaching (gap@speed): {}", impact.join(" "));
+                for i in 0..n {
+                    let st = s.body_state(i).unwrap();
+                    let w = (st[10] * st[10] + st[11] * st[11] + st[12] * st[12]).sqrt();
+                    print!("{i}:|w|={w:.0},v=({:.1},{:.1},{:.1}),gap={:.3} ", st[7], st[8], st[9], gaps[i]);
+                }
+                println!();
+                if replay.is_some() {
+                    let mut s2 = Sim::new(model2.clone(), dt).unwrap();
+                    for i in 0..n {
+                        s2.set_body_state(i, &s.body_state(i).unwrap()).unwrap();
+                    }
+                    println!("replay with friction {:?}: {:?}", replay, s2.step().map(|st| (st.iterations, st.fallback)));
+                }
+                if std::env::var("TRACE").is_ok() {
+                    maxdyn::sim::TRACE.store(true, std::sync::atomic::Ordering::Relaxed);
+                    let _ = s.step();
+                }
+                break;
+            }
+        }
+    }
+    println!("n {n} dt {dt} mu {mu} soc {soc}: iters/step {:.1} max {maxit} fallbacks {fb} pen {pen:.2e} time {:.2}s", tot as f64 / steps as f64, t0.elapsed().as_secs_f64());
+}
