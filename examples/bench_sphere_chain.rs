@@ -31,14 +31,14 @@ fn chain(n: usize) -> (Builder, Vec<usize>) {
 
 fn main() {
     let max_n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(128);
-    println!("{:>5} {:>14} {:>16} {:>11} {:>10} {:>10} {:>16}", "n", "500 steps [ms]", "per body [µs]", "iters/step", "max iters", "fallbacks", "penetration [m]");
+    println!("{:>5} {:>14} {:>16} {:>11} {:>10} {:>10} {:>11} {:>16}", "n", "500 steps [ms]", "per body [µs]", "iters/step", "max iters", "fallbacks", "split steps", "penetration [m]");
     let mut medians: Vec<(usize, f64)> = Vec::new();
     let mut n = 1;
     while n <= max_n {
         let (b, cs) = chain(n);
         let model = Arc::new(Model::new(&b).unwrap());
         let mut times = Vec::new();
-        let (mut iters, mut max_it, mut pen, mut fallbacks) = (0usize, 0usize, 0.0f64, 0usize);
+        let (mut iters, mut max_it, mut pen, mut fallbacks, mut splits) = (0usize, 0usize, 0.0f64, 0usize, 0usize);
         let mut failed = None;
         for rep in 0..3 {
             let mut s = Sim::new(model.clone(), 0.01).unwrap();
@@ -55,6 +55,7 @@ fn main() {
                     iters += st.iterations;
                     max_it = max_it.max(st.iterations);
                     fallbacks += st.fallback as usize;
+                    splits += (st.substeps > 1) as usize;
                 }
                 if rep == 0 {
                     pen = pen.max(cs.iter().map(|&c| -s.contact(c).unwrap()[0]).fold(0.0, f64::max));
@@ -72,7 +73,7 @@ fn main() {
         }
         times.sort_by(|a, b| a.partial_cmp(b).unwrap());
         let med = times[1];
-        println!("{:5} {:14.1} {:16.1} {:11.1} {:10} {:10} {:16.2e}", n, med * 1e3, med * 1e6 / n as f64, iters as f64 / 500.0, max_it, fallbacks, pen);
+        println!("{:5} {:14.1} {:16.1} {:11.1} {:10} {:10} {:11} {:16.2e}", n, med * 1e3, med * 1e6 / n as f64, iters as f64 / 500.0, max_it, fallbacks, splits, pen);
         medians.push((n, med));
         n *= 2;
     }

@@ -210,10 +210,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_solver_options(
         let max_iterations = usize::try_from(max_iterations).map_err(|_| {
             Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `max_iterations` is {max_iterations}: must be ≥ 1"))
         })?;
-        with_mut(sim, "sim", |s| {
-            let contact_tolerance = s.inner.options.contact_tolerance;
-            Ok(s.inner.set_options(SolverOptions { tolerance, max_iterations, acceptance, contact_tolerance })?)
-        })
+        with_mut(sim, "sim", |s| Ok(s.inner.set_options(SolverOptions { tolerance, max_iterations, acceptance, ..s.inner.options })?))
     })
 }
 

@@ -1,7 +1,11 @@
 //! Free rigid-body part of the discrete Euler–Lagrange equations (paper eq. d_{0,T},
 //! d_{0,R}), in force units (rotational rows are twice a torque, as in the paper):
-//!   d_T = m (v₁ − v₀)/dt − m g − F
-//!   d_R = (s₁ I + [ω₁]×) J ω₁ − (s₀ I − [ω₀]×) J ω₀ − 2τ,   sᵢ = √(4/dt² − ωᵢᵀωᵢ)
+//!   d_T = m (v₁ − v₀)/h₀ − m g − F
+//!   d_R = (h₁/h₀)(s₁ I + [ω₁]×) J ω₁ − (s₀ I − [ω₀]×) J ω₀ − 2τ,   sᵢ = √(4/hᵢ² − ωᵢᵀωᵢ)
+//! h₀ is the interval of the known velocities (v₀, ω₀), h₁ the interval of the unknown ones.
+//! With h₀ = h₁ = dt these are the paper's equations; different intervals (a step split
+//! in halves when Newton fails, `Sim::step`) follow from the discrete Lagrangian of each
+//! interval: the momenta (h/2)(s I ± [ω]×)Jω of the two intervals meet the impulses h₀·F.
 
 use crate::math::{skew, M3, V3};
 
@@ -11,23 +15,23 @@ fn s_of(w: &V3, dt: f64) -> f64 {
 }
 
 /// Residual of one body (6 entries) before constraint forces.
-pub fn residual(m: f64, j: &M3, g: &V3, dt: f64, v0: &V3, w0: &V3, v1: &V3, w1: &V3, f: &V3, tau: &V3, out: &mut [f64]) {
-    let dt_ = m * (v1 - v0) / dt - m * g - f;
+pub fn residual(m: f64, j: &M3, g: &V3, h0: f64, h1: f64, v0: &V3, w0: &V3, v1: &V3, w1: &V3, f: &V3, tau: &V3, out: &mut [f64]) {
+    let dt_ = m * (v1 - v0) / h0 - m * g - f;
     let jw1 = j * w1;
     let jw0 = j * w0;
-    let dr = s_of(w1, dt) * jw1 + w1.cross(&jw1) - (s_of(w0, dt) * jw0 - w0.cross(&jw0)) - 2.0 * tau;
+    let dr = (h1 / h0) * (s_of(w1, h1) * jw1 + w1.cross(&jw1)) - (s_of(w0, h0) * jw0 - w0.cross(&jw0)) - 2.0 * tau;
     out[..3].copy_from_slice(dt_.as_slice());
     out[3..6].copy_from_slice(dr.as_slice());
 }
 
 /// ∂d/∂(v₁, ω₁) (6×6, row-major), added into `out`.
-pub fn add_jacobian(m: f64, j: &M3, dt: f64, w1: &V3, out: &mut [f64]) {
-    let s = s_of(w1, dt);
+pub fn add_jacobian(m: f64, j: &M3, h0: f64, h1: f64, w1: &V3, out: &mut [f64]) {
+    let s = s_of(w1, h1);
     let jw = j * w1;
     // ∂/∂ω [s J ω + ω × J ω] = J ω (−ωᵀ/s) + s J + [ω]× J − [J ω]×
-    let dr = -(jw * w1.transpose()) / s + s * j + skew(w1) * j - skew(&jw);
+    let dr = (-(jw * w1.transpose()) / s + s * j + skew(w1) * j - skew(&jw)) * (h1 / h0);
     for r in 0..3 {
-        out[r * 6 + r] += m / dt;
+        out[r * 6 + r] += m / h0;
         for c in 0..3 {
             out[(3 + r) * 6 + 3 + c] += dr[(r, c)];
         }

@@ -5,6 +5,7 @@ mod interior_point;
 mod inputs;
 pub mod inspect;
 mod newton;
+mod split;
 mod state;
 
 pub use inspect::ConstraintRank;
@@ -34,11 +35,14 @@ pub struct SolverOptions {
     /// Contacts: converged when every complementarity product (normal force × gap slack,
     /// friction pairs) is below this; the barrier parameter ends at a tenth of it.
     pub contact_tolerance: f64,
+    /// A step Newton cannot solve is retried as two halves, recursively, at most this
+    /// many levels deep (3: down to dt/8); 0 disables splitting.
+    pub max_splits: usize,
 }
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8 }
+        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 3 }
     }
 }
 
@@ -62,11 +66,16 @@ pub struct StepStats {
     pub fallback: bool,
     /// Rounds of the Tresca fixed point (0 unless `fallback`).
     pub tresca_rounds: usize,
+    /// Intervals the step took: 1, or more when it had to be split (see `Sim::step`).
+    pub substeps: usize,
 }
 
 pub struct Sim {
     model: Arc<Model>,
+    /// Step size of the step being taken (the nominal one except inside a split step).
     dt: f64,
+    /// Interval spanned by the current velocities: positions are predicted with it.
+    dt_prev: f64,
     pub options: SolverOptions,
     time: f64,
     steps: u64,
@@ -90,6 +99,7 @@ pub struct Sim {
     contacts: crate::contact::node::ContactWork,
     /// Per contact after the last step: normal force and world friction force.
     contact_forces: Vec<[f64; 4]>,
+    snapshot: split::Snapshot,
 }
 
 impl Sim {
@@ -105,8 +115,9 @@ impl Sim {
             g_offset.push(o);
             o += j.constraint_count() * 6;
         }
-        let sim = Sim {
+        let mut sim = Sim {
             dt,
+            dt_prev: dt,
             options: SolverOptions::default(),
             time: 0.0,
             steps: 0,
@@ -125,8 +136,10 @@ impl Sim {
             matrix: BlockMatrix::new(&model.symbolic),
             contacts: crate::contact::node::ContactWork::new(&model.contacts),
             contact_forces: vec![[0.0; 4]; model.contacts.len()],
+            snapshot: split::Snapshot::default(),
             model,
         };
+        sim.snapshot = split::Snapshot::of(&sim);
         for i in 0..nb {
             sim.check_angular_speed(&sim.w[i].clone())?;
         }

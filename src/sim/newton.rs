@@ -43,9 +43,9 @@ pub(super) fn v3(s: &[f64], o: usize) -> V3 {
 }
 
 impl Sim {
-    /// Advances one time step. On failure the state stays at the last good step and
-    /// `stats()` describes the failed attempt.
-    pub fn step(&mut self) -> Result<StepStats> {
+    /// One step of the current `dt` (no splitting; see `split.rs`). On failure the state
+    /// is unchanged and `stats()` describes the attempt.
+    pub(super) fn step_once(&mut self) -> Result<StepStats> {
         let dt = self.dt;
         let nb = self.model.body_count();
         self.prepare_step();
@@ -56,6 +56,7 @@ impl Sim {
         } else {
             self.interior_point(usize::MAX)
         };
+        let stats = StepStats { substeps: 1, ..stats };
         self.stats = stats;
         if !converged {
             return Err(Error::NotConverged { residual: stats.residual, iterations: stats.iterations });
@@ -75,21 +76,24 @@ impl Sim {
         }
         self.time += dt;
         self.steps += 1;
+        self.dt_prev = dt;
         crate::forces::account_step(&self.model, &self.frame, &self.v, &self.w, &mut self.energy_account);
         Ok(stats)
     }
 
     /// Prediction z_{k+1}, G(z_{k+1}) and the warm start of the Newton iterate.
     pub(super) fn prepare_step(&mut self) {
-        let dt = self.dt;
+        // the known velocities span the previous interval h0 (dt unless a step was split)
+        let h0 = self.dt_prev;
+        self.frame.dt = h0;
         let nb = self.model.body_count();
         // prediction z_{k+1} from ż_k (unit quaternion by construction; the normalization
         // only removes accumulated round-off)
         for i in 0..nb {
             self.frame.v0[i] = self.v[i];
             self.frame.w0[i] = self.w[i];
-            self.frame.x1[i] = self.x[i] + self.v[i] * dt;
-            self.frame.q1[i] = qmul(&self.q[i], &step_rotation(&self.w[i], dt)).normalize();
+            self.frame.x1[i] = self.x[i] + self.v[i] * h0;
+            self.frame.q1[i] = qmul(&self.q[i], &step_rotation(&self.w[i], h0)).normalize();
         }
         self.compute_multiplier_jacobians();
         // warm start: previous velocities and multipliers
@@ -207,7 +211,7 @@ impl Sim {
         for (i, b) in model.bodies.iter().enumerate() {
             let n = model.body_node[i];
             let w = v3(&s, sym.offsets[n] + 3);
-            body_dynamics::add_jacobian(b.mass, &b.inertia, dt, &w, matrix.block_mut(sym, n, n));
+            body_dynamics::add_jacobian(b.mass, &b.inertia, self.frame.dt, dt, &w, matrix.block_mut(sym, n, n));
         }
         for (ji, j) in model.joints.iter().enumerate() {
             let Some(nj) = model.joint_node[ji] else { continue };
@@ -247,6 +251,7 @@ pub(super) fn residual_into(sim: &Sim, s: &[f64], r: &mut [f64]) {
             b.mass,
             &b.inertia,
             &model.gravity,
+            f.dt,
             sim.dt,
             &f.v0[i],
             &f.w0[i],

@@ -41,6 +41,7 @@ impl Sim {
         self.q[body] = q.normalize();
         self.v[body] = V3::new(s[7], s[8], s[9]);
         self.w[body] = w;
+        self.dt_prev = self.dt;
         Ok(())
     }
 
@@ -102,7 +103,8 @@ impl Sim {
     }
 
     fn predicted_pose(&self, body: Option<usize>) -> Pose {
-        body.map_or(Pose::WORLD, |i| Pose { x: self.x[i] + self.v[i] * self.dt, q: qmul(&self.q[i], &step_rotation(&self.w[i], self.dt)) })
+        let h = self.dt_prev;
+        body.map_or(Pose::WORLD, |i| Pose { x: self.x[i] + self.v[i] * h, q: qmul(&self.q[i], &step_rotation(&self.w[i], h)) })
     }
 
     pub fn joint_position(&self, joint: usize, out: &mut [f64]) -> Result<()> {
@@ -119,7 +121,7 @@ impl Sim {
         let j = self.check_joint(joint)?;
         Self::check_len("values", out.len(), j.dof())?;
         let (a1, b1) = (self.predicted_pose(j.parent), self.predicted_pose(Some(j.child)));
-        Self::rates(j, &self.pose(j.parent), &self.pose(Some(j.child)), &a1, &b1, self.dt, out);
+        Self::rates(j, &self.pose(j.parent), &self.pose(Some(j.child)), &a1, &b1, self.dt_prev, out);
         Ok(())
     }
 
@@ -149,9 +151,9 @@ impl Sim {
     /// (Allocates: a setup call, never part of a step.)
     fn reposition(&mut self, joint: usize, values: &[f64], is_position: bool) {
         let model = self.model.clone();
-        let dt = self.dt;
+        let (dt, h_old) = (self.dt, self.dt_prev);
         let mut z0 = self.current_poses();
-        let mut z1 = self.predicted_poses();
+        let z1_old = self.predicted_poses();
         let mut plan: Vec<([f64; 6], [f64; 6])> = Vec::with_capacity(model.tree_order.len());
         for &ji in &model.tree_order {
             let j = &model.joints[ji];
@@ -159,7 +161,7 @@ impl Sim {
             let (mut c, mut r) = ([0.0; 6], [0.0; 6]);
             Self::coords(j, &z0, &mut c[..n]);
             let pick = |z: &[Pose], b: Option<usize>| b.map_or(Pose::WORLD, |p| z[p]);
-            Self::rates(j, &pick(&z0, j.parent), &z0[j.child], &pick(&z1, j.parent), &z1[j.child], dt, &mut r[..n]);
+            Self::rates(j, &pick(&z0, j.parent), &z0[j.child], &pick(&z1_old, j.parent), &z1_old[j.child], h_old, &mut r[..n]);
             if ji == joint {
                 if is_position {
                     c[..n].copy_from_slice(values);
@@ -169,6 +171,9 @@ impl Sim {
             }
             plan.push((c, r));
         }
+        // from here on every velocity spans the nominal step
+        self.dt_prev = dt;
+        let mut z1 = self.predicted_poses();
         for (k, &ji) in model.tree_order.iter().enumerate() {
             let j = &model.joints[ji];
             let n = j.dof();
@@ -227,7 +232,7 @@ impl Sim {
             let nc = j.constraint_count();
             j.constraint(&j.parent.map_or(Pose::WORLD, |p| z1[p]), &z1[j.child], &mut g[..nc]);
             for v in &g[..nc] {
-                m = m.max(v.abs() / self.dt);
+                m = m.max(v.abs() / self.dt_prev);
             }
         }
         m
