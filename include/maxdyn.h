@@ -169,6 +169,11 @@ typedef struct maxdyn_step_stats {
     // Largest complementarity product at the end of the step (0 without contacts);
     // below the contact tolerance when the step converged.
     double complementarity;
+    // 1 if the direct contact solve failed and the Tresca fixed point solved the step.
+    int32_t fallback;
+    // Intervals the step took: 1, or more when Newton found no solution of the whole
+    // step and it was split in halves (see `maxdyn_sim_step`).
+    int32_t substeps;
 } maxdyn_step_stats;
 
 #ifdef __cplusplus
@@ -606,8 +611,10 @@ maxdyn_status maxdyn_sim_set_control_callback(struct maxdyn_sim *sim,
                                               void *user_data);
 
 // Advances one time step: calls the control callback (if set), then solves the step.
-// On failure (e.g. `MAXDYN_STATUS_NOT_CONVERGED`) the state stays at the last good
-// step and `maxdyn_sim_get_step_stats` describes the failed attempt.
+// A step Newton cannot solve is retried as two halves, recursively (at most 3 levels;
+// `substeps` in the stats). On failure (e.g. `MAXDYN_STATUS_NOT_CONVERGED`) the state
+// stays at the last good step and `maxdyn_sim_get_step_stats` describes the failed
+// attempt.
 //
 // # Safety
 // `sim` is NULL or live.

@@ -57,6 +57,11 @@ pub struct maxdyn_step_stats {
     /// Largest complementarity product at the end of the step (0 without contacts);
     /// below the contact tolerance when the step converged.
     pub complementarity: f64,
+    /// 1 if the direct contact solve failed and the Tresca fixed point solved the step.
+    pub fallback: i32,
+    /// Intervals the step took: 1, or more when Newton found no solution of the whole
+    /// step and it was split in halves (see `maxdyn_sim_step`).
+    pub substeps: i32,
 }
 
 /// Creates a sim of `model` with time step `dt` (> 0, s) in `*out`, starting from the
@@ -138,8 +143,10 @@ unsafe fn step_once(sim: *mut maxdyn_sim) -> CResult<()> {
 }
 
 /// Advances one time step: calls the control callback (if set), then solves the step.
-/// On failure (e.g. `MAXDYN_STATUS_NOT_CONVERGED`) the state stays at the last good
-/// step and `maxdyn_sim_get_step_stats` describes the failed attempt.
+/// A step Newton cannot solve is retried as two halves, recursively (at most 3 levels;
+/// `substeps` in the stats). On failure (e.g. `MAXDYN_STATUS_NOT_CONVERGED`) the state
+/// stays at the last good step and `maxdyn_sim_get_step_stats` describes the failed
+/// attempt.
 ///
 /// # Safety
 /// `sim` is NULL or live.
@@ -185,6 +192,8 @@ pub unsafe extern "C" fn maxdyn_sim_get_step_stats(sim: *const maxdyn_sim, out: 
                 contacts: count_i32(st.contacts),
                 active_contacts: count_i32(st.active_contacts),
                 complementarity: st.complementarity,
+                fallback: i32::from(st.fallback),
+                substeps: count_i32(st.substeps),
             })
         })?;
         Ok(())
