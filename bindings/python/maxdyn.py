@@ -148,6 +148,8 @@ class StepStats(ctypes.Structure):
         ("contacts", ctypes.c_int32),
         ("active_contacts", ctypes.c_int32),
         ("complementarity", ctypes.c_double),
+        ("fallback", ctypes.c_int32),
+        ("substeps", ctypes.c_int32),
     ]
 
     def __repr__(self):
