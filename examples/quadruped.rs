@@ -10,6 +10,7 @@
 //!
 //!   cargo run --release --example quadruped -- [--episodes 100] [--seed 1]
 //!       [--episode-time 2] [--final-time 10] [--tolerance 1e-10] [--contact-tolerance 1e-8]
+//!       [--max-iterations 100]
 //!       [--gait b,a_thigh,d_thigh,a_calf,d_calf]   (skip learning, roll this gait out)
 
 #[path = "common/quadruped.rs"]
@@ -42,6 +43,7 @@ fn parse_args() -> Args {
             "--final-time" => a.final_time = num(),
             "--tolerance" => a.options.tolerance = num(),
             "--contact-tolerance" => a.options.contact_tolerance = num(),
+            "--max-iterations" => a.options.max_iterations = num() as usize,
             "--gait" => {
                 let p: Vec<f64> = val.split(',').map(|s| s.trim().parse().expect("gait: five numbers")).collect();
                 assert_eq!(p.len(), 5, "--gait takes b,a_thigh,d_thigh,a_calf,d_calf");
@@ -77,6 +79,21 @@ fn describe(r: &Rollout) -> String {
     }
 }
 
+/// Writes the state before a failing step (gait, time, 13 body states, 12 joint inputs)
+/// to target/quadruped_failure.txt, to become a solver test fixture.
+fn dump_failure(g: &Gait, f: &FailureState) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/quadruped_failure.txt");
+    let mut text = format!("# gait b a_thigh d_thigh a_calf d_calf\n{}\n# time\n{}\n# bodies: x q v w\n", g.to_array().map(|v| format!("{v:e}")).join(" "), f.time);
+    for b in &f.bodies {
+        text += &b.iter().map(|v| format!("{v:e}")).collect::<Vec<_>>().join(" ");
+        text += "\n";
+    }
+    text += "# joint inputs (FR FL RR RL × hip thigh calf)\n";
+    text += &f.inputs.iter().map(|v| format!("{v:e}")).collect::<Vec<_>>().join(" ");
+    std::fs::write(&path, text + "\n").expect("write the failure state");
+    println!("solver failure state written to {}", path.display());
+}
+
 fn main() {
     let args = parse_args();
     let q = Quadruped::load();
@@ -94,7 +111,8 @@ fn main() {
             let steps = (args.episode_time / DT).round() as usize;
             println!("learning: {} episodes of {} s, seed {}", args.episodes, args.episode_time, args.seed);
             println!("{:>4} {:>45} {:>9} {:>9} {:>6} {:>7}  {}", "ep", "b a_thigh d_thigh a_calf d_calf", "dist [m]", "best [m]", "it/st", "wall s", "status");
-            let (gait, best, _) = learn(&q, args.episodes, steps, args.seed, args.options, |e, ep| {
+            let mut failure = None;
+            let (gait, best, _) = learn(&q, args.episodes, steps, args.seed, args.options, &mut failure, |e, ep| {
                 println!(
                     "{:4} {:>45} {:9.4} {:9.4} {:6.1} {:7.2}  {}{}",
                     e + 1,
@@ -107,22 +125,29 @@ fn main() {
                     if ep.improved { "  improved" } else { "" }
                 );
             });
+            if let Some((g, f)) = &failure {
+                dump_failure(g, f);
+            }
             println!("learned gait: {}  ({best:.4} m in {} s episodes)", fmt_gait(&gait), args.episode_time);
             gait
         }
     };
     let steps = (args.final_time / DT).round() as usize;
     let (wall, cpu) = (Instant::now(), thread_cpu_seconds());
-    let r = rollout(&q, &gait, steps, args.options, None);
+    let mut failure = None;
+    let r = rollout(&q, &gait, steps, args.options, Some(&mut failure));
+    if let Some(f) = &failure {
+        dump_failure(&gait, f);
+    }
     let (wall, cpu) = (wall.elapsed().as_secs_f64(), thread_cpu_seconds() - cpu);
     let sim_time = r.steps as f64 * DT;
     println!("final rollout of {}: {}", fmt_gait(&gait), describe(&r));
-    println!("  distance walked        {:.4} m in {sim_time} s ({:.3} m/s)", r.distance, r.distance / sim_time);
+    println!("  distance walked        {:.4} m in {sim_time:.3} s ({:.3} m/s)", r.distance, r.distance / sim_time);
     println!("  max foot penetration   {:.3e} m", r.max_penetration);
     println!("  trunk height           {:.4} … {:.4} m", r.min_trunk_z, r.max_trunk_z);
     println!("  iterations per step    {:.2} (max {})", r.iterations as f64 / r.steps.max(1) as f64, r.max_iterations);
     println!(
-        "  wall time              {wall:.3} s for {sim_time} s simulated ({:.2}× real time); thread CPU time {cpu:.3} s ({:.2}× real time)",
+        "  wall time              {wall:.3} s for {sim_time:.3} s simulated ({:.2}× real time); thread CPU time {cpu:.3} s ({:.2}× real time)",
         sim_time / wall,
         sim_time / cpu
     );
