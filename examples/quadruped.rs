@@ -110,7 +110,7 @@ fn main() {
         None => {
             let steps = (args.episode_time / DT).round() as usize;
             println!("learning: {} episodes of {} s, seed {}", args.episodes, args.episode_time, args.seed);
-            println!("{:>4} {:>45} {:>9} {:>9} {:>6} {:>7}  {}", "ep", "b a_thigh d_thigh a_calf d_calf", "dist [m]", "best [m]", "it/st", "wall s", "status");
+            println!("{:>4} {:>45} {:>9} {:>9} {:>6} {:>7}  status", "ep", "b a_thigh d_thigh a_calf d_calf", "dist [m]", "best [m]", "it/st", "wall s");
             let mut failure = None;
             let (gait, best, _) = learn(&q, args.episodes, steps, args.seed, args.options, &mut failure, |e, ep| {
                 println!(
