@@ -112,7 +112,7 @@ fn main() {
             println!("learning: {} episodes of {} s, seed {}", args.episodes, args.episode_time, args.seed);
             println!("{:>4} {:>45} {:>9} {:>9} {:>6} {:>7}  status", "ep", "b a_thigh d_thigh a_calf d_calf", "dist [m]", "best [m]", "it/st", "wall s");
             let mut failure = None;
-            let (gait, best, _) = learn(&q, args.episodes, steps, args.seed, args.options, &mut failure, |e, ep| {
+            let (gait, best, log) = learn(&q, args.episodes, steps, args.seed, args.options, &mut failure, |e, ep| {
                 println!(
                     "{:4} {:>45} {:9.4} {:9.4} {:6.1} {:7.2}  {}{}",
                     e + 1,
@@ -128,6 +128,15 @@ fn main() {
             if let Some((g, f)) = &failure {
                 dump_failure(g, f);
             }
+            let pen = log.iter().map(|e| e.result.max_penetration).fold(0.0, f64::max);
+            let solver = log.iter().filter(|e| matches!(e.result.failure, Some(Failure::Solver { .. }))).count();
+            let fell = log.iter().filter(|e| matches!(e.result.failure, Some(Failure::Fell { .. }))).count();
+            let simulated: usize = log.iter().map(|e| e.result.steps).sum();
+            let wall: f64 = log.iter().map(|e| e.wall).sum();
+            println!(
+                "over all episodes: deepest foot penetration {pen:.3e} m, {solver} solver failures, {fell} falls; {:.1} s simulated in {wall:.1} s wall",
+                simulated as f64 * DT
+            );
             println!("learned gait: {}  ({best:.4} m in {} s episodes)", fmt_gait(&gait), args.episode_time);
             gait
         }
