@@ -9,28 +9,14 @@
 
 use std::ffi::{c_int, c_void, CStr, CString};
 use std::ptr::{null, null_mut};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use maxdyn::capi::maxdyn_status::{self, *};
 use maxdyn::capi::*;
 
-static LOCK: Mutex<()> = Mutex::new(());
-
-struct Serial {
-    _guard: std::sync::MutexGuard<'static, ()>,
-    base: usize,
-}
-
-impl Serial {
-    fn live(&self) -> usize {
-        maxdyn_debug_live_objects() - self.base
-    }
-}
-
-fn lock() -> Serial {
-    let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    Serial { _guard: guard, base: maxdyn_debug_live_objects() }
-}
+#[path = "common/serial.rs"]
+mod serial;
+use serial::lock;
 
 const G: f64 = 9.81;
 const NAN: f64 = f64::NAN;

@@ -8,31 +8,13 @@
 
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
-use std::sync::Mutex;
 
 use maxdyn::capi::maxdyn_status::{self, *};
 use maxdyn::capi::*;
 
-static LOCK: Mutex<()> = Mutex::new(());
-
-/// Serializes the tests of this file and remembers the live-object count at the start,
-/// so that one failing test does not make the others fail on its leaked objects.
-struct Serial {
-    _guard: std::sync::MutexGuard<'static, ()>,
-    base: usize,
-}
-
-impl Serial {
-    /// Objects created by this test and still alive.
-    fn live(&self) -> usize {
-        maxdyn_debug_live_objects() - self.base
-    }
-}
-
-fn lock() -> Serial {
-    let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    Serial { _guard: guard, base: maxdyn_debug_live_objects() }
-}
+#[path = "common/serial.rs"]
+mod serial;
+use serial::lock;
 
 const CUBE: [f64; 9] = [1.0 / 600.0, 0.0, 0.0, 0.0, 1.0 / 600.0, 0.0, 0.0, 0.0, 1.0 / 600.0];
 const ORIGIN: [f64; 3] = [0.0; 3];
