@@ -767,6 +767,20 @@ maxdyn_status maxdyn_sim_energy(const struct maxdyn_sim *sim, double *kinetic, d
 // `sim` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_sim_constraint_violation(const struct maxdyn_sim *sim, double *out);
 
+// How many joint constraints are redundant at the current configuration (a planar loop
+// closed by parallel revolute joints in 3-D repeats three rows): `rows` constraint rows
+// in all, `rank` independent ones, `redundant` = rows − rank, `dof` = 6·bodies − rank.
+// Redundant rows are tolerated by the solver (their multipliers are not unique). Dense
+// SVD: a setup-time diagnostic, not for every step.
+//
+// # Safety
+// `sim` is NULL or live; the four out-pointers are NULL or writable.
+maxdyn_status maxdyn_sim_constraint_rank(const struct maxdyn_sim *sim,
+                                         int32_t *rows,
+                                         int32_t *rank,
+                                         int32_t *redundant,
+                                         int32_t *dof);
+
 // A static description of a status code; never NULL (unknown codes give
 // "unknown status code"). The string must not be freed.
 const char *maxdyn_status_string(int32_t code);

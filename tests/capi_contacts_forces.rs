@@ -685,6 +685,17 @@ fn names_find_bodies_and_joints_and_loops_are_counted() {
         ok(maxdyn_model_loop_count(m, &mut loops));
         assert_eq!(loops, 1);
         expect(maxdyn_model_loop_count(m, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_model_loop_count", "out");
+        // the planar four-bar closed by parallel revolute joints repeats 3 rows in 3-D
+        let mut sim = null_mut();
+        ok(maxdyn_sim_new(m, 0.01, &mut sim));
+        let (mut rows, mut rank, mut redundant, mut dof) = (-1, -1, -1, -1);
+        ok(maxdyn_sim_constraint_rank(sim, &mut rows, &mut rank, &mut redundant, &mut dof));
+        assert_eq!((rows - rank, redundant), (3, 3), "rows {rows} rank {rank}");
+        assert_eq!(dof, 6 * 4 - rank);
+        let f = "maxdyn_sim_constraint_rank";
+        expect(maxdyn_sim_constraint_rank(sim, &mut rows, null_mut(), &mut redundant, &mut dof), MAXDYN_STATUS_NULL_POINTER, f, "rank");
+        expect(maxdyn_sim_constraint_rank(null(), &mut rows, &mut rank, &mut redundant, &mut dof), MAXDYN_STATUS_NULL_POINTER, f, "sim");
+        maxdyn_sim_free(sim);
         maxdyn_model_free(m);
 
         id = -7;

@@ -229,3 +229,31 @@ pub unsafe extern "C" fn maxdyn_sim_constraint_violation(sim: *const maxdyn_sim,
         Ok(())
     })
 }
+
+/// How many joint constraints are redundant at the current configuration (a planar loop
+/// closed by parallel revolute joints in 3-D repeats three rows): `rows` constraint rows
+/// in all, `rank` independent ones, `redundant` = rows − rank, `dof` = 6·bodies − rank.
+/// Redundant rows are tolerated by the solver (their multipliers are not unique). Dense
+/// SVD: a setup-time diagnostic, not for every step.
+///
+/// # Safety
+/// `sim` is NULL or live; the four out-pointers are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_constraint_rank(
+    sim: *const maxdyn_sim,
+    rows: *mut i32,
+    rank: *mut i32,
+    redundant: *mut i32,
+    dof: *mut i32,
+) -> maxdyn_status {
+    call("maxdyn_sim_constraint_rank", || {
+        let rows = super::args::out(rows, "rows")?;
+        let rank = super::args::out(rank, "rank")?;
+        let redundant = super::args::out(redundant, "redundant")?;
+        let dof = super::args::out(dof, "dof")?;
+        let r = with_ref(sim, "sim", |s| Ok(s.inner.constraint_rank()))?;
+        let n = |v: usize| i32::try_from(v).unwrap_or(i32::MAX);
+        (*rows, *rank, *redundant, *dof) = (n(r.rows), n(r.rank), n(r.redundant), n(r.dof));
+        Ok(())
+    })
+}
