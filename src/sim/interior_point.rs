@@ -30,6 +30,13 @@ const TRESCA_ROUNDS: usize = 40;
 const TRESCA_AGREEMENT: f64 = 1e-7;
 /// Initial barrier parameter.
 const MU_INITIAL: f64 = 1.0;
+/// A solve gives up (to the Tresca fallback or to step splitting) after `ABORT_COUNT`
+/// consecutive steps shorter than `ABORT_ALPHA`, or after `STALE_ITERATIONS` at one
+/// barrier that did not halve the merit: such solves otherwise crawl (α ~ 1e-4…1e-9,
+/// B2 chain at n = 128) to the iteration limit without converging.
+const ABORT_ALPHA: f64 = 1e-6;
+const ABORT_COUNT: usize = 5;
+const STALE_ITERATIONS: usize = 10;
 
 impl Sim {
     /// Runs at most `limit` iterations (besides `options.max_iterations`). If the direct
@@ -152,6 +159,8 @@ impl Sim {
         };
         let mut converged = false;
         let (mut eq, mut comp);
+        let mut tiny_steps = 0usize;
+        let (mut stale_mu, mut stale_merit, mut stale_iters) = (f64::NAN, 0.0, 0usize);
         loop {
             // convergence is judged at μ = 0: products, not products − μ
             self.ip_residual(&w.s, cw, false, 0.0, &mut w.r);
@@ -172,6 +181,13 @@ impl Sim {
                 self.ip_residual(&w.s, cw, false, mu, &mut w.r);
             }
             let merit = norm2(&w.r).hypot(norm2(&cw.re));
+            if mu != stale_mu {
+                (stale_mu, stale_merit, stale_iters) = (mu, merit, 0);
+            }
+            stale_iters += 1;
+            if stale_iters > STALE_ITERATIONS && merit > 0.5 * stale_merit {
+                break;
+            }
             // Newton direction through the condensed graph system
             if !self.ip_direction(w, cw) {
                 break;
@@ -206,6 +222,10 @@ impl Sim {
             std::mem::swap(&mut w.s, &mut w.trial);
             std::mem::swap(&mut cw.e, &mut cw.e_trial);
             stats.iterations += 1;
+            tiny_steps = if alpha < ABORT_ALPHA { tiny_steps + 1 } else { 0 };
+            if tiny_steps >= ABORT_COUNT {
+                break;
+            }
         }
         if !converged {
             self.ip_residual(&w.s, cw, false, 0.0, &mut w.r);
