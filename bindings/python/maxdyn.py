@@ -105,6 +105,7 @@ for _name in ("get_joint_position", "get_joint_velocity", "set_joint_position", 
     _declare("maxdyn_sim_" + _name, _i32, _handle, _i32, _c_double_p, _size)
 _declare("maxdyn_sim_energy", _i32, _handle, _c_double_p, _c_double_p)
 _declare("maxdyn_sim_constraint_violation", _i32, _handle, _c_double_p)
+_declare("maxdyn_sim_constraint_rank", _i32, _handle, _i32_p, _i32_p, _i32_p, _i32_p)
 _declare("maxdyn_builder_add_plane_contact", _i32, _handle, _i32, _c_double_p, ctypes.c_double, _c_double_p,
          ctypes.c_double, ctypes.c_double, _i32_p)
 _declare("maxdyn_builder_add_ground_contact", _i32, _handle, _i32, _c_double_p, ctypes.c_double, ctypes.c_double, _i32_p)
@@ -486,6 +487,12 @@ class Sim(_Handle):
         v = ctypes.c_double()
         check(_lib.maxdyn_sim_constraint_violation(self.ptr, ctypes.byref(v)))
         return v.value
+
+    def constraint_rank(self):
+        """(rows, rank, redundant, dof) of the joint constraints at the current state."""
+        out = [ctypes.c_int32() for _ in range(4)]
+        check(_lib.maxdyn_sim_constraint_rank(self.ptr, *[ctypes.byref(o) for o in out]))
+        return tuple(o.value for o in out)
 
     # --- contacts
     def contact(self, contact):

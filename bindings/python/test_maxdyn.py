@@ -260,7 +260,10 @@ def test_springs_wrenches_names_and_loops():
     path = os.path.join(ROOT, "tests", "models", "fourbar_cd_loopjoint.urdf")
     with maxdyn.Builder.from_urdf(path) as fb:
         assert fb.find_body("link3") == 2 and fb.find_joint("joint24") == 4
-        assert maxdyn.Model(fb).loop_count == 1
+        fm = maxdyn.Model(fb)
+        assert fm.loop_count == 1
+        rows, rank, redundant, dof = maxdyn.Sim(fm, 0.01).constraint_rank()
+        assert redundant == 3 and rows - rank == 3 and dof == 6 * 4 - rank
     assert model.loop_count == 0
 
 
