@@ -223,6 +223,47 @@ impl Layout {
         }
     }
 
+    /// (Sum of the complementarity products, their number) at y: the orthant pairs and the
+    /// SOC's β·η (first Jordan row, whose central value is μ like an orthant pair's).
+    pub fn products(&self, y: &[f64]) -> (f64, usize) {
+        let nk = self.nk;
+        let (k, e) = y.split_at(nk);
+        let g = k[0] * e[0];
+        match self.kind {
+            Kind::Frictionless => (g, 1),
+            Kind::Linear => {
+                let nd = self.nt;
+                let sum = (0..nd).map(|i| k[1 + i] * e[3 + i]).sum::<f64>();
+                (g + e[1] * e[2] + sum, 2 + nd)
+            }
+            Kind::Soc => (g + e[1] * e[2] + k[1] * e[3] + k[2] * e[4], 2),
+        }
+    }
+
+    /// Mehrotra's second-order term: adds the products of the predictor direction's
+    /// complementarity partners, Δy_a∘Δy_b (Jordan product for the SOC), to the E rows.
+    pub fn add_second_order(&self, dy: &[f64], re: &mut [f64]) {
+        let nk = self.nk;
+        let (k, e) = dy.split_at(nk);
+        re[0] += k[0] * e[0];
+        match self.kind {
+            Kind::Frictionless => {}
+            Kind::Linear => {
+                re[2] += e[1] * e[2];
+                for i in 0..self.nt {
+                    re[3 + i] += k[1 + i] * e[3 + i];
+                }
+            }
+            Kind::Soc => {
+                let (b1, b2) = (k[1], k[2]);
+                let (b0, e0, e1, e2) = (e[1], e[2], e[3], e[4]);
+                re[2] += b0 * e0 + b1 * e1 + b2 * e2;
+                re[3] += b0 * e1 + e0 * b1;
+                re[4] += b0 * e2 + e0 * b2;
+            }
+        }
+    }
+
     /// Largest residual of the E rows that are not complementarity rows (cone equalities).
     pub fn cone_equality(&self, re: &[f64]) -> f64 {
         match self.kind {

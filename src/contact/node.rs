@@ -15,7 +15,7 @@
 use super::cone::{Layout, MAX_Y};
 use super::geometry::ContactFrame;
 use super::Contact;
-use crate::math::dense::{gemm_sub, gemv_sub, lu_factor, lu_solve};
+use crate::math::dense::{gemm_sub, lu_factor, lu_solve};
 
 #[derive(Debug, Clone, Default)]
 pub struct ContactWork {
@@ -38,6 +38,12 @@ pub struct ContactWork {
     /// Tresca mode: each contact's friction bounded by μ_f·limit[ci] instead of μ_f·γ.
     pub frozen: bool,
     pub limit: Vec<f64>,
+    /// Use the monotone barrier rule instead of the predictor–corrector (the linear-algebra
+    /// checks in `sim::contact_check` inspect iterates along the monotone path).
+    pub monotone: bool,
+    /// Predictor (affine) direction of each node's variables y = [K; E], at `y_off`.
+    pub y_off: Vec<usize>,
+    pub dy_aff: Vec<f64>,
     // condensation scratch, per contact at its offsets
     a_off: Vec<usize>,
     a: Vec<f64>,
@@ -52,7 +58,7 @@ pub struct ContactWork {
 impl ContactWork {
     pub fn new(contacts: &[Contact]) -> ContactWork {
         let mut w = ContactWork::default();
-        let (mut eo, mut ao, mut lo, mut xo) = (0, 0, 0, 0);
+        let (mut eo, mut ao, mut lo, mut xo, mut yo) = (0, 0, 0, 0, 0);
         for c in contacts {
             let l = c.layout();
             w.layouts.push(l);
@@ -62,6 +68,8 @@ impl ContactWork {
             w.a_off.push(ao);
             w.lu_off.push(lo);
             w.x_off.push(xo);
+            w.y_off.push(yo);
+            yo += l.ny();
             eo += l.ne;
             ao += l.ny() * l.ny();
             lo += l.ne * l.ne;
@@ -72,6 +80,7 @@ impl ContactWork {
             *v = vec![0.0; eo];
         }
         w.piv = vec![0; eo];
+        w.dy_aff = vec![0.0; yo];
         w.limit = vec![0.0; contacts.len()];
         w.a = vec![0.0; ao];
         w.lu = vec![0.0; lo];
@@ -123,9 +132,6 @@ impl ContactWork {
             return false;
         }
         lu_solve(lu, ne, piv, x, nk);
-        let z = &mut self.z[eo..eo + ne];
-        z.copy_from_slice(&self.re[eo..eo + ne]);
-        lu_solve(lu, ne, piv, z, 1);
         // A_KE (nk × ne) as a contiguous copy for the kernels
         let mut ake = [0.0; MAX_Y * MAX_Y];
         for r in 0..nk {
@@ -137,8 +143,27 @@ impl ContactWork {
             }
         }
         gemm_sub(diag, &ake[..nk * ne], x, nk, ne, nk);
-        gemv_sub(rk, &ake[..nk * ne], z, nk, ne);
+        self.condense_rhs(ci, rk);
         true
+    }
+
+    /// The right-hand side part of `condense` alone, with the factors of the last
+    /// condensation: turns `rk` into r_K − A_KE A_EE⁻¹ r_E for the E rows now in `self.re`
+    /// (the predictor–corrector solves twice with one matrix; only the complementarity
+    /// rows' right-hand side changes between the solves).
+    pub fn condense_rhs(&mut self, ci: usize, rk: &mut [f64]) {
+        let l = self.layouts[ci];
+        let (nk, ne, ny) = (l.nk, l.ne, l.ny());
+        let a = &self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
+        let lu = &self.lu[self.lu_off[ci]..self.lu_off[ci] + ne * ne];
+        let eo = self.e_offset[ci];
+        let piv = &self.piv[eo..eo + ne];
+        let z = &mut self.z[eo..eo + ne];
+        z.copy_from_slice(&self.re[eo..eo + ne]);
+        lu_solve(lu, ne, piv, z, 1);
+        for r in 0..nk {
+            rk[r] -= (0..ne).map(|c| a[r * ny + nk + c] * z[c]).sum::<f64>();
+        }
     }
 
     /// Recovers the E part of the Newton direction from the K part: dE = −z − X dK.

@@ -28,7 +28,10 @@ impl Sim {
     #[doc(hidden)]
     pub fn debug_contact_system_check(&mut self, iterations: usize, mu: f64) -> ContactSystemCheck {
         self.prepare_step();
+        // the test's iterates (iteration count ↔ barrier) are those of the monotone rule
+        self.contacts.monotone = true;
         let _ = self.interior_point(iterations);
+        self.contacts.monotone = false;
         let mut w = std::mem::take(&mut self.work);
         let mut cw = std::mem::take(&mut self.contacts);
         let model = self.model.clone();

@@ -4,12 +4,14 @@
 //! Per iteration: the residual F(s; μ) (complementarity rows read product − μ), the Newton
 //! matrix with every contact condensed to one block (`contact::node`), the graph LDU solve,
 //! the fraction-to-boundary rule (τ = 0.99: no variable moves more than 99 % of the way to
-//! its cone's boundary), and backtracking on ‖F(s; μ)‖₂ that also rejects |ω| ≥ 2/dt. The
-//! barrier μ starts at 1 and decreases by μ ← max(μ_end, min(0.2 μ, μ^1.5)) whenever
-//! ‖F(s; μ)‖∞ ≤ 10 μ (the IPOPT rule; μ ← max(μ_end, 0.2 μ) when a second-order cone is
-//! present, see below); the step has converged when μ = μ_end and both the
-//! equality rows (≤ tolerance) and the complementarity products (≤ contact_tolerance)
-//! vanish. Warm start: velocities and joint multipliers from the last step; the contact
+//! its cone's boundary), and backtracking on ‖F(s; μ)‖₂ that also rejects |ω| ≥ 2/dt.
+//! The barrier: μ = 1 until the iterate is centred (‖F(s; 1)‖∞ ≤ 10), then Mehrotra's
+//! predictor–corrector (`mehrotra_step`: one factorization, two solves per iteration),
+//! and for the last decades (target ≤ 100 μ_end) or after a jam the monotone IPOPT rule
+//! μ ← max(μ_end, min(0.2 μ, μ^1.5)) whenever ‖F(s; μ)‖∞ ≤ 10 μ (μ ← max(μ_end, 0.2 μ)
+//! when a second-order cone is present, see below). The step has converged when
+//! μ = μ_end and both the equality rows (≤ tolerance) and the complementarity products
+//! (≤ contact_tolerance) vanish. Warm start: velocities and joint multipliers from the last step; the contact
 //! variables restart from the centre of their cones (starting on the boundary would jam).
 
 use super::newton::{norm2, norm_inf, residual_into, v3, Workspace};
@@ -37,6 +39,18 @@ const MU_INITIAL: f64 = 1.0;
 const ABORT_ALPHA: f64 = 1e-6;
 const ABORT_COUNT: usize = 5;
 const STALE_ITERATIONS: usize = 10;
+/// The predictor–corrector falls back to the centred direction below this step length
+/// (B2 at n = 128, measured before the `HANDOVER` rule existed: 1e-3 as in vi_contact.py
+/// gave 40.0 iterations/step, 0.1 gave 28.7, 0.3 gave 36.3).
+const CORRECTOR_ALPHA: f64 = 0.1;
+/// Mehrotra's σ drops the target by decades in one iteration; near μ_end that leaves the
+/// products spread over decades (max product ≫ target), and the last iterations then
+/// crawl. Below `HANDOVER`·μ_end the monotone rule finishes the solve, starting from the
+/// barrier at which the iterate is centred (a tenth of its largest product).
+const HANDOVER: f64 = 100.0;
+/// Benchmarks only: the monotone barrier rule instead of the predictor–corrector.
+#[doc(hidden)]
+pub static MONOTONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 impl Sim {
     /// Runs at most `limit` iterations (besides `options.max_iterations`). If the direct
@@ -148,7 +162,6 @@ impl Sim {
     fn interior_point_with(&mut self, w: &mut Workspace, cw: &mut ContactWork, limit: usize, polish: Option<f64>) -> (StepStats, bool) {
         let opts = self.options;
         let mu_end = 0.1 * opts.contact_tolerance;
-        let two_over_dt = 2.0 / self.dt;
         let mut stats = StepStats { contacts: cw.count(), ..StepStats::default() };
         let mut mu = match polish {
             Some(mu) => mu,
@@ -158,9 +171,12 @@ impl Sim {
             }
         };
         let mut converged = false;
+        let mut centred = polish.is_some();
+        // the last decades of the barrier go to the monotone rule (see `HANDOVER`)
+        let mut handed_over = false;
         let (mut eq, mut comp);
         let mut tiny_steps = 0usize;
-        let (mut stale_mu, mut stale_merit, mut stale_iters) = (f64::NAN, 0.0, 0usize);
+        let (mut stale_mu, mut stale_merit, mut stale_iters) = (f64::NAN, f64::INFINITY, 0usize);
         loop {
             // convergence is judged at μ = 0: products, not products − μ
             self.ip_residual(&w.s, cw, false, 0.0, &mut w.r);
@@ -172,49 +188,60 @@ impl Sim {
             if stats.iterations >= opts.max_iterations.min(limit) {
                 break;
             }
-            // barrier update (IPOPT's monotone rule)
-            self.ip_residual(&w.s, cw, false, mu, &mut w.r);
-            while norm_inf(&w.r).max(norm_inf(&cw.re)) <= 10.0 * mu && mu > mu_end {
-                // superlinear decrease jams the plain (unscaled) Jordan-product direction
-                // of the second-order cone off the central path; it then decreases linearly
-                mu = if cw.has_soc { mu_end.max(0.2 * mu) } else { mu_end.max((0.2 * mu).min(mu.powf(1.5))) };
+            // Mehrotra's choice of σ needs a centred start: hold μ = 1 (as the monotone rule
+            // does) until the iterate is near the central path, then predict–correct
+            if self.mehrotra(cw) && !centred {
                 self.ip_residual(&w.s, cw, false, mu, &mut w.r);
+                centred = norm_inf(&w.r).max(norm_inf(&cw.re)) <= 10.0 * mu;
+                self.ip_residual(&w.s, cw, false, 0.0, &mut w.r);
             }
-            let merit = norm2(&w.r).hypot(norm2(&cw.re));
-            if mu != stale_mu {
-                (stale_mu, stale_merit, stale_iters) = (mu, merit, 0);
-            }
-            stale_iters += 1;
-            if stale_iters > STALE_ITERATIONS && merit > 0.5 * stale_merit {
-                break;
-            }
-            // Newton direction through the condensed graph system
-            if !self.ip_direction(w, cw) {
-                break;
-            }
-            let mut alpha = TAU * self.ip_max_step(w, cw);
-            alpha = alpha.min(1.0);
-            let mut accepted = false;
-            for _ in 0..40 {
-                for k in 0..w.s.len() {
-                    w.trial[k] = w.s[k] + alpha * w.ds[k];
+            let (accepted, alpha) = if self.mehrotra(cw) && centred && !handed_over {
+                // predictor–corrector: the barrier follows the iterate, no outer μ loop
+                let merit0 = norm2(&w.r).hypot(norm2(&cw.re));
+                if merit0 <= 0.5 * stale_merit {
+                    (stale_merit, stale_iters) = (merit0, 0);
                 }
-                for k in 0..cw.ne_total {
-                    cw.e_trial[k] = cw.e[k] + alpha * cw.de[k];
+                stale_iters += 1;
+                if stale_iters > STALE_ITERATIONS {
+                    break;
                 }
-                if self.angular_speed_ok(&w.trial, two_over_dt) {
-                    self.ip_residual(&w.trial, cw, true, mu, &mut w.r_trial);
-                    let m = norm2(&w.r_trial).hypot(norm2(&cw.re_trial));
-                    if m.is_finite() && m <= (1.0 - 1e-4 * alpha) * merit {
-                        accepted = true;
-                        break;
+                match self.mehrotra_step(w, cw, eq, mu_end, &mut stats) {
+                    Some((acc, a, target)) => {
+                        mu = target;
+                        // a jam (even the centred direction short) also hands over
+                        if target <= HANDOVER * mu_end || a < CORRECTOR_ALPHA {
+                            handed_over = true;
+                            mu = mu.max(0.1 * comp);
+                        }
+                        (acc, a)
                     }
+                    None => break,
                 }
-                alpha *= 0.5;
-                stats.line_search_halvings += 1;
-            }
+            } else {
+                // barrier update (IPOPT's monotone rule)
+                self.ip_residual(&w.s, cw, false, mu, &mut w.r);
+                while norm_inf(&w.r).max(norm_inf(&cw.re)) <= 10.0 * mu && mu > mu_end {
+                    // superlinear decrease jams the plain (unscaled) Jordan-product direction
+                    // of the second-order cone off the central path; it then decreases linearly
+                    mu = if cw.has_soc { mu_end.max(0.2 * mu) } else { mu_end.max((0.2 * mu).min(mu.powf(1.5))) };
+                    self.ip_residual(&w.s, cw, false, mu, &mut w.r);
+                }
+                let merit = norm2(&w.r).hypot(norm2(&cw.re));
+                if mu != stale_mu {
+                    (stale_mu, stale_merit, stale_iters) = (mu, merit, 0);
+                }
+                stale_iters += 1;
+                if stale_iters > STALE_ITERATIONS && merit > 0.5 * stale_merit {
+                    break;
+                }
+                // Newton direction through the condensed graph system
+                if !self.ip_direction(w, cw) {
+                    break;
+                }
+                self.ip_line_search(w, cw, mu, merit, &mut stats)
+            };
             if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
-                eprintln!("it {:3} mu {:.2e} merit {:.3e} alpha {:.3e} acc {} eq {:.2e} comp {:.2e}", stats.iterations, mu, merit, alpha, accepted, eq, comp);
+                eprintln!("it {:3} mu {:.2e} alpha {:.3e} acc {} eq {:.2e} comp {:.2e}", stats.iterations, mu, alpha, accepted, eq, comp);
             }
             if !accepted {
                 break;
@@ -282,6 +309,124 @@ impl Sim {
             let limit = if cw.frozen { Some(cw.limit[ci]) } else { None };
             l.residual(&y, phi, &bv[..l.nt], cw.friction[ci], limit, dt, mu, rk, re_c);
         }
+    }
+
+    /// Whether the solve uses the Mehrotra predictor–corrector (else the monotone barrier).
+    fn mehrotra(&self, cw: &ContactWork) -> bool {
+        !cw.monotone && !MONOTONE.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// One Mehrotra predictor–corrector iteration (Nocedal & Wright 14.2 on the NCP) from
+    /// the residual at μ = 0 in (w.r, cw.re), `eq` its equality part: factor once; the
+    /// predictor solves for μ = 0, its fraction-to-boundary step α_a gives the mean product
+    /// ν_a after it, σ = (ν_a/ν)³; the corrector solves with target
+    /// max(σν, μ_end, 0.1 min(ν, eq)) (complementarity does not run ahead of feasibility) and
+    /// Mehrotra's second-order term Δy_a∘Δy_b. If its step fails the line search or is
+    /// shorter than `CORRECTOR_ALPHA`, the plain centred direction at the same target is
+    /// tried. Returns (accepted, α, target); None when the matrix is singular.
+    fn mehrotra_step(&mut self, w: &mut Workspace, cw: &mut ContactWork, eq: f64, mu_end: f64, stats: &mut StepStats) -> Option<(bool, f64, f64)> {
+        if !self.ip_direction(w, cw) {
+            return None;
+        }
+        let model = self.model.clone();
+        let sym = &model.symbolic;
+        // predictor: keep its contact directions, step to the cones' boundary
+        let mut alpha_aff: f64 = 1.0;
+        for ci in 0..cw.count() {
+            let on = sym.offsets[model.contact_node[ci]];
+            let l = cw.layouts[ci];
+            let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
+            cw.gather(ci, &w.s[on..], &cw.e, &mut y);
+            cw.gather(ci, &w.ds[on..], &cw.de, &mut dy);
+            let yo = cw.y_off[ci];
+            cw.dy_aff[yo..yo + l.ny()].copy_from_slice(&dy[..l.ny()]);
+            alpha_aff = l.max_step(&y, &dy, alpha_aff);
+        }
+        let (mut sum, mut sum_aff, mut count) = (0.0, 0.0, 0usize);
+        for ci in 0..cw.count() {
+            let on = sym.offsets[model.contact_node[ci]];
+            let l = cw.layouts[ci];
+            let mut y = [0.0; MAX_Y];
+            cw.gather(ci, &w.s[on..], &cw.e, &mut y);
+            let (p, n) = l.products(&y);
+            let yo = cw.y_off[ci];
+            for (v, d) in y.iter_mut().zip(&cw.dy_aff[yo..yo + l.ny()]) {
+                *v += alpha_aff * d;
+            }
+            sum += p;
+            sum_aff += l.products(&y).0;
+            count += n;
+        }
+        let nu = sum / count.max(1) as f64;
+        let sigma = (sum_aff / sum).clamp(0.0, 1.0).powi(3);
+        let target = (sigma * nu).max(mu_end).max(0.1 * nu.min(eq));
+        // corrector
+        self.ip_residual(&w.s, cw, false, target, &mut w.r);
+        let merit = norm2(&w.r).hypot(norm2(&cw.re));
+        for ci in 0..cw.count() {
+            let (l, eo, yo) = (cw.layouts[ci], cw.e_offset[ci], cw.y_off[ci]);
+            l.add_second_order(&cw.dy_aff[yo..yo + l.ny()], &mut cw.re[eo..eo + l.ne]);
+        }
+        if self.ip_resolve(w, cw) {
+            let (acc, alpha) = self.ip_line_search(w, cw, target, merit, stats);
+            if acc && alpha >= CORRECTOR_ALPHA {
+                return Some((acc, alpha, target));
+            }
+        }
+        // fallback: the centred Newton direction at the same target
+        self.ip_residual(&w.s, cw, false, target, &mut w.r);
+        let merit = norm2(&w.r).hypot(norm2(&cw.re));
+        if !self.ip_resolve(w, cw) {
+            return None;
+        }
+        let (acc, alpha) = self.ip_line_search(w, cw, target, merit, stats);
+        Some((acc, alpha, target))
+    }
+
+    /// Backtracking from the fraction-to-boundary step along (w.ds, cw.de) on ‖F(s; μ)‖₂
+    /// (Armijo with 1e-4), rejecting |ω| ≥ 2/dt. Leaves the accepted point in w.trial,
+    /// cw.e_trial. Returns (accepted, α).
+    fn ip_line_search(&self, w: &mut Workspace, cw: &mut ContactWork, mu: f64, merit: f64, stats: &mut StepStats) -> (bool, f64) {
+        let two_over_dt = 2.0 / self.dt;
+        let mut alpha = (TAU * self.ip_max_step(w, cw)).min(1.0);
+        for _ in 0..40 {
+            for k in 0..w.s.len() {
+                w.trial[k] = w.s[k] + alpha * w.ds[k];
+            }
+            for k in 0..cw.ne_total {
+                cw.e_trial[k] = cw.e[k] + alpha * cw.de[k];
+            }
+            if self.angular_speed_ok(&w.trial, two_over_dt) {
+                self.ip_residual(&w.trial, cw, true, mu, &mut w.r_trial);
+                let m = norm2(&w.r_trial).hypot(norm2(&cw.re_trial));
+                if m.is_finite() && m <= (1.0 - 1e-4 * alpha) * merit {
+                    return (true, alpha);
+                }
+            }
+            alpha *= 0.5;
+            stats.line_search_halvings += 1;
+        }
+        (false, alpha)
+    }
+
+    /// Solves the factored Newton system (from the last `ip_direction`) again for the
+    /// residual now in (w.r, cw.re); the direction goes to w.ds and cw.de.
+    fn ip_resolve(&mut self, w: &mut Workspace, cw: &mut ContactWork) -> bool {
+        let model = &*self.model;
+        let sym = &model.symbolic;
+        w.ds.copy_from_slice(&w.r);
+        for ci in 0..cw.count() {
+            let on = sym.offsets[model.contact_node[ci]];
+            let nk = cw.layouts[ci].nk;
+            cw.condense_rhs(ci, &mut w.ds[on..on + nk]);
+        }
+        w.ds.iter_mut().for_each(|d| *d = -*d);
+        self.matrix.solve(sym, &mut w.ds);
+        for ci in 0..cw.count() {
+            let on = sym.offsets[model.contact_node[ci]];
+            cw.recover(ci, &w.ds[on..]);
+        }
+        w.ds.iter().chain(cw.de.iter()).all(|d| d.is_finite())
     }
 
     /// Assembles and solves the condensed Newton system at (w.s, cw.e) for the residual in

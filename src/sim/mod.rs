@@ -20,7 +20,7 @@ use crate::solver::BlockMatrix;
 
 pub use contact_check::ContactSystemCheck;
 #[doc(hidden)]
-pub use interior_point::TRACE;
+pub use interior_point::{MONOTONE, TRACE};
 
 /// Newton solver settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
