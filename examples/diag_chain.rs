@@ -84,10 +84,6 @@ fn main() {
                     }
                     println!("replay with friction {:?}: {:?}", replay, s2.step().map(|st| (st.iterations, st.fallback)));
                 }
-                if std::env::var("TRACE").is_ok() {
-                    maxdyn::sim::TRACE.store(true, std::sync::atomic::Ordering::Relaxed);
-                    let _ = s.step();
-                }
                 break;
             }
         }

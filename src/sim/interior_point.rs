@@ -21,8 +21,6 @@ use crate::contact::geometry::{frame, gap, gap_and_jacobian};
 use crate::contact::node::ContactWork;
 use crate::model::Result;
 
-#[doc(hidden)]
-pub static TRACE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 /// Fraction-to-boundary factor τ.
 const TAU: f64 = 0.99;
 /// Rounds of the Tresca fixed point before the fallback gives up.
@@ -48,9 +46,6 @@ const CORRECTOR_ALPHA: f64 = 0.1;
 /// crawl. Below `HANDOVER`·μ_end the monotone rule finishes the solve, starting from the
 /// barrier at which the iterate is centred (a tenth of its largest product).
 const HANDOVER: f64 = 100.0;
-/// Benchmarks only: the monotone barrier rule instead of the predictor–corrector.
-#[doc(hidden)]
-pub static MONOTONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 impl Sim {
     /// Runs at most `limit` iterations (besides `options.max_iterations`). If the direct
@@ -93,9 +88,6 @@ impl Sim {
             stats.iterations += st.iterations;
             stats.line_search_halvings += st.line_search_halvings;
             stats.tresca_rounds += 1;
-            if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
-                eprintln!("round {} ok {ok} iters {} res {:.2e}", stats.tresca_rounds, st.iterations, st.residual);
-            }
             if !ok {
                 break;
             }
@@ -105,9 +97,6 @@ impl Sim {
                 change = change.max((g - cw.limit[ci]).abs());
                 scale = scale.max(g);
                 cw.limit[ci] = g;
-            }
-            if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
-                eprintln!("   change {change:.2e} scale {scale:.2e}");
             }
             if change <= TRESCA_AGREEMENT * scale {
                 cw.frozen = false;
@@ -119,9 +108,6 @@ impl Sim {
                 stats.complementarity = st.complementarity;
                 stats.active_contacts = st.active_contacts;
                 stats.stalled |= st.stalled;
-                if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
-                    eprintln!("polish ok {ok} iters {} res {:.2e}", st.iterations, st.residual);
-                }
                 cw.frozen = false;
                 return (stats, ok);
             }
@@ -240,9 +226,6 @@ impl Sim {
                 }
                 self.ip_line_search(w, cw, mu, merit, &mut stats)
             };
-            if TRACE.load(std::sync::atomic::Ordering::Relaxed) {
-                eprintln!("it {:3} mu {:.2e} alpha {:.3e} acc {} eq {:.2e} comp {:.2e}", stats.iterations, mu, alpha, accepted, eq, comp);
-            }
             if !accepted {
                 break;
             }
@@ -313,7 +296,7 @@ impl Sim {
 
     /// Whether the solve uses the Mehrotra predictor–corrector (else the monotone barrier).
     fn mehrotra(&self, cw: &ContactWork) -> bool {
-        !cw.monotone && !MONOTONE.load(std::sync::atomic::Ordering::Relaxed)
+        !cw.monotone && self.options.contact_predictor_corrector
     }
 
     /// One Mehrotra predictor–corrector iteration (Nocedal & Wright 14.2 on the NCP) from

@@ -20,7 +20,6 @@ use crate::solver::BlockMatrix;
 
 pub use contact_check::ContactSystemCheck;
 #[doc(hidden)]
-pub use interior_point::{MONOTONE, TRACE};
 
 /// Newton solver settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -38,11 +37,14 @@ pub struct SolverOptions {
     /// A step Newton cannot solve is retried as two halves, recursively, at most this
     /// many levels deep (3: down to dt/8); 0 disables splitting.
     pub max_splits: usize,
+    /// Contacts: Mehrotra predictor–corrector barrier steps (default); false gives the
+    /// monotone barrier rule (for comparison).
+    pub contact_predictor_corrector: bool,
 }
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 3 }
+        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 3, contact_predictor_corrector: true }
     }
 }
 
