@@ -63,13 +63,6 @@ impl Model {
         let mut graph = SparsityGraph::default();
         let mut nodes = Vec::new();
         let mut body_node = Vec::with_capacity(nb);
-        // a body is a DFS root child of the world if some joint ties it to the world
-        let mut grounded = vec![false; nb];
-        for j in &b.joints {
-            if j.parent.is_none() && j.constraint_count() > 0 {
-                grounded[j.child] = true;
-            }
-        }
         for i in 0..nb {
             body_node.push(graph.add_node(6, false, false));
             nodes.push(Node::Body(i));
@@ -81,6 +74,7 @@ impl Model {
                 joint_node.push(None);
                 continue;
             }
+            // a joint to the world is a DFS root (the world itself has no unknowns)
             let n = graph.add_node(nc, true, j.parent.is_none());
             nodes.push(Node::Joint(ji));
             graph.add_edge(n, body_node[j.child]);
@@ -89,7 +83,6 @@ impl Model {
             }
             joint_node.push(Some(n));
         }
-        let _ = grounded;
         // dampers couple their two bodies directly
         crate::forces::add_graph_edges(&b.forces, &b.joints, &mut graph, &body_node);
         let contact_node = crate::contact::builder_api::add_graph_nodes(&b.contacts, &body_node, &mut graph, &mut nodes);
