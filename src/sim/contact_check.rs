@@ -54,23 +54,7 @@ impl Sim {
         }
         // full system: contact diagonal blocks uncondensed, E rows and columns appended
         let nf = n + ne;
-        let mut full = vec![0.0; nf * nf];
-        for r in 0..n {
-            full[r * nf..r * nf + n].copy_from_slice(&dense[r * n..r * n + n]);
-        }
-        for ci in 0..cw.count() {
-            let l = cw.layouts[ci];
-            let (nk, ny) = (l.nk, l.ny());
-            let on = sym.offsets[model.contact_node[ci]];
-            let eo = n + cw.e_offset[ci];
-            let a = cw.local_jacobian(ci);
-            let idx = |i: usize| if i < nk { on + i } else { eo + i - nk };
-            for r in 0..ny {
-                for c in 0..ny {
-                    full[idx(r) * nf + idx(c)] = a[r * ny + c];
-                }
-            }
-        }
+        let full = full_system(&model, &cw, &dense);
         let mut rf: Vec<f64> = w.r.iter().map(|v| -v).collect();
         rf.extend(cw.re.iter().map(|v| -v));
         let x_full = dense_solve(&full, &rf).expect("dense full system singular");
@@ -121,23 +105,7 @@ impl Sim {
         let mut rhs = w.r.clone();
         assert!(self.assemble_contacts(&w.s, &mut cw, &mut rhs));
         let dense = self.matrix.to_dense(sym);
-        let mut full = vec![0.0; nf * nf];
-        for r in 0..n {
-            full[r * nf..r * nf + n].copy_from_slice(&dense[r * n..r * n + n]);
-        }
-        for ci in 0..cw.count() {
-            let l = cw.layouts[ci];
-            let (nk, ny) = (l.nk, l.ny());
-            let on = sym.offsets[model.contact_node[ci]];
-            let eo = n + cw.e_offset[ci];
-            let a = cw.local_jacobian(ci);
-            let idx = |i: usize| if i < nk { on + i } else { eo + i - nk };
-            for r in 0..ny {
-                for c in 0..ny {
-                    full[idx(r) * nf + idx(c)] = a[r * ny + c];
-                }
-            }
-        }
+        let full = full_system(&model, &cw, &dense);
         // finite differences
         let base_s = w.s.clone();
         let base_e = cw.e.clone();
@@ -169,4 +137,31 @@ impl Sim {
         self.contacts = cw;
         err / scale
     }
+}
+
+/// The uncondensed Newton matrix (nf = n + condensed unknowns, row-major): the graph
+/// matrix `dense` (n×n) with each contact's diagonal block replaced by its local
+/// Jacobian over kept and condensed variables.
+fn full_system(model: &crate::model::Model, cw: &crate::contact::node::ContactWork, dense: &[f64]) -> Vec<f64> {
+    let sym = &model.symbolic;
+    let n = sym.dim;
+    let nf = n + cw.ne_total;
+    let mut full = vec![0.0; nf * nf];
+    for r in 0..n {
+        full[r * nf..r * nf + n].copy_from_slice(&dense[r * n..r * n + n]);
+    }
+    for ci in 0..cw.count() {
+        let l = cw.layouts[ci];
+        let (nk, ny) = (l.nk, l.ny());
+        let on = sym.offsets[model.contact_node[ci]];
+        let eo = n + cw.e_offset[ci];
+        let a = cw.local_jacobian(ci);
+        let idx = |i: usize| if i < nk { on + i } else { eo + i - nk };
+        for r in 0..ny {
+            for c in 0..ny {
+                full[idx(r) * nf + idx(c)] = a[r * ny + c];
+            }
+        }
+    }
+    full
 }
