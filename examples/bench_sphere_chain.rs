@@ -5,28 +5,15 @@
 //!
 //!   cargo run --release --example bench_sphere_chain [max_n]
 
-use maxdyn::math::{from_rotation_vector, rotation, V3};
-use maxdyn::model::sphere_inertia;
-use maxdyn::{Builder, JointType, Model, Sim};
+#[path = "common/mechanisms.rs"]
+mod mechanisms;
+
+use maxdyn::{Builder, Model, Sim};
 use std::sync::Arc;
 use std::time::Instant;
 
 fn chain(n: usize) -> (Builder, Vec<usize>) {
-    let r = 0.25;
-    let mut b = Builder::new();
-    let q0 = from_rotation_vector(&V3::new(3.0 * std::f64::consts::FRAC_PI_4, 0.0, 0.0));
-    let rot = rotation(&q0);
-    let mut contacts = Vec::new();
-    for i in 0..n {
-        let body = b.add_body(1.0, sphere_inertia(1.0, r).as_slice().try_into().unwrap()).unwrap();
-        let x = V3::new(0.0, 0.0, r) + rot * V3::new(0.0, 0.0, -1.0) * i as f64;
-        b.set_body_pose(body, [x.x, x.y, x.z], [q0[0], q0[1], q0[2], q0[3]]).unwrap();
-        if i > 0 {
-            b.add_joint(JointType::Spherical, (i - 1) as i32, i as i32, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
-        }
-        contacts.push(b.add_ground_contact(body as i32, [0.0; 3], r, 1.0).unwrap());
-    }
-    (b, contacts)
+    mechanisms::sphere_chain(n, 1.0, maxdyn::ConeType::Linear)
 }
 
 fn main() {
@@ -80,6 +67,6 @@ fn main() {
     let t = |n: usize| medians.iter().find(|m| m.0 == n).map(|m| m.1);
     match (t(64), t(128)) {
         (Some(a), Some(b)) => println!("t(128)/t(64) = {:.2}", b / a),
-        _ => println!("t(128)/t(64): not available (a run failed)"),
+        _ => println!("t(128)/t(64): not available (n = 64 or 128 not run, or a run failed)"),
     }
 }

@@ -1,9 +1,10 @@
 //! Diagnostics for SCENARIOS B2 (not a benchmark): runs one sphere chain with overridable
 //! dt, friction, cone and prints, per step with fallback/failure, the sphere speeds and
 //! gaps.  N=64 DT=0.01 MU=1 CONE=lin|soc STEPS=500 V=1 cargo run --release --example diag_chain
-use maxdyn::math::{from_rotation_vector, rotation, V3};
-use maxdyn::model::sphere_inertia;
-use maxdyn::{Builder, JointType, Model, Sim};
+#[path = "common/mechanisms.rs"]
+mod mechanisms;
+
+use maxdyn::{Model, Sim};
 use std::sync::Arc;
 fn env<T: std::str::FromStr>(k: &str, d: T) -> T {
     std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d)
@@ -15,40 +16,13 @@ fn main() {
     let soc = std::env::var("CONE").map(|c| c == "soc").unwrap_or(false);
     let steps: usize = env("STEPS", (5.0 / dt) as usize);
     let verbose = std::env::var("V").is_ok();
-    let r = 0.25;
-    let mut b = Builder::new();
-    let q0 = from_rotation_vector(&V3::new(3.0 * std::f64::consts::FRAC_PI_4, 0.0, 0.0));
-    let rot = rotation(&q0);
-    let mut cs = Vec::new();
-    for i in 0..n {
-        let body = b.add_body(1.0, sphere_inertia(1.0, r).as_slice().try_into().unwrap()).unwrap();
-        let x = V3::new(0.0, 0.0, r) + rot * V3::new(0.0, 0.0, -1.0) * i as f64;
-        b.set_body_pose(body, [x.x, x.y, x.z], [q0[0], q0[1], q0[2], q0[3]]).unwrap();
-        if i > 0 {
-            b.add_joint(JointType::Spherical, (i - 1) as i32, i as i32, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
-        }
-        let c = b.add_ground_contact(body as i32, [0.0; 3], r, mu).unwrap();
-        if soc {
-            b.set_contact_cone(c, maxdyn::contact::ConeType::Nonlinear, 2).unwrap();
-        }
-        cs.push(c);
-    }
+    let cone = if soc { maxdyn::ConeType::Nonlinear } else { maxdyn::ConeType::Linear };
+    let (b, cs) = mechanisms::sphere_chain(n, mu, cone);
     let model = Arc::new(Model::new(&b).unwrap());
     let mut s = Sim::new(model, dt).unwrap();
-    // REPLAY_MU: on failure, replay the failing step's state with this friction
+    // REPLAY_MU: on failure, replay the failing step's state with this friction (< 0: no contacts)
     let replay: Option<f64> = std::env::var("REPLAY_MU").ok().and_then(|v| v.parse().ok());
-    let mut b2 = Builder::new();
-    for i in 0..n {
-        let body = b2.add_body(1.0, sphere_inertia(1.0, r).as_slice().try_into().unwrap()).unwrap();
-        let x = V3::new(0.0, 0.0, r) + rot * V3::new(0.0, 0.0, -1.0) * i as f64;
-        b2.set_body_pose(body, [x.x, x.y, x.z], [q0[0], q0[1], q0[2], q0[3]]).unwrap();
-        if i > 0 {
-            b2.add_joint(JointType::Spherical, (i - 1) as i32, i as i32, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
-        }
-        if replay.unwrap_or(mu) >= 0.0 {
-            b2.add_ground_contact(body as i32, [0.0; 3], r, replay.unwrap_or(mu)).unwrap();
-        }
-    }
+    let (b2, _) = mechanisms::sphere_chain(n, replay.unwrap_or(mu), cone);
     let model2 = Arc::new(Model::new(&b2).unwrap());
     let (mut tot, mut maxit, mut pen, mut fb) = (0, 0, 0.0f64, 0);
     let t0 = std::time::Instant::now();

@@ -161,3 +161,32 @@ pub fn loop_segment_chain(segments: usize, dt: f64) -> Sim {
     }
     s
 }
+
+/// SCENARIOS B2: n spheres r = 0.25, m = 1, centres 1 m apart on spherical joints, the
+/// first body free, the chain straight and rising at 45° (first body rotated 3π/4 about
+/// x), every sphere in ground contact with `friction` (none when negative) and the given
+/// cone. Returns the builder and the contact ids.
+pub fn sphere_chain(n: usize, friction: f64, cone: maxdyn::ConeType) -> (Builder, Vec<usize>) {
+    use maxdyn::math::{from_rotation_vector, rotation, V3};
+    let r = 0.25;
+    let mut b = Builder::new();
+    let q0 = from_rotation_vector(&V3::new(3.0 * FRAC_PI_4, 0.0, 0.0));
+    let rot = rotation(&q0);
+    let mut contacts = Vec::new();
+    for i in 0..n {
+        let body = b.add_body(1.0, rows(maxdyn::model::sphere_inertia(1.0, r))).unwrap();
+        let x = V3::new(0.0, 0.0, r) + rot * V3::new(0.0, 0.0, -1.0) * i as f64;
+        b.set_body_pose(body, [x.x, x.y, x.z], [q0[0], q0[1], q0[2], q0[3]]).unwrap();
+        if i > 0 {
+            b.add_joint(JointType::Spherical, (i - 1) as i32, i as i32, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], X).unwrap();
+        }
+        if friction >= 0.0 {
+            let c = b.add_ground_contact(body as i32, [0.0; 3], r, friction).unwrap();
+            if cone == maxdyn::ConeType::Nonlinear {
+                b.set_contact_cone(c, cone, 2).unwrap();
+            }
+            contacts.push(c);
+        }
+    }
+    (b, contacts)
+}
