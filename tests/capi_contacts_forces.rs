@@ -7,16 +7,16 @@
 //! The live-object count is global to the process, so the tests of this file run one at
 //! a time (LOCK) and each ends with its objects freed.
 
-use std::ffi::{c_int, c_void, CStr, CString};
+use std::ffi::{c_int, c_void, CString};
 use std::ptr::{null, null_mut};
 use std::sync::Arc;
 
-use maxdyn::capi::maxdyn_status::{self, *};
+use maxdyn::capi::maxdyn_status::*;
 use maxdyn::capi::*;
 
-#[path = "common/serial.rs"]
-mod serial;
-use serial::lock;
+#[path = "common/capi.rs"]
+mod capi_helpers;
+use capi_helpers::{expect, lock, ok};
 
 const G: f64 = 9.81;
 const NAN: f64 = f64::NAN;
@@ -28,23 +28,8 @@ const CUBE: [f64; 9] = [1.0 / 24.0, 0.0, 0.0, 0.0, 1.0 / 24.0, 0.0, 0.0, 0.0, 1.
 /// Box(0.1, 0.1, 1, 1): a 1 m rod.
 const ROD: [f64; 9] = [1.01 / 12.0, 0.0, 0.0, 0.0, 1.01 / 12.0, 0.0, 0.0, 0.0, 0.02 / 12.0];
 
-fn last_error() -> String {
-    unsafe { CStr::from_ptr(maxdyn_last_error_message()) }.to_str().unwrap().to_string()
-}
 
-/// Asserts `status` is `expected` and the last error names `function` and `` `arg` ``.
-#[track_caller]
-fn expect(status: maxdyn_status, expected: maxdyn_status, function: &str, arg: &str) {
-    let msg = last_error();
-    assert_eq!(status, expected, "{function}: {msg}");
-    assert!(msg.starts_with(function), "message {msg:?} does not name {function}");
-    assert!(msg.contains(&format!("`{arg}`")), "message {msg:?} does not name argument `{arg}`");
-}
 
-#[track_caller]
-fn ok(status: maxdyn_status) {
-    assert_eq!(status, MAXDYN_STATUS_OK, "{}", last_error());
-}
 
 fn same(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())

@@ -12,9 +12,9 @@ use std::ptr::null_mut;
 use maxdyn::capi::maxdyn_status::{self, *};
 use maxdyn::capi::*;
 
-#[path = "common/serial.rs"]
-mod serial;
-use serial::lock;
+#[path = "common/capi.rs"]
+mod capi_helpers;
+use capi_helpers::{expect, last_error, lock, ok};
 
 const CUBE: [f64; 9] = [1.0 / 600.0, 0.0, 0.0, 0.0, 1.0 / 600.0, 0.0, 0.0, 0.0, 1.0 / 600.0];
 const ORIGIN: [f64; 3] = [0.0; 3];
@@ -22,9 +22,6 @@ const ABOVE: [f64; 3] = [0.0, 0.0, 1.0];
 const X: [f64; 3] = [1.0, 0.0, 0.0];
 const NAN: f64 = f64::NAN;
 
-fn last_error() -> String {
-    unsafe { CStr::from_ptr(maxdyn_last_error_message()) }.to_str().unwrap().to_string()
-}
 
 /// Asserts `status` is `expected` and the last error names `function`.
 #[track_caller]
@@ -34,19 +31,7 @@ fn expect_status(status: maxdyn_status, expected: maxdyn_status, function: &str)
     assert!(msg.starts_with(function), "message {msg:?} does not name {function}");
 }
 
-/// Asserts `status` is `expected` and the last error names `function` and `` `arg` ``.
-#[track_caller]
-fn expect(status: maxdyn_status, expected: maxdyn_status, function: &str, arg: &str) {
-    let msg = last_error();
-    assert_eq!(status, expected, "{function}: {msg}");
-    assert!(msg.starts_with(function), "message {msg:?} does not name {function}");
-    assert!(msg.contains(&format!("`{arg}`")), "message {msg:?} does not name argument `{arg}`");
-}
 
-#[track_caller]
-fn ok(status: maxdyn_status) {
-    assert_eq!(status, MAXDYN_STATUS_OK, "{}", last_error());
-}
 
 /// Two links hanging from the world by revolute joints about x (the double pendulum).
 unsafe fn pendulum_builder() -> *mut maxdyn_builder {
