@@ -20,6 +20,10 @@ fn main() {
     let (b, cs) = mechanisms::sphere_chain(n, mu, cone);
     let model = Arc::new(Model::new(&b).unwrap());
     let mut s = Sim::new(model, dt).unwrap();
+    let mut o = s.options;
+    o.contact_tolerance = env("CTOL", o.contact_tolerance);
+    o.contact_margin = env("MARGIN", o.contact_margin);
+    s.set_options(o).unwrap();
     // REPLAY_MU: on failure, replay the failing step's state with this friction (< 0: no contacts)
     let replay: Option<f64> = std::env::var("REPLAY_MU").ok().and_then(|v| v.parse().ok());
     let (b2, _) = mechanisms::sphere_chain(n, replay.unwrap_or(mu), cone);

@@ -91,23 +91,26 @@ fn stepping_with_force_elements_does_not_allocate() {
     assert_eq!(count, 0);
 }
 
-/// Runs `steps` steps after the first and returns (allocations, steps that fell back).
-fn count(sim: &mut Sim, steps: usize) -> (usize, usize) {
+/// Runs `steps` steps after the first and returns (allocations, steps that used the
+/// Tresca fallback, steps that were split).
+fn count(sim: &mut Sim, steps: usize) -> (usize, usize, usize) {
     sim.step().unwrap();
-    let mut fallbacks = 0;
+    let (mut fallbacks, mut splits) = (0, 0);
     let n = counted(|| {
         for _ in 0..steps {
-            fallbacks += sim.step().unwrap().fallback as usize;
+            let st = sim.step().unwrap();
+            fallbacks += st.fallback as usize;
+            splits += (st.substeps > 1) as usize;
         }
     });
-    (n, fallbacks)
+    (n, fallbacks, splits)
 }
 
 #[test]
 fn contact_step_does_not_allocate() {
     // box drop: eight corners, 0.5 m above the ground
     let (b, _, _) = common::box_on_plane(0.2, 1.0, &common::all_corners(0.1), [0.0, 0.0, 1.0], 0.5, 0.5);
-    let (n, _) = count(&mut common::sim(&b, 0.01), 200);
+    let (n, _, _) = count(&mut common::sim(&b, 0.01), 200);
     assert_eq!(n, 0, "box drop: Sim::step allocated {n} times");
 
     // a pendulum of two links whose tip sphere lands on the ground
@@ -120,13 +123,19 @@ fn contact_step_does_not_allocate() {
     b.add_joint(JointType::Revolute, l1, l2, [0.0, 0.5, 0.0], [0.0, -0.5, 0.0], [1.0, 0.0, 0.0]).unwrap();
     b.add_ground_contact(l2, [0.0, 0.5, 0.0], 0.05, 0.8).unwrap();
     b.add_ground_contact(l1, [0.0; 3], 0.1, 0.8).unwrap();
-    let (n, _) = count(&mut common::sim(&b, 0.01), 200);
+    let (n, _, _) = count(&mut common::sim(&b, 0.01), 200);
     assert_eq!(n, 0, "pendulum on the ground: Sim::step allocated {n} times");
 
-    // B2 chain, n = 16, through its crash (the fallback runs at least once)
+    // B2 chain, n = 16, through its crash: step splitting (default) runs at least once, and
+    // without splitting the Tresca fallback does
     let (b, _) = common::sphere_chain(16);
-    let (n, fallbacks) = count(&mut common::sim(&b, 0.01), 250);
+    let (n, _, splits) = count(&mut common::sim(&b, 0.01), 250);
     assert_eq!(n, 0, "sphere chain: Sim::step allocated {n} times");
+    assert!(splits >= 1, "the chain never split a step; this test no longer covers it");
+    let mut sim = common::sim(&b, 0.01);
+    sim.options.max_splits = 0;
+    let (n, fallbacks, _) = count(&mut sim, 250);
+    assert_eq!(n, 0, "sphere chain without splitting: Sim::step allocated {n} times");
     assert!(fallbacks >= 1, "the chain never used the Tresca fallback; this test no longer covers it");
 }
 

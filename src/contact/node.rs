@@ -41,6 +41,9 @@ pub struct ContactWork {
     /// Use the monotone barrier rule instead of the predictor–corrector (the linear-algebra
     /// checks in `sim::contact_check` inspect iterates along the monotone path).
     pub monotone: bool,
+    /// Contacts taking part in the current step's solve (see `sim::culling`); a left-out
+    /// contact's node is an identity block with zero multipliers.
+    pub active: Vec<bool>,
     /// Predictor (affine) direction of each node's variables y = [K; E], at `y_off`.
     pub y_off: Vec<usize>,
     pub dy_aff: Vec<f64>,
@@ -82,6 +85,7 @@ impl ContactWork {
         w.piv = vec![0; eo];
         w.dy_aff = vec![0.0; yo];
         w.limit = vec![0.0; contacts.len()];
+        w.active = vec![true; contacts.len()];
         w.a = vec![0.0; ao];
         w.lu = vec![0.0; lo];
         w.x = vec![0.0; xo];

@@ -30,7 +30,9 @@ impl Sim {
         self.prepare_step();
         // the test's iterates (iteration count ↔ barrier) are those of the monotone rule
         self.contacts.monotone = true;
+        let margin = std::mem::replace(&mut self.options.contact_margin, f64::INFINITY);
         let _ = self.interior_point(iterations);
+        self.options.contact_margin = margin;
         self.contacts.monotone = false;
         let mut w = std::mem::take(&mut self.work);
         let mut cw = std::mem::take(&mut self.contacts);
@@ -91,7 +93,9 @@ impl Sim {
     #[doc(hidden)]
     pub fn debug_contact_jacobian_fd(&mut self, iterations: usize, h: f64) -> f64 {
         self.prepare_step();
+        let margin = std::mem::replace(&mut self.options.contact_margin, f64::INFINITY);
         let _ = self.interior_point(iterations);
+        self.options.contact_margin = margin;
         let mut w = std::mem::take(&mut self.work);
         let mut cw = std::mem::take(&mut self.contacts);
         let model = self.model.clone();

@@ -11,7 +11,8 @@
 //! μ ← max(μ_end, min(0.2 μ, μ^1.5)) whenever ‖F(s; μ)‖∞ ≤ 10 μ (μ ← max(μ_end, 0.2 μ)
 //! when a second-order cone is present, see below). The step has converged when
 //! μ = μ_end and both the equality rows (≤ tolerance) and the complementarity products
-//! (≤ contact_tolerance) vanish. Warm start: velocities and joint multipliers from the last step; the contact
+//! (≤ contact_tolerance, times the largest normal force / 100 N when that exceeds 1:
+//! `force_scale`) vanish. Warm start: velocities and joint multipliers from the last step; the contact
 //! variables restart from the centre of their cones (starting on the boundary would jam).
 
 use super::newton::{norm2, norm_inf, residual_into, v3, Workspace};
@@ -41,6 +42,11 @@ const STALE_ITERATIONS: usize = 10;
 /// (B2 at n = 128, measured before the `HANDOVER` rule existed: 1e-3 as in vi_contact.py
 /// gave 40.0 iterations/step, 0.1 gave 28.7, 0.3 gave 36.3).
 const CORRECTOR_ALPHA: f64 = 0.1;
+/// Normal force (N) above which the complementarity tolerance grows with the force.
+const FORCE_REFERENCE: f64 = 100.0;
+/// Iterations without halving the equality residual after which a solve that is done
+/// but for the last digits stops (and is accepted as stalled, see `SolverOptions::acceptance`).
+const FLOOR_ITERATIONS: usize = 3;
 /// Mehrotra's σ drops the target by decades in one iteration; near μ_end that leaves the
 /// products spread over decades (max product ≫ target), and the last iterations then
 /// crawl. Below `HANDOVER`·μ_end the monotone rule finishes the solve, starting from the
@@ -55,10 +61,22 @@ impl Sim {
         let mut w = std::mem::take(&mut self.work);
         let mut cw = std::mem::take(&mut self.contacts);
         cw.frozen = false;
-        let (mut stats, mut ok) = self.interior_point_with(&mut w, &mut cw, limit, None);
-        if !ok && limit == usize::MAX && cw.friction.iter().any(|&f| f > 0.0) {
-            (stats, ok) = self.tresca_fallback(&mut w, &mut cw, stats);
-        }
+        self.select_contacts(&w.s, &mut cw);
+        let mut iterations = 0;
+        let (mut stats, ok) = loop {
+            let (mut stats, mut ok) = self.interior_point_with(&mut w, &mut cw, limit, None);
+            // the rescue only where splitting cannot help any more (see `split.rs`)
+            let last_resort = self.split_depth >= self.tresca_depth;
+            if !ok && limit == usize::MAX && last_resort && cw.friction.iter().any(|&f| f > 0.0) {
+                (stats, ok) = self.tresca_fallback(&mut w, &mut cw, stats);
+            }
+            iterations += stats.iterations;
+            if !ok || self.left_out_contacts_hold(&w.s, &mut cw) {
+                break (stats, ok);
+            }
+            self.restart_iterate(&mut w.s);
+        };
+        stats.iterations = iterations;
         self.work = w;
         self.contacts = cw;
         (stats, ok)
@@ -133,10 +151,14 @@ impl Sim {
         let sym = &model.symbolic;
         for (ci, c) in model.contacts.iter().enumerate() {
             let l = cw.layouts[ci];
+            let o = sym.offsets[model.contact_node[ci]];
+            if !cw.active[ci] {
+                w.s[o..o + l.nk].iter_mut().for_each(|k| *k = 0.0);
+                continue;
+            }
             frame(c, &l, &self.frame.x1, &self.frame.q1, &mut cw.frames[ci]);
             let mut y = [0.0; MAX_Y];
             l.init(&mut y);
-            let o = sym.offsets[model.contact_node[ci]];
             w.s[o..o + l.nk].copy_from_slice(&y[..l.nk]);
             let eo = cw.e_offset[ci];
             cw.e[eo..eo + l.ne].copy_from_slice(&y[l.nk..l.ny()]);
@@ -163,16 +185,31 @@ impl Sim {
         let (mut eq, mut comp);
         let mut tiny_steps = 0usize;
         let (mut stale_mu, mut stale_merit, mut stale_iters) = (f64::NAN, f64::INFINITY, 0usize);
+        let (mut floor_eq, mut floor_iters) = (f64::INFINITY, 0usize);
         loop {
             // convergence is judged at μ = 0: products, not products − μ
             self.ip_residual(&w.s, cw, false, 0.0, &mut w.r);
             (eq, comp) = measures(cw, &w.r, 0.0);
-            if mu <= mu_end * (1.0 + 1e-12) && eq < opts.tolerance && comp <= opts.contact_tolerance {
+            let comp_tol = opts.contact_tolerance * self.force_scale(&w.s, cw);
+            if mu <= mu_end * (1.0 + 1e-12) && eq < opts.tolerance && comp <= comp_tol {
                 converged = true;
                 break;
             }
             if stats.iterations >= opts.max_iterations.min(limit) {
                 break;
+            }
+            // at the final barrier with the products done and the equality rows below the
+            // acceptance level, a residual that stops halving has reached its rounding floor
+            // (impacts: momentum rows of 1e3…1e4 N·s/dt, so 1e-10 is 1e-14 relative)
+            if mu <= mu_end * (1.0 + 1e-12) && comp <= comp_tol && eq < opts.acceptance {
+                if eq <= 0.5 * floor_eq {
+                    (floor_eq, floor_iters) = (eq, 0);
+                } else {
+                    floor_iters += 1;
+                    if floor_iters >= FLOOR_ITERATIONS {
+                        break;
+                    }
+                }
             }
             // Mehrotra's choice of σ needs a centred start: hold μ = 1 (as the monotone rule
             // does) until the iterate is near the central path, then predict–correct
@@ -241,7 +278,7 @@ impl Sim {
             self.ip_residual(&w.s, cw, false, 0.0, &mut w.r);
             (eq, comp) = measures(cw, &w.r, 0.0);
             // a stalled but nearly exact step (singular configurations) is accepted, flagged
-            if eq.is_finite() && eq < opts.acceptance && comp <= opts.contact_tolerance {
+            if eq.is_finite() && eq < opts.acceptance && comp <= opts.contact_tolerance * self.force_scale(&w.s, cw) {
                 converged = true;
                 stats.stalled = true;
             }
@@ -270,6 +307,11 @@ impl Sim {
             let l = cw.layouts[ci];
             let fr = &cw.frames[ci];
             let on = sym.offsets[model.contact_node[ci]];
+            if !cw.active[ci] {
+                let eo = cw.e_offset[ci];
+                r[on..on + l.nk].iter_mut().chain(re[eo..eo + l.ne].iter_mut()).for_each(|v| *v = 0.0);
+                continue;
+            }
             let phi = gap_and_jacobian(c, &f.x1, &f.q1, dt, vel, None);
             let mut bv = [0.0; crate::contact::MAX_DIRECTIONS];
             for side in 0..fr.sides {
@@ -315,7 +357,7 @@ impl Sim {
         let sym = &model.symbolic;
         // predictor: keep its contact directions, step to the cones' boundary
         let mut alpha_aff: f64 = 1.0;
-        for ci in 0..cw.count() {
+        for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
             let on = sym.offsets[model.contact_node[ci]];
             let l = cw.layouts[ci];
             let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
@@ -326,7 +368,7 @@ impl Sim {
             alpha_aff = l.max_step(&y, &dy, alpha_aff);
         }
         let (mut sum, mut sum_aff, mut count) = (0.0, 0.0, 0usize);
-        for ci in 0..cw.count() {
+        for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
             let on = sym.offsets[model.contact_node[ci]];
             let l = cw.layouts[ci];
             let mut y = [0.0; MAX_Y];
@@ -346,7 +388,7 @@ impl Sim {
         // corrector
         self.ip_residual(&w.s, cw, false, target, &mut w.r);
         let merit = norm2(&w.r).hypot(norm2(&cw.re));
-        for ci in 0..cw.count() {
+        for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
             let (l, eo, yo) = (cw.layouts[ci], cw.e_offset[ci], cw.y_off[ci]);
             l.add_second_order(&cw.dy_aff[yo..yo + l.ny()], &mut cw.re[eo..eo + l.ne]);
         }
@@ -399,6 +441,9 @@ impl Sim {
         let sym = &model.symbolic;
         w.ds.copy_from_slice(&w.r);
         for ci in 0..cw.count() {
+            if !cw.active[ci] {
+                continue;
+            }
             let on = sym.offsets[model.contact_node[ci]];
             let nk = cw.layouts[ci].nk;
             cw.condense_rhs(ci, &mut w.ds[on..on + nk]);
@@ -406,6 +451,9 @@ impl Sim {
         w.ds.iter_mut().for_each(|d| *d = -*d);
         self.matrix.solve(sym, &mut w.ds);
         for ci in 0..cw.count() {
+            if !cw.active[ci] {
+                continue;
+            }
             let on = sym.offsets[model.contact_node[ci]];
             cw.recover(ci, &w.ds[on..]);
         }
@@ -427,6 +475,9 @@ impl Sim {
         self.matrix.solve(&self.model.symbolic, &mut w.ds);
         let model = &*self.model;
         for ci in 0..cw.count() {
+            if !cw.active[ci] {
+                continue;
+            }
             let on = model.symbolic.offsets[model.contact_node[ci]];
             cw.recover(ci, &w.ds[on..]);
         }
@@ -448,6 +499,14 @@ impl Sim {
             let l = cw.layouts[ci];
             let nc = model.contact_node[ci];
             let on = sym.offsets[nc];
+            if !cw.active[ci] {
+                // identity block, zero coupling (cleared) and zero residual: the direction is 0
+                let diag = self.matrix.block_mut(sym, nc, nc);
+                for k in 0..l.nk {
+                    diag[k * l.nk + k] = 1.0;
+                }
+                continue;
+            }
             let mut gj = [[0.0; 6]; 2];
             gap_and_jacobian(c, &f.x1, &f.q1, dt, vel, Some(&mut gj));
             let fr = &cw.frames[ci];
@@ -477,7 +536,7 @@ impl Sim {
     fn ip_max_step(&self, w: &Workspace, cw: &ContactWork) -> f64 {
         let model = &*self.model;
         let mut am = f64::INFINITY;
-        for ci in 0..cw.count() {
+        for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
             let on = model.symbolic.offsets[model.contact_node[ci]];
             let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
             cw.gather(ci, &w.s[on..], &cw.e, &mut y);
@@ -487,9 +546,20 @@ impl Sim {
         am
     }
 
+    /// Scale of the complementarity tolerance: the largest normal force over
+    /// `FORCE_REFERENCE`, at least 1 (IPOPT's scaled complementarity, with the normal force
+    /// for the multipliers' size). At 4000 N, an unscaled product of 1e-8 N·m would ask for
+    /// the gap slack to 2.5e-12 m, below what the linear solve can resolve.
+    fn force_scale(&self, s: &[f64], cw: &ContactWork) -> f64 {
+        let model = &*self.model;
+        let gamma_max = (0..cw.count()).filter(|&ci| cw.active[ci]).map(|ci| s[model.symbolic.offsets[model.contact_node[ci]]]).fold(0.0, f64::max);
+        (gamma_max / FORCE_REFERENCE).max(1.0)
+    }
+
     fn count_active(&self, s: &[f64], cw: &ContactWork) -> usize {
         let model = &*self.model;
         (0..cw.count())
+            .filter(|&ci| cw.active[ci])
             .filter(|&ci| {
                 let on = model.symbolic.offsets[model.contact_node[ci]];
                 s[on] > cw.e[cw.e_offset[ci]]

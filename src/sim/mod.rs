@@ -1,6 +1,7 @@
 //! One rollout of a model: state, warm start, preallocated workspace, diagnostics.
 
 mod contact_check;
+mod culling;
 mod interior_point;
 mod inputs;
 pub mod inspect;
@@ -32,7 +33,9 @@ pub struct SolverOptions {
     /// pose) the step equations may have no exact solution.
     pub acceptance: f64,
     /// Contacts: converged when every complementarity product (normal force × gap slack,
-    /// friction pairs) is below this; the barrier parameter ends at a tenth of it.
+    /// friction pairs) is below this, scaled by the largest normal force / 100 N when that
+    /// exceeds 1 (impacts of kN would otherwise ask for gap slacks below what the linear
+    /// solve resolves); the barrier parameter ends at a tenth of it.
     pub contact_tolerance: f64,
     /// A step Newton cannot solve is retried as two halves, recursively, at most this
     /// many levels deep (3: down to dt/8); 0 disables splitting.
@@ -40,11 +43,16 @@ pub struct SolverOptions {
     /// Contacts: Mehrotra predictor–corrector barrier steps (default); false gives the
     /// monotone barrier rule (for comparison).
     pub contact_predictor_corrector: bool,
+    /// Contacts whose gap at the predicted next configuration exceeds this margin (m) plus
+    /// the distance their point moves in one step are left out of the step's solve; one
+    /// found penetrating at the solution is added and the step solved again, so the result
+    /// is that of the full problem. `f64::INFINITY` keeps every contact in every solve.
+    pub contact_margin: f64,
 }
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 3, contact_predictor_corrector: true }
+        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 3, contact_predictor_corrector: true, contact_margin: 0.05 }
     }
 }
 
@@ -102,6 +110,10 @@ pub struct Sim {
     /// Per contact after the last step: normal force and world friction force.
     contact_forces: Vec<[f64; 4]>,
     snapshot: split::Snapshot,
+    /// Levels of step splitting above the step being solved (0: a whole step).
+    split_depth: usize,
+    /// The Tresca rescue runs in solves at this split depth or deeper (see `split.rs`).
+    tresca_depth: usize,
 }
 
 impl Sim {
@@ -139,6 +151,8 @@ impl Sim {
             contacts: crate::contact::node::ContactWork::new(&model.contacts),
             contact_forces: vec![[0.0; 4]; model.contacts.len()],
             snapshot: split::Snapshot::default(),
+            split_depth: 0,
+            tresca_depth: 0,
             model,
         };
         sim.snapshot = split::Snapshot::of(&sim);
@@ -177,6 +191,9 @@ impl Sim {
         }
         if !(o.contact_tolerance.is_finite() && o.contact_tolerance > 0.0) {
             return Err(Error::InvalidArgument("contact_tolerance", format!("{} must be finite and > 0", o.contact_tolerance)));
+        }
+        if !(o.contact_margin >= 0.0) {
+            return Err(Error::InvalidArgument("contact_margin", format!("{} must be ≥ 0 (infinity keeps every contact)", o.contact_margin)));
         }
         if o.max_iterations == 0 {
             return Err(Error::InvalidArgument("max_iterations", "must be ≥ 1".into()));

@@ -6,6 +6,12 @@
 //! and the unknown velocities may differ), so positions are always predicted with the
 //! interval their velocities were solved for and every constraint still holds at the
 //! end of each half. If the split also fails, the state returns to the last good step.
+//!
+//! The interior point's Tresca rescue (`interior_point::tresca_fallback`) first runs only
+//! at the deepest level: a failed contact step is cheaper to retry as halves (two solves
+//! of ~20 iterations on the B2 chain) than to rescue at full length (a round of ~25
+//! iterations that mostly fails too, 8–13 rounds when it succeeds). Only if that whole
+//! split fails is the step tried once more with the rescue at every level.
 
 use super::{Sim, StepStats};
 use crate::forces::EnergyAccount;
@@ -78,6 +84,7 @@ impl Sim {
     /// the module docs; `StepStats::substeps` tells how many were taken). On failure the
     /// state stays at the last good step and `stats()` describes the failed attempt.
     pub fn step(&mut self) -> Result<StepStats> {
+        self.tresca_depth = self.options.max_splits;
         let first = match self.step_once() {
             Ok(st) => return Ok(st),
             Err(e) if self.options.max_splits == 0 => return Err(e),
@@ -87,7 +94,18 @@ impl Sim {
         let mut snap = std::mem::take(&mut self.snapshot);
         snap.save(self);
         let dt = self.dt;
-        let result = self.split(dt, 1, failed);
+        let mut result = self.split(dt, 1, failed);
+        if result.is_err() {
+            // last resort: the whole step again with the Tresca rescue at every level
+            snap.restore(self);
+            self.tresca_depth = 0;
+            (self.dt, self.frame.dt, self.split_depth) = (dt, dt, 0);
+            result = match self.step_once() {
+                Ok(st) => Ok(st),
+                Err(_) => self.split(dt, 1, failed),
+            };
+        }
+        self.split_depth = 0;
         self.dt = dt;
         self.frame.dt = dt;
         let out = match result {
@@ -115,6 +133,7 @@ impl Sim {
         total.substeps = 0;
         for _ in 0..2 {
             self.dt = 0.5 * h;
+            self.split_depth = level;
             let st = match self.step_once() {
                 Ok(st) => StepStats { substeps: 1, ..st },
                 Err(e) if level >= self.options.max_splits => return Err(e),
