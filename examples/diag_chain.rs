@@ -29,10 +29,15 @@ fn main() {
     let (b2, _) = mechanisms::sphere_chain(n, replay.unwrap_or(mu), cone);
     let model2 = Arc::new(Model::new(&b2).unwrap());
     let (mut tot, mut maxit, mut pen, mut fb) = (0, 0, 0.0f64, 0);
+    // |ω|·dt/2 → 1 is where the discrete rotation map folds (see sim/split.rs)
+    let (mut max_turn, mut turn_steps) = (0.0f64, 0usize);
     let t0 = std::time::Instant::now();
     for k in 0..steps {
         let speeds: Vec<f64> = (0..n).map(|i| { let st = s.body_state(i).unwrap(); (st[7]*st[7]+st[8]*st[8]+st[9]*st[9]).sqrt() }).collect();
         let vmax = speeds.iter().cloned().fold(0.0, f64::max);
+        let turn = (0..n).map(|i| { let st = s.body_state(i).unwrap(); (st[10]*st[10]+st[11]*st[11]+st[12]*st[12]).sqrt() * dt / 2.0 }).fold(0.0, f64::max);
+        max_turn = max_turn.max(turn);
+        if turn > 0.5 { turn_steps += 1; }
         let gaps: Vec<f64> = cs.iter().map(|&c| s.contact(c).unwrap()[0]).collect();
         let near = gaps.iter().filter(|&&g| g < 0.05).count();
         match s.step() {
@@ -66,5 +71,6 @@ fn main() {
             }
         }
     }
+    println!("largest |ω|·dt/2 {max_turn:.2} (fold at 1); steps with a body above 0.5: {turn_steps}");
     println!("n {n} dt {dt} mu {mu} soc {soc}: iters/step {:.1} max {maxit} fallbacks {fb} pen {pen:.2e} time {:.2}s", tot as f64 / steps as f64, t0.elapsed().as_secs_f64());
 }

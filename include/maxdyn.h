@@ -370,8 +370,9 @@ maxdyn_status maxdyn_sim_get_contact(const struct maxdyn_sim *sim, int32_t conta
 
 // Sets the interior-point tolerance of contacts (> 0, default 1e-8): a step with
 // contacts converges when every complementarity product (normal force × gap slack, and
-// the friction pairs) is below it, besides the Newton tolerance of
-// `maxdyn_sim_set_solver_options` (whose settings it keeps).
+// the friction pairs) is below it — times the largest normal force / 100 N when that
+// exceeds 1 — besides the Newton tolerance of `maxdyn_sim_set_solver_options` (whose
+// settings it keeps).
 //
 // # Safety
 // `sim` is NULL or live.
@@ -382,6 +383,22 @@ maxdyn_status maxdyn_sim_set_contact_tolerance(struct maxdyn_sim *sim, double to
 // # Safety
 // `sim` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_sim_get_contact_tolerance(const struct maxdyn_sim *sim, double *out);
+
+// Sets the contact margin (m, ≥ 0, default 0.05; `INFINITY` keeps every contact in every
+// solve): a contact whose gap at the predicted next configuration exceeds the margin plus
+// the distance its point moves in one step is left out of the step's solve; one found
+// penetrating at the solution is added and the step solved again, so results are those
+// of the full problem. Other solver settings are kept.
+//
+// # Safety
+// `sim` is NULL or live.
+maxdyn_status maxdyn_sim_set_contact_margin(struct maxdyn_sim *sim, double margin);
+
+// The contact margin (see `maxdyn_sim_set_contact_margin`) in `*out`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_get_contact_margin(const struct maxdyn_sim *sim, double *out);
 
 // The message of the most recent failed call on this thread ("" if none failed yet).
 // Never NULL. The text names the function and the offending argument. It stays valid

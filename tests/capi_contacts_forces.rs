@@ -218,6 +218,12 @@ fn contact_failures_name_the_argument_and_change_nothing() {
         expect(maxdyn_sim_set_contact_tolerance(s, 0.0), MAXDYN_STATUS_INVALID_ARGUMENT, f, "tolerance");
         expect(maxdyn_sim_set_contact_tolerance(s, -1e-8), MAXDYN_STATUS_INVALID_ARGUMENT, f, "tolerance");
         expect(maxdyn_sim_get_contact_tolerance(s, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_contact_tolerance", "out");
+        let f = "maxdyn_sim_set_contact_margin";
+        expect(maxdyn_sim_set_contact_margin(s, NAN), MAXDYN_STATUS_NON_FINITE, f, "margin");
+        expect(maxdyn_sim_set_contact_margin(s, f64::NEG_INFINITY), MAXDYN_STATUS_NON_FINITE, f, "margin");
+        expect(maxdyn_sim_set_contact_margin(s, -0.01), MAXDYN_STATUS_INVALID_ARGUMENT, f, "margin");
+        expect(maxdyn_sim_set_contact_margin(null_mut(), 0.1), MAXDYN_STATUS_NULL_POINTER, f, "sim");
+        expect(maxdyn_sim_get_contact_margin(s, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_contact_margin", "out");
         let mut nc = -7;
         expect(maxdyn_model_contact_count(null(), &mut nc), MAXDYN_STATUS_NULL_POINTER, "maxdyn_model_contact_count", "model");
         assert!(same(&trajectory(s, 60), &trajectory(twin, 60)), "a failed call changed the sim");
@@ -437,6 +443,17 @@ fn box_drop_through_c_matches_rust_and_rests_on_four_corners() {
         ok(maxdyn_sim_step(s));
         ok(maxdyn_sim_get_step_stats(s, &mut stats));
         assert!(stats.complementarity <= 1e-4);
+
+        // the contact margin: default 0.05 m, settable (INFINITY: every contact in every solve)
+        let mut margin = 0.0;
+        ok(maxdyn_sim_get_contact_margin(s, &mut margin));
+        assert_eq!(margin, 0.05);
+        ok(maxdyn_sim_set_contact_margin(s, f64::INFINITY));
+        ok(maxdyn_sim_get_contact_margin(s, &mut margin));
+        assert_eq!(margin, f64::INFINITY);
+        ok(maxdyn_sim_get_contact_tolerance(s, &mut tol));
+        assert_eq!(tol, 1e-4, "the other options are kept");
+        ok(maxdyn_sim_step(s));
         maxdyn_sim_free(s);
         maxdyn_builder_free(b);
     }

@@ -128,6 +128,8 @@ _declare("maxdyn_model_loop_count", _i32, _handle, _i32_p)
 _declare("maxdyn_sim_get_contact", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_sim_set_contact_tolerance", _i32, _handle, ctypes.c_double)
 _declare("maxdyn_sim_get_contact_tolerance", _i32, _handle, _c_double_p)
+_declare("maxdyn_sim_set_contact_margin", _i32, _handle, ctypes.c_double)
+_declare("maxdyn_sim_get_contact_margin", _i32, _handle, _c_double_p)
 _declare("maxdyn_sim_set_joint_input", _i32, _handle, _i32, _c_double_p, _size)
 _declare("maxdyn_sim_get_joint_input", _i32, _handle, _i32, _c_double_p, _size)
 _declare("maxdyn_sim_set_body_wrench", _i32, _handle, _i32, _c_double_p, _c_double_p, _c_double_p)
@@ -511,6 +513,18 @@ class Sim(_Handle):
     @contact_tolerance.setter
     def contact_tolerance(self, value):
         check(_lib.maxdyn_sim_set_contact_tolerance(self.ptr, float(value)))
+
+    @property
+    def contact_margin(self):
+        """Contacts farther than this (m, plus one step's travel) are left out of a step's
+        solve and checked after it; float('inf') keeps every contact in every solve."""
+        m = ctypes.c_double()
+        check(_lib.maxdyn_sim_get_contact_margin(self.ptr, ctypes.byref(m)))
+        return m.value
+
+    @contact_margin.setter
+    def contact_margin(self, value):
+        check(_lib.maxdyn_sim_set_contact_margin(self.ptr, float(value)))
 
     def set_solver_options(self, tolerance=1e-10, max_iterations=100, acceptance=1e-8):
         check(_lib.maxdyn_sim_set_solver_options(self.ptr, float(tolerance), int(max_iterations), float(acceptance)))

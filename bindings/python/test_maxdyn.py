@@ -140,6 +140,7 @@ def test_box_drop_on_ground_contacts():
     assert model.contact_count == 8
     sim = maxdyn.Sim(model, 0.01)
     assert sim.contact_tolerance == 1e-8
+    assert sim.contact_margin == 0.05
     worst = 0.0
     for _ in range(100):
         sim.step()
@@ -297,6 +298,7 @@ def test_contact_and_input_errors():
         (lambda: sim.set_joint_input(j, [1.0, 2.0]), 11, "n"),  # WRONG_LENGTH
         (lambda: sim.contact(0), 4, "contact"),
         (lambda: setattr(sim, "contact_tolerance", 0.0), 12, "tolerance"),
+        (lambda: setattr(sim, "contact_margin", -1.0), 12, "margin"),
     ]:
         try:
             call()
@@ -304,7 +306,7 @@ def test_contact_and_input_errors():
             assert e.status == status and f"`{arg}`" in e.message, (status, arg, e)
         else:
             raise AssertionError(f"accepted: expected status {status} for `{arg}`")
-    assert sim.joint_input(j) == [0.0] and sim.contact_tolerance == 1e-8
+    assert sim.joint_input(j) == [0.0] and sim.contact_tolerance == 1e-8 and sim.contact_margin == 0.05
 
 
 if __name__ == "__main__":

@@ -232,8 +232,9 @@ pub unsafe extern "C" fn maxdyn_sim_get_contact(sim: *const maxdyn_sim, contact:
 
 /// Sets the interior-point tolerance of contacts (> 0, default 1e-8): a step with
 /// contacts converges when every complementarity product (normal force × gap slack, and
-/// the friction pairs) is below it, besides the Newton tolerance of
-/// `maxdyn_sim_set_solver_options` (whose settings it keeps).
+/// the friction pairs) is below it — times the largest normal force / 100 N when that
+/// exceeds 1 — besides the Newton tolerance of `maxdyn_sim_set_solver_options` (whose
+/// settings it keeps).
 ///
 /// # Safety
 /// `sim` is NULL or live.
@@ -262,6 +263,43 @@ pub unsafe extern "C" fn maxdyn_sim_get_contact_tolerance(sim: *const maxdyn_sim
     call("maxdyn_sim_get_contact_tolerance", || {
         let o = super::args::out(out, "out")?;
         *o = with_ref(sim, "sim", |s| Ok(s.inner.options.contact_tolerance))?;
+        Ok(())
+    })
+}
+
+/// Sets the contact margin (m, ≥ 0, default 0.05; `INFINITY` keeps every contact in every
+/// solve): a contact whose gap at the predicted next configuration exceeds the margin plus
+/// the distance its point moves in one step is left out of the step's solve; one found
+/// penetrating at the solution is added and the step solved again, so results are those
+/// of the full problem. Other solver settings are kept.
+///
+/// # Safety
+/// `sim` is NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_set_contact_margin(sim: *mut maxdyn_sim, margin: f64) -> maxdyn_status {
+    call("maxdyn_sim_set_contact_margin", || {
+        if margin.is_nan() || margin == f64::NEG_INFINITY {
+            return Err(Failure::new(MAXDYN_STATUS_NON_FINITE, format!("argument `margin` is {margin}: must be a number ≥ 0 (INFINITY allowed)")));
+        }
+        if margin < 0.0 {
+            return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `margin` is {margin}: must be ≥ 0")));
+        }
+        with_mut(sim, "sim", |s| {
+            let o = SolverOptions { contact_margin: margin, ..s.inner.options };
+            Ok(s.inner.set_options(o)?)
+        })
+    })
+}
+
+/// The contact margin (see `maxdyn_sim_set_contact_margin`) in `*out`.
+///
+/// # Safety
+/// `sim` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_get_contact_margin(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
+    call("maxdyn_sim_get_contact_margin", || {
+        let o = super::args::out(out, "out")?;
+        *o = with_ref(sim, "sim", |s| Ok(s.inner.options.contact_margin))?;
         Ok(())
     })
 }
