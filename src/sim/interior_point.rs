@@ -29,6 +29,8 @@ const TRESCA_ROUNDS: usize = 40;
 /// The fixed point has converged when no normal force changed by more than this
 /// (relative to the largest normal force, at least 1 N) in the last round.
 const TRESCA_AGREEMENT: f64 = 1e-7;
+/// Rounds without halving the change after which the fixed point is taken as it is.
+const TRESCA_STALL: usize = 5;
 /// Initial barrier parameter.
 const MU_INITIAL: f64 = 1.0;
 /// A solve gives up (to the Tresca fallback or to step splitting) after `ABORT_COUNT`
@@ -38,10 +40,21 @@ const MU_INITIAL: f64 = 1.0;
 const ABORT_ALPHA: f64 = 1e-6;
 const ABORT_COUNT: usize = 5;
 const STALE_ITERATIONS: usize = 10;
+/// The same for the monotone barrier rule, whose last decades may converge slowly but
+/// steadily (B2 sweep n = 56…144: 10 split more steps than needed, 30 let crawls run long;
+/// before the window restarted on each halving, a crawl at μ ≈ 4e-6 ran to the iteration
+/// limit at every split level and n = 121 failed at step 492).
+const STALE_MONOTONE_ITERATIONS: usize = 20;
 /// The predictor–corrector falls back to the centred direction below this step length
 /// (B2 at n = 128, measured before the `HANDOVER` rule existed: 1e-3 as in vi_contact.py
 /// gave 40.0 iterations/step, 0.1 gave 28.7, 0.3 gave 36.3).
 const CORRECTOR_ALPHA: f64 = 0.1;
+/// A stalled solve is accepted (flagged `stalled`, like `SolverOptions::acceptance` for the
+/// equality rows) with complementarity products up to this multiple of the contact
+/// tolerance: friction at the edge of the cone without slip is a degenerate
+/// complementarity pair that the barrier cannot drive below ~1e-6 (B2 n = 84 at step 430
+/// stalled at 1.4e-6 N·m, a slip of 1e-7 m/s, and failed at every split level).
+const CONTACT_ACCEPTANCE: f64 = 100.0;
 /// Normal force (N) above which the complementarity tolerance grows with the force.
 const FORCE_REFERENCE: f64 = 100.0;
 /// Iterations without halving the equality residual after which a solve that is done
@@ -100,6 +113,7 @@ impl Sim {
             cw.limit[ci] = gamma(&w.s, ci);
         }
         cw.frozen = true;
+        let (mut best_change, mut stall) = (f64::INFINITY, 0usize);
         for _ in 0..TRESCA_ROUNDS {
             self.restart_iterate(&mut w.s);
             let (st, ok) = self.interior_point_with(w, cw, usize::MAX, None);
@@ -116,7 +130,15 @@ impl Sim {
                 scale = scale.max(g);
                 cw.limit[ci] = g;
             }
-            if change <= TRESCA_AGREEMENT * scale {
+            // the fixed point may cycle instead of contracting (friction at the cone's edge
+            // without slip leaves the normal forces undetermined between rounds): after
+            // `TRESCA_STALL` rounds without halving the change, polish from where it is
+            if change <= 0.5 * best_change {
+                (best_change, stall) = (change, 0);
+            } else {
+                stall += 1;
+            }
+            if change <= TRESCA_AGREEMENT * scale || stall >= TRESCA_STALL {
                 cw.frozen = false;
                 let mu_end = 0.1 * self.options.contact_tolerance;
                 let (st, ok) = self.interior_point_with(w, cw, usize::MAX, Some(mu_end));
@@ -250,11 +272,12 @@ impl Sim {
                     self.ip_residual(&w.s, cw, false, mu, &mut w.r);
                 }
                 let merit = norm2(&w.r).hypot(norm2(&cw.re));
-                if mu != stale_mu {
+                // stale: that many iterations at one barrier without halving the merit
+                if mu != stale_mu || merit <= 0.5 * stale_merit {
                     (stale_mu, stale_merit, stale_iters) = (mu, merit, 0);
                 }
                 stale_iters += 1;
-                if stale_iters > STALE_ITERATIONS && merit > 0.5 * stale_merit {
+                if stale_iters > STALE_MONOTONE_ITERATIONS {
                     break;
                 }
                 // Newton direction through the condensed graph system
@@ -278,7 +301,7 @@ impl Sim {
             self.ip_residual(&w.s, cw, false, 0.0, &mut w.r);
             (eq, comp) = measures(cw, &w.r, 0.0);
             // a stalled but nearly exact step (singular configurations) is accepted, flagged
-            if eq.is_finite() && eq < opts.acceptance && comp <= opts.contact_tolerance * self.force_scale(&w.s, cw) {
+            if eq.is_finite() && eq < opts.acceptance && comp <= CONTACT_ACCEPTANCE * opts.contact_tolerance * self.force_scale(&w.s, cw) {
                 converged = true;
                 stats.stalled = true;
             }
