@@ -1,6 +1,9 @@
 //! Diagnostics for SCENARIOS B2 (not a benchmark): runs one sphere chain with overridable
-//! dt, friction, cone and prints, per step with fallback/failure, the sphere speeds and
-//! gaps.  N=64 DT=0.01 MU=1 CONE=lin|soc STEPS=500 V=1 cargo run --release --example diag_chain
+//! dt, friction, cone, contact tolerance and margin, and prints, per step with
+//! fallback/failure (every step with V), the sphere speeds and gaps; at the end the
+//! largest |ω|·dt/2 (1 is where the discrete rotation map folds).
+//!   N=64 DT=0.01 MU=1 CONE=lin|soc STEPS=500 CTOL=1e-8 MARGIN=0.05 V=1 \
+//!   TIP=10 (rise to a 10 m tip instead of 45°) cargo run --release --example diag_chain
 #[path = "common/mechanisms.rs"]
 mod mechanisms;
 
@@ -17,7 +20,11 @@ fn main() {
     let steps: usize = env("STEPS", (5.0 / dt) as usize);
     let verbose = std::env::var("V").is_ok();
     let cone = if soc { maxdyn::ConeType::Nonlinear } else { maxdyn::ConeType::Linear };
-    let (b, cs) = mechanisms::sphere_chain(n, mu, cone);
+    // TIP=h: the chain rises to a tip height of h m (same impacts for every n) instead of 45°
+    let (b, cs) = match std::env::var("TIP").ok().and_then(|v| v.parse::<f64>().ok()) {
+        Some(h) => mechanisms::sphere_chain_rising(n, mu, cone, (h / (n.max(2) - 1) as f64).min(1.0).asin()),
+        None => mechanisms::sphere_chain(n, mu, cone),
+    };
     let model = Arc::new(Model::new(&b).unwrap());
     let mut s = Sim::new(model, dt).unwrap();
     let mut o = s.options;

@@ -167,10 +167,17 @@ pub fn loop_segment_chain(segments: usize, dt: f64) -> Sim {
 /// x), every sphere in ground contact with `friction` (none when negative) and the given
 /// cone. Returns the builder and the contact ids.
 pub fn sphere_chain(n: usize, friction: f64, cone: maxdyn::ConeType) -> (Builder, Vec<usize>) {
+    sphere_chain_rising(n, friction, cone, FRAC_PI_4)
+}
+
+/// The B2 chain rising at `elevation` (rad) above the ground instead of 45°.
+#[allow(dead_code)]
+pub fn sphere_chain_rising(n: usize, friction: f64, cone: maxdyn::ConeType, elevation: f64) -> (Builder, Vec<usize>) {
     use maxdyn::math::{from_rotation_vector, rotation, V3};
     let r = 0.25;
     let mut b = Builder::new();
-    let q0 = from_rotation_vector(&V3::new(3.0 * FRAC_PI_4, 0.0, 0.0));
+    // body −z (the direction of the next link) rotated up to `elevation`
+    let q0 = from_rotation_vector(&V3::new(std::f64::consts::PI - elevation, 0.0, 0.0));
     let rot = rotation(&q0);
     let mut contacts = Vec::new();
     for i in 0..n {
