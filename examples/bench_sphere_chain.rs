@@ -5,7 +5,9 @@
 //! iterations per step (they grow with n: the chain's tip falls from 0.7·n m, so the
 //! larger chains spend more of the 5 s in harder impacts), and the worst penetration.
 //!
-//!   cargo run --release --example bench_sphere_chain [max_n]
+//!   cargo run --release --example bench_sphere_chain [max_n] [friction] [dt]
+//!
+//! (friction 1 and dt 0.01 are the scenario's; other dt run the same 5 s.)
 
 #[path = "common/mechanisms.rs"]
 mod mechanisms;
@@ -14,25 +16,29 @@ use maxdyn::{Builder, Model, Sim};
 use std::sync::Arc;
 use std::time::Instant;
 
-fn chain(n: usize) -> (Builder, Vec<usize>) {
-    mechanisms::sphere_chain(n, 1.0, maxdyn::ConeType::Linear)
+fn chain(n: usize, friction: f64) -> (Builder, Vec<usize>) {
+    mechanisms::sphere_chain(n, friction, maxdyn::ConeType::Linear)
 }
 
 fn main() {
-    let max_n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(128);
-    println!("{:>5} {:>14} {:>14} {:>20} {:>11} {:>10} {:>10} {:>11} {:>16}", "n", "500 steps [ms]", "per body [µs]", "per body·iter [µs]", "iters/step", "max iters", "fallbacks", "split steps", "penetration [m]");
+    let arg = |i: usize| std::env::args().nth(i).and_then(|a| a.parse::<f64>().ok());
+    let max_n = arg(1).map(|v| v as usize).unwrap_or(128);
+    let (friction, dt) = (arg(2).unwrap_or(1.0), arg(3).unwrap_or(0.01));
+    let steps = (5.0 / dt).round() as usize;
+    println!("B2 sphere chain: friction {friction}, dt {dt}, {steps} steps");
+    println!("{:>5} {:>14} {:>14} {:>20} {:>11} {:>10} {:>10} {:>11} {:>16}", "n", "5 s [ms]", "per body [µs]", "per body·iter [µs]", "iters/step", "max iters", "fallbacks", "split steps", "penetration [m]");
     let mut medians: Vec<(usize, f64)> = Vec::new();
     let mut n = 1;
     while n <= max_n {
-        let (b, cs) = chain(n);
+        let (b, cs) = chain(n, friction);
         let model = Arc::new(Model::new(&b).unwrap());
         let mut times = Vec::new();
         let (mut iters, mut max_it, mut pen, mut fallbacks, mut splits) = (0usize, 0usize, 0.0f64, 0usize, 0usize);
         let mut failed = None;
         for rep in 0..3 {
-            let mut s = Sim::new(model.clone(), 0.01).unwrap();
+            let mut s = Sim::new(model.clone(), dt).unwrap();
             let t = Instant::now();
-            for k in 0..500 {
+            for k in 0..steps {
                 let st = match s.step() {
                     Ok(st) => st,
                     Err(e) => {
@@ -63,7 +69,7 @@ fn main() {
         times.sort_by(|a, b| a.partial_cmp(b).unwrap());
         let med = times[1];
         let per_iteration = med * 1e6 / (n * iters.max(1)) as f64;
-        println!("{:5} {:14.1} {:14.1} {:20.2} {:11.1} {:10} {:10} {:11} {:16.2e}", n, med * 1e3, med * 1e6 / n as f64, per_iteration, iters as f64 / 500.0, max_it, fallbacks, splits, pen);
+        println!("{:5} {:14.1} {:14.1} {:20.2} {:11.1} {:10} {:10} {:11} {:16.2e}", n, med * 1e3, med * 1e6 / n as f64, per_iteration, iters as f64 / steps as f64, max_it, fallbacks, splits, pen);
         medians.push((n, med));
         n *= 2;
     }
