@@ -19,8 +19,8 @@ use crate::math::{V3, V4};
 use crate::model::{Error, Model, Result};
 use crate::solver::BlockMatrix;
 
-pub use contact_check::ContactSystemCheck;
 #[doc(hidden)]
+pub use contact_check::ContactSystemCheck;
 
 /// Newton solver settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
