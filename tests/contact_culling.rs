@@ -60,6 +60,36 @@ fn a_left_out_contact_that_would_be_crossed_is_added() {
     assert!((push - 5000.0).abs() < 50.0, "normal force {push} N");
 }
 
+/// The same between two bodies: two spheres (r = 0.1 m) at rest with a gap of 0.3 m
+/// (outside the margin) are pushed together by ±10 kN for one step; without their contact
+/// they would pass through each other. The check adds it: after the next step they touch
+/// (gap within 1e-6 m, no overlap) and neither crossed the other. (Before the sphere pair's
+/// gap became the signed distance along the z_{k+1} normal, the full solve itself let them
+/// pass: |c_a − c_b| − r_a − r_b is positive again behind the other sphere.)
+#[test]
+fn a_left_out_contact_between_two_bodies_is_added() {
+    let r = 0.1;
+    let mut b = Builder::new();
+    b.set_gravity([0.0; 3]).unwrap();
+    let a = b.add_body(1.0, common::inertia(sphere_inertia(1.0, r))).unwrap();
+    let c = b.add_body(1.0, common::inertia(sphere_inertia(1.0, r))).unwrap();
+    b.set_body_pose(a, [-0.25, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
+    b.set_body_pose(c, [0.25, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
+    let contact = b.add_sphere_contact(a as i32, [0.0; 3], r, c as i32, [0.0; 3], r, 0.3).unwrap();
+    let mut s = common::sim(&b, 0.01);
+    s.set_body_force(a, [1e4, 0.0, 0.0], [0.0; 3]).unwrap();
+    s.set_body_force(c, [-1e4, 0.0, 0.0], [0.0; 3]).unwrap();
+    s.step().unwrap();
+    s.set_body_force(a, [0.0; 3], [0.0; 3]).unwrap();
+    s.set_body_force(c, [0.0; 3], [0.0; 3]).unwrap();
+    s.step().unwrap();
+    let gap = s.contact(contact).unwrap()[0];
+    let (xa, xc) = (s.body_state(a).unwrap()[0], s.body_state(c).unwrap()[0]);
+    println!("gap {gap:.2e} m, centres at {xa:.4} and {xc:.4} m");
+    assert!(gap > -1e-8 && gap < 1e-6, "gap {gap} m");
+    assert!(xa < xc, "the spheres passed through each other");
+}
+
 /// The margin is validated like every option.
 #[test]
 fn negative_or_nan_margin_is_rejected() {

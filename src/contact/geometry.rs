@@ -2,7 +2,14 @@
 //! maps at the contact point at z_{k+1} (where the forces act, like G(z_{k+1}) for joints).
 //!
 //!   plane:   φ = n·(x + Q(q) p) − offset − r
-//!   spheres: φ = |c_a − c_b| − r_a − r_b,   c = x + Q(q) p
+//!   spheres: φ = n₁·(c_a − c_b) − r_a − r_b,   c = x + Q(q) p,
+//!            n₁ the unit normal (c_a − c_b)/|c_a − c_b| at z_{k+1}
+//!
+//! The sphere pair's gap is the signed distance along the normal of z_{k+1} (where its
+//! force acts), not the distance |c_a − c_b| at z_{k+2}: the two agree to second order in
+//! the step's rotation of the normal (n₁·d ≤ |d|, so the constraint is the stricter one),
+//! and only the signed one stays negative when a fast sphere would pass through the other
+//! within a step (the distance is positive again behind it; `tests/contact_culling.rs`).
 //!
 //! Units follow the body residual: forces in the world frame, rotational rows twice the
 //! body-frame torque, so a force f at body point p_c enters as [f; 2 p_c × Q(q)ᵀ f]. The
@@ -133,16 +140,17 @@ pub fn gap_and_jacobian(
             phi
         }
         ContactShape::Spheres { body_a, pa, ra, body_b, pb, rb } => {
+            // signed distance along the normal at z_{k+1}: two spheres cannot pass through
+            // each other within a step (|d| would be positive again behind the other)
+            let (n1, _) = normal_and_points(c, x1, q1);
             let (sa, wa) = pose(body_a);
             let (sb, wb) = pose(body_b);
             let d = sa.x + rotation(&sa.q) * pa - (sb.x + rotation(&sb.q) * pb);
-            let nd = d.norm();
             if let Some(j) = jac {
-                let u = if nd > 1e-12 { d / nd } else { V3::z() };
-                side(&u, body_a, &pa, &sa.q, &wa, 1.0, &mut j[0]);
-                side(&u, body_b, &pb, &sb.q, &wb, -1.0, &mut j[1]);
+                side(&n1, body_a, &pa, &sa.q, &wa, 1.0, &mut j[0]);
+                side(&n1, body_b, &pb, &sb.q, &wb, -1.0, &mut j[1]);
             }
-            nd - ra - rb
+            n1.dot(&d) - ra - rb
         }
     }
 }

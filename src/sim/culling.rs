@@ -6,10 +6,11 @@
 //! out, such a contact is an identity block with zero multipliers (the graph and its
 //! elimination order stay as they are), and its cost is one gap evaluation per step.
 //!
-//! Selection: a contact takes part when its gap at z_{k+2}, predicted with the warm-start
-//! velocities, is below `SolverOptions::contact_margin` plus the distance its point moves
-//! in one step at the warm-start velocities (the velocity may change as much as that
-//! within the step, e.g. a chain yanked by an impact).
+//! Selection: a contact takes part when its gap at z_{k+2} (a signed distance, see
+//! `contact::geometry`), predicted with the warm-start velocities, is below
+//! `SolverOptions::contact_margin` plus the distance its point moves in one step at those
+//! velocities (the velocity may change as much as that within the step, e.g. a chain
+//! yanked by an impact).
 //!
 //! Verification: with the solution's velocities every left-out contact must have a
 //! non-negative gap at z_{k+2}. Then multipliers 0 and slack = gap satisfy its
