@@ -14,6 +14,8 @@
 //! (≤ contact_tolerance, times the largest normal force / 100 N when that exceeds 1:
 //! `force_scale`) vanish. Warm start: velocities and joint multipliers from the last step; the contact
 //! variables restart from the centre of their cones (starting on the boundary would jam).
+//! Contacts far from touching are left out of the solve and checked after it
+//! (`sim::culling`); a failed solve is split before the Tresca rescue runs (`split.rs`).
 
 use super::newton::{norm2, norm_inf, residual_into, v3, Workspace};
 use super::{Sim, StepStats};
@@ -33,9 +35,9 @@ const TRESCA_AGREEMENT: f64 = 1e-7;
 const TRESCA_STALL: usize = 5;
 /// Initial barrier parameter.
 const MU_INITIAL: f64 = 1.0;
-/// A solve gives up (to the Tresca fallback or to step splitting) after `ABORT_COUNT`
-/// consecutive steps shorter than `ABORT_ALPHA`, or after `STALE_ITERATIONS` at one
-/// barrier that did not halve the merit: such solves otherwise crawl (α ~ 1e-4…1e-9,
+/// A solve gives up (to step splitting or the Tresca fallback) after `ABORT_COUNT`
+/// consecutive steps shorter than `ABORT_ALPHA`, or after `STALE_ITERATIONS` (predictor–
+/// corrector) or `STALE_MONOTONE_ITERATIONS` (monotone rule) without halving the merit: such solves otherwise crawl (α ~ 1e-4…1e-9,
 /// B2 chain at n = 128) to the iteration limit without converging.
 const ABORT_ALPHA: f64 = 1e-6;
 const ABORT_COUNT: usize = 5;
