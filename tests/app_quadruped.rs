@@ -50,18 +50,7 @@ fn trotting_gait_lifts_and_lands_feet_without_sinking() {
     let gait = Gait { b: 0.1, a_thigh: -0.2, d_thigh: 1.0, a_calf: 0.2, d_calf: -1.5 };
     let q = Quadruped::load();
     let r = rollout(&q, &gait, 1000, SolverOptions::default(), None);
-    println!(
-        "trot 1 s: {} steps, {:?}, distance {:.4} m, trunk z {:.4}…{:.4}, max penetration {:.2e} m, highest foot {:.4} m, {:.1} iterations/step (max {})",
-        r.steps,
-        r.failure,
-        r.distance,
-        r.min_trunk_z,
-        r.max_trunk_z,
-        r.max_penetration,
-        r.max_foot_height,
-        r.iterations as f64 / r.steps as f64,
-        r.max_iterations
-    );
+    println!("trot 1 s: {}", r.summary());
     assert!(r.failure.is_none(), "{:?}", r.failure);
     assert_eq!(r.steps, 1000);
     assert!(r.max_penetration <= 1e-3);
@@ -76,17 +65,7 @@ fn learned_gait_walks_forward_without_sinking() {
     // (19.2 m over the full 10 s in the example)
     let q = Quadruped::load();
     let r = rollout(&q, &LEARNED_SEED1, 1000, SolverOptions::default(), None);
-    println!(
-        "learned gait 1 s: {:?}, distance {:.4} m, trunk z {:.4}…{:.4}, max penetration {:.2e} m, highest foot {:.4} m, {:.1} iterations/step (max {})",
-        r.failure,
-        r.distance,
-        r.min_trunk_z,
-        r.max_trunk_z,
-        r.max_penetration,
-        r.max_foot_height,
-        r.iterations as f64 / r.steps as f64,
-        r.max_iterations
-    );
+    println!("learned gait 1 s: {}", r.summary());
     assert!(r.failure.is_none(), "{:?}", r.failure);
     assert!(r.max_penetration <= 1e-3);
     assert!(r.min_trunk_z > 0.2 && r.max_trunk_z < 0.4);

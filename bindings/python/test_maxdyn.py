@@ -268,6 +268,17 @@ def test_springs_wrenches_names_and_loops():
     assert model.loop_count == 0
 
 
+def expect_rejected(cases):
+    """Each (call, status, argument name): the call raises with that status and names it."""
+    for call, status, arg in cases:
+        try:
+            call()
+        except maxdyn.MaxdynError as e:
+            assert e.status == status and f"`{arg}`" in e.message, (status, arg, e)
+        else:
+            raise AssertionError(f"accepted: expected status {status} for `{arg}`")
+
+
 def test_contact_and_input_errors():
     with maxdyn.Builder() as b:
         box = b.add_body(1.0, CUBE)
@@ -282,30 +293,18 @@ def test_contact_and_input_errors():
             (lambda: b.set_contact_cone(c, maxdyn.CONE_LINEAR, 3), 12, "directions"),
             (lambda: b.find_body("nothing"), 2, "name"),
         ]
-        for call, status, arg in cases:
-            try:
-                call()
-            except maxdyn.MaxdynError as e:
-                assert e.status == status and f"`{arg}`" in e.message, (status, arg, e)
-            else:
-                raise AssertionError(f"accepted: expected status {status} for `{arg}`")
+        expect_rejected(cases)
         assert b.contact_count == 1 and b.contact_cone(c) == (maxdyn.CONE_LINEAR, 4)
     rb, _, j = rod_pendulum()
     with rb:
         sim = maxdyn.Sim(maxdyn.Model(rb), 0.01)
-    for call, status, arg in [
+    expect_rejected([
         (lambda: sim.set_joint_input(j, [float("nan")]), 5, "u"),
         (lambda: sim.set_joint_input(j, [1.0, 2.0]), 11, "n"),  # WRONG_LENGTH
         (lambda: sim.contact(0), 4, "contact"),
         (lambda: setattr(sim, "contact_tolerance", 0.0), 12, "tolerance"),
         (lambda: setattr(sim, "contact_margin", -1.0), 12, "margin"),
-    ]:
-        try:
-            call()
-        except maxdyn.MaxdynError as e:
-            assert e.status == status and f"`{arg}`" in e.message, (status, arg, e)
-        else:
-            raise AssertionError(f"accepted: expected status {status} for `{arg}`")
+    ])
     assert sim.joint_input(j) == [0.0] and sim.contact_tolerance == 1e-8 and sim.contact_margin == 0.05
 
 

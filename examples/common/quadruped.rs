@@ -155,6 +155,25 @@ pub struct Rollout {
     pub failure: Option<Failure>,
 }
 
+impl Rollout {
+    /// One line: outcome, distance, trunk band, penetration, foot clearance, iterations.
+    #[allow(dead_code)]
+    pub fn summary(&self) -> String {
+        format!(
+            "{} steps, {:?}, distance {:.4} m, trunk z {:.4}…{:.4}, max penetration {:.2e} m, highest foot {:.4} m, {:.1} iterations/step (max {})",
+            self.steps,
+            self.failure,
+            self.distance,
+            self.min_trunk_z,
+            self.max_trunk_z,
+            self.max_penetration,
+            self.max_foot_height,
+            self.iterations as f64 / self.steps.max(1) as f64,
+            self.max_iterations
+        )
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct FailureState {
     pub time: f64,

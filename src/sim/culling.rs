@@ -17,7 +17,7 @@
 //! complementarity rows exactly, so the solution is one of the full problem. A contact
 //! that fails the check is added and the step solved again.
 
-use super::newton::v3;
+use super::newton::body_velocities;
 use super::Sim;
 use crate::contact::cone::MAX_Y;
 use crate::contact::geometry::gap_and_jacobian;
@@ -27,11 +27,7 @@ impl Sim {
     /// Marks the contacts that take part in this step's solve, at the warm start `s`.
     pub(super) fn select_contacts(&self, s: &[f64], cw: &mut ContactWork) {
         let model = &*self.model;
-        let sym = &model.symbolic;
-        let vel = |b: usize| {
-            let o = sym.offsets[model.body_node[b]];
-            (v3(s, o), v3(s, o + 3))
-        };
+        let vel = body_velocities(model, s);
         let margin = self.options.contact_margin;
         for (ci, c) in model.contacts.iter().enumerate() {
             let active = if margin.is_finite() {
@@ -61,11 +57,7 @@ impl Sim {
     /// is negative to the solve. Returns whether all held.
     pub(super) fn left_out_contacts_hold(&self, s: &[f64], cw: &mut ContactWork) -> bool {
         let model = &*self.model;
-        let sym = &model.symbolic;
-        let vel = |b: usize| {
-            let o = sym.offsets[model.body_node[b]];
-            (v3(s, o), v3(s, o + 3))
-        };
+        let vel = body_velocities(model, s);
         let mut hold = true;
         for (ci, c) in model.contacts.iter().enumerate() {
             if !cw.active[ci] && gap_and_jacobian(c, &self.frame.x1, &self.frame.q1, self.dt, vel, None) < 0.0 {

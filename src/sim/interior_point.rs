@@ -17,7 +17,7 @@
 //! Contacts far from touching are left out of the solve and checked after it
 //! (`sim::culling`); a failed solve is split before the Tresca rescue runs (`split.rs`).
 
-use super::newton::{norm2, norm_inf, residual_into, v3, Workspace};
+use super::newton::{body_velocities, norm2, norm_inf, residual_into, Workspace};
 use super::{Sim, StepStats};
 use crate::contact::cone::MAX_Y;
 use crate::contact::geometry::{frame, gap, gap_and_jacobian};
@@ -323,10 +323,7 @@ impl Sim {
         let sym = &model.symbolic;
         let dt = self.dt;
         let f = &self.frame;
-        let vel = |b: usize| {
-            let o = sym.offsets[model.body_node[b]];
-            (v3(s, o), v3(s, o + 3))
-        };
+        let vel = body_velocities(model, s);
         let (e, re) = if trial { (&cw.e_trial, &mut cw.re_trial) } else { (&cw.e, &mut cw.re) };
         for (ci, c) in model.contacts.iter().enumerate() {
             let l = cw.layouts[ci];
@@ -516,10 +513,7 @@ impl Sim {
         let sym = &model.symbolic;
         let dt = self.dt;
         let f = &self.frame;
-        let vel = |b: usize| {
-            let o = sym.offsets[model.body_node[b]];
-            (v3(s, o), v3(s, o + 3))
-        };
+        let vel = body_velocities(model, s);
         for (ci, c) in model.contacts.iter().enumerate() {
             let l = cw.layouts[ci];
             let nc = model.contact_node[ci];

@@ -42,6 +42,14 @@ pub(super) fn v3(s: &[f64], o: usize) -> V3 {
     V3::new(s[o], s[o + 1], s[o + 2])
 }
 
+/// Each body's (v, ω) in the graph vector `s`, as the contact geometry wants them.
+pub(super) fn body_velocities<'a>(model: &'a Model, s: &'a [f64]) -> impl Fn(usize) -> (V3, V3) + Copy + 'a {
+    move |b: usize| {
+        let o = model.symbolic.offsets[model.body_node[b]];
+        (v3(s, o), v3(s, o + 3))
+    }
+}
+
 impl Sim {
     /// One step of the current `dt` (no splitting; see `split.rs`). On failure the state
     /// is unchanged and `stats()` describes the attempt.
