@@ -520,10 +520,7 @@ impl Sim {
             let on = sym.offsets[nc];
             if !cw.active[ci] {
                 // identity block, zero coupling (cleared) and zero residual: the direction is 0
-                let diag = self.matrix.block_mut(sym, nc, nc);
-                for k in 0..l.nk {
-                    diag[k * l.nk + k] = 1.0;
-                }
+                self.matrix.decouple(sym, nc);
                 continue;
             }
             let mut gj = [[0.0; 6]; 2];

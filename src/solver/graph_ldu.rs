@@ -273,6 +273,9 @@ impl Symbolic {
 pub struct BlockMatrix {
     pub values: Vec<f64>,
     piv: Vec<usize>,
+    /// Per node: its diagonal block is the identity and its coupling blocks are zero (a
+    /// contact left out of the step, `sim::culling`); factor and solve skip it (x = b).
+    decoupled: Vec<bool>,
 }
 
 /// A diagonal block became singular during factorization.
@@ -281,11 +284,24 @@ pub struct SingularPivot(pub usize);
 
 impl BlockMatrix {
     pub fn new(sym: &Symbolic) -> BlockMatrix {
-        BlockMatrix { values: vec![0.0; sym.value_len], piv: vec![0; sym.dim] }
+        BlockMatrix { values: vec![0.0; sym.value_len], piv: vec![0; sym.dim], decoupled: vec![false; sym.sizes.len()] }
     }
 
+    /// Zeros every block and couples every node again.
     pub fn clear(&mut self) {
         self.values.iter_mut().for_each(|v| *v = 0.0);
+        self.decoupled.iter_mut().for_each(|d| *d = false);
+    }
+
+    /// Makes `node` an identity block without coupling (its blocks must be zero, as after
+    /// `clear`): factor and solve then skip it instead of eliminating zeros.
+    pub fn decouple(&mut self, sym: &Symbolic, node: usize) {
+        let n = sym.sizes[node];
+        let d = sym.diag[node];
+        for k in 0..n {
+            self.values[d + k * n + k] = 1.0;
+        }
+        self.decoupled[node] = true;
     }
 
     /// Mutable view of block (i, j), row-major n_i × n_j. Panics if not in the pattern.
@@ -303,6 +319,9 @@ impl BlockMatrix {
     pub fn factor(&mut self, sym: &Symbolic) -> Result<(), SingularPivot> {
         let vals = &mut self.values;
         for &i in &sym.order {
+            if self.decoupled[i] {
+                continue;
+            }
             let ni = sym.sizes[i];
             let d = sym.diag[i];
             let piv = &mut self.piv[sym.pivots[i]..sym.pivots[i] + ni];
@@ -331,6 +350,9 @@ impl BlockMatrix {
     pub fn solve(&self, sym: &Symbolic, b: &mut [f64]) {
         let vals = &self.values;
         for &i in &sym.order {
+            if self.decoupled[i] {
+                continue;
+            }
             let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
             let d = sym.diag[i];
             lu_solve(&vals[d..d + ni * ni], ni, &self.piv[sym.pivots[i]..sym.pivots[i] + ni], &mut b[oi..oi + ni], 1);
@@ -341,6 +363,9 @@ impl BlockMatrix {
             }
         }
         for &i in sym.order.iter().rev() {
+            if self.decoupled[i] {
+                continue;
+            }
             let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
             for &(k, upper, _) in &sym.later[i] {
                 let (ok, nk) = (sym.offsets[k], sym.sizes[k]);
