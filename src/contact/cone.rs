@@ -120,6 +120,20 @@ impl Layout {
         }
     }
 
+    /// The E rows at barrier μ + d from those at μ: the rows that read "product − μ"
+    /// (orthant pairs, the SOC's first Jordan row) lose d, the others are unchanged.
+    pub fn shift_barrier(&self, re: &mut [f64], d: f64) {
+        re[0] -= d;
+        match self.kind {
+            Kind::Frictionless => {}
+            Kind::Linear => {
+                re[2] -= d;
+                re[3..3 + self.nt].iter_mut().for_each(|r| *r -= d);
+            }
+            Kind::Soc => re[2] -= d,
+        }
+    }
+
     /// Local Jacobian ∂[K rows; E rows]/∂y (ny × ny, row-major), body columns excluded;
     /// `frozen`: the friction bound does not depend on γ (Tresca).
     pub fn jacobian(&self, y: &[f64], mu_f: f64, frozen: bool, dt: f64, a: &mut [f64]) {

@@ -1,7 +1,8 @@
 //! The step with contacts: a primal-dual interior-point Newton method (paper appendix D;
 //! Nocedal & Wright algorithm 19.1) on the step equations of bodies, joints and contacts.
 //!
-//! Per iteration: the residual F(s; μ) (complementarity rows read product − μ), the Newton
+//! Per iteration: the residual F(s; μ) (complementarity rows read product − μ; evaluated
+//! once per trial point, since at another barrier only those rows shift), the Newton
 //! matrix with every contact condensed to one block (`contact::node`), the graph LDU solve,
 //! the fraction-to-boundary rule (τ = 0.99: no variable moves more than 99 % of the way to
 //! its cone's boundary), and backtracking on ‖F(s; μ)‖₂ that also rejects |ω| ≥ 2/dt.
@@ -210,9 +211,15 @@ impl Sim {
         let mut tiny_steps = 0usize;
         let (mut stale_mu, mut stale_merit, mut stale_iters) = (f64::NAN, f64::INFINITY, 0usize);
         let (mut floor_eq, mut floor_iters) = (f64::INFINITY, 0usize);
+        // Some(μ): (w.r, cw.re) already hold the iterate's residual at barrier μ (the line
+        // search evaluated it), so it is shifted instead of evaluated again
+        let mut evaluated_at: Option<f64> = None;
         loop {
             // convergence is judged at μ = 0: products, not products − μ
-            self.ip_residual(&w.s, cw, false, 0.0, &mut w.r);
+            match evaluated_at.take() {
+                Some(m) => shift_barrier(cw, -m),
+                None => self.ip_residual(&w.s, cw, false, 0.0, &mut w.r),
+            }
             (eq, comp) = measures(cw, &w.r, 0.0);
             let comp_tol = opts.contact_tolerance * self.force_scale(&w.s, cw);
             if mu <= mu_end * (1.0 + 1e-12) && eq < opts.tolerance && comp <= comp_tol {
@@ -238,11 +245,9 @@ impl Sim {
             // Mehrotra's choice of σ needs a centred start: hold μ = 1 (as the monotone rule
             // does) until the iterate is near the central path, then predict–correct
             if self.mehrotra(cw) && !centred {
-                self.ip_residual(&w.s, cw, false, mu, &mut w.r);
-                centred = norm_inf(&w.r).max(norm_inf(&cw.re)) <= 10.0 * mu;
-                self.ip_residual(&w.s, cw, false, 0.0, &mut w.r);
+                centred = norm_inf(&w.r).max(barrier_norm_inf(cw, mu)) <= 10.0 * mu;
             }
-            let (accepted, alpha) = if self.mehrotra(cw) && centred && !handed_over {
+            let (accepted, alpha, searched_at) = if self.mehrotra(cw) && centred && !handed_over {
                 // predictor–corrector: the barrier follows the iterate, no outer μ loop
                 let merit0 = norm2(&w.r).hypot(norm2(&cw.re));
                 if merit0 <= 0.5 * stale_merit {
@@ -260,18 +265,19 @@ impl Sim {
                             handed_over = true;
                             mu = mu.max(0.1 * comp);
                         }
-                        (acc, a)
+                        (acc, a, target)
                     }
                     None => break,
                 }
             } else {
                 // barrier update (IPOPT's monotone rule)
-                self.ip_residual(&w.s, cw, false, mu, &mut w.r);
+                shift_barrier(cw, mu);
                 while norm_inf(&w.r).max(norm_inf(&cw.re)) <= 10.0 * mu && mu > mu_end {
                     // superlinear decrease jams the plain (unscaled) Jordan-product direction
                     // of the second-order cone off the central path; it then decreases linearly
-                    mu = if cw.has_soc { mu_end.max(0.2 * mu) } else { mu_end.max((0.2 * mu).min(mu.powf(1.5))) };
-                    self.ip_residual(&w.s, cw, false, mu, &mut w.r);
+                    let lower = if cw.has_soc { mu_end.max(0.2 * mu) } else { mu_end.max((0.2 * mu).min(mu.powf(1.5))) };
+                    shift_barrier(cw, lower - mu);
+                    mu = lower;
                 }
                 let merit = norm2(&w.r).hypot(norm2(&cw.re));
                 // stale: that many iterations at one barrier without halving the merit
@@ -286,13 +292,17 @@ impl Sim {
                 if !self.ip_direction(w, cw) {
                     break;
                 }
-                self.ip_line_search(w, cw, mu, merit, &mut stats)
+                let (acc, a) = self.ip_line_search(w, cw, mu, merit, &mut stats);
+                (acc, a, mu)
             };
             if !accepted {
                 break;
             }
             std::mem::swap(&mut w.s, &mut w.trial);
             std::mem::swap(&mut cw.e, &mut cw.e_trial);
+            std::mem::swap(&mut w.r, &mut w.r_trial);
+            std::mem::swap(&mut cw.re, &mut cw.re_trial);
+            evaluated_at = Some(searched_at);
             stats.iterations += 1;
             tiny_steps = if alpha < ABORT_ALPHA { tiny_steps + 1 } else { 0 };
             if tiny_steps >= ABORT_COUNT {
@@ -407,8 +417,8 @@ impl Sim {
         let nu = sum / count.max(1) as f64;
         let sigma = (sum_aff / sum).clamp(0.0, 1.0).powi(3);
         let target = (sigma * nu).max(mu_end).max(0.1 * nu.min(eq));
-        // corrector
-        self.ip_residual(&w.s, cw, false, target, &mut w.r);
+        // corrector (w.r, cw.re hold the residual at μ = 0)
+        shift_barrier(cw, target);
         let merit = norm2(&w.r).hypot(norm2(&cw.re));
         for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
             let (l, eo, yo) = (cw.layouts[ci], cw.e_offset[ci], cw.y_off[ci]);
@@ -608,6 +618,27 @@ impl Sim {
         let f = self.contact_forces[contact];
         Ok([gap(c, &self.x, &self.q), f[0], f[1], f[2], f[3]])
     }
+}
+
+/// Turns the contacts' E rows at barrier μ into those at μ + d.
+fn shift_barrier(cw: &mut ContactWork, d: f64) {
+    for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
+        let (l, eo) = (cw.layouts[ci], cw.e_offset[ci]);
+        l.shift_barrier(&mut cw.re[eo..eo + l.ne], d);
+    }
+}
+
+/// ‖E rows at barrier μ‖∞ from the E rows at μ = 0 in `cw.re`.
+fn barrier_norm_inf(cw: &ContactWork, mu: f64) -> f64 {
+    let mut norm: f64 = 0.0;
+    for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
+        let (l, eo) = (cw.layouts[ci], cw.e_offset[ci]);
+        let mut re = [0.0; MAX_Y];
+        re[..l.ne].copy_from_slice(&cw.re[eo..eo + l.ne]);
+        l.shift_barrier(&mut re[..l.ne], mu);
+        norm = re[..l.ne].iter().fold(norm, |m, v| m.max(v.abs()));
+    }
+    norm
 }
 
 /// (equality residual, complementarity) of a residual evaluated at barrier μ.
