@@ -154,3 +154,29 @@ fn failed_contact_step_keeps_the_last_good_state() {
     s.set_options(o).unwrap();
     s.step().unwrap();
 }
+
+/// The interior point evaluates the residual once per point and reaches other barriers by
+/// `Layout::shift_barrier`: for every cone kind that equals evaluating at the new barrier.
+#[test]
+fn barrier_shift_equals_evaluating_at_the_new_barrier() {
+    use maxdyn::contact::cone::{Kind, Layout, MAX_Y};
+    let layouts = [
+        Layout { kind: Kind::Frictionless, nt: 0, nk: 1, ne: 1 },
+        Layout { kind: Kind::Linear, nt: 4, nk: 5, ne: 7 },
+        Layout { kind: Kind::Linear, nt: 6, nk: 7, ne: 9 },
+        Layout { kind: Kind::Soc, nt: 2, nk: 3, ne: 5 },
+    ];
+    for l in layouts {
+        let y: Vec<f64> = (0..MAX_Y).map(|i| 0.3 + 0.17 * i as f64).collect();
+        let bv = [0.4, -0.2, 0.1, 0.7, -0.5, 0.3];
+        let (phi, mu_f, dt, mu) = (0.02, 0.8, 0.01, 0.37);
+        let (mut rk0, mut re0, mut rk1, mut re1) = ([0.0; MAX_Y], [0.0; MAX_Y], [0.0; MAX_Y], [0.0; MAX_Y]);
+        l.residual(&y, phi, &bv[..l.nt], mu_f, None, dt, 0.0, &mut rk0[..l.nk], &mut re0[..l.ne]);
+        l.residual(&y, phi, &bv[..l.nt], mu_f, None, dt, mu, &mut rk1[..l.nk], &mut re1[..l.ne]);
+        l.shift_barrier(&mut re0[..l.ne], mu);
+        assert_eq!(rk0, rk1, "{l:?}: K rows depend on the barrier");
+        for (a, b) in re0[..l.ne].iter().zip(&re1[..l.ne]) {
+            assert!((a - b).abs() <= 1e-15, "{l:?}: shifted {a} vs evaluated {b}");
+        }
+    }
+}
