@@ -290,3 +290,38 @@ fn regularized_pivot_solves_redundant_systems() {
     // body unknowns are unique; multipliers of the repeated joints are not
     assert!(rel_diff(&x[..12], &x0[..12]) < 1e-8, "bodies {:e}", rel_diff(&x[..12], &x0[..12]));
 }
+
+/// A node without coupling (a contact left out of a step) is skipped by factor and solve
+/// (`BlockMatrix::decouple`); the answer still equals dense LU of the same matrix (1e-12),
+/// with the node's entries passed through (x = b there).
+#[test]
+fn decoupled_nodes_are_skipped_exactly() {
+    let mut rng = Rng(5);
+    let n = 40;
+    let g = uniform_graph(n, 5, &tree_edges(n, &mut rng));
+    let sym = Symbolic::new(&g);
+    let mut a = random_values(&g, &sym, &mut rng, 1.0);
+    // decouple a few nodes, leaves and inner ones alike: zero their blocks first
+    let chosen = [3usize, 17, 29, 39];
+    for &i in &chosen {
+        for &(x, y) in &g.edges {
+            if x == i || y == i {
+                a.block_mut(&sym, x, y).iter_mut().for_each(|v| *v = 0.0);
+                a.block_mut(&sym, y, x).iter_mut().for_each(|v| *v = 0.0);
+            }
+        }
+        a.block_mut(&sym, i, i).iter_mut().for_each(|v| *v = 0.0);
+        a.decouple(&sym, i);
+    }
+    let b: Vec<f64> = (0..sym.dim).map(|_| rng.uniform()).collect();
+    let dense = dense_solve(&a.to_dense(&sym), &b).expect("dense LU succeeds");
+    let mut x = b.clone();
+    a.factor(&sym).expect("graph LDU succeeds");
+    a.solve(&sym, &mut x);
+    let diff = rel_diff(&x, &dense);
+    assert!(diff < 1e-12, "decoupled graph solve differs from dense LU by {diff:e}");
+    for &i in &chosen {
+        let o = sym.offsets[i];
+        assert_eq!(&x[o..o + 5], &b[o..o + 5], "node {i} not passed through");
+    }
+}
