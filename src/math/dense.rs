@@ -90,8 +90,12 @@ fn lu_factor_sized(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
         for i in k + 1..n {
             let f = a[i * n + k] * inv;
             a[i * n + k] = f;
-            for j in k + 1..n {
-                a[i * n + j] -= f * a[k * n + j];
+            // a zero multiplier leaves row i as it is (most rows of a sparse dense-reference
+            // matrix)
+            if f != 0.0 {
+                for j in k + 1..n {
+                    a[i * n + j] -= f * a[k * n + j];
+                }
             }
         }
     }
