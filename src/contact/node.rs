@@ -3,10 +3,14 @@
 //!
 //! A contact's Newton rows, with K its kept variables (they act on the bodies), E its
 //! slacks and cone variables (they do not), and b the bodies' velocities:
+//! ```text
 //!   [A_KK A_KE] [dK]   [C_b db]     [r_K]
 //!   [A_EK A_EE] [dE] + [  0   ]  = −[r_E]
+//! ```
 //! E is eliminated inside the node: with X = A_EE⁻¹A_EK and z = A_EE⁻¹r_E,
+//! ```text
 //!   (A_KK − A_KE X) dK + C_b db = −(r_K − A_KE z),     dE = −z − X dK,
+//! ```
 //! so the graph sees one nk × nk block per contact. A_EE is block triangular with the
 //! complementarity partners on its diagonal, hence invertible strictly inside the cones.
 //!
@@ -35,7 +39,7 @@ pub struct ContactWork {
     pub frames: Vec<ContactFrame>,
     /// Some contact uses the second-order cone.
     pub has_soc: bool,
-    /// Tresca mode: each contact's friction bounded by μ_f·limit[ci] instead of μ_f·γ.
+    /// Tresca mode: each contact's friction bounded by μ_f·`limit[ci]` instead of μ_f·γ.
     pub frozen: bool,
     pub limit: Vec<f64>,
     /// Use the monotone barrier rule instead of the predictor–corrector (the linear-algebra

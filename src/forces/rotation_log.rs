@@ -2,7 +2,9 @@
 //! exact gradient of a spring on rotational minimal coordinates.
 //!
 //! With r = log(q) and a right perturbation q ⊗ exp(ψ): r + J_r⁻¹(r) ψ + O(ψ²), where
+//! ```text
 //!   J_r⁻¹(r) = I + ½[r]× + β(θ)[r]×²,   β = 1/θ² − (1 + cos θ)/(2θ sin θ),  θ = |r|.
+//! ```
 //! A left perturbation exp(ψ) ⊗ q gives J_l⁻¹ = J_r⁻¹ᵀ. Singular at θ = π (where the
 //! rotation vector itself jumps).
 

@@ -1,11 +1,13 @@
 //! Free rigid-body part of the discrete Euler–Lagrange equations (paper eq. d_{0,T},
 //! d_{0,R}), in force units (rotational rows are twice a torque, as in the paper):
+//! ```text
 //!   d_T = m (v₁ − v₀)/h₀ − m g − F
 //!   d_R = (h₁/h₀)(s₁ I + [ω₁]×) J ω₁ − (s₀ I − [ω₀]×) J ω₀ − 2τ,   sᵢ = √(4/hᵢ² − ωᵢᵀωᵢ)
+//! ```
 //! h₀ is the interval of the known velocities (v₀, ω₀), h₁ the interval of the unknown ones.
 //! With h₀ = h₁ = dt these are the paper's equations; different intervals (a step split
 //! in halves when Newton fails, `Sim::step`) follow from the discrete Lagrangian of each
-//! interval: the momenta (h/2)(s I ± [ω]×)Jω of the two intervals meet the impulses h₀·F.
+//! interval: the momenta (h/2)(s I ± \[ω\]×)Jω of the two intervals meet the impulses h₀·F.
 
 use crate::math::{skew, M3, V3};
 

@@ -15,7 +15,7 @@ pub type M43 = nalgebra::Matrix4x3<f64>;
 pub type V6 = nalgebra::Vector6<f64>;
 pub type M6 = nalgebra::Matrix6<f64>;
 
-/// Skew-symmetric matrix [a]× with [a]× b = a × b.
+/// Skew-symmetric matrix \[a\]× with \[a\]× b = a × b.
 #[inline]
 pub fn skew(a: &V3) -> M3 {
     M3::new(0.0, -a.z, a.y, a.z, 0.0, -a.x, -a.y, a.x, 0.0)
