@@ -1,4 +1,4 @@
-classdef MaxdynBuilder < handle
+classdef MaxdynBuilder < MaxdynHandle
   % A mechanism under construction (wraps maxdyn_builder). Ids are the C API's:
   % bodies and joints count from 0; the world is MaxdynJoint.WORLD (-1).
   %
@@ -6,21 +6,12 @@ classdef MaxdynBuilder < handle
   %   body = b.addBody(1.0, eye(3) / 600);
   %   j = b.addJoint(MaxdynJoint.REVOLUTE, MaxdynJoint.WORLD, body, [0 0 0], [0 0 1], [1 0 0]);
   %   m = MaxdynModel(b);
-  properties (SetAccess = private)
-    handle  % uint64 registry handle of the MEX gateway
-  end
   methods
     function obj = MaxdynBuilder(h)
       if nargin == 0
         obj.handle = maxdyn_mex('builder_new');
       else
         obj.handle = h;   % used by fromUrdf
-      end
-    end
-    function delete(obj)
-      if ~isempty(obj.handle)
-        maxdyn_mex('free', obj.handle);
-        obj.handle = [];
       end
     end
     function setGravity(obj, g)

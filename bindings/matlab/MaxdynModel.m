@@ -1,18 +1,9 @@
-classdef MaxdynModel < handle
+classdef MaxdynModel < MaxdynHandle
   % A compiled mechanism (wraps maxdyn_model). The builder may be deleted afterwards;
   % sims keep the model alive inside the library.
-  properties (SetAccess = private)
-    handle
-  end
   methods
     function obj = MaxdynModel(builder)
       obj.handle = maxdyn_mex('model_new', builder.handle);
-    end
-    function delete(obj)
-      if ~isempty(obj.handle)
-        maxdyn_mex('free', obj.handle);
-        obj.handle = [];
-      end
     end
     function n = bodyCount(obj)
       n = maxdyn_mex('model_body_count', obj.handle);

@@ -1,19 +1,10 @@
-classdef MaxdynSim < handle
+classdef MaxdynSim < MaxdynHandle
   % One simulation of a model (wraps maxdyn_sim).
   %   s = MaxdynSim(model, 0.01); s.setJointPosition(0, pi/2); s.step(100);
   %   [k, p] = s.energy(); v = s.constraintViolation();
-  properties (SetAccess = private)
-    handle
-  end
   methods
     function obj = MaxdynSim(model, dt)
       obj.handle = maxdyn_mex('sim_new', model.handle, dt);
-    end
-    function delete(obj)
-      if ~isempty(obj.handle)
-        maxdyn_mex('free', obj.handle);
-        obj.handle = [];
-      end
     end
     function step(obj, n)
       if nargin < 2
