@@ -27,7 +27,7 @@ fn main() {
     };
     let model = Arc::new(Model::new(&b).unwrap());
     let mut s = Sim::new(model, dt).unwrap();
-    let mut o = s.options;
+    let mut o = s.options();
     o.contact_tolerance = env("CTOL", o.contact_tolerance);
     o.contact_margin = env("MARGIN", o.contact_margin);
     s.set_options(o).unwrap();

@@ -18,7 +18,7 @@ fn culled_trajectory_equals_the_full_one() {
     let (b, cs) = common::sphere_chain(8);
     let mut culled = common::sim(&b, 0.01);
     let mut full = common::sim(&b, 0.01);
-    full.options.contact_margin = f64::INFINITY;
+    full.set_options(maxdyn::SolverOptions { contact_margin: f64::INFINITY, ..full.options() }).unwrap();
     let mut worst: f64 = 0.0;
     for k in 0..100 {
         let a = culled.step().unwrap_or_else(|e| panic!("culled step {k}: {e}"));
@@ -96,9 +96,9 @@ fn negative_or_nan_margin_is_rejected() {
     let (b, _) = common::sphere_chain(2);
     let mut s = common::sim(&b, 0.01);
     for bad in [-1.0, f64::NAN] {
-        let o = maxdyn::SolverOptions { contact_margin: bad, ..s.options };
+        let o = maxdyn::SolverOptions { contact_margin: bad, ..s.options() };
         assert!(s.set_options(o).is_err());
     }
-    let o = maxdyn::SolverOptions { contact_margin: f64::INFINITY, ..s.options };
+    let o = maxdyn::SolverOptions { contact_margin: f64::INFINITY, ..s.options() };
     s.set_options(o).unwrap();
 }

@@ -131,7 +131,7 @@ fn failed_contact_step_keeps_the_last_good_state() {
     s.step().unwrap();
     let before = s.body_state(body).unwrap();
     let t = s.time();
-    let mut o = s.options;
+    let mut o = s.options();
     o.max_iterations = 2;
     // without splitting: the direct solve (2 iterations) and one round of the Tresca
     // fallback (2 more)

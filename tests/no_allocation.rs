@@ -133,7 +133,7 @@ fn contact_step_does_not_allocate() {
     assert_eq!(n, 0, "sphere chain: Sim::step allocated {n} times");
     assert!(splits >= 1, "the chain never split a step; this test no longer covers it");
     let mut sim = common::sim(&b, 0.01);
-    sim.options.max_splits = 0;
+    sim.set_options(maxdyn::SolverOptions { max_splits: 0, ..sim.options() }).unwrap();
     let (n, fallbacks, _) = count(&mut sim, 250);
     assert_eq!(n, 0, "sphere chain without splitting: Sim::step allocated {n} times");
     assert!(fallbacks >= 1, "the chain never used the Tresca fallback; this test no longer covers it");

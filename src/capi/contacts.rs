@@ -248,7 +248,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_contact_tolerance(sim: *mut maxdyn_sim, 
             return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `tolerance` is {tolerance}: must be > 0")));
         }
         with_mut(sim, "sim", |s| {
-            let o = SolverOptions { contact_tolerance: tolerance, ..s.inner.options };
+            let o = SolverOptions { contact_tolerance: tolerance, ..s.inner.options() };
             Ok(s.inner.set_options(o)?)
         })
     })
@@ -262,7 +262,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_contact_tolerance(sim: *mut maxdyn_sim, 
 pub unsafe extern "C" fn maxdyn_sim_get_contact_tolerance(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
     call("maxdyn_sim_get_contact_tolerance", || {
         let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.options.contact_tolerance))?;
+        *o = with_ref(sim, "sim", |s| Ok(s.inner.options().contact_tolerance))?;
         Ok(())
     })
 }
@@ -285,7 +285,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_contact_margin(sim: *mut maxdyn_sim, mar
             return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `margin` is {margin}: must be ≥ 0")));
         }
         with_mut(sim, "sim", |s| {
-            let o = SolverOptions { contact_margin: margin, ..s.inner.options };
+            let o = SolverOptions { contact_margin: margin, ..s.inner.options() };
             Ok(s.inner.set_options(o)?)
         })
     })
@@ -299,7 +299,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_contact_margin(sim: *mut maxdyn_sim, mar
 pub unsafe extern "C" fn maxdyn_sim_get_contact_margin(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
     call("maxdyn_sim_get_contact_margin", || {
         let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.options.contact_margin))?;
+        *o = with_ref(sim, "sim", |s| Ok(s.inner.options().contact_margin))?;
         Ok(())
     })
 }

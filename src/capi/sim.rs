@@ -219,7 +219,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_solver_options(
         let max_iterations = usize::try_from(max_iterations).map_err(|_| {
             Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `max_iterations` is {max_iterations}: must be ≥ 1"))
         })?;
-        with_mut(sim, "sim", |s| Ok(s.inner.set_options(SolverOptions { tolerance, max_iterations, acceptance, ..s.inner.options })?))
+        with_mut(sim, "sim", |s| Ok(s.inner.set_options(SolverOptions { tolerance, max_iterations, acceptance, ..s.inner.options() })?))
     })
 }
 
@@ -238,7 +238,7 @@ pub unsafe extern "C" fn maxdyn_sim_get_solver_options(
         let t = out(tolerance, "tolerance")?;
         let m = out(max_iterations, "max_iterations")?;
         let a = out(acceptance, "acceptance")?;
-        let o = with_ref(sim, "sim", |s| Ok(s.inner.options))?;
+        let o = with_ref(sim, "sim", |s| Ok(s.inner.options()))?;
         *t = o.tolerance;
         *m = count_i32(o.max_iterations);
         *a = o.acceptance;

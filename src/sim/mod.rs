@@ -86,7 +86,7 @@ pub struct Sim {
     dt: f64,
     /// Interval spanned by the current velocities: positions are predicted with it.
     dt_prev: f64,
-    pub options: SolverOptions,
+    options: SolverOptions,
     time: f64,
     steps: u64,
     // state z_k, ż_k
@@ -176,6 +176,11 @@ impl Sim {
 
     pub fn step_count(&self) -> u64 {
         self.steps
+    }
+
+    /// The solver settings in force (change them through [`Sim::set_options`]).
+    pub fn options(&self) -> SolverOptions {
+        self.options
     }
 
     pub fn stats(&self) -> &StepStats {
