@@ -7,14 +7,14 @@ mod graphs;
 
 use graphs::*;
 use maxdyn::solver::dense_reference::dense_solve;
-use maxdyn::solver::{SparsityGraph, Symbolic};
+use maxdyn::solver::{NodeKind, SingularPivot, SparsityGraph, Symbolic};
 use std::collections::HashSet;
 
 /// Factor + solve with the graph LDU and with dense LU; returns the relative difference.
 fn sparse_vs_dense(g: &SparsityGraph, seed: u64) -> f64 {
     let sym = Symbolic::new(g);
     let mut rng = Rng(seed);
-    let a = if g.zero_diagonal.iter().any(|&z| z) { random_kkt_values(g, &sym, &mut rng, 1.0) } else { random_values(g, &sym, &mut rng, 1.0) };
+    let a = if g.kinds.iter().any(|k| k.has_zero_diagonal()) { random_kkt_values(g, &sym, &mut rng, 1.0) } else { random_values(g, &sym, &mut rng, 1.0) };
     let b: Vec<f64> = (0..sym.dim).map(|_| rng.uniform()).collect();
     let dense = dense_solve(&a.to_dense(&sym), &b).expect("dense LU succeeds");
     let mut f = a.clone();
@@ -62,7 +62,7 @@ fn sparse_equals_dense_on_cycles_ladders_nets_crystals() {
         ("mixed sizes ladder".into(), {
             let mut g = SparsityGraph::default();
             for i in 0..16 {
-                g.add_node(1 + i % 6, false, i == 0);
+                g.add_node(1 + i % 6, NodeKind::Body);
             }
             for (a, b) in ladder_edges(8) {
                 g.add_edge(a, b);
@@ -268,11 +268,13 @@ fn regularized_pivot_solves_redundant_systems() {
         let c = a.block(&sym0, body, 3).to_vec();
         a.block_mut(&sym0, body, 4).copy_from_slice(&c);
     }
-    let mut f = a.clone();
-    assert!(f.factor(&sym0).is_err() || !f.values.iter().all(|v| v.is_finite()) || {
-        // exact singularity may be hidden by round-off; the dense matrix is singular anyway
-        true
-    });
+    // the repeated rows make the matrix exactly singular: dense LU meets an exact zero
+    // pivot, and the graph LDU finds the Schur complement of the joint eliminated second
+    // to be exactly zero (measured: all its entries 0.0)
+    let dense = a.to_dense(&sym0);
+    assert!(dense_solve(&dense, &vec![1.0; sym0.dim]).is_none(), "dense LU factored a singular matrix");
+    let second = if sym0.position[3] < sym0.position[4] { 4 } else { 3 };
+    assert_eq!(a.clone().factor(&sym0), Err(SingularPivot(second)));
     for j in [3, 4] {
         g.set_regularization(j, 1e-10);
     }

@@ -3,7 +3,7 @@
 //! tests/solver_*.rs and examples/bench_sparse_dense.rs through `#[path]`.
 #![allow(dead_code)]
 
-use maxdyn::solver::{BlockMatrix, SparsityGraph, Symbolic};
+use maxdyn::solver::{BlockMatrix, NodeKind, SparsityGraph, Symbolic};
 
 /// xorshift64*: deterministic random numbers without a dependency.
 pub struct Rng(pub u64);
@@ -27,8 +27,8 @@ impl Rng {
 /// A graph of `n` nodes of one block size with the given edges.
 pub fn uniform_graph(n: usize, size: usize, edges: &[(usize, usize)]) -> SparsityGraph {
     let mut g = SparsityGraph::default();
-    for i in 0..n {
-        g.add_node(size, false, i == 0);
+    for _ in 0..n {
+        g.add_node(size, NodeKind::Body);
     }
     for &(a, b) in edges {
         g.add_edge(a, b);
@@ -114,7 +114,7 @@ pub fn random_values(g: &SparsityGraph, sym: &Symbolic, rng: &mut Rng, dominance
         }
     }
     for i in 0..n {
-        if g.zero_diagonal[i] {
+        if g.kinds[i].has_zero_diagonal() {
             continue;
         }
         let ni = g.sizes[i];
@@ -133,10 +133,10 @@ pub fn random_values(g: &SparsityGraph, sym: &Symbolic, rng: &mut Rng, dominance
 pub fn mechanism_graph(bodies: usize, links: &[(Option<usize>, usize)], nc: usize) -> SparsityGraph {
     let mut g = SparsityGraph::default();
     for _ in 0..bodies {
-        g.add_node(6, false, false);
+        g.add_node(6, NodeKind::Body);
     }
     for &(p, c) in links {
-        let j = g.add_node(nc, true, p.is_none());
+        let j = g.add_node(nc, NodeKind::Joint { to_world: p.is_none() });
         g.add_edge(j, c);
         if let Some(p) = p {
             g.add_edge(j, p);
@@ -151,7 +151,7 @@ pub fn mechanism_graph(bodies: usize, links: &[(Option<usize>, usize)], nc: usiz
 pub fn random_kkt_values(g: &SparsityGraph, sym: &Symbolic, rng: &mut Rng, dominance: f64) -> BlockMatrix {
     let mut m = BlockMatrix::new(sym);
     for &(a, b) in &g.edges {
-        let (j, body) = if g.zero_diagonal[a] { (a, b) } else { (b, a) };
+        let (j, body) = if g.kinds[a].has_zero_diagonal() { (a, b) } else { (b, a) };
         let (nj, nb) = (g.sizes[j], g.sizes[body]);
         let gj: Vec<f64> = (0..nj * nb).map(|_| rng.uniform()).collect();
         m.block_mut(sym, j, body).copy_from_slice(&gj);
@@ -163,7 +163,7 @@ pub fn random_kkt_values(g: &SparsityGraph, sym: &Symbolic, rng: &mut Rng, domin
         }
     }
     for i in 0..g.sizes.len() {
-        if g.zero_diagonal[i] {
+        if g.kinds[i].has_zero_diagonal() {
             continue;
         }
         let n = g.sizes[i];

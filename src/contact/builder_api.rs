@@ -5,7 +5,7 @@ use super::{ConeType, Contact, ContactId, ContactShape, MAX_DIRECTIONS};
 use crate::model::body::check_vec3;
 use crate::model::error::check_finite;
 use crate::model::{Builder, Error, Node, Result};
-use crate::solver::SparsityGraph;
+use crate::solver::{NodeKind, SparsityGraph};
 
 fn check_radius(name: &'static str, r: f64) -> Result<f64> {
     check_finite(name, &[r])?;
@@ -99,8 +99,7 @@ impl Builder {
 pub fn add_graph_nodes(contacts: &[Contact], body_node: &[usize], graph: &mut SparsityGraph, nodes: &mut Vec<Node>) -> Vec<usize> {
     let mut out = Vec::with_capacity(contacts.len());
     for (ci, c) in contacts.iter().enumerate() {
-        let n = graph.add_node(c.layout().nk, false, false);
-        graph.set_after_neighbour(n);
+        let n = graph.add_node(c.layout().nk, NodeKind::Contact);
         nodes.push(Node::Contact(ci));
         let (a, b) = c.bodies();
         graph.add_edge(n, body_node[a]);

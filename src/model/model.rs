@@ -8,7 +8,7 @@ use super::error::{Error, Result};
 use crate::forces::ForceElements;
 use crate::joints::Joint;
 use crate::math::V3;
-use crate::solver::{SparsityGraph, Symbolic};
+use crate::solver::{NodeKind, SparsityGraph, Symbolic};
 
 /// A node of the mechanism graph: one block row/column of the Newton matrix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +64,7 @@ impl Model {
         let mut nodes = Vec::new();
         let mut body_node = Vec::with_capacity(nb);
         for i in 0..nb {
-            body_node.push(graph.add_node(6, false, false));
+            body_node.push(graph.add_node(6, NodeKind::Body));
             nodes.push(Node::Body(i));
         }
         let mut joint_node = Vec::with_capacity(b.joints.len());
@@ -75,7 +75,7 @@ impl Model {
                 continue;
             }
             // a joint to the world is a DFS root (the world itself has no unknowns)
-            let n = graph.add_node(nc, true, j.parent.is_none());
+            let n = graph.add_node(nc, NodeKind::Joint { to_world: j.parent.is_none() });
             nodes.push(Node::Joint(ji));
             graph.add_edge(n, body_node[j.child]);
             if let Some(p) = j.parent {

@@ -10,9 +10,10 @@
 //! * on a graph with cycles (algorithms 3–4): eliminating a node couples its remaining
 //!   neighbours, and that fill-in stays inside the cycle the node lies on.
 //!
-//! This file computes the fill pattern once per model ([`Symbolic`]); the numeric
-//! factorization and solve then run through precomputed block offsets without
-//! allocating. With A = L D U (L, U unit block triangular),
+//! The pipeline: a [`SparsityGraph`](super::SparsityGraph) describes the blocks,
+//! [`EliminationOrder`](super::EliminationOrder) orders the nodes and finds the fill,
+//! [`Symbolic`] lays the factor's blocks out once per model; this file is the numeric
+//! factorization and solve, which run through those offsets without allocating. With A = L D U (L, U unit block triangular),
 //!   factor: for i in order: D_i = A_ii; U_ik = D_i⁻¹ A_ik; A_jk −= A_ji U_ik (j, k after i)
 //!   solve:  forward  y_i = D_i⁻¹ b_i; b_j −= A_ji y_i;   backward x_i = y_i − Σ U_ik x_k.
 //!
@@ -22,12 +23,11 @@
 //! the node-offset layout (`Symbolic::offsets`). A four-node cycle of 2×2 blocks:
 //!
 //! ```
-//! use maxdyn::solver::{BlockMatrix, SparsityGraph, Symbolic};
+//! use maxdyn::solver::{BlockMatrix, NodeKind, SparsityGraph, Symbolic};
 //!
 //! let mut g = SparsityGraph::default();
-//! for i in 0..4 {
-//!     // block size, structurally zero diagonal?, DFS root (attached to the world)?
-//!     g.add_node(2, false, i == 0);
+//! for _ in 0..4 {
+//!     g.add_node(2, NodeKind::Body); // block size, regular diagonal block
 //! }
 //! for i in 0..4 {
 //!     g.add_edge(i, (i + 1) % 4);
@@ -53,219 +53,12 @@
 //!
 //! The same `Symbolic` and `BlockMatrix` are reused for every new set of values
 //! (`BlockMatrix::clear`, fill, factor, solve). Zero-diagonal nodes (constraint
-//! multipliers) and pivot regularization are described on [`SparsityGraph`].
+//! multipliers) are described on [`NodeKind`](super::NodeKind), pivot regularization on
+//! [`SparsityGraph::set_regularization`](super::SparsityGraph::set_regularization).
 //! `examples/bench_sparse_dense.rs` times it against dense LU (SCENARIOS B4).
 
+use super::symbolic::Symbolic;
 use crate::math::dense::{gemm_sub, gemv_sub, lu_factor, lu_solve};
-use super::ordering::elimination_order;
-
-/// The structure of a block matrix: node sizes and which node pairs are coupled.
-#[derive(Debug, Clone, Default)]
-pub struct SparsityGraph {
-    pub sizes: Vec<usize>,
-    /// Nodes whose diagonal block is structurally zero (joint multipliers): they must be
-    /// eliminated after at least one neighbour, so their pivot is the Schur complement
-    /// −G D⁻¹ Gᵀ rather than 0.
-    pub zero_diagonal: Vec<bool>,
-    /// Nodes attached to the world (roots of the DFS, in this order).
-    pub world_attached: Vec<bool>,
-    pub edges: Vec<(usize, usize)>,
-    /// Relative pivot regularization per node (0: none), see [`SparsityGraph::set_regularization`].
-    pub regularization: Vec<f64>,
-    /// Nodes with a regular but possibly nearly singular diagonal (condensed contacts),
-    /// eliminated after one of their neighbours; see [`SparsityGraph::set_after_neighbour`].
-    pub after_neighbour: Vec<bool>,
-}
-
-impl SparsityGraph {
-    pub fn add_node(&mut self, size: usize, zero_diagonal: bool, world_attached: bool) -> usize {
-        self.sizes.push(size);
-        self.zero_diagonal.push(zero_diagonal);
-        self.world_attached.push(world_attached);
-        self.regularization.push(0.0);
-        self.after_neighbour.push(false);
-        self.sizes.len() - 1
-    }
-
-    /// Lets the pivot of `node` be rank deficient: when the node is eliminated, its pivot
-    /// block P (the Schur complement that reached it) is factored as P + sign(tr P)·ε·max|P|·I.
-    /// Meant for multiplier nodes of redundant constraints (a planar loop in 3-D): the
-    /// shift is relative, so it is the same fraction of the pivot at any mass, length and
-    /// time-step scale, and it follows the pivot's sign (semidefinite of either sign).
-    /// The factorization is then that of a matrix perturbed by ε relative in the pivot
-    /// only: directions in the pivot's null space get a finite (minimum-size) answer,
-    /// all other directions are solved to a relative error of order ε.
-    pub fn set_regularization(&mut self, node: usize, epsilon: f64) {
-        self.regularization[node] = epsilon;
-    }
-    /// Eliminates `node` only after at least one of its neighbours, without it taking
-    /// pivot support from them (unlike a zero-diagonal node): for a condensed contact
-    /// block, which is regular but nearly singular when the contact is active or sticks,
-    /// the pivot it then meets, S − J D⁻¹ W, stays away from zero.
-    pub fn set_after_neighbour(&mut self, node: usize) {
-        self.after_neighbour[node] = true;
-    }
-
-    pub fn add_edge(&mut self, a: usize, b: usize) {
-        if a != b {
-            self.edges.push((a.min(b), a.max(b)));
-        }
-    }
-    pub fn dim(&self) -> usize {
-        self.sizes.iter().sum()
-    }
-}
-
-/// One Schur-complement update A_jk −= A_ji U_ik, as block offsets.
-#[derive(Debug, Clone, Copy)]
-struct Update {
-    lower: usize, // A_ji (n_j × n_i)
-    upper: usize, // U_ik (n_i × n_k)
-    target: usize, // A_jk (n_j × n_k)
-    nj: usize,
-    nk: usize,
-}
-
-/// Elimination order and fill pattern, computed once per model.
-#[derive(Debug, Clone)]
-pub struct Symbolic {
-    pub sizes: Vec<usize>,
-    /// Relative pivot regularization per node (see [`SparsityGraph::set_regularization`]).
-    pub regularization: Vec<f64>,
-    /// Offset of each node in the solution vector.
-    pub offsets: Vec<usize>,
-    pub dim: usize,
-    /// Nodes in elimination order.
-    pub order: Vec<usize>,
-    /// Position of each node in `order`.
-    pub position: Vec<usize>,
-    /// Per node: neighbours eliminated later, with (upper, lower) block offsets.
-    later: Vec<Vec<(usize, usize, usize)>>,
-    /// Per node: all neighbours (original and fill) with the offset of block (i, j).
-    row_blocks: Vec<Vec<(usize, usize)>>,
-    diag: Vec<usize>,
-    pivots: Vec<usize>,
-    updates: Vec<Update>,
-    update_ranges: Vec<(usize, usize)>,
-    pub value_len: usize,
-    /// Number of off-diagonal block pairs created by fill-in.
-    pub fill_blocks: usize,
-}
-
-impl Symbolic {
-    pub fn new(g: &SparsityGraph) -> Symbolic {
-        let n = g.sizes.len();
-        let order = elimination_order(g);
-        let mut position = vec![0; n];
-        for (p, &i) in order.iter().enumerate() {
-            position[i] = p;
-        }
-        // symbolic elimination: adjacency sets grow by fill
-        let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for &(a, b) in &g.edges {
-            if !adj[a].contains(&b) {
-                adj[a].push(b);
-                adj[b].push(a);
-            }
-        }
-        let original_pairs: usize = adj.iter().map(|a| a.len()).sum::<usize>() / 2;
-        for &i in &order {
-            let later: Vec<usize> = adj[i].iter().copied().filter(|&j| position[j] > position[i]).collect();
-            for (x, &j) in later.iter().enumerate() {
-                for &k in &later[x + 1..] {
-                    if !adj[j].contains(&k) {
-                        adj[j].push(k);
-                        adj[k].push(j);
-                    }
-                }
-            }
-        }
-        let total_pairs: usize = adj.iter().map(|a| a.len()).sum::<usize>() / 2;
-        // block storage
-        let mut value_len = 0;
-        let mut diag = vec![0; n];
-        for i in 0..n {
-            diag[i] = value_len;
-            value_len += g.sizes[i] * g.sizes[i];
-        }
-        let mut row_blocks: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
-        for i in 0..n {
-            adj[i].sort_by_key(|&j| position[j]);
-            for &j in &adj[i] {
-                row_blocks[i].push((j, value_len));
-                value_len += g.sizes[i] * g.sizes[j];
-            }
-        }
-        let block = |rb: &Vec<Vec<(usize, usize)>>, i: usize, j: usize| -> usize {
-            if i == j {
-                diag[i]
-            } else {
-                rb[i].iter().find(|e| e.0 == j).expect("block in pattern").1
-            }
-        };
-        let mut later = vec![Vec::new(); n];
-        let mut updates = Vec::new();
-        let mut update_ranges = vec![(0, 0); n];
-        for &i in &order {
-            let l: Vec<usize> = adj[i].iter().copied().filter(|&j| position[j] > position[i]).collect();
-            later[i] = l.iter().map(|&k| (k, block(&row_blocks, i, k), block(&row_blocks, k, i))).collect();
-            let start = updates.len();
-            for &j in &l {
-                for &k in &l {
-                    updates.push(Update {
-                        lower: block(&row_blocks, j, i),
-                        upper: block(&row_blocks, i, k),
-                        target: block(&row_blocks, j, k),
-                        nj: g.sizes[j],
-                        nk: g.sizes[k],
-                    });
-                }
-            }
-            update_ranges[i] = (start, updates.len());
-        }
-        let mut offsets = vec![0; n];
-        let mut o = 0;
-        for i in 0..n {
-            offsets[i] = o;
-            o += g.sizes[i];
-        }
-        let mut pivots = vec![0; n];
-        let mut p = 0;
-        for i in 0..n {
-            pivots[i] = p;
-            p += g.sizes[i];
-        }
-        Symbolic {
-            sizes: g.sizes.clone(),
-            regularization: if g.regularization.len() == n { g.regularization.clone() } else { vec![0.0; n] },
-            offsets,
-            dim: o,
-            order,
-            position,
-            later,
-            row_blocks,
-            diag,
-            pivots,
-            updates,
-            update_ranges,
-            value_len,
-            fill_blocks: total_pairs - original_pairs,
-        }
-    }
-
-    /// Offset of block (i, j) in the value array (None if structurally zero).
-    pub fn block_offset(&self, i: usize, j: usize) -> Option<usize> {
-        if i == j {
-            return Some(self.diag[i]);
-        }
-        self.row_blocks[i].iter().find(|e| e.0 == j).map(|e| e.1)
-    }
-
-    /// Later-eliminated neighbours of each node (for inspection and tests).
-    pub fn later_neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        self.later[i].iter().map(|e| e.0)
-    }
-}
 
 /// Numeric values of a block matrix with a given [`Symbolic`] pattern, plus the
 /// factorization workspace. Factor and solve allocate nothing.
@@ -324,7 +117,7 @@ impl BlockMatrix {
             }
             let ni = sym.sizes[i];
             let d = sym.diag[i];
-            let piv = &mut self.piv[sym.pivots[i]..sym.pivots[i] + ni];
+            let piv = &mut self.piv[sym.offsets[i]..sym.offsets[i] + ni];
             if sym.regularization[i] > 0.0 {
                 regularize_pivot(&mut vals[d..d + ni * ni], ni, sym.regularization[i]);
             }
@@ -355,7 +148,7 @@ impl BlockMatrix {
             }
             let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
             let d = sym.diag[i];
-            lu_solve(&vals[d..d + ni * ni], ni, &self.piv[sym.pivots[i]..sym.pivots[i] + ni], &mut b[oi..oi + ni], 1);
+            lu_solve(&vals[d..d + ni * ni], ni, &self.piv[sym.offsets[i]..sym.offsets[i] + ni], &mut b[oi..oi + ni], 1);
             for &(j, _, lower) in &sym.later[i] {
                 let (oj, nj) = (sym.offsets[j], sym.sizes[j]);
                 let (bi, bj) = split_two(b, oi, ni, oj, nj);
@@ -418,7 +211,7 @@ impl BlockMatrix {
     }
 }
 
-/// P += sign(tr P)·ε·max|P|·I (see [`SparsityGraph::set_regularization`]).
+/// P += sign(tr P)·ε·max|P|·I (see [`SparsityGraph::set_regularization`](super::SparsityGraph::set_regularization)).
 fn regularize_pivot(p: &mut [f64], n: usize, epsilon: f64) {
     let scale = p.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let trace: f64 = (0..n).map(|r| p[r * n + r]).sum();

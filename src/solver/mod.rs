@@ -1,8 +1,22 @@
 //! Linear algebra of the Newton step: the graph-based block LDU (paper section 4,
-//! algorithms 1–4) and a dense LU reference used by the tests.
+//! algorithms 1–4), as a pipeline run once per model up to the symbolic stage:
+//! [`sparsity`] (the block graph) → [`ordering`] (elimination order and its fill) →
+//! [`symbolic`] (block layout) → [`graph_ldu`] (numeric factor and solve, every step).
 
 pub mod graph_ldu;
-mod ordering;
-pub mod dense_reference;
+pub mod ordering;
+pub mod sparsity;
+pub mod symbolic;
 
-pub use graph_ldu::{BlockMatrix, SparsityGraph, Symbolic};
+// a test hook: public only for the test suite
+#[cfg(feature = "test-support")]
+pub mod dense_reference;
+// the contact-system check in `sim` uses it too; crate-internal without the feature
+#[cfg(not(feature = "test-support"))]
+#[allow(dead_code)]
+pub(crate) mod dense_reference;
+
+pub use graph_ldu::{BlockMatrix, SingularPivot};
+pub use ordering::EliminationOrder;
+pub use sparsity::{NodeKind, SparsityGraph};
+pub use symbolic::Symbolic;

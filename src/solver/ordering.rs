@@ -1,5 +1,7 @@
-//! Elimination order of the graph LDU, computed once per model (paper section 4,
-//! algorithms 3–4: a DFS from the world that finds the cycles; fill-in only inside them).
+//! Elimination order of the graph LDU and the fill it causes, computed once per model
+//! (paper section 4, algorithms 3–4: a DFS from the world that finds the cycles; fill-in
+//! only inside them). The second stage of the solver pipeline: its result is all that
+//! [`Symbolic`](super::Symbolic) needs.
 //!
 //! 1. A depth-first search from the world (a virtual root joined to every
 //!    world-attached node; then from any node not reached) splits the graph into its
@@ -24,17 +26,55 @@
 //! eliminated right after it: its fill reaches the root's other neighbours (a few pairs
 //! next to the cycle, still O(1) per cycle).
 
-use super::graph_ldu::SparsityGraph;
+use super::sparsity::SparsityGraph;
 
-/// Elimination order of the nodes of `g` (each node exactly once).
-pub(crate) fn elimination_order(g: &SparsityGraph) -> Vec<usize> {
-    let n = g.sizes.len();
+/// The elimination order of a graph and the pattern of its factor.
+#[derive(Debug, Clone)]
+pub struct EliminationOrder {
+    /// Nodes in elimination order (each node exactly once).
+    pub order: Vec<usize>,
+    /// Position of each node in `order`.
+    pub position: Vec<usize>,
+    /// Per node: its neighbours in the factor (graph edges and fill), sorted by position.
+    pub neighbours: Vec<Vec<usize>>,
+    /// Number of coupled node pairs of the factor that are not graph edges.
+    pub fill_pairs: usize,
+}
+
+impl EliminationOrder {
+    /// Orders the nodes of `g` and records the fill of eliminating them in that order.
+    pub fn of(g: &SparsityGraph) -> EliminationOrder {
+        let n = g.node_count();
+        let original = g.adjacency();
+        let original_pairs: usize = original.iter().map(Vec::len).sum::<usize>() / 2;
+        let (order, mut neighbours) = eliminate_all(g, original);
+        let mut position = vec![0; n];
+        for (p, &i) in order.iter().enumerate() {
+            position[i] = p;
+        }
+        for list in &mut neighbours {
+            list.sort_by_key(|&j| position[j]);
+        }
+        let fill_pairs = neighbours.iter().map(Vec::len).sum::<usize>() / 2 - original_pairs;
+        EliminationOrder { order, position, neighbours, fill_pairs }
+    }
+
+    /// Neighbours of `i` in the factor that are eliminated after it.
+    pub fn later_neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.neighbours[i].iter().copied().filter(move |&j| self.position[j] > self.position[i])
+    }
+}
+
+/// Elimination order of the nodes of `g` and the elimination graph it leaves (the
+/// original adjacency `elim` plus fill).
+fn eliminate_all(g: &SparsityGraph, elim: Vec<Vec<usize>>) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let n = g.node_count();
     let world = n;
     // adjacency with the virtual world node; world-attached nodes are its children in
     // index order, other neighbours in edge order
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
     for i in 0..n {
-        if g.world_attached[i] {
+        if g.kinds[i].is_attached_to_world() {
             adj[world].push(i);
             adj[i].push(world);
         }
@@ -46,8 +86,7 @@ pub(crate) fn elimination_order(g: &SparsityGraph) -> Vec<usize> {
         }
     }
     let (blocks, roots, rank) = biconnected_blocks(&adj, world);
-    // elimination graph without the world (it has no matrix block)
-    let elim: Vec<Vec<usize>> = adj.iter().take(n).map(|a| a.iter().copied().filter(|&v| v != world).collect()).collect();
+    // the elimination graph has no world (it has no matrix block)
     let mut state = Elimination {
         elim,
         done: vec![false; n],
@@ -87,11 +126,12 @@ pub(crate) fn elimination_order(g: &SparsityGraph) -> Vec<usize> {
     stuck.sort_by_key(|&v| rank[v]);
     for u in stuck {
         if !state.done[u] {
+            state.add_fill(u);
             state.done[u] = true;
             state.order.push(u);
         }
     }
-    state.order
+    (state.order, state.elim)
 }
 
 /// The symbolic elimination in progress.
@@ -124,10 +164,11 @@ impl Elimination {
     /// deficit up the chain of loops and pile the fill up at the root.
     fn eligible(&self, g: &SparsityGraph, neighbours: &[usize], v: usize) -> bool {
         let n = self.done.len();
-        if g.after_neighbour[v] {
+        let kind = g.kinds[v];
+        if kind.waits_for_a_neighbour() {
             return neighbours.iter().any(|&w| w < n && self.done[w]);
         }
-        if !g.zero_diagonal[v] {
+        if !kind.has_zero_diagonal() {
             return true;
         }
         let real = || neighbours.iter().copied().filter(|&w| w < n);
@@ -138,7 +179,8 @@ impl Elimination {
         support >= g.sizes[v] || forced
     }
 
-    fn eliminate(&mut self, g: &SparsityGraph, adj: &[Vec<usize>], u: usize, rank: &[usize]) {
+    /// Eliminating `u` couples all its neighbours not yet eliminated.
+    fn add_fill(&mut self, u: usize) {
         let later: Vec<usize> = self.elim[u].iter().copied().filter(|&v| !self.done[v]).collect();
         for (x, &a) in later.iter().enumerate() {
             for &b in &later[x + 1..] {
@@ -148,7 +190,12 @@ impl Elimination {
                 }
             }
         }
-        if g.zero_diagonal[u] {
+    }
+
+    fn eliminate(&mut self, g: &SparsityGraph, adj: &[Vec<usize>], u: usize, rank: &[usize]) {
+        self.add_fill(u);
+        let kind = g.kinds[u];
+        if kind.has_zero_diagonal() {
             // use the columns of the neighbours with the most to spare
             let n = self.done.len();
             let mut need = g.sizes[u];
@@ -158,7 +205,7 @@ impl Elimination {
                 self.free[w] -= take;
                 need -= take;
             }
-        } else if !g.after_neighbour[u] {
+        } else if !kind.waits_for_a_neighbour() {
             self.free[u] = g.sizes[u];
         }
         self.done[u] = true;
@@ -241,4 +288,63 @@ fn biconnected_blocks(adj: &[Vec<usize>], start: usize) -> (Vec<Vec<usize>>, Vec
         }
     }
     (blocks, roots, rank)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::NodeKind;
+
+    fn graph(kinds: &[NodeKind], edges: &[(usize, usize)]) -> SparsityGraph {
+        let mut g = SparsityGraph::default();
+        for &k in kinds {
+            g.add_node(if k.has_zero_diagonal() { 3 } else { 6 }, k);
+        }
+        for &(a, b) in edges {
+            g.add_edge(a, b);
+        }
+        g
+    }
+
+    #[test]
+    fn a_tree_has_no_fill_and_every_node_one_later_neighbour() {
+        // 0 – 1 – 2, 1 – 3 – 4, 3 – 5
+        let g = graph(&[NodeKind::Body; 6], &[(0, 1), (1, 2), (1, 3), (3, 4), (3, 5)]);
+        let e = EliminationOrder::of(&g);
+        assert_eq!(e.fill_pairs, 0);
+        let mut sorted = e.order.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..6).collect::<Vec<_>>());
+        let roots = (0..6).filter(|&i| e.later_neighbours(i).count() == 0).count();
+        assert_eq!(roots, 1, "one root, every other node eliminated before its one DFS parent");
+        assert!((0..6).all(|i| e.later_neighbours(i).count() <= 1));
+    }
+
+    #[test]
+    fn a_cycle_fills_only_inside_itself() {
+        // cycle 0–1–2–3–4–0 with a tail 5–6 hanging off node 2
+        let edges = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0), (2, 5), (5, 6)];
+        let g = graph(&[NodeKind::Body; 7], &edges);
+        let e = EliminationOrder::of(&g);
+        assert_eq!(e.fill_pairs, 2, "a 5-cycle needs 5 − 3 chords");
+        for i in 0..7 {
+            for &j in &e.neighbours[i] {
+                let edge = edges.contains(&(i.min(j), i.max(j)));
+                assert!(edge || (i < 5 && j < 5), "fill pair ({i}, {j}) leaves the cycle");
+            }
+        }
+    }
+
+    #[test]
+    fn a_zero_pivot_joint_goes_after_a_body() {
+        // world – joint 2 – body 0 – joint 3 – body 1
+        let kinds = [NodeKind::Body, NodeKind::Body, NodeKind::Joint { to_world: true }, NodeKind::Joint { to_world: false }];
+        let g = graph(&kinds, &[(2, 0), (3, 0), (3, 1)]);
+        let e = EliminationOrder::of(&g);
+        assert_eq!(e.fill_pairs, 0);
+        for joint in [2, 3] {
+            let first_body = g.adjacency()[joint].iter().map(|&b| e.position[b]).min().unwrap();
+            assert!(e.position[joint] > first_body, "joint {joint} eliminated before its bodies: {:?}", e.order);
+        }
+    }
 }

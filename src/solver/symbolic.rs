@@ -1,0 +1,125 @@
+//! Block storage of a factor, computed once per model from the elimination order and its
+//! fill ([`EliminationOrder`]): the third stage of the solver pipeline. It lays out
+//! every block of the factor's pattern in one value array and lists, per eliminated
+//! node, the block offsets the numeric factorization ([`graph_ldu`](super::graph_ldu))
+//! walks through without allocating.
+
+use super::ordering::EliminationOrder;
+use super::sparsity::SparsityGraph;
+
+/// One Schur-complement update A_jk −= A_ji U_ik, as block offsets.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Update {
+    pub(super) lower: usize,  // A_ji (n_j × n_i)
+    pub(super) upper: usize,  // U_ik (n_i × n_k)
+    pub(super) target: usize, // A_jk (n_j × n_k)
+    pub(super) nj: usize,
+    pub(super) nk: usize,
+}
+
+/// Elimination order, block offsets and fill pattern, computed once per model.
+#[derive(Debug, Clone)]
+pub struct Symbolic {
+    pub sizes: Vec<usize>,
+    /// Relative pivot regularization per node (see [`SparsityGraph::set_regularization`]).
+    pub regularization: Vec<f64>,
+    /// Offset of each node in the solution vector (and in the pivot-index workspace).
+    pub offsets: Vec<usize>,
+    pub dim: usize,
+    /// Nodes in elimination order.
+    pub order: Vec<usize>,
+    /// Position of each node in `order`.
+    pub position: Vec<usize>,
+    /// Per node: neighbours eliminated later, with (upper, lower) block offsets.
+    pub(super) later: Vec<Vec<(usize, usize, usize)>>,
+    /// Per node: all neighbours (original and fill) with the offset of block (i, j).
+    pub(super) row_blocks: Vec<Vec<(usize, usize)>>,
+    /// Per node: offset of its diagonal block.
+    pub(super) diag: Vec<usize>,
+    pub(super) updates: Vec<Update>,
+    /// Per node: its range in `updates`.
+    pub(super) update_ranges: Vec<(usize, usize)>,
+    pub value_len: usize,
+    /// Number of off-diagonal block pairs created by fill-in.
+    pub fill_blocks: usize,
+}
+
+impl Symbolic {
+    /// Orders `g` and lays out its factor (the whole symbolic pipeline).
+    pub fn new(g: &SparsityGraph) -> Symbolic {
+        Symbolic::from_order(g, EliminationOrder::of(g))
+    }
+
+    /// Lays out the factor of `g` eliminated in `e` (the order of `g`).
+    pub fn from_order(g: &SparsityGraph, e: EliminationOrder) -> Symbolic {
+        let n = g.node_count();
+        let mut offsets = Vec::with_capacity(n);
+        let mut dim = 0;
+        for &s in &g.sizes {
+            offsets.push(dim);
+            dim += s;
+        }
+        let mut value_len = 0;
+        let mut diag = Vec::with_capacity(n);
+        for &s in &g.sizes {
+            diag.push(value_len);
+            value_len += s * s;
+        }
+        let mut row_blocks: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+        for i in 0..n {
+            for &j in &e.neighbours[i] {
+                row_blocks[i].push((j, value_len));
+                value_len += g.sizes[i] * g.sizes[j];
+            }
+        }
+        let block = |i: usize, j: usize| -> usize {
+            if i == j {
+                diag[i]
+            } else {
+                row_blocks[i].iter().find(|b| b.0 == j).expect("block in pattern").1
+            }
+        };
+        let mut later = vec![Vec::new(); n];
+        let mut updates = Vec::new();
+        let mut update_ranges = vec![(0, 0); n];
+        for &i in &e.order {
+            let l: Vec<usize> = e.later_neighbours(i).collect();
+            later[i] = l.iter().map(|&k| (k, block(i, k), block(k, i))).collect();
+            let start = updates.len();
+            for &j in &l {
+                for &k in &l {
+                    updates.push(Update { lower: block(j, i), upper: block(i, k), target: block(j, k), nj: g.sizes[j], nk: g.sizes[k] });
+                }
+            }
+            update_ranges[i] = (start, updates.len());
+        }
+        Symbolic {
+            sizes: g.sizes.clone(),
+            regularization: g.regularization.clone(),
+            offsets,
+            dim,
+            order: e.order,
+            position: e.position,
+            later,
+            row_blocks,
+            diag,
+            updates,
+            update_ranges,
+            value_len,
+            fill_blocks: e.fill_pairs,
+        }
+    }
+
+    /// Offset of block (i, j) in the value array (None if structurally zero).
+    pub fn block_offset(&self, i: usize, j: usize) -> Option<usize> {
+        if i == j {
+            return Some(self.diag[i]);
+        }
+        self.row_blocks[i].iter().find(|e| e.0 == j).map(|e| e.1)
+    }
+
+    /// Later-eliminated neighbours of each node (for inspection and tests).
+    pub fn later_neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.later[i].iter().map(|e| e.0)
+    }
+}
