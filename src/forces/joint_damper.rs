@@ -13,19 +13,9 @@ use crate::joints::Joint;
 use crate::model::Model;
 use crate::solver::BlockMatrix;
 
-/// Damper on the free directions of one joint.
-#[derive(Debug, Clone, PartialEq)]
-pub struct JointDamper {
-    pub joint: usize,
-    /// Per free direction (translations first): N·s/m or N·m·s/rad. Unused entries are 0.
-    pub damping: [f64; 6],
-}
+pub use crate::model::forces::JointDamper;
 
 impl JointDamper {
-    pub fn is_active(&self) -> bool {
-        self.damping.iter().any(|&c| c != 0.0)
-    }
-
     pub fn add_residual(&self, j: &Joint, a: &Pose, b: &Pose, model: &Model, s: &[f64], r: &mut [f64]) {
         for i in 0..j.dof() {
             let c = self.damping[i];

@@ -12,15 +12,7 @@ use crate::joints::constraint::Pose;
 use crate::joints::Joint;
 use crate::model::Model;
 
-/// Spring on the free directions of one joint.
-#[derive(Debug, Clone, PartialEq)]
-pub struct JointSpring {
-    pub joint: usize,
-    /// Per free direction (translations first): N/m or N·m/rad. Unused entries are 0.
-    pub stiffness: [f64; 6],
-    /// Rest position in minimal coordinates.
-    pub rest: [f64; 6],
-}
+pub use crate::model::forces::JointSpring;
 
 impl JointSpring {
     /// Adds ∇V at configuration (a, b) to the residual.

@@ -20,6 +20,7 @@ pub mod point_spring;
 pub mod rotation_log;
 pub mod wrench_pair;
 
+pub use crate::model::forces::ForceElements;
 pub use energy::{account_step, EnergyAccount};
 pub use joint_damper::JointDamper;
 pub use joint_spring::JointSpring;
@@ -27,59 +28,14 @@ pub use point_spring::PointSpring;
 
 use crate::integrator::StepFrame;
 use crate::joints::constraint::Pose;
-use crate::joints::Joint;
 use crate::math::{V3, V4};
 use crate::model::Model;
-use crate::solver::{BlockMatrix, SparsityGraph};
-
-/// The force elements of a mechanism (part of `Builder` and `Model`).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ForceElements {
-    /// At most one per joint.
-    pub joint_springs: Vec<JointSpring>,
-    /// At most one per joint.
-    pub joint_dampers: Vec<JointDamper>,
-    pub point_springs: Vec<PointSpring>,
-}
-
-impl ForceElements {
-    /// Sets (or replaces) the spring of a joint.
-    pub(crate) fn set_joint_spring(&mut self, s: JointSpring) {
-        match self.joint_springs.iter_mut().find(|x| x.joint == s.joint) {
-            Some(x) => *x = s,
-            None => self.joint_springs.push(s),
-        }
-    }
-
-    /// Sets (or replaces) the damper of a joint.
-    pub(crate) fn set_joint_damper(&mut self, d: JointDamper) {
-        match self.joint_dampers.iter_mut().find(|x| x.joint == d.joint) {
-            Some(x) => *x = d,
-            None => self.joint_dampers.push(d),
-        }
-    }
-}
+use crate::solver::BlockMatrix;
 
 /// Pose at z_{k+1} of a body (the world for None).
 #[inline]
 pub(crate) fn frame_pose(frame: &StepFrame, body: Option<usize>) -> Pose {
     body.map_or(Pose::WORLD, |i| Pose { x: frame.x1[i], q: frame.q1[i] })
-}
-
-/// Extra couplings of the Newton matrix: a damper couples its two bodies directly.
-/// Called by `Model::new` before the elimination order is computed.
-pub fn add_graph_edges(forces: &ForceElements, joints: &[Joint], graph: &mut SparsityGraph, body_node: &[usize]) {
-    for d in &forces.joint_dampers {
-        let j = &joints[d.joint];
-        if let (true, Some(p)) = (d.is_active(), j.parent) {
-            graph.add_edge(body_node[p], body_node[j.child]);
-        }
-    }
-    for sp in &forces.point_springs {
-        if let (true, Some(a)) = (sp.damping != 0.0, sp.a) {
-            graph.add_edge(body_node[a], body_node[sp.b]);
-        }
-    }
 }
 
 /// Adds force-element terms to the step residual at iterate `s`.

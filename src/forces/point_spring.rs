@@ -14,17 +14,7 @@ use crate::solver::BlockMatrix;
 /// Below this length (m) the line direction is undefined and the element is inactive.
 pub const MIN_LENGTH: f64 = 1e-12;
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct PointSpring {
-    /// Body a, or None for the world (then `pa` is a world point).
-    pub a: Option<usize>,
-    pub pa: V3,
-    pub b: usize,
-    pub pb: V3,
-    pub stiffness: f64,
-    pub damping: f64,
-    pub rest_length: f64,
-}
+pub use crate::model::forces::PointSpring;
 
 impl PointSpring {
     /// Rows of the length ℓ (its exact gradient; also the rate rows of ℓ̇) and ℓ, at the

@@ -4,7 +4,8 @@
 use super::body::{check_quat, check_vec3, validate_inertia, validate_mass, Body};
 use super::error::{check_finite, Error, Result};
 use super::{BodyId, JointId, WORLD};
-use crate::forces::{ForceElements, JointDamper, JointSpring, PointSpring};
+use super::contact::Contact;
+use super::forces::{ForceElements, JointDamper, JointSpring, PointSpring};
 use crate::joints::{Joint, JointType};
 use crate::math::{M3, V3};
 
@@ -14,7 +15,7 @@ pub struct Builder {
     pub(crate) bodies: Vec<Body>,
     pub(crate) joints: Vec<Joint>,
     pub(crate) forces: ForceElements,
-    pub(crate) contacts: Vec<crate::contact::Contact>,
+    pub(crate) contacts: Vec<Contact>,
 }
 
 impl Default for Builder {

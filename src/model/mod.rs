@@ -1,9 +1,15 @@
-//! Mechanism description: bodies, joints, the builder that validates them, and the
-//! compiled immutable model (graph, elimination order, block layout).
+//! Mechanism description: bodies, joints, contacts and force-element parameters, the
+//! builder that validates them, and the compiled immutable model (graph, elimination
+//! order, block layout). Descriptions only: the physics that uses them is in `joints`,
+//! `forces`, `contact` and `integrator`.
 
 pub mod body;
 pub mod builder;
+mod builder_contacts;
+pub mod contact;
 pub mod error;
+pub mod forces;
+mod graph;
 pub mod model;
 
 pub use body::{box_inertia, capsule_inertia, cylinder_inertia, sphere_inertia, Body};

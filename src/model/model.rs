@@ -4,19 +4,15 @@
 
 use super::body::Body;
 use super::builder::Builder;
+use super::contact::Contact;
 use super::error::{Error, Result};
-use crate::forces::ForceElements;
+use super::forces::ForceElements;
+use super::graph::MechanismGraph;
 use crate::joints::Joint;
 use crate::math::V3;
-use crate::solver::{NodeKind, SparsityGraph, Symbolic};
+use crate::solver::Symbolic;
 
-/// A node of the mechanism graph: one block row/column of the Newton matrix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Node {
-    Body(usize),
-    Joint(usize),
-    Contact(usize),
-}
+pub use super::graph::{Node, LOOP_PIVOT_REGULARIZATION};
 
 #[derive(Debug, Clone)]
 pub struct Model {
@@ -39,20 +35,10 @@ pub struct Model {
     pub in_loop: Vec<bool>,
     /// Number of loop-closing joints (independent cycles).
     pub loop_count: usize,
-    pub contacts: Vec<crate::contact::Contact>,
+    pub contacts: Vec<Contact>,
     /// Contact → node.
     pub contact_node: Vec<usize>,
 }
-
-/// Relative regularization of the pivots of loop-joint multiplier nodes (the paper's
-/// implementation keeps redundant loops factorizable with a tiny regularization on the
-/// constraint blocks). It is applied by the graph LDU to the pivot block when the node
-/// is eliminated, as a fraction of that block's size (`SparsityGraph::set_regularization`):
-/// the joint pivot G D⁻¹ Gᵀ scales like dt³/m, so an absolute shift of 1e-10 would be a
-/// 10 % perturbation at dt = 1e-3 and slow Newton to linear convergence near singular
-/// poses. It perturbs only the Newton direction, never the residual, so the converged
-/// step is exact.
-pub const LOOP_PIVOT_REGULARIZATION: f64 = 1e-10;
 
 impl Model {
     pub fn new(b: &Builder) -> Result<Model> {
@@ -60,38 +46,8 @@ impl Model {
             return Err(Error::InvalidModel("the mechanism has no bodies".into()));
         }
         let nb = b.bodies.len();
-        let mut graph = SparsityGraph::default();
-        let mut nodes = Vec::new();
-        let mut body_node = Vec::with_capacity(nb);
-        for i in 0..nb {
-            body_node.push(graph.add_node(6, NodeKind::Body));
-            nodes.push(Node::Body(i));
-        }
-        let mut joint_node = Vec::with_capacity(b.joints.len());
-        for (ji, j) in b.joints.iter().enumerate() {
-            let nc = j.constraint_count();
-            if nc == 0 {
-                joint_node.push(None);
-                continue;
-            }
-            // a joint to the world is a DFS root (the world itself has no unknowns)
-            let n = graph.add_node(nc, NodeKind::Joint { to_world: j.parent.is_none() });
-            nodes.push(Node::Joint(ji));
-            graph.add_edge(n, body_node[j.child]);
-            if let Some(p) = j.parent {
-                graph.add_edge(n, body_node[p]);
-            }
-            joint_node.push(Some(n));
-        }
-        // dampers couple their two bodies directly
-        crate::forces::add_graph_edges(&b.forces, &b.joints, &mut graph, &body_node);
-        let contact_node = crate::contact::builder_api::add_graph_nodes(&b.contacts, &body_node, &mut graph, &mut nodes);
         let (tree_order, tree_parent, in_loop, loop_count) = spanning_tree(nb, &b.joints);
-        for (ji, n) in joint_node.iter().enumerate() {
-            if let (Some(n), true) = (n, in_loop[ji]) {
-                graph.set_regularization(*n, LOOP_PIVOT_REGULARIZATION);
-            }
-        }
+        let MechanismGraph { graph, nodes, body_node, joint_node, contact_node } = MechanismGraph::new(nb, &b.joints, &in_loop, &b.forces, &b.contacts);
         let symbolic = Symbolic::new(&graph);
         Ok(Model {
             gravity: b.gravity,

@@ -1,11 +1,9 @@
-//! Builder setters for contacts (each validates every argument before changing anything)
-//! and the contact nodes of the compiled model's graph.
+//! Builder setters for contacts. Each validates every argument before changing anything.
 
-use super::{ConeType, Contact, ContactId, ContactShape, MAX_DIRECTIONS};
-use crate::model::body::check_vec3;
-use crate::model::error::check_finite;
-use crate::model::{Builder, Error, Node, Result};
-use crate::solver::{NodeKind, SparsityGraph};
+use super::body::check_vec3;
+use super::contact::{ConeType, Contact, ContactId, ContactShape, MAX_DIRECTIONS};
+use super::error::{check_finite, Error, Result};
+use super::Builder;
 
 fn check_radius(name: &'static str, r: f64) -> Result<f64> {
     check_finite(name, &[r])?;
@@ -90,23 +88,4 @@ impl Builder {
     pub fn contact(&self, id: ContactId) -> Result<&Contact> {
         self.contacts.get(id).ok_or(Error::UnknownContact(id as i32))
     }
-}
-
-/// Adds one node per contact, coupled to its body (an environment contact: a leaf) or its
-/// two bodies (may close a cycle). Its condensed block can be (nearly) singular when the
-/// contact is active or sticks, like a joint's zero block, so it is eliminated after one of
-/// its bodies: the pivot it then meets is S − J D_body⁻¹ W, well away from zero.
-pub fn add_graph_nodes(contacts: &[Contact], body_node: &[usize], graph: &mut SparsityGraph, nodes: &mut Vec<Node>) -> Vec<usize> {
-    let mut out = Vec::with_capacity(contacts.len());
-    for (ci, c) in contacts.iter().enumerate() {
-        let n = graph.add_node(c.layout().nk, NodeKind::Contact);
-        nodes.push(Node::Contact(ci));
-        let (a, b) = c.bodies();
-        graph.add_edge(n, body_node[a]);
-        if let Some(b) = b {
-            graph.add_edge(n, body_node[b]);
-        }
-        out.push(n);
-    }
-    out
 }
