@@ -48,3 +48,21 @@ pub fn check_finite(name: &'static str, v: &[f64]) -> Result<()> {
         Err(Error::NonFinite(name))
     }
 }
+
+/// Checks that an array has the expected length.
+pub(crate) fn check_len(name: &'static str, got: usize, expected: usize) -> Result<()> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(Error::WrongLength { name, got, expected })
+    }
+}
+
+/// Checks that every value is ≥ 0.
+pub(crate) fn check_non_negative(name: &'static str, v: &[f64]) -> Result<()> {
+    if v.iter().all(|&x| x >= 0.0) {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument(name, "must be ≥ 0".into()))
+    }
+}

@@ -6,6 +6,7 @@
 pub mod body;
 pub mod builder;
 mod builder_contacts;
+mod builder_forces;
 pub mod contact;
 pub mod error;
 pub mod forces;
