@@ -52,7 +52,7 @@ impl Builder {
     }
 
     /// Point-to-point spring-damper between point `pa` of `body_a` (or the world point
-    /// `pa` for [`WORLD`]) and point `pb` of `body_b` (body frames), acting along the line
+    /// `pa` for [`WORLD`](super::WORLD)) and point `pb` of `body_b` (body frames), acting along the line
     /// between them. Returns the element's index.
     #[allow(clippy::too_many_arguments)]
     pub fn add_spring(

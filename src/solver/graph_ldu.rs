@@ -2,18 +2,19 @@
 //!
 //! The Newton matrix has one block row/column per graph node (body, joint, contact) and
 //! an off-diagonal block pair only where two nodes are connected. Eliminating the nodes
-//! in the order of `ordering.rs` (a DFS from the world that splits the graph into trees
-//! and cycles, leaves first) gives:
+//! in the order of [`EliminationOrder`](super::EliminationOrder) (a DFS from the world
+//! that splits the graph into trees and cycles, leaves first) gives:
 //!
 //! * on a tree (algorithms 1–2): every node has exactly one neighbour left when it is
 //!   eliminated (its DFS parent), so there is no fill-in and the cost is linear;
 //! * on a graph with cycles (algorithms 3–4): eliminating a node couples its remaining
 //!   neighbours, and that fill-in stays inside the cycle the node lies on.
 //!
-//! The pipeline: a [`SparsityGraph`](super::SparsityGraph) describes the blocks,
-//! [`EliminationOrder`](super::EliminationOrder) orders the nodes and finds the fill,
-//! [`Symbolic`] lays the factor's blocks out once per model; this file is the numeric
-//! factorization and solve, which run through those offsets without allocating. With A = L D U (L, U unit block triangular),
+//! A [`SparsityGraph`](super::SparsityGraph) describes the blocks, the
+//! [`EliminationOrder`](super::EliminationOrder) orders the nodes and finds the fill, and
+//! [`Symbolic`] lays the factor's blocks out, once per model; this file is the numeric
+//! factorization and solve, which run through those offsets without allocating.
+//! With A = L D U (L, U unit block triangular),
 //!   factor: for i in order: D_i = A_ii; U_ik = D_i⁻¹ A_ik; A_jk −= A_ji U_ik (j, k after i)
 //!   solve:  forward  y_i = D_i⁻¹ b_i; b_j −= A_ji y_i;   backward x_i = y_i − Σ U_ik x_k.
 //!
