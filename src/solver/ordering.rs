@@ -106,7 +106,7 @@ fn eliminate_all(g: &SparsityGraph, elim: Vec<Vec<usize>>) -> (Vec<usize>, Vec<V
             let Some(k) = best else {
                 // joints waiting for the block's root (a cycle of k bodies and k joints
                 // has one joint more than non-root bodies): eliminated right after it
-                state.pending.extend(left.drain(..));
+                state.pending.append(&mut left);
                 break;
             };
             let u = left.swap_remove(k);

@@ -66,9 +66,9 @@ impl Symbolic {
             value_len += s * s;
         }
         let mut row_blocks: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
-        for i in 0..n {
-            for &j in &e.neighbours[i] {
-                row_blocks[i].push((j, value_len));
+        for (i, (row, neighbours)) in row_blocks.iter_mut().zip(&e.neighbours).enumerate() {
+            for &j in neighbours {
+                row.push((j, value_len));
                 value_len += g.sizes[i] * g.sizes[j];
             }
         }
