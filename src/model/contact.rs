@@ -72,3 +72,18 @@ impl Contact {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_size_counts_the_normal_force_and_the_coupled_friction_variables() {
+        let shape = ContactShape::Plane { body: 0, p: V3::zeros(), radius: 0.0, normal: V3::z(), offset: 0.0 };
+        let c = |friction, cone, directions| Contact { shape, friction, cone, directions }.node_size();
+        assert_eq!(c(0.0, ConeType::Linear, 8), 1);
+        assert_eq!(c(0.0, ConeType::Nonlinear, 4), 1);
+        assert_eq!(c(0.5, ConeType::Linear, 8), 9);
+        assert_eq!(c(0.5, ConeType::Nonlinear, 8), 3);
+    }
+}
