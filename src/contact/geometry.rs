@@ -64,3 +64,25 @@ pub fn gap_and_jacobian(c: &Contact, x1: &[V3], q1: &[V4], dt: f64, vel: impl Fn
 pub fn gap(c: &Contact, x: &[V3], q: &[V4]) -> f64 {
     single_point(c, x, q).gap(x, q)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::{ConeType, ContactShape};
+
+    /// The step pairs a point's sides with the description's bodies (forces are reported on
+    /// body a): the narrow phase keeps them, world last.
+    #[test]
+    fn points_keep_the_description_bodies() {
+        let x = vec![V3::new(0.0, 0.0, 1.0), V3::new(0.1, 0.0, 0.0), V3::zeros()];
+        let q = vec![V4::new(1.0, 0.0, 0.0, 0.0); 3];
+        let contact = |shape| Contact { shape, friction: 0.5, cone: ConeType::Linear, directions: 4 };
+        let plane = ContactShape::Plane { body: 1, p: V3::x(), radius: 0.1, normal: V3::z(), offset: 0.0 };
+        let spheres = ContactShape::Spheres { body_a: 2, pa: V3::zeros(), ra: 0.1, body_b: 0, pb: V3::zeros(), rb: 0.2 };
+        for c in [contact(plane), contact(spheres)] {
+            let mut out = [ContactPoint::default(); MAX_POINTS_PER_PAIR];
+            assert_eq!(contact_points(&c, &x, &q, &mut out), 1);
+            assert_eq!(out[0].bodies(), c.bodies());
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! Narrow phase: one function per shape pair, all with the signature [`NarrowPhase`],
 //! registered in [`TABLE`] (like MuJoCo's collision function table).
 //!
-//! A pair function gets its two shapes in table order (lower [`ShapeKind`] first) and the
+//! A pair function gets its two shapes in table order (lower [`ShapeKind`](super::ShapeKind) first) and the
 //! configuration (x, q) at which to take the normal (z_{k+1} in a step). It writes up to
 //! `out.len()` contact points and returns how many it wrote: 0 when the pair cannot touch,
 //! 1 for the pairs here; pairs with several points (a box on a plane: its corners) write

@@ -1,7 +1,6 @@
 //! Sphere (or point, radius 0) on a body against a world half-space.
 
-use super::super::shape::Shape;
-use super::super::ContactPoint;
+use crate::contact::geometry::{ContactPoint, Shape};
 use crate::math::{V3, V4};
 
 /// One point: the plane's normal, anchor a the sphere's centre, and the world side at the

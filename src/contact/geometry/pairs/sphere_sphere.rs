@@ -1,7 +1,6 @@
 //! Sphere on one body against a sphere on another.
 
-use super::super::shape::Shape;
-use super::super::ContactPoint;
+use crate::contact::geometry::{ContactPoint, Shape};
 use crate::math::{rotation, V3, V4};
 
 /// One point: anchors the centres, radii the spheres', normal the unit vector between the
