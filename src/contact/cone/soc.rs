@@ -1,0 +1,133 @@
+//! The second-order cone, tangents t1, t2, y = [γ, b | s_φ, β₀, η₀, e]:
+//!   K: bv_i − e_i
+//!   E: β₀ − μ_f γ;  β∘η − μ(1,0,0)  (Jordan product, β = [β₀; b], η = [η₀; e])
+//! (as in Dojo's nonlinear contact), after the normal pair.
+
+use super::ConeKind;
+use crate::math::V3;
+
+pub struct Soc;
+
+const NK: usize = 3;
+const NY: usize = NK + 5;
+
+impl ConeKind for Soc {
+    /// b and e start at the cone axis.
+    fn init(&self, y: &mut [f64]) {
+        y[1] = 0.0;
+        y[2] = 0.0;
+        y[NK + 3] = 0.0;
+        y[NK + 4] = 0.0;
+    }
+
+    fn residual(&self, k: &[f64], e: &[f64], bv: &[f64], bound: f64, mu: f64, rk: &mut [f64], re: &mut [f64]) {
+        let (b1, b2) = (k[1], k[2]);
+        let (b0, e0, e1, e2) = (e[1], e[2], e[3], e[4]);
+        rk[1] = bv[0] - e1;
+        rk[2] = bv[1] - e2;
+        re[1] = b0 - bound;
+        re[2] = b0 * e0 + b1 * e1 + b2 * e2 - mu;
+        re[3] = b0 * e1 + e0 * b1;
+        re[4] = b0 * e2 + e0 * b2;
+    }
+
+    fn shift_barrier(&self, re: &mut [f64], d: f64) {
+        re[2] -= d;
+    }
+
+    fn jacobian(&self, k: &[f64], e: &[f64], mu_f_gamma: f64, a: &mut [f64]) {
+        let mut set = |r: usize, c: usize, v: f64| a[r * NY + c] = v;
+        let ie = |i: usize| NK + i; // index of E variable / E row i
+        let (b1, b2) = (k[1], k[2]);
+        let (b0, e0, e1, e2) = (e[1], e[2], e[3], e[4]);
+        set(1, ie(3), -1.0);
+        set(2, ie(4), -1.0);
+        set(ie(1), ie(1), 1.0);
+        set(ie(1), 0, -mu_f_gamma);
+        // d(β∘η) = Arw(η) dβ + Arw(β) dη, β = (E1, K1, K2), η = (E2, E3, E4)
+        set(ie(2), ie(1), e0);
+        set(ie(2), 1, e1);
+        set(ie(2), 2, e2);
+        set(ie(2), ie(2), b0);
+        set(ie(2), ie(3), b1);
+        set(ie(2), ie(4), b2);
+        set(ie(3), ie(1), e1);
+        set(ie(3), 1, e0);
+        set(ie(3), ie(2), b1);
+        set(ie(3), ie(3), b0);
+        set(ie(4), ie(1), e2);
+        set(ie(4), 2, e0);
+        set(ie(4), ie(2), b2);
+        set(ie(4), ie(4), b0);
+    }
+
+    /// The normal pair as orthants, β and η as second-order cones.
+    fn max_step(&self, y: &[f64], dy: &[f64], limit: f64) -> f64 {
+        let mut am = limit;
+        for i in [0, NK] {
+            if dy[i] < 0.0 {
+                am = am.min(-y[i] / dy[i]);
+            }
+        }
+        let beta = [y[NK + 1], y[1], y[2]];
+        let dbeta = [dy[NK + 1], dy[1], dy[2]];
+        let eta = [y[NK + 2], y[NK + 3], y[NK + 4]];
+        let deta = [dy[NK + 2], dy[NK + 3], dy[NK + 4]];
+        am.min(soc_max_step(&beta, &dbeta)).min(soc_max_step(&eta, &deta))
+    }
+
+    fn complementarity(&self, re: &[f64], mu: f64) -> f64 {
+        (re[0] + mu).abs().max((re[2] + mu).abs()).max(re[3].abs()).max(re[4].abs())
+    }
+
+    /// The normal pair and β·η (first Jordan row, whose central value is μ).
+    fn products(&self, y: &[f64]) -> (f64, usize) {
+        let (k, e) = y.split_at(NK);
+        (k[0] * e[0] + e[1] * e[2] + k[1] * e[3] + k[2] * e[4], 2)
+    }
+
+    fn add_second_order(&self, k: &[f64], e: &[f64], re: &mut [f64]) {
+        let (b1, b2) = (k[1], k[2]);
+        let (b0, e0, e1, e2) = (e[1], e[2], e[3], e[4]);
+        re[2] += b0 * e0 + b1 * e1 + b2 * e2;
+        re[3] += b0 * e1 + e0 * b1;
+        re[4] += b0 * e2 + e0 * b2;
+    }
+
+    fn cone_equality(&self, re: &[f64]) -> f64 {
+        re[1].abs()
+    }
+
+    fn directions(&self, t1: &V3, t2: &V3, out: &mut [V3]) {
+        out[0] = *t1;
+        out[1] = *t2;
+    }
+}
+
+/// Largest α > 0 with x + α dx in the second-order cone {x₀ ≥ |x₁:₂|}, x interior;
+/// +∞ if the whole ray stays inside.
+pub fn soc_max_step(x: &[f64; 3], dx: &[f64; 3]) -> f64 {
+    let a = dx[0] * dx[0] - dx[1] * dx[1] - dx[2] * dx[2];
+    let b = 2.0 * (x[0] * dx[0] - x[1] * dx[1] - x[2] * dx[2]);
+    let c = x[0] * x[0] - x[1] * x[1] - x[2] * x[2];
+    let mut am = f64::INFINITY;
+    if a.abs() < 1e-300 {
+        if b < 0.0 {
+            am = -c / b;
+        }
+    } else {
+        let disc = b * b - 4.0 * a * c;
+        if disc >= 0.0 {
+            let q = -0.5 * (b + disc.sqrt().copysign(b));
+            for r in [q / a, if q != 0.0 { c / q } else { f64::INFINITY }] {
+                if r > 0.0 {
+                    am = am.min(r);
+                }
+            }
+        }
+    }
+    if dx[0] < 0.0 {
+        am = am.min(-x[0] / dx[0]);
+    }
+    am
+}
