@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 
 use super::status::maxdyn_status::{self, *};
-use crate::model::Error;
+use crate::error::Error;
 
 /// A failed C call: its status and a message naming the offending argument.
 #[derive(Debug, Clone)]
@@ -39,14 +39,11 @@ impl From<Error> for Failure {
             Error::InvalidInertia(_) => (MAXDYN_STATUS_INVALID_INERTIA, Some("inertia")),
             Error::ZeroAxis(a) => (MAXDYN_STATUS_ZERO_AXIS, Some(*a)),
             Error::InvalidTimeStep(_) => (MAXDYN_STATUS_INVALID_TIME_STEP, Some("dt")),
-            Error::InvalidJointType(_) => (MAXDYN_STATUS_INVALID_ENUM, Some("joint_type")),
             Error::InvalidArgument(a, _) => (MAXDYN_STATUS_INVALID_ARGUMENT, Some(*a)),
             Error::WrongLength { name, .. } => (MAXDYN_STATUS_WRONG_LENGTH, Some(*name)),
             Error::InvalidModel(_) => (MAXDYN_STATUS_INVALID_MODEL, None),
             Error::NotConverged { .. } => (MAXDYN_STATUS_NOT_CONVERGED, None),
-            Error::CallbackAborted(_) => (MAXDYN_STATUS_CALLBACK_ABORTED, None),
             Error::Urdf(_) => (MAXDYN_STATUS_URDF, None),
-            Error::Poisoned => (MAXDYN_STATUS_POISONED, None),
         };
         let text = e.to_string();
         let message = match arg {
