@@ -235,8 +235,8 @@ pub unsafe extern "C" fn maxdyn_builder_set_joint_offset(builder: *mut maxdyn_bu
 /// # Safety
 /// `builder` is NULL or live; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn maxdyn_builder_body_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
-    call("maxdyn_builder_body_count", || {
+pub unsafe extern "C" fn maxdyn_builder_get_body_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_builder_get_body_count", || {
         let o = super::args::out(out, "out")?;
         *o = with_ref(builder, "builder", |b| Ok(count_i32(b.inner.body_count())))?;
         Ok(())
@@ -248,8 +248,8 @@ pub unsafe extern "C" fn maxdyn_builder_body_count(builder: *const maxdyn_builde
 /// # Safety
 /// `builder` is NULL or live; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn maxdyn_builder_joint_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
-    call("maxdyn_builder_joint_count", || {
+pub unsafe extern "C" fn maxdyn_builder_get_joint_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_builder_get_joint_count", || {
         let o = super::args::out(out, "out")?;
         *o = with_ref(builder, "builder", |b| Ok(count_i32(b.inner.joint_count())))?;
         Ok(())
