@@ -114,12 +114,8 @@ pub unsafe extern "C" fn maxdyn_builder_add_sphere_contact(
 }
 
 fn cone_arg(cone_type: i32) -> Result<ConeType, Failure> {
-    ConeType::from_i32(cone_type).ok_or_else(|| {
-        Failure::new(
-            MAXDYN_STATUS_INVALID_ENUM,
-            format!("argument `cone_type`: {cone_type} is not a cone type (MAXDYN_CONE_LINEAR = 0, MAXDYN_CONE_NONLINEAR = 1)"),
-        )
-    })
+    ConeType::from_i32(cone_type)
+        .ok_or_else(|| Failure::invalid_enum("cone_type", cone_type, "cone type", "MAXDYN_CONE_LINEAR = 0, MAXDYN_CONE_NONLINEAR = 1"))
 }
 
 /// Sets a contact's friction cone: `MAXDYN_CONE_LINEAR` with `directions` an even number

@@ -1,5 +1,6 @@
 //! Failures of C calls: a status plus a message, the mapping from the Rust API's
-//! [`Error`], and the thread-local last error message.
+//! [`Error`], the failures only C calls can meet, and the thread-local last error
+//! message.
 
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
@@ -23,6 +24,30 @@ impl Failure {
 
     pub fn null(arg: &str) -> Failure {
         Failure::new(MAXDYN_STATUS_NULL_POINTER, format!("argument `{arg}` is NULL"))
+    }
+}
+
+/// The failures only the C layer can meet (the Rust API has no such inputs or states,
+/// so its [`Error`] has no such variants).
+impl Failure {
+    /// An `int32_t` that stands for a Rust enum has no such value; `values` lists them.
+    pub fn invalid_enum(arg: &str, value: i32, what: &str, values: &str) -> Failure {
+        Failure::new(MAXDYN_STATUS_INVALID_ENUM, format!("argument `{arg}`: {value} is not a {what} ({values})"))
+    }
+
+    /// An object left unusable by a panic caught earlier.
+    pub fn poisoned(arg: &str) -> Failure {
+        Failure::new(MAXDYN_STATUS_POISONED, format!("argument `{arg}` was poisoned by an earlier internal error; free it"))
+    }
+
+    /// The control callback asked to abort the step.
+    pub fn callback_aborted(code: i32) -> Failure {
+        Failure::new(MAXDYN_STATUS_CALLBACK_ABORTED, format!("the control callback returned {code}; the step was not taken"))
+    }
+
+    /// A sim stepped from inside its own control callback.
+    pub fn reentrant_step(arg: &str) -> Failure {
+        Failure::new(MAXDYN_STATUS_REENTRANT_CALL, format!("argument `{arg}` is being stepped: it cannot be stepped from its own control callback"))
     }
 }
 

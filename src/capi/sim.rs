@@ -16,8 +16,9 @@ use crate::sim::Sim;
 /// Called by `maxdyn_sim_step` before each step with the sim and the user data given to
 /// `maxdyn_sim_set_control_callback`. Read the state and set inputs here (e.g.
 /// `maxdyn_sim_set_joint_input`, `maxdyn_sim_set_body_wrench`); return 0 to take the
-/// step, non-zero to abort it (the step then returns `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback
-/// must not free the sim; stepping it from inside gives `MAXDYN_STATUS_REENTRANT_CALL`.
+/// step, non-zero to abort it (the step then returns
+/// `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback must not
+/// free the sim; stepping it from inside gives `MAXDYN_STATUS_REENTRANT_CALL`.
 #[allow(non_camel_case_types)]
 pub type maxdyn_control_callback = Option<unsafe extern "C" fn(sim: *mut maxdyn_sim, user_data: *mut c_void) -> c_int>;
 
@@ -93,7 +94,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_control_callback(
 unsafe fn step_once(sim: *mut maxdyn_sim) -> CResult<()> {
     let (callback, user_data) = with_ref(sim, "sim", |s| {
         if s.in_callback.load(Ordering::Relaxed) {
-            return Err(Failure::new(MAXDYN_STATUS_REENTRANT_CALL, "argument `sim` is being stepped: it cannot be stepped from its own control callback"));
+            return Err(Failure::reentrant_step("sim"));
         }
         Ok((s.callback, s.user_data))
     })?;
@@ -102,7 +103,7 @@ unsafe fn step_once(sim: *mut maxdyn_sim) -> CResult<()> {
         let rc = cb(sim, user_data);
         (*sim).in_callback.store(false, Ordering::Relaxed);
         if rc != 0 {
-            return Err(Failure::new(MAXDYN_STATUS_CALLBACK_ABORTED, format!("the control callback returned {rc}; the step was not taken")));
+            return Err(Failure::callback_aborted(rc));
         }
     }
     with_mut(sim, "sim", |s| {
@@ -152,6 +153,7 @@ mod tests {
     use super::*;
     use crate::capi::builder::*;
     use crate::capi::model::maxdyn_model_new;
+    use crate::capi::sim_state::maxdyn_sim_get_time;
 
     /// A panic inside an exported body is caught, returns INTERNAL and poisons the sim;
     /// later calls on it fail with POISONED and it can still be freed.

@@ -2,11 +2,11 @@
 //! They hold until changed. Values are validated by the Rust API; this layer checks
 //! pointers, ids and array lengths, all before anything changes.
 
-use super::args::{array, body_index, joint_index, slice, slice_mut};
-use super::error::Failure;
+use super::args::{array, body_index, slice, slice_mut};
 use super::guard::{call, with_mut, with_ref};
 use super::sim::maxdyn_sim;
-use super::status::maxdyn_status::{self, *};
+use super::sim_state::{joint_with_length, MAX_DOF};
+use super::status::maxdyn_status;
 
 /// Applies a force (world frame, N, through the centre of mass) and a torque (body
 /// frame, N·m) to a body. They act on every following step until changed.
@@ -38,11 +38,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_joint_input(sim: *mut maxdyn_sim, joint:
     call("maxdyn_sim_set_joint_input", || {
         let u = slice(u, n, "u")?;
         with_mut(sim, "sim", |s| {
-            let j = joint_index(joint, s.inner.model().joint_count(), "joint")?;
-            let dof = s.inner.joint_dof(j)?;
-            if n != dof {
-                return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, joint {joint} has {dof} free directions")));
-            }
+            let j = joint_with_length(&s.inner, joint, n)?;
             Ok(s.inner.set_joint_input(j, u)?)
         })
     })
@@ -55,13 +51,9 @@ pub unsafe extern "C" fn maxdyn_sim_set_joint_input(sim: *mut maxdyn_sim, joint:
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_get_joint_input(sim: *const maxdyn_sim, joint: i32, u: *mut f64, n: usize) -> maxdyn_status {
     call("maxdyn_sim_get_joint_input", || {
-        let mut buf = [0.0; 6];
+        let mut buf = [0.0; MAX_DOF];
         with_ref(sim, "sim", |s| {
-            let j = joint_index(joint, s.inner.model().joint_count(), "joint")?;
-            let dof = s.inner.joint_dof(j)?;
-            if n != dof {
-                return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, joint {joint} has {dof} free directions")));
-            }
+            let j = joint_with_length(&s.inner, joint, n)?;
             Ok(s.inner.joint_input(j, &mut buf[..n])?)
         })?;
         slice_mut(u, n, "u")?.copy_from_slice(&buf[..n]);

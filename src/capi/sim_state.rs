@@ -2,7 +2,7 @@
 //! q(4: w,x,y,z) v(3) ω(3); v world frame, ω body frame) and joint minimal coordinates.
 
 use super::args::{array, body_index, joint_index, slice, slice_mut};
-use super::error::Failure;
+use super::error::{CResult, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::sim::maxdyn_sim;
 use super::status::maxdyn_status::{self, *};
@@ -12,7 +12,18 @@ use crate::sim::Sim;
 pub const MAXDYN_BODY_STATE_SIZE: usize = 13;
 
 /// The largest number of minimal coordinates of any joint (a floating joint).
-const MAX_DOF: usize = 6;
+pub(crate) const MAX_DOF: usize = 6;
+
+/// The index of `joint`, whose array arguments the caller gave as `n` values: `n`
+/// must be the joint's number of free directions.
+pub(crate) fn joint_with_length(sim: &Sim, joint: i32, n: usize) -> CResult<usize> {
+    let j = joint_index(joint, sim.model().joint_count(), "joint")?;
+    let dof = sim.joint_dof(j)?;
+    if n != dof {
+        return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, joint {joint} has {dof} free directions")));
+    }
+    Ok(j)
+}
 
 /// Simulated time (s) in `*out`: steps taken × dt.
 ///
@@ -154,30 +165,22 @@ enum Coordinates {
 
 unsafe fn get_joint(sim: *const maxdyn_sim, joint: i32, values: *mut f64, n: usize, what: Coordinates) -> Result<(), Failure> {
     let mut buf = [0.0; MAX_DOF];
-    let dof = with_ref(sim, "sim", |s| {
-        let j = joint_index(joint, s.inner.model().joint_count(), "joint")?;
-        let dof = s.inner.joint_dof(j)?;
-        if n != dof {
-            return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, joint {joint} has {dof} coordinates")));
-        }
+    with_ref(sim, "sim", |s| {
+        let j = joint_with_length(&s.inner, joint, n)?;
         match what {
-            Coordinates::Position => s.inner.joint_position(j, &mut buf[..dof])?,
-            Coordinates::Velocity => s.inner.joint_velocity(j, &mut buf[..dof])?,
+            Coordinates::Position => s.inner.joint_position(j, &mut buf[..n])?,
+            Coordinates::Velocity => s.inner.joint_velocity(j, &mut buf[..n])?,
         }
-        Ok(dof)
+        Ok(())
     })?;
-    slice_mut(values, n, "values")?.copy_from_slice(&buf[..dof]);
+    slice_mut(values, n, "values")?.copy_from_slice(&buf[..n]);
     Ok(())
 }
 
 unsafe fn set_joint(sim: *mut maxdyn_sim, joint: i32, values: *const f64, n: usize, what: Coordinates) -> Result<(), Failure> {
     let v = slice(values, n, "values")?;
     with_mut(sim, "sim", |s| {
-        let j = joint_index(joint, s.inner.model().joint_count(), "joint")?;
-        let dof = s.inner.joint_dof(j)?;
-        if n != dof {
-            return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, joint {joint} has {dof} coordinates")));
-        }
+        let j = joint_with_length(&s.inner, joint, n)?;
         match what {
             Coordinates::Position => s.inner.set_joint_position(j, v)?,
             Coordinates::Velocity => s.inner.set_joint_velocity(j, v)?,
