@@ -60,7 +60,8 @@ classdef MaxdynSim < MaxdynHandle
       v = maxdyn_mex('sim_step_stats', obj.handle);
       s = struct('iterations', v(1), 'residual', v(2), 'stalled', v(3), ...
                  'lineSearchHalvings', v(4), 'contacts', v(5), 'activeContacts', v(6), ...
-                 'complementarity', v(7), 'fallback', v(8), 'substeps', v(9));
+                 'complementarity', v(7), 'fallback', v(8), 'substeps', v(9), ...
+                 'trescaRounds', v(10));
     end
     function [k, p] = energy(obj)
       [k, p] = maxdyn_mex('sim_energy', obj.handle);

@@ -163,6 +163,7 @@ function box_drop_on_ground_contacts()
   assert(worst <= 1e-4 && abs(lowest) <= 1e-3, 'penetration or rest height');
   assert(norm(x(8:10)) < 1e-6, 'not at rest');
   assert(st.contacts == 8 && st.activeContacts == 4);
+  assert(st.fallback == 0 && st.trescaRounds == 0 && st.substeps == 1, 'a resting box needs no rescue');
   assert(abs(normal - 9.81) < 1e-6, sprintf('normal force %g', normal));
 end
 
