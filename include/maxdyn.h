@@ -155,8 +155,9 @@ typedef struct maxdyn_sim maxdyn_sim;
 // Called by `maxdyn_sim_step` before each step with the sim and the user data given to
 // `maxdyn_sim_set_control_callback`. Read the state and set inputs here (e.g.
 // `maxdyn_sim_set_joint_input`, `maxdyn_sim_set_body_wrench`); return 0 to take the
-// step, non-zero to abort it (the step then returns `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback
-// must not free the sim; stepping it from inside gives `MAXDYN_STATUS_REENTRANT_CALL`.
+// step, non-zero to abort it (the step then returns
+// `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback must not
+// free the sim; stepping it from inside gives `MAXDYN_STATUS_REENTRANT_CALL`.
 typedef int (*maxdyn_control_callback)(struct maxdyn_sim *sim, void *user_data);
 
 // Every solver option of a sim (`maxdyn_sim_set_options`, `maxdyn_sim_get_options`).
