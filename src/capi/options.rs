@@ -59,6 +59,31 @@ fn non_finite(name: &str, value: f64) -> Failure {
     Failure::new(MAXDYN_STATUS_NON_FINITE, format!("argument `{name}` is {value}: must be finite"))
 }
 
+/// A margin may be `INFINITY` (every contact in every solve), not NaN or −∞.
+fn check_margin(name: &str, value: f64) -> CResult<()> {
+    if value.is_nan() || value == f64::NEG_INFINITY {
+        return Err(Failure::new(MAXDYN_STATUS_NON_FINITE, format!("argument `{name}` is {value}: must be a number ≥ 0 (INFINITY allowed)")));
+    }
+    Ok(())
+}
+
+/// Changes some options of a sim and keeps the others; `Sim::set_options` validates
+/// the result, so a rejected change leaves every option as it was.
+unsafe fn update(sim: *mut maxdyn_sim, change: impl FnOnce(&mut SolverOptions)) -> CResult<()> {
+    with_mut(sim, "sim", |s| {
+        let mut o = s.inner.options();
+        change(&mut o);
+        Ok(s.inner.set_options(o)?)
+    })
+}
+
+/// Writes one option of a sim to `out`.
+unsafe fn read<T>(sim: *const maxdyn_sim, out: *mut T, option: impl FnOnce(&SolverOptions) -> T) -> CResult<()> {
+    let o = super::args::out(out, "out")?;
+    *o = with_ref(sim, "sim", |s| Ok(option(&s.inner.options())))?;
+    Ok(())
+}
+
 fn non_negative(name: &str, value: i32) -> CResult<usize> {
     usize::try_from(value).map_err(|_| Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `{name}` is {value}: must be ≥ 0")))
 }
@@ -71,9 +96,7 @@ fn to_rust(o: &maxdyn_solver_options) -> CResult<SolverOptions> {
             return Err(non_finite(name, value));
         }
     }
-    if o.contact_margin.is_nan() || o.contact_margin == f64::NEG_INFINITY {
-        return Err(non_finite("options.contact_margin", o.contact_margin));
-    }
+    check_margin("options.contact_margin", o.contact_margin)?;
     let contact_predictor_corrector = match o.contact_predictor_corrector {
         0 => false,
         1 => true,
@@ -115,11 +138,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_options(sim: *mut maxdyn_sim, options: *
 /// `sim` is NULL or live; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_get_options(sim: *const maxdyn_sim, out: *mut maxdyn_solver_options) -> maxdyn_status {
-    call("maxdyn_sim_get_options", || {
-        let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.options().into()))?;
-        Ok(())
-    })
+    call("maxdyn_sim_get_options", || read(sim, out, |o| (*o).into()))
 }
 
 /// Shorthand of `maxdyn_sim_set_options` for the Newton options; the others are kept.
@@ -142,7 +161,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_solver_options(
         let max_iterations = usize::try_from(max_iterations).map_err(|_| {
             Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `max_iterations` is {max_iterations}: must be ≥ 1"))
         })?;
-        with_mut(sim, "sim", |s| Ok(s.inner.set_options(SolverOptions { tolerance, max_iterations, acceptance, ..s.inner.options() })?))
+        update(sim, |o| (o.tolerance, o.max_iterations, o.acceptance) = (tolerance, max_iterations, acceptance))
     })
 }
 
@@ -182,15 +201,12 @@ pub unsafe extern "C" fn maxdyn_sim_get_solver_options(
 pub unsafe extern "C" fn maxdyn_sim_set_contact_tolerance(sim: *mut maxdyn_sim, tolerance: f64) -> maxdyn_status {
     call("maxdyn_sim_set_contact_tolerance", || {
         if !tolerance.is_finite() {
-            return Err(Failure::new(MAXDYN_STATUS_NON_FINITE, format!("argument `tolerance` is {tolerance}: must be finite")));
+            return Err(non_finite("tolerance", tolerance));
         }
         if tolerance <= 0.0 {
             return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `tolerance` is {tolerance}: must be > 0")));
         }
-        with_mut(sim, "sim", |s| {
-            let o = SolverOptions { contact_tolerance: tolerance, ..s.inner.options() };
-            Ok(s.inner.set_options(o)?)
-        })
+        update(sim, |o| o.contact_tolerance = tolerance)
     })
 }
 
@@ -200,11 +216,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_contact_tolerance(sim: *mut maxdyn_sim, 
 /// `sim` is NULL or live; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_get_contact_tolerance(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
-    call("maxdyn_sim_get_contact_tolerance", || {
-        let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.options().contact_tolerance))?;
-        Ok(())
-    })
+    call("maxdyn_sim_get_contact_tolerance", || read(sim, out, |o| o.contact_tolerance))
 }
 
 /// Shorthand of `maxdyn_sim_set_options` for `contact_margin` alone: sets the contact
@@ -219,16 +231,11 @@ pub unsafe extern "C" fn maxdyn_sim_get_contact_tolerance(sim: *const maxdyn_sim
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_set_contact_margin(sim: *mut maxdyn_sim, margin: f64) -> maxdyn_status {
     call("maxdyn_sim_set_contact_margin", || {
-        if margin.is_nan() || margin == f64::NEG_INFINITY {
-            return Err(Failure::new(MAXDYN_STATUS_NON_FINITE, format!("argument `margin` is {margin}: must be a number ≥ 0 (INFINITY allowed)")));
-        }
+        check_margin("margin", margin)?;
         if margin < 0.0 {
             return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `margin` is {margin}: must be ≥ 0")));
         }
-        with_mut(sim, "sim", |s| {
-            let o = SolverOptions { contact_margin: margin, ..s.inner.options() };
-            Ok(s.inner.set_options(o)?)
-        })
+        update(sim, |o| o.contact_margin = margin)
     })
 }
 
@@ -238,9 +245,5 @@ pub unsafe extern "C" fn maxdyn_sim_set_contact_margin(sim: *mut maxdyn_sim, mar
 /// `sim` is NULL or live; `out` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_get_contact_margin(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
-    call("maxdyn_sim_get_contact_margin", || {
-        let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.options().contact_margin))?;
-        Ok(())
-    })
+    call("maxdyn_sim_get_contact_margin", || read(sim, out, |o| o.contact_margin))
 }
