@@ -140,7 +140,17 @@ _declare("maxdyn_sim_get_spring_energy", _i32, _handle, _c_double_p)
 _declare("maxdyn_sim_set_solver_options", _i32, _handle, ctypes.c_double, _i32, ctypes.c_double)
 
 
-class StepStats(ctypes.Structure):
+class _Struct(ctypes.Structure):
+    """A C struct whose fields print and compare by value."""
+
+    def __eq__(self, other):
+        return type(other) is type(self) and all(getattr(self, n) == getattr(other, n) for n, _ in self._fields_)
+
+    def __repr__(self):
+        return type(self).__name__ + "(" + ", ".join(f"{n}={getattr(self, n)!r}" for n, _ in self._fields_) + ")"
+
+
+class StepStats(_Struct):
     """What the last step did (maxdyn_step_stats)."""
 
     _fields_ = [
@@ -156,14 +166,11 @@ class StepStats(ctypes.Structure):
         ("tresca_rounds", ctypes.c_int32),
     ]
 
-    def __repr__(self):
-        return "StepStats(" + ", ".join(f"{n}={getattr(self, n)!r}" for n, _ in self._fields_) + ")"
-
 
 _declare("maxdyn_sim_get_step_stats", _i32, _handle, ctypes.POINTER(StepStats))
 
 
-class SolverOptions(ctypes.Structure):
+class SolverOptions(_Struct):
     """Every solver option of a sim (maxdyn_solver_options); SolverOptions() holds the
     defaults. Fields: tolerance, max_iterations, acceptance, contact_tolerance,
     max_splits, contact_predictor_corrector (1 or 0), contact_margin."""
@@ -185,12 +192,6 @@ class SolverOptions(ctypes.Structure):
             if name not in dict(self._fields_):
                 raise TypeError(f"SolverOptions has no field {name!r}")
             setattr(self, name, value)
-
-    def __eq__(self, other):
-        return isinstance(other, SolverOptions) and all(getattr(self, n) == getattr(other, n) for n, _ in self._fields_)
-
-    def __repr__(self):
-        return "SolverOptions(" + ", ".join(f"{n}={getattr(self, n)!r}" for n, _ in self._fields_) + ")"
 
 
 _declare("maxdyn_solver_options_default", SolverOptions)
