@@ -59,7 +59,7 @@ fn header_aliases() -> BTreeSet<(String, String)> {
         if let Some(rest) = line.split("Deprecated alias of `").nth(1) {
             target = Some(rest.split('`').next().unwrap().to_string());
         } else if let (Some(t), false) = (&target, line.trim_start().starts_with("//")) {
-            let name = line.split('(').next().unwrap().rsplit(|c: char| c == ' ' || c == '*').next().unwrap();
+            let name = line.split('(').next().unwrap().rsplit([' ', '*']).next().unwrap();
             pairs.insert((name.to_string(), t.clone()));
             target = None;
         }
@@ -68,6 +68,8 @@ fn header_aliases() -> BTreeSet<(String, String)> {
 }
 
 type Count<H> = unsafe extern "C" fn(*const H, *mut i32) -> maxdyn_status;
+/// (old name, old function, new name, new function, expected count)
+type CountPair<H> = (&'static str, Count<H>, &'static str, Count<H>, i32);
 type SimValue = unsafe extern "C" fn(*const maxdyn_sim, *mut f64) -> maxdyn_status;
 
 /// The old and the new count function give `expected`, and the same failure.
@@ -92,7 +94,7 @@ fn deprecated_names_are_aliases_of_the_get_functions() {
         for _ in 0..3 {
             ok(maxdyn_sim_step(s));
         }
-        let builder_counts: [(&str, Count<maxdyn_builder>, &str, Count<maxdyn_builder>, i32); 4] = [
+        let builder_counts: [CountPair<maxdyn_builder>; 4] = [
             ("maxdyn_builder_body_count", maxdyn_builder_body_count, "maxdyn_builder_get_body_count", maxdyn_builder_get_body_count, 2),
             ("maxdyn_builder_joint_count", maxdyn_builder_joint_count, "maxdyn_builder_get_joint_count", maxdyn_builder_get_joint_count, 1),
             ("maxdyn_builder_spring_count", maxdyn_builder_spring_count, "maxdyn_builder_get_spring_count", maxdyn_builder_get_spring_count, 1),
@@ -102,7 +104,7 @@ fn deprecated_names_are_aliases_of_the_get_functions() {
             same_count(b, old, new, new_name, expected);
             pair(old_name, new_name);
         }
-        let model_counts: [(&str, Count<maxdyn_model>, &str, Count<maxdyn_model>, i32); 4] = [
+        let model_counts: [CountPair<maxdyn_model>; 4] = [
             ("maxdyn_model_body_count", maxdyn_model_body_count, "maxdyn_model_get_body_count", maxdyn_model_get_body_count, 2),
             ("maxdyn_model_joint_count", maxdyn_model_joint_count, "maxdyn_model_get_joint_count", maxdyn_model_get_joint_count, 1),
             ("maxdyn_model_loop_count", maxdyn_model_loop_count, "maxdyn_model_get_loop_count", maxdyn_model_get_loop_count, 0),
