@@ -139,7 +139,7 @@ fn version_macros_and_runtime_version_match_cargo_toml() {
 
 /// A C program calling every deprecated name beside its `get_` function: the old names
 /// compile against the header (C99, -Werror), link against the library and give the
-/// same values.
+/// same values. It also passes `maxdyn_solver_options` across the ABI both ways.
 const DEPRECATED_NAMES_C: &str = r#"
 #include <stdio.h>
 #include <string.h>
@@ -160,7 +160,8 @@ int main(void) {
     maxdyn_sim *s = NULL;
     int32_t b1, b2, j1, j2, c, spring, old_i, new_i;
     int32_t r_old[4], r_new[4];
-    double d_old, d_new, k_old, p_old, k_new, p_new;
+    double d_old, d_new, e_old, e_new, k_old, p_old, k_new, p_new;
+    maxdyn_solver_options opts, read_back;
     int k;
     OK(maxdyn_builder_new(&b));
     OK(maxdyn_builder_add_body(b, 1.0, inertia, &b1));
@@ -168,7 +169,7 @@ int main(void) {
     OK(maxdyn_builder_add_joint(b, MAXDYN_JOINT_REVOLUTE, MAXDYN_WORLD, b1, zero, down, x, &j1));
     OK(maxdyn_builder_add_joint(b, MAXDYN_JOINT_REVOLUTE, b1, b2, zero, down, x, &j2));
     OK(maxdyn_builder_add_plane_contact(b, b2, zero, 0.1, down, -5.0, 0.5, &c));
-    OK(maxdyn_builder_add_spring(b, MAXDYN_WORLD, side, b2, zero, 5.0, 0.0, 0.5, &spring));
+    OK(maxdyn_builder_add_spring(b, MAXDYN_WORLD, side, b2, zero, 5.0, 0.0, 0.0, &spring));
 
     OK(maxdyn_builder_body_count(b, &old_i)); OK(maxdyn_builder_get_body_count(b, &new_i)); SAME_INT(old_i, new_i);
     OK(maxdyn_builder_joint_count(b, &old_i)); OK(maxdyn_builder_get_joint_count(b, &new_i)); SAME_INT(old_i, new_i);
@@ -186,18 +187,38 @@ int main(void) {
     for (k = 0; k < 10; k++) OK(maxdyn_sim_step(s));
     OK(maxdyn_sim_energy(s, &k_old, &p_old)); OK(maxdyn_sim_get_energy(s, &k_new, &p_new));
     SAME_DOUBLE(k_old, k_new); SAME_DOUBLE(p_old, p_new);
-    OK(maxdyn_sim_spring_energy(s, &d_old)); OK(maxdyn_sim_get_spring_energy(s, &d_new)); SAME_DOUBLE(d_old, d_new);
+    OK(maxdyn_sim_spring_energy(s, &e_old)); OK(maxdyn_sim_get_spring_energy(s, &e_new)); SAME_DOUBLE(e_old, e_new);
     OK(maxdyn_sim_constraint_violation(s, &d_old)); OK(maxdyn_sim_get_constraint_violation(s, &d_new)); SAME_DOUBLE(d_old, d_new);
     OK(maxdyn_sim_constraint_rank(s, &r_old[0], &r_old[1], &r_old[2], &r_old[3]));
     OK(maxdyn_sim_get_constraint_rank(s, &r_new[0], &r_new[1], &r_new[2], &r_new[3]));
     for (k = 0; k < 4; k++) SAME_INT(r_old[k], r_new[k]);
     if (maxdyn_sim_energy(s, NULL, &p_old) != MAXDYN_STATUS_NULL_POINTER) failures++;
 
-    printf("deprecated names: %d failures, kinetic %.6f J, spring %.6f J\n", failures, k_new, d_new);
+    /* the options struct across the C ABI: returned by value, passed by pointer */
+    opts = maxdyn_solver_options_default();
+    if (!(opts.tolerance == 1e-10 && opts.max_iterations == 100 && opts.acceptance == 1e-8
+          && opts.contact_tolerance == 1e-8 && opts.max_splits == 3
+          && opts.contact_predictor_corrector == 1 && opts.contact_margin == 0.05)) {
+        printf("unexpected default options\n");
+        failures++;
+    }
+    opts.max_splits = 1;
+    opts.contact_margin = 0.25;
+    OK(maxdyn_sim_set_options(s, &opts));
+    OK(maxdyn_sim_get_options(s, &read_back));
+    if (!(read_back.tolerance == opts.tolerance && read_back.max_iterations == opts.max_iterations
+          && read_back.acceptance == opts.acceptance && read_back.contact_tolerance == opts.contact_tolerance
+          && read_back.max_splits == 1 && read_back.contact_predictor_corrector == 1
+          && read_back.contact_margin == 0.25)) {
+        printf("options differ after a round trip\n");
+        failures++;
+    }
+
+    printf("deprecated names: %d failures, kinetic %.3g J, spring %.3g J\n", failures, k_new, e_new);
     maxdyn_sim_free(s);
     maxdyn_model_free(m);
     maxdyn_builder_free(b);
-    return failures == 0 && k_new > 0.0 && maxdyn_debug_live_objects() == 0 ? 0 : 1;
+    return failures == 0 && k_new > 0.0 && e_new > 0.0 && maxdyn_debug_live_objects() == 0 ? 0 : 1;
 }
 "#;
 
