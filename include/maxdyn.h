@@ -162,7 +162,9 @@ typedef int (*maxdyn_control_callback)(struct maxdyn_sim *sim, void *user_data);
 
 // Every solver option of a sim (`maxdyn_sim_set_options`, `maxdyn_sim_get_options`).
 // Start from `maxdyn_solver_options_default()` or `maxdyn_sim_get_options` and change
-// the fields you need. Fields are only ever added at the end.
+// the fields you need: code written so keeps its meaning when fields are added. Fields
+// are only ever added at the end (the library reads the whole struct: compile against
+// the header of the library you link).
 typedef struct maxdyn_solver_options {
     // Newton: converged when the largest residual entry is below this (finite, > 0;
     // default 1e-10).
@@ -621,11 +623,11 @@ maxdyn_status maxdyn_sim_get_options(const struct maxdyn_sim *sim,
                                      struct maxdyn_solver_options *out);
 
 // Shorthand of `maxdyn_sim_set_options` for the Newton options; the others are kept.
-// Converged when the largest residual entry is below
-// `tolerance` (> 0, default 1e-10); at most `max_iterations` (≥ 1, default 100)
-// iterations; a step whose residual stalls is still accepted (and flagged `stalled` in
-// the stats) below `acceptance` (≥ tolerance, default 1e-8). All three are checked
-// before any is changed.
+// Converged when the largest residual entry is below `tolerance` (> 0, default
+// 1e-10); at most `max_iterations` (≥ 1, default 100) iterations; a step whose
+// residual stalls is still accepted (and flagged `stalled` in the stats) below
+// `acceptance` (≥ tolerance, default 1e-8). All three are checked before any is
+// changed.
 //
 // # Safety
 // `sim` is NULL or live.
@@ -643,12 +645,11 @@ maxdyn_status maxdyn_sim_get_solver_options(const struct maxdyn_sim *sim,
                                             int32_t *max_iterations,
                                             double *acceptance);
 
-// Shorthand of `maxdyn_sim_set_options` for `contact_tolerance` alone: sets the
-// interior-point tolerance of contacts (> 0, default 1e-8): a step with
+// Shorthand of `maxdyn_sim_set_options` for `contact_tolerance` alone (the others are
+// kept): the interior-point tolerance of contacts (> 0, default 1e-8). A step with
 // contacts converges when every complementarity product (normal force × gap slack, and
 // the friction pairs) is below it — times the largest normal force / 100 N when that
-// exceeds 1 — besides the Newton tolerance of `maxdyn_sim_set_solver_options` (whose
-// settings it keeps).
+// exceeds 1 — besides the Newton tolerance.
 //
 // # Safety
 // `sim` is NULL or live.
@@ -660,12 +661,12 @@ maxdyn_status maxdyn_sim_set_contact_tolerance(struct maxdyn_sim *sim, double to
 // `sim` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_sim_get_contact_tolerance(const struct maxdyn_sim *sim, double *out);
 
-// Shorthand of `maxdyn_sim_set_options` for `contact_margin` alone: sets the contact
-// margin (m, ≥ 0, default 0.05; `INFINITY` keeps every contact in every
-// solve): a contact whose gap at the predicted next configuration exceeds the margin plus
-// the distance its point moves in one step is left out of the step's solve; one found
-// penetrating at the solution is added and the step solved again, so results are those
-// of the full problem. Other solver settings are kept.
+// Shorthand of `maxdyn_sim_set_options` for `contact_margin` alone (the others are
+// kept): the contact margin (m, ≥ 0, default 0.05; `INFINITY` keeps every contact in
+// every solve). A contact whose gap at the predicted next configuration exceeds the
+// margin plus the distance its point moves in one step is left out of the step's
+// solve; one found penetrating at the solution is added and the step solved again, so
+// results are those of the full problem.
 //
 // # Safety
 // `sim` is NULL or live.

@@ -11,7 +11,9 @@ use crate::sim::SolverOptions;
 
 /// Every solver option of a sim (`maxdyn_sim_set_options`, `maxdyn_sim_get_options`).
 /// Start from `maxdyn_solver_options_default()` or `maxdyn_sim_get_options` and change
-/// the fields you need. Fields are only ever added at the end.
+/// the fields you need: code written so keeps its meaning when fields are added. Fields
+/// are only ever added at the end (the library reads the whole struct: compile against
+/// the header of the library you link).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct maxdyn_solver_options {
@@ -142,11 +144,11 @@ pub unsafe extern "C" fn maxdyn_sim_get_options(sim: *const maxdyn_sim, out: *mu
 }
 
 /// Shorthand of `maxdyn_sim_set_options` for the Newton options; the others are kept.
-/// Converged when the largest residual entry is below
-/// `tolerance` (> 0, default 1e-10); at most `max_iterations` (≥ 1, default 100)
-/// iterations; a step whose residual stalls is still accepted (and flagged `stalled` in
-/// the stats) below `acceptance` (≥ tolerance, default 1e-8). All three are checked
-/// before any is changed.
+/// Converged when the largest residual entry is below `tolerance` (> 0, default
+/// 1e-10); at most `max_iterations` (≥ 1, default 100) iterations; a step whose
+/// residual stalls is still accepted (and flagged `stalled` in the stats) below
+/// `acceptance` (≥ tolerance, default 1e-8). All three are checked before any is
+/// changed.
 ///
 /// # Safety
 /// `sim` is NULL or live.
@@ -188,12 +190,11 @@ pub unsafe extern "C" fn maxdyn_sim_get_solver_options(
     })
 }
 
-/// Shorthand of `maxdyn_sim_set_options` for `contact_tolerance` alone: sets the
-/// interior-point tolerance of contacts (> 0, default 1e-8): a step with
+/// Shorthand of `maxdyn_sim_set_options` for `contact_tolerance` alone (the others are
+/// kept): the interior-point tolerance of contacts (> 0, default 1e-8). A step with
 /// contacts converges when every complementarity product (normal force × gap slack, and
 /// the friction pairs) is below it — times the largest normal force / 100 N when that
-/// exceeds 1 — besides the Newton tolerance of `maxdyn_sim_set_solver_options` (whose
-/// settings it keeps).
+/// exceeds 1 — besides the Newton tolerance.
 ///
 /// # Safety
 /// `sim` is NULL or live.
@@ -219,12 +220,12 @@ pub unsafe extern "C" fn maxdyn_sim_get_contact_tolerance(sim: *const maxdyn_sim
     call("maxdyn_sim_get_contact_tolerance", || read(sim, out, |o| o.contact_tolerance))
 }
 
-/// Shorthand of `maxdyn_sim_set_options` for `contact_margin` alone: sets the contact
-/// margin (m, ≥ 0, default 0.05; `INFINITY` keeps every contact in every
-/// solve): a contact whose gap at the predicted next configuration exceeds the margin plus
-/// the distance its point moves in one step is left out of the step's solve; one found
-/// penetrating at the solution is added and the step solved again, so results are those
-/// of the full problem. Other solver settings are kept.
+/// Shorthand of `maxdyn_sim_set_options` for `contact_margin` alone (the others are
+/// kept): the contact margin (m, ≥ 0, default 0.05; `INFINITY` keeps every contact in
+/// every solve). A contact whose gap at the predicted next configuration exceeds the
+/// margin plus the distance its point moves in one step is left out of the step's
+/// solve; one found penetrating at the solution is added and the step solved again, so
+/// results are those of the full problem.
 ///
 /// # Safety
 /// `sim` is NULL or live.
