@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
     CHECK(maxdyn_sim_set_joint_position(sim, joint2, straight, 1));
 
     double k0, p0;
-    CHECK(maxdyn_sim_energy(sim, &k0, &p0));
+    CHECK(maxdyn_sim_get_energy(sim, &k0, &p0));
     const double e0 = k0 + p0;
     double max_de_first = 0, max_de_second = 0, max_violation = 0;
     long iterations = 0;
@@ -82,8 +82,8 @@ int main(int argc, char **argv) {
         maxdyn_step_stats stats;
         double kin, pot, violation, t;
         CHECK(maxdyn_sim_get_step_stats(sim, &stats));
-        CHECK(maxdyn_sim_energy(sim, &kin, &pot));
-        CHECK(maxdyn_sim_constraint_violation(sim, &violation));
+        CHECK(maxdyn_sim_get_energy(sim, &kin, &pot));
+        CHECK(maxdyn_sim_get_constraint_violation(sim, &violation));
         iterations += stats.iterations;
         double de = fabs(kin + pot - e0);
         if (2 * k <= steps) {

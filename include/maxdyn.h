@@ -7,6 +7,15 @@
  * and writes its out-pointers only on success; maxdyn_last_error_message() explains
  * the last failure on the calling thread. Each *_new has one *_free (NULL accepted).
  * Body state: 13 doubles x(3) q(4: w,x,y,z) v(3, world) omega(3, body frame).
+ *
+ * Names: maxdyn_<object>_<verb>[_<thing>]. Every function that reads a value of an
+ * object is maxdyn_<object>_get_<thing>, counts included (maxdyn_model_get_body_count);
+ * it changes with _set_, _add_, _clear_, _reset_; finds an id with _find_.
+ * Order: status, errors and version; the builder (bodies and joints, names, force
+ * elements, contacts, URDF); the model; the sim (stepping, options, state, inputs,
+ * contacts, diagnostics); last the deprecated names of older releases, each an alias
+ * of its maxdyn_<object>_get_<thing> function (kept so existing code compiles).
+ * Structs (maxdyn_step_stats, maxdyn_solver_options) only ever grow at their end.
  */
 
 #ifndef MAXDYN_H
@@ -17,6 +26,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+
+// Version of this header (the library's is `maxdyn_version()`).
+#define MAXDYN_VERSION_MAJOR 0
+
+#define MAXDYN_VERSION_MINOR 1
+
+#define MAXDYN_VERSION_PATCH 0
 
 // The parent id meaning "the world" in `maxdyn_builder_add_joint`.
 #define MAXDYN_WORLD -1
@@ -64,18 +80,11 @@
 // Second-order (isotropic) cone |friction force| ≤ μ · normal force.
 #define MAXDYN_CONE_NONLINEAR 1
 
-// Doubles written by `maxdyn_sim_get_contact`: gap, normal force, friction force (3).
-#define MAXDYN_CONTACT_SIZE 5
-
 // Doubles per body in a state array.
 #define MAXDYN_BODY_STATE_SIZE 13
 
-// Version of this header (the library's is `maxdyn_version()`).
-#define MAXDYN_VERSION_MAJOR 0
-
-#define MAXDYN_VERSION_MINOR 1
-
-#define MAXDYN_VERSION_PATCH 0
+// Doubles written by `maxdyn_sim_get_contact`: gap, normal force, friction force (3).
+#define MAXDYN_CONTACT_SIZE 5
 
 // Status of a C API call. `MAXDYN_STATUS_OK` (0) is success; anything else is a
 // failure whose details are in `maxdyn_last_error_message()`.
@@ -146,11 +155,46 @@ typedef struct maxdyn_sim maxdyn_sim;
 // Called by `maxdyn_sim_step` before each step with the sim and the user data given to
 // `maxdyn_sim_set_control_callback`. Read the state and set inputs here (e.g.
 // `maxdyn_sim_set_joint_input`, `maxdyn_sim_set_body_wrench`); return 0 to take the
-// step, non-zero to abort it (the step then returns `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback
-// must not free the sim; stepping it from inside gives `MAXDYN_STATUS_REENTRANT_CALL`.
+// step, non-zero to abort it (the step then returns
+// `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback must not
+// free the sim; stepping it from inside gives `MAXDYN_STATUS_REENTRANT_CALL`.
 typedef int (*maxdyn_control_callback)(struct maxdyn_sim *sim, void *user_data);
 
-// What the last step (successful or not) did.
+// Every solver option of a sim (`maxdyn_sim_set_options`, `maxdyn_sim_get_options`).
+// Start from `maxdyn_solver_options_default()` or `maxdyn_sim_get_options` and change
+// the fields you need: code written so keeps its meaning when fields are added. Fields
+// are only ever added at the end (the library reads the whole struct: compile against
+// the header of the library you link).
+typedef struct maxdyn_solver_options {
+    // Newton: converged when the largest residual entry is below this (finite, > 0;
+    // default 1e-10).
+    double tolerance;
+    // Newton: at most this many iterations per solve (≥ 1; default 100).
+    int32_t max_iterations;
+    // A step whose residual stalls is still accepted below this level, and flagged
+    // `stalled` in the step stats (finite, ≥ tolerance; default 1e-8).
+    double acceptance;
+    // Contacts: converged when every complementarity product (normal force × gap
+    // slack, and the friction pairs) is below this, times the largest normal force /
+    // 100 N when that exceeds 1 (finite, > 0; default 1e-8).
+    double contact_tolerance;
+    // A step Newton cannot solve is retried as two halves, recursively, at most this
+    // many levels deep (≥ 0; default 3, down to dt/8; 0 disables splitting).
+    int32_t max_splits;
+    // Contacts: 1 for Mehrotra predictor–corrector barrier steps (default), 0 for the
+    // monotone barrier rule.
+    int32_t contact_predictor_corrector;
+    // Contacts whose gap at the predicted next configuration exceeds this margin (m)
+    // plus the distance their point moves in one step are left out of the step's
+    // solve; one found penetrating at the solution is added and the step solved again,
+    // so results are those of the full problem (≥ 0; default 0.05; `INFINITY` keeps
+    // every contact in every solve).
+    double contact_margin;
+} maxdyn_solver_options;
+
+// What the last step (successful or not) did. Fields are only ever added at the end
+// (the library writes the whole struct: compile against the header of the library you
+// link).
 typedef struct maxdyn_step_stats {
     // Newton iterations.
     int32_t iterations;
@@ -174,11 +218,27 @@ typedef struct maxdyn_step_stats {
     // Intervals the step took: 1, or more when Newton found no solution of the whole
     // step and it was split in halves (see `maxdyn_sim_step`).
     int32_t substeps;
+    // Rounds of the Tresca fixed point (0 unless `fallback`).
+    int32_t tresca_rounds;
 } maxdyn_step_stats;
 
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// A static description of a status code; never NULL (unknown codes give
+// "unknown status code"). The string must not be freed.
+const char *maxdyn_status_string(int32_t code);
+
+// The message of the most recent failed call on this thread ("" if none failed yet).
+// Never NULL. The text names the function and the offending argument. It stays valid
+// until the next failing call on the same thread; copy it to keep it. Successful calls
+// do not clear it.
+const char *maxdyn_last_error_message(void);
+
+// The library's version, "MAJOR.MINOR.PATCH" (static; do not free). Compare it with
+// the header's `MAXDYN_VERSION_*` macros to detect a header/library mismatch.
+const char *maxdyn_version(void);
 
 // Creates an empty builder (gravity (0, 0, −9.81), no bodies) in `*out`.
 //
@@ -267,13 +327,99 @@ maxdyn_status maxdyn_builder_set_joint_offset(struct maxdyn_builder *builder,
 //
 // # Safety
 // `builder` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_builder_body_count(const struct maxdyn_builder *builder, int32_t *out);
+maxdyn_status maxdyn_builder_get_body_count(const struct maxdyn_builder *builder, int32_t *out);
 
 // Number of joints added so far, in `*out`.
 //
 // # Safety
 // `builder` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_builder_joint_count(const struct maxdyn_builder *builder, int32_t *out);
+maxdyn_status maxdyn_builder_get_joint_count(const struct maxdyn_builder *builder, int32_t *out);
+
+// Names a body (`name`: a non-empty NUL-terminated UTF-8 string, copied).
+//
+// # Safety
+// `builder` is NULL or live; `name` is NULL or a NUL-terminated string.
+maxdyn_status maxdyn_builder_set_body_name(struct maxdyn_builder *builder,
+                                           int32_t body,
+                                           const char *name);
+
+// Names a joint (`name`: a non-empty NUL-terminated UTF-8 string, copied).
+//
+// # Safety
+// `builder` is NULL or live; `name` is NULL or a NUL-terminated string.
+maxdyn_status maxdyn_builder_set_joint_name(struct maxdyn_builder *builder,
+                                            int32_t joint,
+                                            const char *name);
+
+// The id of the first body named `name` in `*out_body`; `MAXDYN_STATUS_UNKNOWN_BODY` if
+// no body has that name.
+//
+// # Safety
+// `builder` is NULL or live; `name` is NULL or a NUL-terminated string; `out_body` is
+// NULL or writable.
+maxdyn_status maxdyn_builder_find_body(const struct maxdyn_builder *builder,
+                                       const char *name,
+                                       int32_t *out_body);
+
+// The id of the first joint named `name` in `*out_joint`; `MAXDYN_STATUS_UNKNOWN_JOINT`
+// if no joint has that name.
+//
+// # Safety
+// `builder` is NULL or live; `name` is NULL or a NUL-terminated string; `out_joint` is
+// NULL or writable.
+maxdyn_status maxdyn_builder_find_joint(const struct maxdyn_builder *builder,
+                                        const char *name,
+                                        int32_t *out_joint);
+
+// Puts a spring on a joint's free directions (translations first): `stiffness` (each
+// ≥ 0; N/m or N·m/rad) and `rest` position in minimal coordinates, `n` values each
+// (`n` = the joint's dof). Its energy is part of the potential energy. Replaces an
+// earlier spring on the same joint. A joint without free directions is
+// `MAXDYN_STATUS_INVALID_ARGUMENT`.
+//
+// # Safety
+// `builder` is NULL or live; `stiffness` and `rest` are NULL or `n` doubles each.
+maxdyn_status maxdyn_builder_set_joint_spring(struct maxdyn_builder *builder,
+                                              int32_t joint,
+                                              const double *stiffness,
+                                              const double *rest,
+                                              size_t n);
+
+// Puts a damper on a joint's free directions: `damping` (each ≥ 0; N·s/m or
+// N·m·s/rad), `n` values (the joint's dof). Dampers act through the velocities at the
+// end of the step (implicit). Replaces an earlier damper on the same joint.
+//
+// # Safety
+// `builder` is NULL or live; `damping` is NULL or `n` doubles.
+maxdyn_status maxdyn_builder_set_joint_damper(struct maxdyn_builder *builder,
+                                              int32_t joint,
+                                              const double *damping,
+                                              size_t n);
+
+// Adds a point-to-point spring-damper between point `pa` of `body_a` (its body frame;
+// with `MAXDYN_WORLD` the fixed world point `pa`) and point `pb` of `body_b` (another
+// body), acting along the line between them: `stiffness` (≥ 0, N/m), `damping` (≥ 0,
+// N·s/m), `rest_length` (≥ 0, m). Its id (0, 1, … in order of addition) goes to
+// `*out_spring`.
+//
+// # Safety
+// `builder` is NULL or live; `pa` and `pb` are NULL or 3 doubles each; `out_spring` is
+// NULL or writable.
+maxdyn_status maxdyn_builder_add_spring(struct maxdyn_builder *builder,
+                                        int32_t body_a,
+                                        const double *pa,
+                                        int32_t body_b,
+                                        const double *pb,
+                                        double stiffness,
+                                        double damping,
+                                        double rest_length,
+                                        int32_t *out_spring);
+
+// Number of point-to-point springs added so far, in `*out`.
+//
+// # Safety
+// `builder` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_builder_get_spring_count(const struct maxdyn_builder *builder, int32_t *out);
 
 // Adds a contact between a sphere of `radius` (≥ 0; 0 is a point) centred at `p` (body
 // frame of `body`) and the fixed half-space `normal · x ≥ offset` (world frame; `normal`
@@ -350,182 +496,26 @@ maxdyn_status maxdyn_builder_get_contact_cone(const struct maxdyn_builder *build
 //
 // # Safety
 // `builder` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_builder_contact_count(const struct maxdyn_builder *builder, int32_t *out);
+maxdyn_status maxdyn_builder_get_contact_count(const struct maxdyn_builder *builder, int32_t *out);
 
-// Number of contacts of the model, in `*out`.
+// Loads the URDF file at `path` (NUL-terminated) into a new builder in `*out`.
+//
+// Bodies are the links with mass, in file order; joints are the `<joint>` elements
+// that connect two bodies (or a body to the world), in file order, then the
+// `<loop_joint>` elements. Body and joint names are the URDF names. Body frames are at
+// each link's centre of mass with the link frame's orientation; bodies start posed at
+// zero joint angles. Joint types: revolute and continuous → revolute, prismatic, fixed,
+// floating, planar (→ `MAXDYN_JOINT_PLANAR_AXIS`), and the non-standard `ball` →
+// spherical. With `floating` = 0 the root link is the world; with 1 it is a free body
+// (a massless root's single fixed or floating child becomes the free body). A file
+// that cannot be read or is malformed gives `MAXDYN_STATUS_URDF` with a message naming
+// the element.
 //
 // # Safety
-// `model` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_model_contact_count(const struct maxdyn_model *model, int32_t *out);
-
-// Copies a contact's state to `out` (`MAXDYN_CONTACT_SIZE` = 5 doubles): the gap (m) at
-// the current configuration (negative: penetration), then the normal force (N, ≥ 0) and
-// the friction force (3, N, world frame) of the last step, acting on the contact's body
-// (on body_a of a sphere pair; body_b gets the opposite). Forces are 0 before the first
-// step.
-//
-// # Safety
-// `sim` is NULL or live; `out` is NULL or 5 writable doubles.
-maxdyn_status maxdyn_sim_get_contact(const struct maxdyn_sim *sim, int32_t contact, double *out);
-
-// Sets the interior-point tolerance of contacts (> 0, default 1e-8): a step with
-// contacts converges when every complementarity product (normal force × gap slack, and
-// the friction pairs) is below it — times the largest normal force / 100 N when that
-// exceeds 1 — besides the Newton tolerance of `maxdyn_sim_set_solver_options` (whose
-// settings it keeps).
-//
-// # Safety
-// `sim` is NULL or live.
-maxdyn_status maxdyn_sim_set_contact_tolerance(struct maxdyn_sim *sim, double tolerance);
-
-// The contact tolerance (see `maxdyn_sim_set_contact_tolerance`) in `*out`.
-//
-// # Safety
-// `sim` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_sim_get_contact_tolerance(const struct maxdyn_sim *sim, double *out);
-
-// Sets the contact margin (m, ≥ 0, default 0.05; `INFINITY` keeps every contact in every
-// solve): a contact whose gap at the predicted next configuration exceeds the margin plus
-// the distance its point moves in one step is left out of the step's solve; one found
-// penetrating at the solution is added and the step solved again, so results are those
-// of the full problem. Other solver settings are kept.
-//
-// # Safety
-// `sim` is NULL or live.
-maxdyn_status maxdyn_sim_set_contact_margin(struct maxdyn_sim *sim, double margin);
-
-// The contact margin (see `maxdyn_sim_set_contact_margin`) in `*out`.
-//
-// # Safety
-// `sim` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_sim_get_contact_margin(const struct maxdyn_sim *sim, double *out);
-
-// The message of the most recent failed call on this thread ("" if none failed yet).
-// Never NULL. The text names the function and the offending argument. It stays valid
-// until the next failing call on the same thread; copy it to keep it. Successful calls
-// do not clear it.
-const char *maxdyn_last_error_message(void);
-
-// Puts a spring on a joint's free directions (translations first): `stiffness` (each
-// ≥ 0; N/m or N·m/rad) and `rest` position in minimal coordinates, `n` values each
-// (`n` = the joint's dof). Its energy is part of the potential energy. Replaces an
-// earlier spring on the same joint. A joint without free directions is
-// `MAXDYN_STATUS_INVALID_ARGUMENT`.
-//
-// # Safety
-// `builder` is NULL or live; `stiffness` and `rest` are NULL or `n` doubles each.
-maxdyn_status maxdyn_builder_set_joint_spring(struct maxdyn_builder *builder,
-                                              int32_t joint,
-                                              const double *stiffness,
-                                              const double *rest,
-                                              size_t n);
-
-// Puts a damper on a joint's free directions: `damping` (each ≥ 0; N·s/m or
-// N·m·s/rad), `n` values (the joint's dof). Dampers act through the velocities at the
-// end of the step (implicit). Replaces an earlier damper on the same joint.
-//
-// # Safety
-// `builder` is NULL or live; `damping` is NULL or `n` doubles.
-maxdyn_status maxdyn_builder_set_joint_damper(struct maxdyn_builder *builder,
-                                              int32_t joint,
-                                              const double *damping,
-                                              size_t n);
-
-// Adds a point-to-point spring-damper between point `pa` of `body_a` (its body frame;
-// with `MAXDYN_WORLD` the fixed world point `pa`) and point `pb` of `body_b` (another
-// body), acting along the line between them: `stiffness` (≥ 0, N/m), `damping` (≥ 0,
-// N·s/m), `rest_length` (≥ 0, m). Its id (0, 1, … in order of addition) goes to
-// `*out_spring`.
-//
-// # Safety
-// `builder` is NULL or live; `pa` and `pb` are NULL or 3 doubles each; `out_spring` is
-// NULL or writable.
-maxdyn_status maxdyn_builder_add_spring(struct maxdyn_builder *builder,
-                                        int32_t body_a,
-                                        const double *pa,
-                                        int32_t body_b,
-                                        const double *pb,
-                                        double stiffness,
-                                        double damping,
-                                        double rest_length,
-                                        int32_t *out_spring);
-
-// Number of point-to-point springs added so far, in `*out`.
-//
-// # Safety
-// `builder` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_builder_spring_count(const struct maxdyn_builder *builder, int32_t *out);
-
-// Sets a joint's input, one value per free direction (`n` = the joint's dof,
-// translations first): a force (N) along a free translation, or a torque (N·m) about a
-// free rotation, +u on the child and −u on the parent. Inputs hold until changed: set
-// them, then step (a controller sets them again before each step, e.g. from the
-// control callback).
-//
-// # Safety
-// `sim` is NULL or live; `u` is NULL or `n` doubles.
-maxdyn_status maxdyn_sim_set_joint_input(struct maxdyn_sim *sim,
-                                         int32_t joint,
-                                         const double *u,
-                                         size_t n);
-
-// Copies a joint's current input (`n` = the joint's dof) to `u`.
-//
-// # Safety
-// `sim` is NULL or live; `u` is NULL or `n` writable doubles.
-maxdyn_status maxdyn_sim_get_joint_input(const struct maxdyn_sim *sim,
-                                         int32_t joint,
-                                         double *u,
-                                         size_t n);
-
-// Applies an external wrench to a body: `force` (world frame, N) acting at the
-// body-fixed `point` (body frame, relative to the centre of mass, m) and `torque` (body
-// frame, N·m). Replaces the body's earlier wrench (and `maxdyn_sim_set_body_force`);
-// holds until changed.
-//
-// # Safety
-// `sim` is NULL or live; `force`, `torque` and `point` are NULL or 3 doubles each.
-maxdyn_status maxdyn_sim_set_body_wrench(struct maxdyn_sim *sim,
-                                         int32_t body,
-                                         const double *force,
-                                         const double *torque,
-                                         const double *point);
-
-// Sets every joint input and body wrench to zero.
-//
-// # Safety
-// `sim` is NULL or live.
-maxdyn_status maxdyn_sim_clear_inputs(struct maxdyn_sim *sim);
-
-// Energy bookkeeping since the sim was created or last reset: the work done by the
-// inputs (joint inputs, body forces and torques; J) in `*input_work` and the energy
-// dissipated by the dampers (J) in `*dissipation`. With E = kinetic + potential
-// (`maxdyn_sim_energy`, springs included), E(t) − E(0) − input_work + dissipation stays
-// at the integrator's bounded energy error.
-//
-// # Safety
-// `sim` is NULL or live; the out-pointers are NULL or writable.
-maxdyn_status maxdyn_sim_get_energy_account(const struct maxdyn_sim *sim,
-                                            double *input_work,
-                                            double *dissipation);
-
-// Sets the input work and damper dissipation totals to zero (e.g. after setting the
-// state by hand).
-//
-// # Safety
-// `sim` is NULL or live.
-maxdyn_status maxdyn_sim_reset_energy_account(struct maxdyn_sim *sim);
-
-// Potential energy stored in the springs (joint and point-to-point, J) at the current
-// configuration, in `*out`; it is included in the potential of `maxdyn_sim_energy`.
-//
-// # Safety
-// `sim` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_sim_spring_energy(const struct maxdyn_sim *sim, double *out);
-
-// Number of builders, models and sims created and not yet freed, over all threads.
-// For leak tests: it returns to 0 when every object has been freed.
-size_t maxdyn_debug_live_objects(void);
+// `path` is NULL or a NUL-terminated string; `out` is NULL or writable.
+maxdyn_status maxdyn_builder_from_urdf(const char *path,
+                                       int32_t floating,
+                                       struct maxdyn_builder **out);
 
 // Validates and compiles the builder's mechanism into a new model in `*out`. The
 // builder is not changed and may be freed or reused afterwards.
@@ -544,65 +534,35 @@ void maxdyn_model_free(struct maxdyn_model *model);
 //
 // # Safety
 // `model` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_model_body_count(const struct maxdyn_model *model, int32_t *out);
+maxdyn_status maxdyn_model_get_body_count(const struct maxdyn_model *model, int32_t *out);
 
 // Number of joints, in `*out`.
 //
 // # Safety
 // `model` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_model_joint_count(const struct maxdyn_model *model, int32_t *out);
+maxdyn_status maxdyn_model_get_joint_count(const struct maxdyn_model *model, int32_t *out);
 
 // Number of minimal coordinates (free directions) of `joint`, in `*out_dof`: the
 // length of the arrays of `maxdyn_sim_get_joint_position` and friends.
 //
 // # Safety
 // `model` is NULL or live; `out_dof` is NULL or writable.
-maxdyn_status maxdyn_model_joint_dof(const struct maxdyn_model *model,
-                                     int32_t joint,
-                                     int32_t *out_dof);
+maxdyn_status maxdyn_model_get_joint_dof(const struct maxdyn_model *model,
+                                         int32_t joint,
+                                         int32_t *out_dof);
 
 // Number of independent kinematic loops (joints that close a cycle of the mechanism
 // graph, e.g. a URDF `<loop_joint>`), in `*out`.
 //
 // # Safety
 // `model` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_model_loop_count(const struct maxdyn_model *model, int32_t *out);
+maxdyn_status maxdyn_model_get_loop_count(const struct maxdyn_model *model, int32_t *out);
 
-// Names a body (`name`: a non-empty NUL-terminated UTF-8 string, copied).
+// Number of contacts of the model, in `*out`.
 //
 // # Safety
-// `builder` is NULL or live; `name` is NULL or a NUL-terminated string.
-maxdyn_status maxdyn_builder_set_body_name(struct maxdyn_builder *builder,
-                                           int32_t body,
-                                           const char *name);
-
-// Names a joint (`name`: a non-empty NUL-terminated UTF-8 string, copied).
-//
-// # Safety
-// `builder` is NULL or live; `name` is NULL or a NUL-terminated string.
-maxdyn_status maxdyn_builder_set_joint_name(struct maxdyn_builder *builder,
-                                            int32_t joint,
-                                            const char *name);
-
-// The id of the first body named `name` in `*out_body`; `MAXDYN_STATUS_UNKNOWN_BODY` if
-// no body has that name.
-//
-// # Safety
-// `builder` is NULL or live; `name` is NULL or a NUL-terminated string; `out_body` is
-// NULL or writable.
-maxdyn_status maxdyn_builder_find_body(const struct maxdyn_builder *builder,
-                                       const char *name,
-                                       int32_t *out_body);
-
-// The id of the first joint named `name` in `*out_joint`; `MAXDYN_STATUS_UNKNOWN_JOINT`
-// if no joint has that name.
-//
-// # Safety
-// `builder` is NULL or live; `name` is NULL or a NUL-terminated string; `out_joint` is
-// NULL or writable.
-maxdyn_status maxdyn_builder_find_joint(const struct maxdyn_builder *builder,
-                                        const char *name,
-                                        int32_t *out_joint);
+// `model` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_model_get_contact_count(const struct maxdyn_model *model, int32_t *out);
 
 // Creates a sim of `model` with time step `dt` (> 0, s) in `*out`, starting from the
 // bodies' initial states set on the builder. The sim shares the model: the model may be
@@ -644,18 +604,30 @@ maxdyn_status maxdyn_sim_step(struct maxdyn_sim *sim);
 // `sim` is NULL or live.
 maxdyn_status maxdyn_sim_step_n(struct maxdyn_sim *sim, int32_t steps);
 
-// Statistics of the last step (successful or not) in `*out`; all zero before the first.
+// The default solver options (those of a new sim).
+struct maxdyn_solver_options maxdyn_solver_options_default(void);
+
+// Sets every solver option from `*options`. All fields are checked before any is
+// changed: on failure the sim keeps its options and the message names the field.
+//
+// # Safety
+// `sim` is NULL or live; `options` is NULL or a readable `maxdyn_solver_options`.
+maxdyn_status maxdyn_sim_set_options(struct maxdyn_sim *sim,
+                                     const struct maxdyn_solver_options *options);
+
+// The sim's solver options in `*out`.
 //
 // # Safety
 // `sim` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_sim_get_step_stats(const struct maxdyn_sim *sim,
-                                        struct maxdyn_step_stats *out);
+maxdyn_status maxdyn_sim_get_options(const struct maxdyn_sim *sim,
+                                     struct maxdyn_solver_options *out);
 
-// Sets the Newton solver options: converged when the largest residual entry is below
-// `tolerance` (> 0, default 1e-10); at most `max_iterations` (≥ 1, default 100)
-// iterations; a step whose residual stalls is still accepted (and flagged `stalled` in
-// the stats) below `acceptance` (≥ tolerance, default 1e-8). All three are checked
-// before any is changed.
+// Shorthand of `maxdyn_sim_set_options` for the Newton options; the others are kept.
+// Converged when the largest residual entry is below `tolerance` (> 0, default
+// 1e-10); at most `max_iterations` (≥ 1, default 100) iterations; a step whose
+// residual stalls is still accepted (and flagged `stalled` in the stats) below
+// `acceptance` (≥ tolerance, default 1e-8). All three are checked before any is
+// changed.
 //
 // # Safety
 // `sim` is NULL or live.
@@ -664,7 +636,7 @@ maxdyn_status maxdyn_sim_set_solver_options(struct maxdyn_sim *sim,
                                             int32_t max_iterations,
                                             double acceptance);
 
-// The current solver options (see `maxdyn_sim_set_solver_options`).
+// The Newton options of `maxdyn_sim_get_options` (see `maxdyn_sim_set_solver_options`).
 //
 // # Safety
 // `sim` is NULL or live; the three out-pointers are NULL or writable.
@@ -672,6 +644,39 @@ maxdyn_status maxdyn_sim_get_solver_options(const struct maxdyn_sim *sim,
                                             double *tolerance,
                                             int32_t *max_iterations,
                                             double *acceptance);
+
+// Shorthand of `maxdyn_sim_set_options` for `contact_tolerance` alone (the others are
+// kept): the interior-point tolerance of contacts (> 0, default 1e-8). A step with
+// contacts converges when every complementarity product (normal force × gap slack, and
+// the friction pairs) is below it — times the largest normal force / 100 N when that
+// exceeds 1 — besides the Newton tolerance.
+//
+// # Safety
+// `sim` is NULL or live.
+maxdyn_status maxdyn_sim_set_contact_tolerance(struct maxdyn_sim *sim, double tolerance);
+
+// The contact tolerance (see `maxdyn_sim_set_contact_tolerance`) in `*out`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_get_contact_tolerance(const struct maxdyn_sim *sim, double *out);
+
+// Shorthand of `maxdyn_sim_set_options` for `contact_margin` alone (the others are
+// kept): the contact margin (m, ≥ 0, default 0.05; `INFINITY` keeps every contact in
+// every solve). A contact whose gap at the predicted next configuration exceeds the
+// margin plus the distance its point moves in one step is left out of the step's
+// solve; one found penetrating at the solution is added and the step solved again, so
+// results are those of the full problem.
+//
+// # Safety
+// `sim` is NULL or live.
+maxdyn_status maxdyn_sim_set_contact_margin(struct maxdyn_sim *sim, double margin);
+
+// The contact margin (see `maxdyn_sim_set_contact_margin`) in `*out`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_get_contact_margin(const struct maxdyn_sim *sim, double *out);
 
 // Simulated time (s) in `*out`: steps taken × dt.
 //
@@ -724,18 +729,8 @@ maxdyn_status maxdyn_sim_set_body_states(struct maxdyn_sim *sim,
                                          const double *states,
                                          size_t n_bodies);
 
-// Applies a force (world frame, N, through the centre of mass) and a torque (body
-// frame, N·m) to a body. They act on every following step until changed.
-//
-// # Safety
-// `sim` is NULL or live; `force` and `torque` are NULL or 3 doubles each.
-maxdyn_status maxdyn_sim_set_body_force(struct maxdyn_sim *sim,
-                                        int32_t body,
-                                        const double *force,
-                                        const double *torque);
-
 // Copies a joint's minimal positions (its free directions, translations first; angles
-// in rad) to `values`; `n` must equal the joint's dof (`maxdyn_model_joint_dof`).
+// in rad) to `values`; `n` must equal the joint's dof (`maxdyn_model_get_joint_dof`).
 //
 // # Safety
 // `sim` is NULL or live; `values` is NULL or `n` writable doubles.
@@ -772,17 +767,113 @@ maxdyn_status maxdyn_sim_set_joint_velocity(struct maxdyn_sim *sim,
                                             const double *values,
                                             size_t n);
 
+// Applies a force (world frame, N, through the centre of mass) and a torque (body
+// frame, N·m) to a body. They act on every following step until changed.
+//
+// # Safety
+// `sim` is NULL or live; `force` and `torque` are NULL or 3 doubles each.
+maxdyn_status maxdyn_sim_set_body_force(struct maxdyn_sim *sim,
+                                        int32_t body,
+                                        const double *force,
+                                        const double *torque);
+
+// Sets a joint's input, one value per free direction (`n` = the joint's dof,
+// translations first): a force (N) along a free translation, or a torque (N·m) about a
+// free rotation, +u on the child and −u on the parent. Inputs hold until changed: set
+// them, then step (a controller sets them again before each step, e.g. from the
+// control callback).
+//
+// # Safety
+// `sim` is NULL or live; `u` is NULL or `n` doubles.
+maxdyn_status maxdyn_sim_set_joint_input(struct maxdyn_sim *sim,
+                                         int32_t joint,
+                                         const double *u,
+                                         size_t n);
+
+// Copies a joint's current input (`n` = the joint's dof) to `u`.
+//
+// # Safety
+// `sim` is NULL or live; `u` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_joint_input(const struct maxdyn_sim *sim,
+                                         int32_t joint,
+                                         double *u,
+                                         size_t n);
+
+// Applies an external wrench to a body: `force` (world frame, N) acting at the
+// body-fixed `point` (body frame, relative to the centre of mass, m) and `torque` (body
+// frame, N·m). Replaces the body's earlier wrench (and `maxdyn_sim_set_body_force`);
+// holds until changed.
+//
+// # Safety
+// `sim` is NULL or live; `force`, `torque` and `point` are NULL or 3 doubles each.
+maxdyn_status maxdyn_sim_set_body_wrench(struct maxdyn_sim *sim,
+                                         int32_t body,
+                                         const double *force,
+                                         const double *torque,
+                                         const double *point);
+
+// Sets every joint input and body wrench to zero.
+//
+// # Safety
+// `sim` is NULL or live.
+maxdyn_status maxdyn_sim_clear_inputs(struct maxdyn_sim *sim);
+
+// Copies a contact's state to `out` (`MAXDYN_CONTACT_SIZE` = 5 doubles): the gap (m) at
+// the current configuration (negative: penetration), then the normal force (N, ≥ 0) and
+// the friction force (3, N, world frame) of the last step, acting on the contact's body
+// (on body_a of a sphere pair; body_b gets the opposite). Forces are 0 before the first
+// step.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or 5 writable doubles.
+maxdyn_status maxdyn_sim_get_contact(const struct maxdyn_sim *sim, int32_t contact, double *out);
+
+// Statistics of the last step (successful or not) in `*out`; all zero before the first.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_get_step_stats(const struct maxdyn_sim *sim,
+                                        struct maxdyn_step_stats *out);
+
 // Kinetic and gravitational potential energy (J) of the current state.
 //
 // # Safety
 // `sim` is NULL or live; `kinetic` and `potential` are NULL or writable.
-maxdyn_status maxdyn_sim_energy(const struct maxdyn_sim *sim, double *kinetic, double *potential);
+maxdyn_status maxdyn_sim_get_energy(const struct maxdyn_sim *sim,
+                                    double *kinetic,
+                                    double *potential);
+
+// Potential energy stored in the springs (joint and point-to-point, J) at the current
+// configuration, in `*out`; it is included in the potential of `maxdyn_sim_get_energy`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_get_spring_energy(const struct maxdyn_sim *sim, double *out);
+
+// Energy bookkeeping since the sim was created or last reset: the work done by the
+// inputs (joint inputs, body forces and torques; J) in `*input_work` and the energy
+// dissipated by the dampers (J) in `*dissipation`. With E = kinetic + potential
+// (`maxdyn_sim_get_energy`, springs included), E(t) − E(0) − input_work + dissipation stays
+// at the integrator's bounded energy error.
+//
+// # Safety
+// `sim` is NULL or live; the out-pointers are NULL or writable.
+maxdyn_status maxdyn_sim_get_energy_account(const struct maxdyn_sim *sim,
+                                            double *input_work,
+                                            double *dissipation);
+
+// Sets the input work and damper dissipation totals to zero (e.g. after setting the
+// state by hand).
+//
+// # Safety
+// `sim` is NULL or live.
+maxdyn_status maxdyn_sim_reset_energy_account(struct maxdyn_sim *sim);
 
 // Largest absolute joint constraint value (m or rad-like units) at the current state.
 //
 // # Safety
 // `sim` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_sim_constraint_violation(const struct maxdyn_sim *sim, double *out);
+maxdyn_status maxdyn_sim_get_constraint_violation(const struct maxdyn_sim *sim, double *out);
 
 // How many joint constraints are redundant at the current configuration (a planar loop
 // closed by parallel revolute joints in 3-D repeats three rows): `rows` constraint rows
@@ -792,38 +883,99 @@ maxdyn_status maxdyn_sim_constraint_violation(const struct maxdyn_sim *sim, doub
 //
 // # Safety
 // `sim` is NULL or live; the four out-pointers are NULL or writable.
+maxdyn_status maxdyn_sim_get_constraint_rank(const struct maxdyn_sim *sim,
+                                             int32_t *rows,
+                                             int32_t *rank,
+                                             int32_t *redundant,
+                                             int32_t *dof);
+
+// Number of builders, models and sims created and not yet freed, over all threads.
+// For leak tests: it returns to 0 when every object has been freed.
+size_t maxdyn_debug_live_objects(void);
+
+// Deprecated alias of `maxdyn_builder_get_body_count`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_builder_get_body_count`.
+maxdyn_status maxdyn_builder_body_count(const struct maxdyn_builder *builder, int32_t *out);
+
+// Deprecated alias of `maxdyn_builder_get_joint_count`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_builder_get_joint_count`.
+maxdyn_status maxdyn_builder_joint_count(const struct maxdyn_builder *builder, int32_t *out);
+
+// Deprecated alias of `maxdyn_builder_get_spring_count`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_builder_get_spring_count`.
+maxdyn_status maxdyn_builder_spring_count(const struct maxdyn_builder *builder, int32_t *out);
+
+// Deprecated alias of `maxdyn_builder_get_contact_count`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_builder_get_contact_count`.
+maxdyn_status maxdyn_builder_contact_count(const struct maxdyn_builder *builder, int32_t *out);
+
+// Deprecated alias of `maxdyn_model_get_body_count`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_model_get_body_count`.
+maxdyn_status maxdyn_model_body_count(const struct maxdyn_model *model, int32_t *out);
+
+// Deprecated alias of `maxdyn_model_get_joint_count`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_model_get_joint_count`.
+maxdyn_status maxdyn_model_joint_count(const struct maxdyn_model *model, int32_t *out);
+
+// Deprecated alias of `maxdyn_model_get_joint_dof`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_model_get_joint_dof`.
+maxdyn_status maxdyn_model_joint_dof(const struct maxdyn_model *model,
+                                     int32_t joint,
+                                     int32_t *out_dof);
+
+// Deprecated alias of `maxdyn_model_get_loop_count`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_model_get_loop_count`.
+maxdyn_status maxdyn_model_loop_count(const struct maxdyn_model *model, int32_t *out);
+
+// Deprecated alias of `maxdyn_model_get_contact_count`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_model_get_contact_count`.
+maxdyn_status maxdyn_model_contact_count(const struct maxdyn_model *model, int32_t *out);
+
+// Deprecated alias of `maxdyn_sim_get_energy`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_sim_get_energy`.
+maxdyn_status maxdyn_sim_energy(const struct maxdyn_sim *sim, double *kinetic, double *potential);
+
+// Deprecated alias of `maxdyn_sim_get_spring_energy`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_sim_get_spring_energy`.
+maxdyn_status maxdyn_sim_spring_energy(const struct maxdyn_sim *sim, double *out);
+
+// Deprecated alias of `maxdyn_sim_get_constraint_violation`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_sim_get_constraint_violation`.
+maxdyn_status maxdyn_sim_constraint_violation(const struct maxdyn_sim *sim, double *out);
+
+// Deprecated alias of `maxdyn_sim_get_constraint_rank`; kept for existing code.
+//
+// # Safety
+// As `maxdyn_sim_get_constraint_rank`.
 maxdyn_status maxdyn_sim_constraint_rank(const struct maxdyn_sim *sim,
                                          int32_t *rows,
                                          int32_t *rank,
                                          int32_t *redundant,
                                          int32_t *dof);
-
-// A static description of a status code; never NULL (unknown codes give
-// "unknown status code"). The string must not be freed.
-const char *maxdyn_status_string(int32_t code);
-
-// Loads the URDF file at `path` (NUL-terminated) into a new builder in `*out`.
-//
-// Bodies are the links with mass, in file order; joints are the `<joint>` elements
-// that connect two bodies (or a body to the world), in file order, then the
-// `<loop_joint>` elements. Body and joint names are the URDF names. Body frames are at
-// each link's centre of mass with the link frame's orientation; bodies start posed at
-// zero joint angles. Joint types: revolute and continuous → revolute, prismatic, fixed,
-// floating, planar (→ `MAXDYN_JOINT_PLANAR_AXIS`), and the non-standard `ball` →
-// spherical. With `floating` = 0 the root link is the world; with 1 it is a free body
-// (a massless root's single fixed or floating child becomes the free body). A file
-// that cannot be read or is malformed gives `MAXDYN_STATUS_URDF` with a message naming
-// the element.
-//
-// # Safety
-// `path` is NULL or a NUL-terminated string; `out` is NULL or writable.
-maxdyn_status maxdyn_builder_from_urdf(const char *path,
-                                       int32_t floating,
-                                       struct maxdyn_builder **out);
-
-// The library's version, "MAJOR.MINOR.PATCH" (static; do not free). Compare it with
-// the header's `MAXDYN_VERSION_*` macros to detect a header/library mismatch.
-const char *maxdyn_version(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -4,6 +4,7 @@
 //! Data flow: [`Builder`] (mutable description) → [`Model`] (immutable, compiled graph and
 //! elimination order) → [`Sim`] (one rollout, preallocated workspace) → `Sim::step`.
 
+pub mod error;
 pub mod math;
 pub mod model;
 pub mod joints;

@@ -1,7 +1,7 @@
 //! Runs the binding test scripts against this build's shared library: Python (ctypes)
-//! always; MATLAB/Octave when mkoctfile and octave-cli are installed
-//! (bindings/matlab/install_octave.sh), or always with MAXDYN_REQUIRE_OCTAVE=1. Julia
-//! is not installable on the project's machines: bindings/julia is untested here.
+//! and MATLAB/Octave (install it with bindings/matlab/install_octave.sh). Without Octave
+//! the Octave test fails, unless skipping is asked for with MAXDYN_ALLOW_SKIP_OCTAVE=1.
+//! Julia is not installable on the project's machines: bindings/julia is untested here.
 
 mod common;
 
@@ -20,15 +20,15 @@ fn python_binding_tests_pass() {
         .arg(manifest_dir().join("bindings").join("python").join("test_maxdyn.py"))
         .env("MAXDYN_LIB", &lib));
     println!("{out}");
-    assert!(out.contains("9 passed, 0 failed"), "{out}");
+    assert!(out.contains("10 passed, 0 failed"), "{out}");
 }
 
 #[test]
 fn octave_binding_tests_pass() {
-    let required = std::env::var("MAXDYN_REQUIRE_OCTAVE").as_deref() == Ok("1");
     if !(have("mkoctfile") && have("octave-cli")) {
-        assert!(!required, "MAXDYN_REQUIRE_OCTAVE=1 but octave is not installed (bindings/matlab/install_octave.sh)");
-        println!("SKIPPED: octave not installed (run bindings/matlab/install_octave.sh)");
+        let may_skip = std::env::var("MAXDYN_ALLOW_SKIP_OCTAVE").as_deref() == Ok("1");
+        assert!(may_skip, "octave is not installed: run bindings/matlab/install_octave.sh, or set MAXDYN_ALLOW_SKIP_OCTAVE=1 to skip this test");
+        println!("SKIPPED (MAXDYN_ALLOW_SKIP_OCTAVE=1): octave not installed");
         return;
     }
     let lib = shared_library();

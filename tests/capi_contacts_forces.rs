@@ -93,7 +93,7 @@ unsafe fn trajectory(s: *mut maxdyn_sim, steps: usize) -> Vec<f64> {
     }
     let (mut w, mut d, mut kin, mut pot) = (0.0, 0.0, 0.0, 0.0);
     ok(maxdyn_sim_get_energy_account(s, &mut w, &mut d));
-    ok(maxdyn_sim_energy(s, &mut kin, &mut pot));
+    ok(maxdyn_sim_get_energy(s, &mut kin, &mut pot));
     let mut tol = 0.0;
     ok(maxdyn_sim_get_contact_tolerance(s, &mut tol));
     out.extend([w, d, kin, pot, tol]);
@@ -104,10 +104,10 @@ unsafe fn trajectory(s: *mut maxdyn_sim, steps: usize) -> Vec<f64> {
 /// made from it.
 unsafe fn builder_snapshot(b: *const maxdyn_builder) -> Vec<f64> {
     let (mut nb, mut nj, mut nc, mut ns) = (0, 0, 0, 0);
-    ok(maxdyn_builder_body_count(b, &mut nb));
-    ok(maxdyn_builder_joint_count(b, &mut nj));
-    ok(maxdyn_builder_contact_count(b, &mut nc));
-    ok(maxdyn_builder_spring_count(b, &mut ns));
+    ok(maxdyn_builder_get_body_count(b, &mut nb));
+    ok(maxdyn_builder_get_joint_count(b, &mut nj));
+    ok(maxdyn_builder_get_contact_count(b, &mut nc));
+    ok(maxdyn_builder_get_spring_count(b, &mut ns));
     let mut snap = vec![nb as f64, nj as f64, nc as f64, ns as f64];
     for c in 0..nc {
         let (mut t, mut d) = (-1, -1);
@@ -119,7 +119,7 @@ unsafe fn builder_snapshot(b: *const maxdyn_builder) -> Vec<f64> {
         let mut dof = 0;
         let mut m = null_mut();
         ok(maxdyn_model_new(b, &mut m));
-        ok(maxdyn_model_joint_dof(m, j, &mut dof));
+        ok(maxdyn_model_get_joint_dof(m, j, &mut dof));
         maxdyn_model_free(m);
         if dof == 1 {
             ok(maxdyn_sim_set_joint_position(s, j, [0.3 + j as f64].as_ptr(), 1));
@@ -198,7 +198,7 @@ fn contact_failures_name_the_argument_and_change_nothing() {
         expect(maxdyn_builder_get_contact_cone(b, 0, null_mut(), &mut d), MAXDYN_STATUS_NULL_POINTER, f, "cone_type");
         expect(maxdyn_builder_get_contact_cone(b, 0, &mut t, null_mut()), MAXDYN_STATUS_NULL_POINTER, f, "directions");
         assert_eq!((t, d), (-7, -7));
-        expect(maxdyn_builder_contact_count(b, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_builder_contact_count", "out");
+        expect(maxdyn_builder_get_contact_count(b, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_builder_get_contact_count", "out");
 
         assert!(same(&builder_snapshot(b), &before), "a failed contact call changed the builder");
 
@@ -225,7 +225,7 @@ fn contact_failures_name_the_argument_and_change_nothing() {
         expect(maxdyn_sim_set_contact_margin(null_mut(), 0.1), MAXDYN_STATUS_NULL_POINTER, f, "sim");
         expect(maxdyn_sim_get_contact_margin(s, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_contact_margin", "out");
         let mut nc = -7;
-        expect(maxdyn_model_contact_count(null(), &mut nc), MAXDYN_STATUS_NULL_POINTER, "maxdyn_model_contact_count", "model");
+        expect(maxdyn_model_get_contact_count(null(), &mut nc), MAXDYN_STATUS_NULL_POINTER, "maxdyn_model_get_contact_count", "model");
         assert!(same(&trajectory(s, 60), &trajectory(twin, 60)), "a failed call changed the sim");
 
         maxdyn_sim_free(s);
@@ -303,7 +303,7 @@ fn force_failures_name_the_argument_and_change_nothing() {
         expect(spring(b, 0, p, 1, p, 1.0, -0.1, 0.0, &mut id), MAXDYN_STATUS_INVALID_ARGUMENT, f, "damping");
         expect(spring(b, 0, p, 1, p, 1.0, 0.0, -0.2, &mut id), MAXDYN_STATUS_INVALID_ARGUMENT, f, "rest_length");
         assert_eq!(id, -7);
-        expect(maxdyn_builder_spring_count(b, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_builder_spring_count", "out");
+        expect(maxdyn_builder_get_spring_count(b, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_builder_get_spring_count", "out");
         assert!(same(&builder_snapshot(b), &before), "a failed force-element call changed the builder");
 
         // inputs on the sim, beside an untouched twin that gets the same successful calls
@@ -344,7 +344,7 @@ fn force_failures_name_the_argument_and_change_nothing() {
         assert_eq!((w, d), (-7.0, -7.0));
         expect(maxdyn_sim_reset_energy_account(null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_reset_energy_account", "sim");
         expect(maxdyn_sim_clear_inputs(null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_clear_inputs", "sim");
-        expect(maxdyn_sim_spring_energy(s, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_spring_energy", "out");
+        expect(maxdyn_sim_get_spring_energy(s, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_spring_energy", "out");
         let mut got = [0.0];
         ok(maxdyn_sim_get_joint_input(s, 0, got.as_mut_ptr(), 1));
         assert_eq!(got, [0.7], "the input set before the failures");
@@ -370,14 +370,14 @@ fn box_drop_through_c_matches_rust_and_rests_on_four_corners() {
     unsafe {
         let b = box_builder(1.0);
         let mut nc = 0;
-        ok(maxdyn_builder_contact_count(b, &mut nc));
+        ok(maxdyn_builder_get_contact_count(b, &mut nc));
         assert_eq!(nc, 9);
         let (mut t, mut d) = (-1, -1);
         ok(maxdyn_builder_get_contact_cone(b, 8, &mut t, &mut d));
         assert_eq!((t, d), (MAXDYN_CONE_LINEAR, 4), "default cone");
         let mut m = null_mut();
         ok(maxdyn_model_new(b, &mut m));
-        ok(maxdyn_model_contact_count(m, &mut nc));
+        ok(maxdyn_model_get_contact_count(m, &mut nc));
         assert_eq!(nc, 9);
         let mut s = null_mut();
         ok(maxdyn_sim_new(m, 0.01, &mut s));
@@ -550,20 +550,20 @@ fn force_elements_and_energy_account_through_c() {
     unsafe {
         let b = rod_builder();
         let mut ns = 0;
-        ok(maxdyn_builder_spring_count(b, &mut ns));
+        ok(maxdyn_builder_get_spring_count(b, &mut ns));
         assert_eq!(ns, 1);
         let s = sim_of(b, 0.001);
         // spring energy at a pose: joint spring ½ 3 (0.5 − 0.1)² plus the point spring
         ok(maxdyn_sim_set_joint_position(s, 0, [0.5].as_ptr(), 1));
         let mut e_spring = 0.0;
-        ok(maxdyn_sim_spring_energy(s, &mut e_spring));
+        ok(maxdyn_sim_get_spring_energy(s, &mut e_spring));
         let mut st = [0.0; 13];
         ok(maxdyn_sim_get_body_state(s, 2, st.as_mut_ptr()));
         let len = (st[0] * st[0] + (st[1] - 1.0).powi(2) + st[2] * st[2]).sqrt();
         let expected = 0.5 * 3.0 * 0.4f64.powi(2) + 0.5 * 5.0 * (len - 0.3).powi(2);
         assert!((e_spring - expected).abs() < 1e-12, "{e_spring} vs {expected}");
         let (mut k0, mut p0) = (0.0, 0.0);
-        ok(maxdyn_sim_energy(s, &mut k0, &mut p0));
+        ok(maxdyn_sim_get_energy(s, &mut k0, &mut p0));
 
         // the same mechanism in Rust
         let mut rb = maxdyn::Builder::new();
@@ -593,7 +593,7 @@ fn force_elements_and_energy_account_through_c() {
             ok(maxdyn_sim_step(s));
             rs.step().unwrap();
             let (mut kin, mut pot) = (0.0, 0.0);
-            ok(maxdyn_sim_energy(s, &mut kin, &mut pot));
+            ok(maxdyn_sim_get_energy(s, &mut kin, &mut pot));
             ok(maxdyn_sim_get_energy_account(s, &mut w, &mut d));
             worst = worst.max((kin + pot - k0 - p0 - w + d).abs());
         }
@@ -684,19 +684,19 @@ fn names_find_bodies_and_joints_and_loops_are_counted() {
         let mut m = null_mut();
         ok(maxdyn_model_new(b, &mut m));
         let mut loops = -1;
-        ok(maxdyn_model_loop_count(m, &mut loops));
+        ok(maxdyn_model_get_loop_count(m, &mut loops));
         assert_eq!(loops, 1);
-        expect(maxdyn_model_loop_count(m, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_model_loop_count", "out");
+        expect(maxdyn_model_get_loop_count(m, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_model_get_loop_count", "out");
         // the planar four-bar closed by parallel revolute joints repeats 3 rows in 3-D
         let mut sim = null_mut();
         ok(maxdyn_sim_new(m, 0.01, &mut sim));
         let (mut rows, mut rank, mut redundant, mut dof) = (-1, -1, -1, -1);
-        ok(maxdyn_sim_constraint_rank(sim, &mut rows, &mut rank, &mut redundant, &mut dof));
+        ok(maxdyn_sim_get_constraint_rank(sim, &mut rows, &mut rank, &mut redundant, &mut dof));
         assert_eq!((rows - rank, redundant), (3, 3), "rows {rows} rank {rank}");
         assert_eq!(dof, 6 * 4 - rank);
-        let f = "maxdyn_sim_constraint_rank";
-        expect(maxdyn_sim_constraint_rank(sim, &mut rows, null_mut(), &mut redundant, &mut dof), MAXDYN_STATUS_NULL_POINTER, f, "rank");
-        expect(maxdyn_sim_constraint_rank(null(), &mut rows, &mut rank, &mut redundant, &mut dof), MAXDYN_STATUS_NULL_POINTER, f, "sim");
+        let f = "maxdyn_sim_get_constraint_rank";
+        expect(maxdyn_sim_get_constraint_rank(sim, &mut rows, null_mut(), &mut redundant, &mut dof), MAXDYN_STATUS_NULL_POINTER, f, "rank");
+        expect(maxdyn_sim_get_constraint_rank(null(), &mut rows, &mut rank, &mut redundant, &mut dof), MAXDYN_STATUS_NULL_POINTER, f, "sim");
         maxdyn_sim_free(sim);
         maxdyn_model_free(m);
 

@@ -60,8 +60,8 @@ unsafe fn pendulum_sim(dt: f64) -> (*mut maxdyn_model, *mut maxdyn_sim) {
 /// and joint coordinates of a sim made from it.
 unsafe fn builder_snapshot(b: *const maxdyn_builder) -> Vec<f64> {
     let (mut nb, mut nj) = (0, 0);
-    ok(maxdyn_builder_body_count(b, &mut nb));
-    ok(maxdyn_builder_joint_count(b, &mut nj));
+    ok(maxdyn_builder_get_body_count(b, &mut nb));
+    ok(maxdyn_builder_get_joint_count(b, &mut nj));
     let mut snap = vec![nb as f64, nj as f64];
     let mut g = [0.0; 3];
     ok(maxdyn_builder_get_gravity(b, g.as_mut_ptr()));
@@ -148,13 +148,13 @@ fn null_pointers_name_the_argument_and_change_nothing() {
         expect(maxdyn_sim_get_body_state(s, 0, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_body_state", "out");
         expect(maxdyn_sim_get_body_state(std::ptr::null(), 0, x.as_mut_ptr()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_body_state", "sim");
         expect(maxdyn_sim_set_body_state(s, 0, std::ptr::null()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_set_body_state", "state");
-        expect(maxdyn_sim_energy(s, null_mut(), &mut p), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_energy", "kinetic");
-        expect(maxdyn_sim_energy(s, &mut k, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_energy", "potential");
+        expect(maxdyn_sim_get_energy(s, null_mut(), &mut p), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_energy", "kinetic");
+        expect(maxdyn_sim_get_energy(s, &mut k, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_energy", "potential");
         expect(maxdyn_sim_set_joint_position(s, 0, std::ptr::null(), 1), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_set_joint_position", "values");
         expect(maxdyn_sim_get_joint_velocity(s, 0, null_mut(), 1), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_joint_velocity", "values");
         expect(maxdyn_sim_set_body_force(s, 0, ORIGIN.as_ptr(), std::ptr::null()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_set_body_force", "torque");
         expect(maxdyn_sim_get_step_stats(s, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_step_stats", "out");
-        expect(maxdyn_sim_constraint_violation(s, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_constraint_violation", "out");
+        expect(maxdyn_sim_get_constraint_violation(s, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_constraint_violation", "out");
         expect(maxdyn_sim_get_body_states(s, null_mut(), 2), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_body_states", "out");
         assert!(x.iter().all(|v| *v == -1.0) && k == -1.0 && p == -1.0, "out-pointer written on failure");
         assert!(same(&before, &sim_snapshot(s)), "sim changed by a failed call");
@@ -194,9 +194,9 @@ fn unknown_ids_name_the_argument_and_change_nothing() {
         let mut m = null_mut();
         ok(maxdyn_model_new(b, &mut m));
         let mut dof = -7;
-        expect(maxdyn_model_joint_dof(m, 5, &mut dof), MAXDYN_STATUS_UNKNOWN_JOINT, "maxdyn_model_joint_dof", "joint");
+        expect(maxdyn_model_get_joint_dof(m, 5, &mut dof), MAXDYN_STATUS_UNKNOWN_JOINT, "maxdyn_model_get_joint_dof", "joint");
         assert_eq!(dof, -7);
-        ok(maxdyn_model_joint_dof(m, 1, &mut dof));
+        ok(maxdyn_model_get_joint_dof(m, 1, &mut dof));
         assert_eq!(dof, 1);
         maxdyn_model_free(m);
         maxdyn_builder_free(b);
@@ -541,7 +541,7 @@ fn failed_step_keeps_the_last_good_state_and_fills_stats() {
         ok(maxdyn_sim_get_step_stats(s, &mut stats));
         assert!(stats.residual < 1e-10 && stats.iterations >= 1 && stats.stalled == 0, "{stats:?}");
         let mut v = 0.0;
-        ok(maxdyn_sim_constraint_violation(s, &mut v));
+        ok(maxdyn_sim_get_constraint_violation(s, &mut v));
         assert!(v < 1e-9, "violation {v:e}");
         maxdyn_sim_free(s);
         maxdyn_model_free(m);

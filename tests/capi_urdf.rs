@@ -22,15 +22,15 @@ fn from_urdf_through_the_c_abi() {
         let mut b: *mut maxdyn_builder = ptr::null_mut();
         assert_eq!(maxdyn_builder_from_urdf(model_path("a1_cd_paper_quadruped_simple.urdf").as_ptr(), 0, &mut b), maxdyn_status::MAXDYN_STATUS_OK);
         let (mut nb, mut nj) = (0, 0);
-        assert_eq!(maxdyn_builder_body_count(b, &mut nb), maxdyn_status::MAXDYN_STATUS_OK);
-        assert_eq!(maxdyn_builder_joint_count(b, &mut nj), maxdyn_status::MAXDYN_STATUS_OK);
+        assert_eq!(maxdyn_builder_get_body_count(b, &mut nb), maxdyn_status::MAXDYN_STATUS_OK);
+        assert_eq!(maxdyn_builder_get_joint_count(b, &mut nj), maxdyn_status::MAXDYN_STATUS_OK);
         assert_eq!((nb, nj), (13, 13));
         maxdyn_builder_free(b);
 
         // floating = 1 drops the massless base's floating joint
         let mut b: *mut maxdyn_builder = ptr::null_mut();
         assert_eq!(maxdyn_builder_from_urdf(model_path("a1_cd_paper_quadruped_simple.urdf").as_ptr(), 1, &mut b), maxdyn_status::MAXDYN_STATUS_OK);
-        assert_eq!(maxdyn_builder_joint_count(b, &mut nj), maxdyn_status::MAXDYN_STATUS_OK);
+        assert_eq!(maxdyn_builder_get_joint_count(b, &mut nj), maxdyn_status::MAXDYN_STATUS_OK);
         assert_eq!(nj, 12);
 
         // simulate the double pendulum from C
@@ -46,7 +46,7 @@ fn from_urdf_through_the_c_abi() {
             assert_eq!(maxdyn_sim_step(s), maxdyn_status::MAXDYN_STATUS_OK);
         }
         let mut v = 1.0;
-        assert_eq!(maxdyn_sim_constraint_violation(s, &mut v), maxdyn_status::MAXDYN_STATUS_OK);
+        assert_eq!(maxdyn_sim_get_constraint_violation(s, &mut v), maxdyn_status::MAXDYN_STATUS_OK);
         assert!(v < 1e-9, "violation {v:e}");
 
         // failures leave *out untouched

@@ -1,6 +1,7 @@
 //! The checked-in C header is exactly what cbindgen generates from src/capi, compiles
 //! alone as C99 and as C++ with -Werror, declares exactly the shared library's exported
-//! `maxdyn_*` functions, and carries the version of Cargo.toml.
+//! `maxdyn_*` functions, carries the version of Cargo.toml, and keeps the deprecated
+//! names working from C.
 
 mod common;
 
@@ -134,4 +135,113 @@ fn version_macros_and_runtime_version_match_cargo_toml() {
     assert_eq!(header_macro(&header, "MAXDYN_VERSION_PATCH"), env!("CARGO_PKG_VERSION_PATCH"));
     let runtime = unsafe { CStr::from_ptr(maxdyn::capi::maxdyn_version()) }.to_str().unwrap();
     assert_eq!(runtime, env!("CARGO_PKG_VERSION"));
+}
+
+/// A C program calling every deprecated name beside its `get_` function: the old names
+/// compile against the header (C99, -Werror), link against the library and give the
+/// same values. It also passes `maxdyn_solver_options` across the ABI both ways.
+const DEPRECATED_NAMES_C: &str = r#"
+#include <stdio.h>
+#include <string.h>
+#include "maxdyn.h"
+
+static int failures = 0;
+#define OK(call) do { maxdyn_status st_ = (call); if (st_ != MAXDYN_STATUS_OK) { \
+    printf("%s: %s\n", #call, maxdyn_last_error_message()); return 1; } } while (0)
+#define SAME_INT(a, b) do { if ((a) != (b)) { printf("differ: %s %d vs %s %d\n", #a, (int)(a), #b, (int)(b)); failures++; } } while (0)
+#define SAME_DOUBLE(a, b) do { if (memcmp(&(a), &(b), sizeof(double)) != 0) { \
+    printf("differ: %s %.17g vs %s %.17g\n", #a, a, #b, b); failures++; } } while (0)
+
+int main(void) {
+    const double inertia[9] = {0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1};
+    const double zero[3] = {0, 0, 0}, down[3] = {0, 0, 1}, x[3] = {1, 0, 0}, side[3] = {0, 1, 0};
+    maxdyn_builder *b = NULL;
+    maxdyn_model *m = NULL;
+    maxdyn_sim *s = NULL;
+    int32_t b1, b2, j1, j2, c, spring, old_i, new_i;
+    int32_t r_old[4], r_new[4];
+    double d_old, d_new, e_old, e_new, k_old, p_old, k_new, p_new;
+    maxdyn_solver_options opts, read_back;
+    int k;
+    OK(maxdyn_builder_new(&b));
+    OK(maxdyn_builder_add_body(b, 1.0, inertia, &b1));
+    OK(maxdyn_builder_add_body(b, 1.0, inertia, &b2));
+    OK(maxdyn_builder_add_joint(b, MAXDYN_JOINT_REVOLUTE, MAXDYN_WORLD, b1, zero, down, x, &j1));
+    OK(maxdyn_builder_add_joint(b, MAXDYN_JOINT_REVOLUTE, b1, b2, zero, down, x, &j2));
+    OK(maxdyn_builder_add_plane_contact(b, b2, zero, 0.1, down, -5.0, 0.5, &c));
+    OK(maxdyn_builder_add_spring(b, MAXDYN_WORLD, side, b2, zero, 5.0, 0.0, 0.0, &spring));
+
+    OK(maxdyn_builder_body_count(b, &old_i)); OK(maxdyn_builder_get_body_count(b, &new_i)); SAME_INT(old_i, new_i);
+    OK(maxdyn_builder_joint_count(b, &old_i)); OK(maxdyn_builder_get_joint_count(b, &new_i)); SAME_INT(old_i, new_i);
+    OK(maxdyn_builder_spring_count(b, &old_i)); OK(maxdyn_builder_get_spring_count(b, &new_i)); SAME_INT(old_i, new_i);
+    OK(maxdyn_builder_contact_count(b, &old_i)); OK(maxdyn_builder_get_contact_count(b, &new_i)); SAME_INT(old_i, new_i);
+
+    OK(maxdyn_model_new(b, &m));
+    OK(maxdyn_model_body_count(m, &old_i)); OK(maxdyn_model_get_body_count(m, &new_i)); SAME_INT(old_i, new_i);
+    OK(maxdyn_model_joint_count(m, &old_i)); OK(maxdyn_model_get_joint_count(m, &new_i)); SAME_INT(old_i, new_i);
+    OK(maxdyn_model_joint_dof(m, j2, &old_i)); OK(maxdyn_model_get_joint_dof(m, j2, &new_i)); SAME_INT(old_i, new_i);
+    OK(maxdyn_model_loop_count(m, &old_i)); OK(maxdyn_model_get_loop_count(m, &new_i)); SAME_INT(old_i, new_i);
+    OK(maxdyn_model_contact_count(m, &old_i)); OK(maxdyn_model_get_contact_count(m, &new_i)); SAME_INT(old_i, new_i);
+
+    OK(maxdyn_sim_new(m, 0.01, &s));
+    for (k = 0; k < 10; k++) OK(maxdyn_sim_step(s));
+    OK(maxdyn_sim_energy(s, &k_old, &p_old)); OK(maxdyn_sim_get_energy(s, &k_new, &p_new));
+    SAME_DOUBLE(k_old, k_new); SAME_DOUBLE(p_old, p_new);
+    OK(maxdyn_sim_spring_energy(s, &e_old)); OK(maxdyn_sim_get_spring_energy(s, &e_new)); SAME_DOUBLE(e_old, e_new);
+    OK(maxdyn_sim_constraint_violation(s, &d_old)); OK(maxdyn_sim_get_constraint_violation(s, &d_new)); SAME_DOUBLE(d_old, d_new);
+    OK(maxdyn_sim_constraint_rank(s, &r_old[0], &r_old[1], &r_old[2], &r_old[3]));
+    OK(maxdyn_sim_get_constraint_rank(s, &r_new[0], &r_new[1], &r_new[2], &r_new[3]));
+    for (k = 0; k < 4; k++) SAME_INT(r_old[k], r_new[k]);
+    if (maxdyn_sim_energy(s, NULL, &p_old) != MAXDYN_STATUS_NULL_POINTER) failures++;
+
+    /* the options struct across the C ABI: returned by value, passed by pointer */
+    opts = maxdyn_solver_options_default();
+    if (!(opts.tolerance == 1e-10 && opts.max_iterations == 100 && opts.acceptance == 1e-8
+          && opts.contact_tolerance == 1e-8 && opts.max_splits == 3
+          && opts.contact_predictor_corrector == 1 && opts.contact_margin == 0.05)) {
+        printf("unexpected default options\n");
+        failures++;
+    }
+    opts.max_splits = 1;
+    opts.contact_margin = 0.25;
+    OK(maxdyn_sim_set_options(s, &opts));
+    OK(maxdyn_sim_get_options(s, &read_back));
+    if (!(read_back.tolerance == opts.tolerance && read_back.max_iterations == opts.max_iterations
+          && read_back.acceptance == opts.acceptance && read_back.contact_tolerance == opts.contact_tolerance
+          && read_back.max_splits == 1 && read_back.contact_predictor_corrector == 1
+          && read_back.contact_margin == 0.25)) {
+        printf("options differ after a round trip\n");
+        failures++;
+    }
+
+    printf("deprecated names: %d failures, kinetic %.3g J, spring %.3g J\n", failures, k_new, e_new);
+    maxdyn_sim_free(s);
+    maxdyn_model_free(m);
+    maxdyn_builder_free(b);
+    return failures == 0 && k_new > 0.0 && e_new > 0.0 && maxdyn_debug_live_objects() == 0 ? 0 : 1;
+}
+"#;
+
+#[test]
+fn deprecated_names_compile_link_and_match_in_c() {
+    let lib = shared_library();
+    let dir = scratch_dir("header_deprecated_names");
+    let src = dir.join("deprecated_names.c");
+    let exe = dir.join("deprecated_names");
+    std::fs::write(&src, DEPRECATED_NAMES_C).unwrap();
+    run(Command::new(c_compiler())
+        .args(["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-I"])
+        .arg(header_path().parent().unwrap())
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-L")
+        .arg(lib_dir(&lib))
+        .arg(format!("-Wl,-rpath,{}", lib_dir(&lib).display()))
+        .arg("-lmaxdyn"));
+    let out = Command::new(&exe).env("LD_LIBRARY_PATH", lib_dir(&lib)).output().expect("run deprecated_names");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    assert!(out.status.success(), "deprecated_names failed: {stdout}");
+    assert!(stdout.contains("deprecated names: 0 failures"), "{stdout}");
 }

@@ -55,12 +55,33 @@ classdef MaxdynSim < MaxdynHandle
     function [work, dissipation] = energyAccount(obj)
       [work, dissipation] = maxdyn_mex('sim_energy_account', obj.handle);
     end
+    function o = options(obj)
+      % struct with the fields of maxdyn_solver_options (camelCase)
+      v = maxdyn_mex('sim_options', obj.handle);
+      o = struct('tolerance', v(1), 'maxIterations', v(2), 'acceptance', v(3), ...
+                 'contactTolerance', v(4), 'maxSplits', v(5), ...
+                 'contactPredictorCorrector', v(6), 'contactMargin', v(7));
+    end
+    function setOptions(obj, o)
+      % o: a struct as returned by options(); fields left out keep their values
+      c = obj.options();
+      names = fieldnames(o);
+      for k = 1:numel(names)
+        if ~isfield(c, names{k})
+          error('maxdyn:arguments', 'no solver option named %s', names{k});
+        end
+        c.(names{k}) = o.(names{k});
+      end
+      maxdyn_mex('sim_set_options', obj.handle, [c.tolerance; c.maxIterations; c.acceptance; ...
+                 c.contactTolerance; c.maxSplits; c.contactPredictorCorrector; c.contactMargin]);
+    end
     function s = stepStats(obj)
       % struct with the fields of maxdyn_step_stats
       v = maxdyn_mex('sim_step_stats', obj.handle);
       s = struct('iterations', v(1), 'residual', v(2), 'stalled', v(3), ...
                  'lineSearchHalvings', v(4), 'contacts', v(5), 'activeContacts', v(6), ...
-                 'complementarity', v(7), 'fallback', v(8), 'substeps', v(9));
+                 'complementarity', v(7), 'fallback', v(8), 'substeps', v(9), ...
+                 'trescaRounds', v(10));
     end
     function [k, p] = energy(obj)
       [k, p] = maxdyn_mex('sim_energy', obj.handle);

@@ -193,12 +193,12 @@ static void cmd_sim_new(int nlhs, mxArray *plhs[], const mxArray *prhs[]) {
     maxdyn_sim *sim = NULL;
     int32_t n = 0, j, *dofs;
     uint64_t h;
-    maxdyn_status st = maxdyn_model_joint_count(model, &n);
+    maxdyn_status st = maxdyn_model_get_joint_count(model, &n);
     check(st);
     dofs = (int32_t *)calloc(n > 0 ? (size_t)n : 1, sizeof(int32_t));
     if (!dofs) fail("maxdyn:memory", "out of memory");
     for (j = 0; j < n; j++) {
-        st = maxdyn_model_joint_dof(model, j, &dofs[j]);
+        st = maxdyn_model_get_joint_dof(model, j, &dofs[j]);
         if (st != MAXDYN_STATUS_OK) { free(dofs); check(st); }
     }
     st = maxdyn_sim_new(model, dt, &sim);
@@ -326,8 +326,8 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         int32_t n = 0;
         need_args(nrhs, 2, cmd);
         b = handle_arg(prhs[1], KIND_BUILDER);
-        check(cmd[8] == 'b' ? maxdyn_builder_body_count((maxdyn_builder *)b->ptr, &n)
-                            : maxdyn_builder_joint_count((maxdyn_builder *)b->ptr, &n));
+        check(cmd[8] == 'b' ? maxdyn_builder_get_body_count((maxdyn_builder *)b->ptr, &n)
+                            : maxdyn_builder_get_joint_count((maxdyn_builder *)b->ptr, &n));
         plhs[0] = mxCreateDoubleScalar(n);
     } else if (!strcmp(cmd, "builder_add_ground_contact")) {
         entry *b;
@@ -366,7 +366,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         int32_t n = 0;
         need_args(nrhs, 2, cmd);
         b = handle_arg(prhs[1], KIND_BUILDER);
-        check(maxdyn_builder_contact_count((maxdyn_builder *)b->ptr, &n));
+        check(maxdyn_builder_get_contact_count((maxdyn_builder *)b->ptr, &n));
         plhs[0] = mxCreateDoubleScalar(n);
     } else if (!strcmp(cmd, "builder_set_joint_spring")) {
         entry *b;
@@ -407,15 +407,15 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         int32_t n = 0;
         need_args(nrhs, 2, cmd);
         m = handle_arg(prhs[1], KIND_MODEL);
-        check(cmd[6] == 'b' ? maxdyn_model_body_count((maxdyn_model *)m->ptr, &n)
-                            : maxdyn_model_joint_count((maxdyn_model *)m->ptr, &n));
+        check(cmd[6] == 'b' ? maxdyn_model_get_body_count((maxdyn_model *)m->ptr, &n)
+                            : maxdyn_model_get_joint_count((maxdyn_model *)m->ptr, &n));
         plhs[0] = mxCreateDoubleScalar(n);
     } else if (!strcmp(cmd, "model_joint_dof")) {
         entry *m;
         int32_t n = 0;
         need_args(nrhs, 3, cmd);
         m = handle_arg(prhs[1], KIND_MODEL);
-        check(maxdyn_model_joint_dof((maxdyn_model *)m->ptr, int_arg(prhs[2], "joint"), &n));
+        check(maxdyn_model_get_joint_dof((maxdyn_model *)m->ptr, int_arg(prhs[2], "joint"), &n));
         plhs[0] = mxCreateDoubleScalar(n);
     } else if (!strcmp(cmd, "sim_new")) {
         need_args(nrhs, 3, cmd);
@@ -507,26 +507,57 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         check(maxdyn_sim_get_energy_account((maxdyn_sim *)s->ptr, &w, &d));
         plhs[0] = mxCreateDoubleScalar(w);
         if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(d);
+    } else if (!strcmp(cmd, "sim_options")) {
+        /* maxdyn_solver_options as [tolerance, max_iterations, acceptance, contact_tolerance,
+            max_splits, contact_predictor_corrector, contact_margin] */
+        entry *s;
+        maxdyn_solver_options op;
+        double *o;
+        need_args(nrhs, 2, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        check(maxdyn_sim_get_options((maxdyn_sim *)s->ptr, &op));
+        plhs[0] = mxCreateDoubleMatrix(7, 1, mxREAL);
+        o = mxGetPr(plhs[0]);
+        o[0] = op.tolerance; o[1] = op.max_iterations; o[2] = op.acceptance; o[3] = op.contact_tolerance;
+        o[4] = op.max_splits; o[5] = op.contact_predictor_corrector; o[6] = op.contact_margin;
+    } else if (!strcmp(cmd, "sim_set_options")) {
+        /* the 7-vector of "sim_options"; the integer entries must be integers */
+        entry *s;
+        maxdyn_solver_options op;
+        const double *v;
+        const int integer[7] = {0, 1, 0, 0, 1, 1, 0};
+        int k;
+        need_args(nrhs, 3, cmd);
+        s = handle_arg(prhs[1], KIND_SIM);
+        v = vec_arg(prhs[2], 7, "options");
+        for (k = 0; k < 7; k++) {
+            if (integer[k] && !(v[k] >= -2147483648.0 && v[k] <= 2147483647.0 && v[k] == (double)(int32_t)v[k]))
+                fail("maxdyn:arguments", "argument `options`: max_iterations, max_splits and contact_predictor_corrector must be integers");
+        }
+        op = maxdyn_solver_options_default();
+        op.tolerance = v[0]; op.max_iterations = (int32_t)v[1]; op.acceptance = v[2]; op.contact_tolerance = v[3];
+        op.max_splits = (int32_t)v[4]; op.contact_predictor_corrector = (int32_t)v[5]; op.contact_margin = v[6];
+        check(maxdyn_sim_set_options((maxdyn_sim *)s->ptr, &op));
     } else if (!strcmp(cmd, "sim_step_stats")) {
         /* [iterations, residual, stalled, line_search_halvings, contacts, active_contacts,
-            complementarity, fallback, substeps] */
+            complementarity, fallback, substeps, tresca_rounds] */
         entry *s;
         maxdyn_step_stats st;
         double *o;
         need_args(nrhs, 2, cmd);
         s = handle_arg(prhs[1], KIND_SIM);
         check(maxdyn_sim_get_step_stats((maxdyn_sim *)s->ptr, &st));
-        plhs[0] = mxCreateDoubleMatrix(9, 1, mxREAL);
+        plhs[0] = mxCreateDoubleMatrix(10, 1, mxREAL);
         o = mxGetPr(plhs[0]);
         o[0] = st.iterations; o[1] = st.residual; o[2] = st.stalled; o[3] = st.line_search_halvings;
         o[4] = st.contacts; o[5] = st.active_contacts; o[6] = st.complementarity;
-        o[7] = st.fallback; o[8] = st.substeps;
+        o[7] = st.fallback; o[8] = st.substeps; o[9] = st.tresca_rounds;
     } else if (!strcmp(cmd, "sim_energy")) {
         entry *s;
         double k = 0.0, p = 0.0;
         need_args(nrhs, 2, cmd);
         s = handle_arg(prhs[1], KIND_SIM);
-        check(maxdyn_sim_energy((maxdyn_sim *)s->ptr, &k, &p));
+        check(maxdyn_sim_get_energy((maxdyn_sim *)s->ptr, &k, &p));
         plhs[0] = mxCreateDoubleScalar(k);
         if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(p);
     } else if (!strcmp(cmd, "sim_constraint_violation")) {
@@ -534,7 +565,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         double v = 0.0;
         need_args(nrhs, 2, cmd);
         s = handle_arg(prhs[1], KIND_SIM);
-        check(maxdyn_sim_constraint_violation((maxdyn_sim *)s->ptr, &v));
+        check(maxdyn_sim_get_constraint_violation((maxdyn_sim *)s->ptr, &v));
         plhs[0] = mxCreateDoubleScalar(v);
     } else {
         char msg[128];

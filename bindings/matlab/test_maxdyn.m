@@ -163,6 +163,23 @@ function box_drop_on_ground_contacts()
   assert(worst <= 1e-4 && abs(lowest) <= 1e-3, 'penetration or rest height');
   assert(norm(x(8:10)) < 1e-6, 'not at rest');
   assert(st.contacts == 8 && st.activeContacts == 4);
+  assert(st.fallback == 0 && st.trescaRounds == 0 && st.substeps == 1, 'a resting box needs no rescue');
+  o = s.options();
+  assert(o.tolerance == 1e-10 && o.maxIterations == 100 && o.acceptance == 1e-8 && ...
+         o.contactTolerance == 1e-8 && o.maxSplits == 3 && o.contactPredictorCorrector == 1 && ...
+         o.contactMargin == 0.05, 'default solver options');
+  s.setOptions(struct('maxSplits', 0, 'contactMargin', Inf));
+  o = s.options();
+  assert(o.maxSplits == 0 && o.contactMargin == Inf && o.maxIterations == 100, 'options round trip');
+  try
+    s.setOptions(struct('maxSplits', -1));
+    error('max_splits = -1 accepted');
+  catch err
+    assert(strcmp(err.identifier, 'maxdyn:status12'), err.identifier);  % INVALID_ARGUMENT
+    assert(~isempty(strfind(err.message, 'options.max_splits')), err.message);
+  end
+  o = s.options();
+  assert(o.maxSplits == 0, 'a rejected option changes nothing');
   assert(abs(normal - 9.81) < 1e-6, sprintf('normal force %g', normal));
 end
 

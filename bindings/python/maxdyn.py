@@ -28,7 +28,7 @@ __all__ = [
     "MaxdynError", "check", "version", "live_objects", "Builder", "Model", "Sim", "WORLD",
     "BODY_STATE_SIZE", "FIXED", "PRISMATIC", "PLANAR", "FIXED_ORIENTATION", "REVOLUTE",
     "CYLINDRICAL", "PLANAR_AXIS", "FREE_REVOLUTE", "SPHERICAL", "CYLINDRICAL_FREE",
-    "PLANAR_FREE", "FLOATING", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats",
+    "PLANAR_FREE", "FLOATING", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions",
 ]
 
 WORLD = -1
@@ -87,13 +87,13 @@ _declare("maxdyn_builder_set_body_pose", _i32, _handle, _i32, _c_double_p, _c_do
 _declare("maxdyn_builder_set_body_velocity", _i32, _handle, _i32, _c_double_p, _c_double_p)
 _declare("maxdyn_builder_add_joint", _i32, _handle, _i32, _i32, _i32, _c_double_p, _c_double_p, _c_double_p, _i32_p)
 _declare("maxdyn_builder_set_joint_offset", _i32, _handle, _i32, _c_double_p)
-_declare("maxdyn_builder_body_count", _i32, _handle, _i32_p)
-_declare("maxdyn_builder_joint_count", _i32, _handle, _i32_p)
+_declare("maxdyn_builder_get_body_count", _i32, _handle, _i32_p)
+_declare("maxdyn_builder_get_joint_count", _i32, _handle, _i32_p)
 _declare("maxdyn_model_new", _i32, _handle, _handle_p)
 _declare("maxdyn_model_free", None, _handle)
-_declare("maxdyn_model_body_count", _i32, _handle, _i32_p)
-_declare("maxdyn_model_joint_count", _i32, _handle, _i32_p)
-_declare("maxdyn_model_joint_dof", _i32, _handle, _i32, _i32_p)
+_declare("maxdyn_model_get_body_count", _i32, _handle, _i32_p)
+_declare("maxdyn_model_get_joint_count", _i32, _handle, _i32_p)
+_declare("maxdyn_model_get_joint_dof", _i32, _handle, _i32, _i32_p)
 _declare("maxdyn_sim_new", _i32, _handle, ctypes.c_double, _handle_p)
 _declare("maxdyn_sim_free", None, _handle)
 _declare("maxdyn_sim_step", _i32, _handle)
@@ -103,9 +103,9 @@ _declare("maxdyn_sim_set_body_state", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_sim_set_body_force", _i32, _handle, _i32, _c_double_p, _c_double_p)
 for _name in ("get_joint_position", "get_joint_velocity", "set_joint_position", "set_joint_velocity"):
     _declare("maxdyn_sim_" + _name, _i32, _handle, _i32, _c_double_p, _size)
-_declare("maxdyn_sim_energy", _i32, _handle, _c_double_p, _c_double_p)
-_declare("maxdyn_sim_constraint_violation", _i32, _handle, _c_double_p)
-_declare("maxdyn_sim_constraint_rank", _i32, _handle, _i32_p, _i32_p, _i32_p, _i32_p)
+_declare("maxdyn_sim_get_energy", _i32, _handle, _c_double_p, _c_double_p)
+_declare("maxdyn_sim_get_constraint_violation", _i32, _handle, _c_double_p)
+_declare("maxdyn_sim_get_constraint_rank", _i32, _handle, _i32_p, _i32_p, _i32_p, _i32_p)
 _declare("maxdyn_builder_add_plane_contact", _i32, _handle, _i32, _c_double_p, ctypes.c_double, _c_double_p,
          ctypes.c_double, ctypes.c_double, _i32_p)
 _declare("maxdyn_builder_add_ground_contact", _i32, _handle, _i32, _c_double_p, ctypes.c_double, ctypes.c_double, _i32_p)
@@ -113,18 +113,18 @@ _declare("maxdyn_builder_add_sphere_contact", _i32, _handle, _i32, _c_double_p, 
          ctypes.c_double, ctypes.c_double, _i32_p)
 _declare("maxdyn_builder_set_contact_cone", _i32, _handle, _i32, _i32, _i32)
 _declare("maxdyn_builder_get_contact_cone", _i32, _handle, _i32, _i32_p, _i32_p)
-_declare("maxdyn_builder_contact_count", _i32, _handle, _i32_p)
+_declare("maxdyn_builder_get_contact_count", _i32, _handle, _i32_p)
 _declare("maxdyn_builder_set_joint_spring", _i32, _handle, _i32, _c_double_p, _c_double_p, _size)
 _declare("maxdyn_builder_set_joint_damper", _i32, _handle, _i32, _c_double_p, _size)
 _declare("maxdyn_builder_add_spring", _i32, _handle, _i32, _c_double_p, _i32, _c_double_p, ctypes.c_double,
          ctypes.c_double, ctypes.c_double, _i32_p)
-_declare("maxdyn_builder_spring_count", _i32, _handle, _i32_p)
+_declare("maxdyn_builder_get_spring_count", _i32, _handle, _i32_p)
 _declare("maxdyn_builder_set_body_name", _i32, _handle, _i32, ctypes.c_char_p)
 _declare("maxdyn_builder_set_joint_name", _i32, _handle, _i32, ctypes.c_char_p)
 _declare("maxdyn_builder_find_body", _i32, _handle, ctypes.c_char_p, _i32_p)
 _declare("maxdyn_builder_find_joint", _i32, _handle, ctypes.c_char_p, _i32_p)
-_declare("maxdyn_model_contact_count", _i32, _handle, _i32_p)
-_declare("maxdyn_model_loop_count", _i32, _handle, _i32_p)
+_declare("maxdyn_model_get_contact_count", _i32, _handle, _i32_p)
+_declare("maxdyn_model_get_loop_count", _i32, _handle, _i32_p)
 _declare("maxdyn_sim_get_contact", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_sim_set_contact_tolerance", _i32, _handle, ctypes.c_double)
 _declare("maxdyn_sim_get_contact_tolerance", _i32, _handle, _c_double_p)
@@ -136,11 +136,21 @@ _declare("maxdyn_sim_set_body_wrench", _i32, _handle, _i32, _c_double_p, _c_doub
 _declare("maxdyn_sim_clear_inputs", _i32, _handle)
 _declare("maxdyn_sim_get_energy_account", _i32, _handle, _c_double_p, _c_double_p)
 _declare("maxdyn_sim_reset_energy_account", _i32, _handle)
-_declare("maxdyn_sim_spring_energy", _i32, _handle, _c_double_p)
+_declare("maxdyn_sim_get_spring_energy", _i32, _handle, _c_double_p)
 _declare("maxdyn_sim_set_solver_options", _i32, _handle, ctypes.c_double, _i32, ctypes.c_double)
 
 
-class StepStats(ctypes.Structure):
+class _Struct(ctypes.Structure):
+    """A C struct whose fields print and compare by value."""
+
+    def __eq__(self, other):
+        return type(other) is type(self) and all(getattr(self, n) == getattr(other, n) for n, _ in self._fields_)
+
+    def __repr__(self):
+        return type(self).__name__ + "(" + ", ".join(f"{n}={getattr(self, n)!r}" for n, _ in self._fields_) + ")"
+
+
+class StepStats(_Struct):
     """What the last step did (maxdyn_step_stats)."""
 
     _fields_ = [
@@ -153,13 +163,40 @@ class StepStats(ctypes.Structure):
         ("complementarity", ctypes.c_double),
         ("fallback", ctypes.c_int32),
         ("substeps", ctypes.c_int32),
+        ("tresca_rounds", ctypes.c_int32),
     ]
-
-    def __repr__(self):
-        return "StepStats(" + ", ".join(f"{n}={getattr(self, n)!r}" for n, _ in self._fields_) + ")"
 
 
 _declare("maxdyn_sim_get_step_stats", _i32, _handle, ctypes.POINTER(StepStats))
+
+
+class SolverOptions(_Struct):
+    """Every solver option of a sim (maxdyn_solver_options); SolverOptions() holds the
+    defaults. Fields: tolerance, max_iterations, acceptance, contact_tolerance,
+    max_splits, contact_predictor_corrector (1 or 0), contact_margin."""
+
+    _fields_ = [
+        ("tolerance", ctypes.c_double),
+        ("max_iterations", ctypes.c_int32),
+        ("acceptance", ctypes.c_double),
+        ("contact_tolerance", ctypes.c_double),
+        ("max_splits", ctypes.c_int32),
+        ("contact_predictor_corrector", ctypes.c_int32),
+        ("contact_margin", ctypes.c_double),
+    ]
+
+    def __init__(self, **fields):
+        super().__init__()
+        ctypes.memmove(ctypes.byref(self), ctypes.byref(_lib.maxdyn_solver_options_default()), ctypes.sizeof(self))
+        for name, value in fields.items():
+            if name not in dict(self._fields_):
+                raise TypeError(f"SolverOptions has no field {name!r}")
+            setattr(self, name, value)
+
+
+_declare("maxdyn_solver_options_default", SolverOptions)
+_declare("maxdyn_sim_set_options", _i32, _handle, ctypes.POINTER(SolverOptions))
+_declare("maxdyn_sim_get_options", _i32, _handle, ctypes.POINTER(SolverOptions))
 
 try:  # present when the library was built with the URDF entry point
     _declare("maxdyn_builder_from_urdf", _i32, ctypes.c_char_p, _i32, _handle_p)
@@ -302,11 +339,11 @@ class Builder(_Handle):
 
     @property
     def body_count(self):
-        return _count(_lib.maxdyn_builder_body_count, self.ptr)
+        return _count(_lib.maxdyn_builder_get_body_count, self.ptr)
 
     @property
     def joint_count(self):
-        return _count(_lib.maxdyn_builder_joint_count, self.ptr)
+        return _count(_lib.maxdyn_builder_get_joint_count, self.ptr)
 
     # --- contacts
     def add_plane_contact(self, body, p, radius, normal, offset, friction):
@@ -344,7 +381,7 @@ class Builder(_Handle):
 
     @property
     def contact_count(self):
-        return _count(_lib.maxdyn_builder_contact_count, self.ptr)
+        return _count(_lib.maxdyn_builder_get_contact_count, self.ptr)
 
     # --- force elements
     def set_joint_spring(self, joint, stiffness, rest):
@@ -371,7 +408,7 @@ class Builder(_Handle):
 
     @property
     def spring_count(self):
-        return _count(_lib.maxdyn_builder_spring_count, self.ptr)
+        return _count(_lib.maxdyn_builder_get_spring_count, self.ptr)
 
     # --- names
     def set_body_name(self, body, name):
@@ -400,22 +437,22 @@ class Model(_Handle):
 
     @property
     def body_count(self):
-        return _count(_lib.maxdyn_model_body_count, self.ptr)
+        return _count(_lib.maxdyn_model_get_body_count, self.ptr)
 
     @property
     def joint_count(self):
-        return _count(_lib.maxdyn_model_joint_count, self.ptr)
+        return _count(_lib.maxdyn_model_get_joint_count, self.ptr)
 
     def joint_dof(self, joint):
-        return _count(_lib.maxdyn_model_joint_dof, self.ptr, joint)
+        return _count(_lib.maxdyn_model_get_joint_dof, self.ptr, joint)
 
     @property
     def contact_count(self):
-        return _count(_lib.maxdyn_model_contact_count, self.ptr)
+        return _count(_lib.maxdyn_model_get_contact_count, self.ptr)
 
     @property
     def loop_count(self):
-        return _count(_lib.maxdyn_model_loop_count, self.ptr)
+        return _count(_lib.maxdyn_model_get_loop_count, self.ptr)
 
 
 class Sim(_Handle):
@@ -482,18 +519,18 @@ class Sim(_Handle):
     def energy(self):
         """(kinetic, potential) in J."""
         k, p = ctypes.c_double(), ctypes.c_double()
-        check(_lib.maxdyn_sim_energy(self.ptr, ctypes.byref(k), ctypes.byref(p)))
+        check(_lib.maxdyn_sim_get_energy(self.ptr, ctypes.byref(k), ctypes.byref(p)))
         return k.value, p.value
 
     def constraint_violation(self):
         v = ctypes.c_double()
-        check(_lib.maxdyn_sim_constraint_violation(self.ptr, ctypes.byref(v)))
+        check(_lib.maxdyn_sim_get_constraint_violation(self.ptr, ctypes.byref(v)))
         return v.value
 
     def constraint_rank(self):
         """(rows, rank, redundant, dof) of the joint constraints at the current state."""
         out = [ctypes.c_int32() for _ in range(4)]
-        check(_lib.maxdyn_sim_constraint_rank(self.ptr, *[ctypes.byref(o) for o in out]))
+        check(_lib.maxdyn_sim_get_constraint_rank(self.ptr, *[ctypes.byref(o) for o in out]))
         return tuple(o.value for o in out)
 
     # --- contacts
@@ -525,6 +562,17 @@ class Sim(_Handle):
     @contact_margin.setter
     def contact_margin(self, value):
         check(_lib.maxdyn_sim_set_contact_margin(self.ptr, float(value)))
+
+    @property
+    def options(self):
+        """Every solver option (a SolverOptions copy; assign one to change them)."""
+        o = SolverOptions()
+        check(_lib.maxdyn_sim_get_options(self.ptr, ctypes.byref(o)))
+        return o
+
+    @options.setter
+    def options(self, value):
+        check(_lib.maxdyn_sim_set_options(self.ptr, ctypes.byref(value)))
 
     def set_solver_options(self, tolerance=1e-10, max_iterations=100, acceptance=1e-8):
         check(_lib.maxdyn_sim_set_solver_options(self.ptr, float(tolerance), int(max_iterations), float(acceptance)))
@@ -563,5 +611,5 @@ class Sim(_Handle):
     def spring_energy(self):
         """Potential energy in the springs (part of energy()[1])."""
         e = ctypes.c_double()
-        check(_lib.maxdyn_sim_spring_energy(self.ptr, ctypes.byref(e)))
+        check(_lib.maxdyn_sim_get_spring_energy(self.ptr, ctypes.byref(e)))
         return e.value

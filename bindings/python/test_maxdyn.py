@@ -308,6 +308,45 @@ def test_contact_and_input_errors():
     assert sim.joint_input(j) == [0.0] and sim.contact_tolerance == 1e-8 and sim.contact_margin == 0.05
 
 
+def test_solver_options_struct_and_step_stats():
+    """Every option through one struct: the defaults, a round trip, a bad field rejected
+    with the options unchanged; with 2 Newton iterations and no splitting the resting box's
+    step fails after one Tresca round (tresca_rounds in the stats)."""
+    with maxdyn.Builder() as b:
+        box = b.add_body(1.0, CUBE)
+        b.set_body_pose(box, [0, 0, 0.25], [1, 0, 0, 0])
+        for p in ([sx, sy, sz] for sx in (-0.25, 0.25) for sy in (-0.25, 0.25) for sz in (-0.25, 0.25)):
+            b.add_ground_contact(box, p, 0.0, 0.3)
+        sim = maxdyn.Sim(maxdyn.Model(b), 0.01)
+    defaults = maxdyn.SolverOptions()
+    assert (defaults.tolerance, defaults.max_iterations, defaults.acceptance, defaults.contact_tolerance,
+            defaults.max_splits, defaults.contact_predictor_corrector, defaults.contact_margin) == (
+        1e-10, 100, 1e-8, 1e-8, 3, 1, 0.05)
+    assert sim.options == defaults
+    custom = maxdyn.SolverOptions(tolerance=1e-11, max_splits=1, contact_predictor_corrector=0, contact_margin=math.inf)
+    sim.options = custom
+    assert sim.options == custom and sim.contact_margin == math.inf
+    expect_rejected([
+        (lambda: setattr(sim, "options", maxdyn.SolverOptions(max_splits=-1)), 12, "options.max_splits"),
+        (lambda: setattr(sim, "options", maxdyn.SolverOptions(tolerance=math.nan)), 5, "options.tolerance"),
+        (lambda: setattr(sim, "options", maxdyn.SolverOptions(acceptance=1e-12)), 12, "acceptance"),
+    ])
+    assert sim.options == custom
+    sim.options = maxdyn.SolverOptions()
+    sim.step()
+    sim.options = maxdyn.SolverOptions(max_iterations=2, max_splits=0)
+    try:
+        sim.step()
+        raise AssertionError("the step should not converge in 2 iterations")
+    except maxdyn.MaxdynError as e:
+        assert e.status == 200, e
+    stats = sim.step_stats()
+    assert stats.fallback == 1 and stats.tresca_rounds >= 1 and stats.iterations == 4, stats
+    sim.options = maxdyn.SolverOptions()
+    sim.step()
+    assert sim.step_stats().tresca_rounds == 0
+
+
 if __name__ == "__main__":
     tests = [f for name, f in sorted(globals().items()) if name.startswith("test_")]
     failed = 0

@@ -8,7 +8,7 @@ use super::args::{array, body_index, count_i32, joint_index, out, slice_mut};
 use super::error::Failure;
 use super::guard::{call, with_mut, with_ref};
 use super::handles::{free, into_raw, Object};
-use super::status::maxdyn_status::{self, *};
+use super::status::maxdyn_status;
 use crate::joints::JointType;
 use crate::model::Builder;
 
@@ -192,10 +192,7 @@ pub unsafe extern "C" fn maxdyn_builder_add_joint(
 ) -> maxdyn_status {
     call("maxdyn_builder_add_joint", || {
         let kind = JointType::from_i32(joint_type).ok_or_else(|| {
-            Failure::new(
-                MAXDYN_STATUS_INVALID_ENUM,
-                format!("argument `joint_type`: {joint_type} is not a joint type (MAXDYN_JOINT_FIXED = 0 … MAXDYN_JOINT_FLOATING = 11)"),
-            )
+            Failure::invalid_enum("joint_type", joint_type, "joint type", "MAXDYN_JOINT_FIXED = 0 … MAXDYN_JOINT_FLOATING = 11")
         })?;
         let pp = array::<3>(p_parent, "p_parent")?;
         let pc = array::<3>(p_child, "p_child")?;
@@ -235,8 +232,8 @@ pub unsafe extern "C" fn maxdyn_builder_set_joint_offset(builder: *mut maxdyn_bu
 /// # Safety
 /// `builder` is NULL or live; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn maxdyn_builder_body_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
-    call("maxdyn_builder_body_count", || {
+pub unsafe extern "C" fn maxdyn_builder_get_body_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_builder_get_body_count", || {
         let o = super::args::out(out, "out")?;
         *o = with_ref(builder, "builder", |b| Ok(count_i32(b.inner.body_count())))?;
         Ok(())
@@ -248,8 +245,8 @@ pub unsafe extern "C" fn maxdyn_builder_body_count(builder: *const maxdyn_builde
 /// # Safety
 /// `builder` is NULL or live; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn maxdyn_builder_joint_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
-    call("maxdyn_builder_joint_count", || {
+pub unsafe extern "C" fn maxdyn_builder_get_joint_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_builder_get_joint_count", || {
         let o = super::args::out(out, "out")?;
         *o = with_ref(builder, "builder", |b| Ok(count_i32(b.inner.joint_count())))?;
         Ok(())

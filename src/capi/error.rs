@@ -1,11 +1,12 @@
 //! Failures of C calls: a status plus a message, the mapping from the Rust API's
-//! [`Error`], and the thread-local last error message.
+//! [`Error`], the failures only C calls can meet, and the thread-local last error
+//! message.
 
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 
 use super::status::maxdyn_status::{self, *};
-use crate::model::Error;
+use crate::error::Error;
 
 /// A failed C call: its status and a message naming the offending argument.
 #[derive(Debug, Clone)]
@@ -26,6 +27,30 @@ impl Failure {
     }
 }
 
+/// The failures only the C layer can meet (the Rust API has no such inputs or states,
+/// so its [`Error`] has no such variants).
+impl Failure {
+    /// An `int32_t` that stands for a Rust enum has no such value; `values` lists them.
+    pub fn invalid_enum(arg: &str, value: i32, what: &str, values: &str) -> Failure {
+        Failure::new(MAXDYN_STATUS_INVALID_ENUM, format!("argument `{arg}`: {value} is not a {what} ({values})"))
+    }
+
+    /// An object left unusable by a panic caught earlier.
+    pub fn poisoned(arg: &str) -> Failure {
+        Failure::new(MAXDYN_STATUS_POISONED, format!("argument `{arg}` was poisoned by an earlier internal error; free it"))
+    }
+
+    /// The control callback asked to abort the step.
+    pub fn callback_aborted(code: i32) -> Failure {
+        Failure::new(MAXDYN_STATUS_CALLBACK_ABORTED, format!("the control callback returned {code}; the step was not taken"))
+    }
+
+    /// A sim stepped from inside its own control callback.
+    pub fn reentrant_step(arg: &str) -> Failure {
+        Failure::new(MAXDYN_STATUS_REENTRANT_CALL, format!("argument `{arg}` is being stepped: it cannot be stepped from its own control callback"))
+    }
+}
+
 /// The status of each Rust API error, and a message that names the argument (variants
 /// that carry no argument name get the usual one).
 impl From<Error> for Failure {
@@ -39,14 +64,11 @@ impl From<Error> for Failure {
             Error::InvalidInertia(_) => (MAXDYN_STATUS_INVALID_INERTIA, Some("inertia")),
             Error::ZeroAxis(a) => (MAXDYN_STATUS_ZERO_AXIS, Some(*a)),
             Error::InvalidTimeStep(_) => (MAXDYN_STATUS_INVALID_TIME_STEP, Some("dt")),
-            Error::InvalidJointType(_) => (MAXDYN_STATUS_INVALID_ENUM, Some("joint_type")),
             Error::InvalidArgument(a, _) => (MAXDYN_STATUS_INVALID_ARGUMENT, Some(*a)),
             Error::WrongLength { name, .. } => (MAXDYN_STATUS_WRONG_LENGTH, Some(*name)),
             Error::InvalidModel(_) => (MAXDYN_STATUS_INVALID_MODEL, None),
             Error::NotConverged { .. } => (MAXDYN_STATUS_NOT_CONVERGED, None),
-            Error::CallbackAborted(_) => (MAXDYN_STATUS_CALLBACK_ABORTED, None),
             Error::Urdf(_) => (MAXDYN_STATUS_URDF, None),
-            Error::Poisoned => (MAXDYN_STATUS_POISONED, None),
         };
         let text = e.to_string();
         let message = match arg {

@@ -64,7 +64,7 @@ pub(crate) unsafe fn with_mut<T: Object, R>(ptr: *mut T, arg: &str, f: impl FnOn
 unsafe fn checked<'a, T: Object>(ptr: *const T, arg: &str) -> CResult<&'a T> {
     let obj = ptr.as_ref().ok_or_else(|| Failure::null(arg))?;
     if obj.is_poisoned() {
-        return Err(Failure::new(MAXDYN_STATUS_POISONED, format!("argument `{arg}` was poisoned by an earlier internal error; free it")));
+        return Err(Failure::poisoned(arg));
     }
     Ok(obj)
 }

@@ -41,9 +41,7 @@ pub(crate) unsafe fn free<T: Object>(ptr: *mut T) {
     LIVE_OBJECTS.fetch_sub(1, Ordering::Relaxed);
 }
 
-/// Number of builders, models and sims created and not yet freed, over all threads.
-/// For leak tests: it returns to 0 when every object has been freed.
-#[no_mangle]
-pub extern "C" fn maxdyn_debug_live_objects() -> usize {
+/// Builders, models and sims created and not yet freed, over all threads.
+pub(crate) fn live_objects() -> usize {
     LIVE_OBJECTS.load(Ordering::Relaxed)
 }

@@ -5,32 +5,48 @@
 //! before anything changes; a caught panic returns `MAXDYN_STATUS_INTERNAL` and poisons
 //! the object. The header `include/maxdyn.h` is generated from this module by cbindgen
 //! (`MAXDYN_BLESS=1 cargo test --test header` rewrites it).
+//!
+//! One file per C object or group of functions (rustls-ffi style). cbindgen writes the
+//! header in the order of the `mod` lines below, so their order is the header's:
+//! status, errors and version; the builder (bodies and joints, names, force elements,
+//! contacts, URDF); the model; the sim (stepping, options, state, inputs, contacts,
+//! diagnostics); last the deprecated names.
 
 #![allow(non_camel_case_types)]
 
 mod args;
-pub mod builder;
-pub mod contacts;
-pub mod error;
-pub mod forces;
 mod guard;
 mod handles;
-pub mod model;
-pub mod names;
-pub mod sim;
-pub mod sim_state;
+
 pub mod status;
-pub mod urdf;
+pub mod error;
 pub mod version;
+pub mod builder;
+pub mod builder_names;
+pub mod builder_forces;
+pub mod builder_contacts;
+pub mod urdf;
+pub mod model;
+pub mod sim;
+pub mod options;
+pub mod sim_state;
+pub mod sim_inputs;
+pub mod sim_contacts;
+pub mod diagnostics;
+pub mod deprecated;
 
 pub use builder::*;
-pub use contacts::*;
+pub use builder_contacts::*;
+pub use builder_forces::*;
+pub use builder_names::*;
+pub use deprecated::*;
+pub use diagnostics::*;
 pub use error::maxdyn_last_error_message;
-pub use forces::*;
-pub use handles::maxdyn_debug_live_objects;
 pub use model::*;
-pub use names::*;
+pub use options::*;
 pub use sim::*;
+pub use sim_contacts::*;
+pub use sim_inputs::*;
 pub use sim_state::*;
 pub use status::{maxdyn_status, maxdyn_status_string};
 pub use urdf::*;

@@ -53,8 +53,8 @@ pub unsafe extern "C" fn maxdyn_model_free(model: *mut maxdyn_model) {
 /// # Safety
 /// `model` is NULL or live; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn maxdyn_model_body_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
-    call("maxdyn_model_body_count", || {
+pub unsafe extern "C" fn maxdyn_model_get_body_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_model_get_body_count", || {
         let o = super::args::out(out, "out")?;
         *o = with_ref(model, "model", |m| Ok(count_i32(m.inner.body_count())))?;
         Ok(())
@@ -66,8 +66,8 @@ pub unsafe extern "C" fn maxdyn_model_body_count(model: *const maxdyn_model, out
 /// # Safety
 /// `model` is NULL or live; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn maxdyn_model_joint_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
-    call("maxdyn_model_joint_count", || {
+pub unsafe extern "C" fn maxdyn_model_get_joint_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_model_get_joint_count", || {
         let o = super::args::out(out, "out")?;
         *o = with_ref(model, "model", |m| Ok(count_i32(m.inner.joint_count())))?;
         Ok(())
@@ -80,8 +80,8 @@ pub unsafe extern "C" fn maxdyn_model_joint_count(model: *const maxdyn_model, ou
 /// # Safety
 /// `model` is NULL or live; `out_dof` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn maxdyn_model_joint_dof(model: *const maxdyn_model, joint: i32, out_dof: *mut i32) -> maxdyn_status {
-    call("maxdyn_model_joint_dof", || {
+pub unsafe extern "C" fn maxdyn_model_get_joint_dof(model: *const maxdyn_model, joint: i32, out_dof: *mut i32) -> maxdyn_status {
+    call("maxdyn_model_get_joint_dof", || {
         let o = out(out_dof, "out_dof")?;
         *o = with_ref(model, "model", |m| {
             let j = joint_index(joint, m.inner.joint_count(), "joint")?;
@@ -97,10 +97,23 @@ pub unsafe extern "C" fn maxdyn_model_joint_dof(model: *const maxdyn_model, join
 /// # Safety
 /// `model` is NULL or live; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn maxdyn_model_loop_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
-    call("maxdyn_model_loop_count", || {
+pub unsafe extern "C" fn maxdyn_model_get_loop_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_model_get_loop_count", || {
         let o = super::args::out(out, "out")?;
         *o = with_ref(model, "model", |m| Ok(count_i32(m.inner.loop_count)))?;
+        Ok(())
+    })
+}
+
+/// Number of contacts of the model, in `*out`.
+///
+/// # Safety
+/// `model` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_model_get_contact_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_model_get_contact_count", || {
+        let o = super::args::out(out, "out")?;
+        *o = with_ref(model, "model", |m| Ok(count_i32(m.inner.contacts.len())))?;
         Ok(())
     })
 }

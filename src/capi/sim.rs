@@ -1,22 +1,24 @@
-//! `maxdyn_sim`: one rollout, from C — creation, stepping with the optional control
-//! callback, solver options and step statistics. State access is in `sim_state.rs`.
+//! `maxdyn_sim`: one rollout, from C — creation, the optional control callback and
+//! stepping. Options are in `options.rs`, state in `sim_state.rs`, inputs in
+//! `sim_inputs.rs`, contact results in `sim_contacts.rs`, statistics and energy in
+//! `diagnostics.rs`.
 
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::args::{count_i32, out};
 use super::error::{CResult, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::handles::{free, into_raw, Object};
 use super::model::maxdyn_model;
 use super::status::maxdyn_status::{self, *};
-use crate::sim::{Sim, SolverOptions};
+use crate::sim::Sim;
 
 /// Called by `maxdyn_sim_step` before each step with the sim and the user data given to
 /// `maxdyn_sim_set_control_callback`. Read the state and set inputs here (e.g.
 /// `maxdyn_sim_set_joint_input`, `maxdyn_sim_set_body_wrench`); return 0 to take the
-/// step, non-zero to abort it (the step then returns `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback
-/// must not free the sim; stepping it from inside gives `MAXDYN_STATUS_REENTRANT_CALL`.
+/// step, non-zero to abort it (the step then returns
+/// `MAXDYN_STATUS_CALLBACK_ABORTED` and the state is unchanged). The callback must not
+/// free the sim; stepping it from inside gives `MAXDYN_STATUS_REENTRANT_CALL`.
 #[allow(non_camel_case_types)]
 pub type maxdyn_control_callback = Option<unsafe extern "C" fn(sim: *mut maxdyn_sim, user_data: *mut c_void) -> c_int>;
 
@@ -34,34 +36,6 @@ impl Object for maxdyn_sim {
     fn poison_flag(&self) -> &AtomicBool {
         &self.poisoned
     }
-}
-
-/// What the last step (successful or not) did.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct maxdyn_step_stats {
-    /// Newton iterations.
-    pub iterations: i32,
-    /// Largest residual entry at the end of the step.
-    pub residual: f64,
-    /// 1 if the residual stalled above the tolerance but was accepted below the
-    /// acceptance level (a singular configuration), else 0.
-    pub stalled: i32,
-    /// Line-search step halvings summed over the step.
-    pub line_search_halvings: i32,
-    /// Contacts in the model.
-    pub contacts: i32,
-    /// Contacts whose normal force exceeds their gap slack (N vs m) at the solution:
-    /// the ones touching.
-    pub active_contacts: i32,
-    /// Largest complementarity product at the end of the step (0 without contacts);
-    /// below the contact tolerance when the step converged.
-    pub complementarity: f64,
-    /// 1 if the direct contact solve failed and the Tresca fixed point solved the step.
-    pub fallback: i32,
-    /// Intervals the step took: 1, or more when Newton found no solution of the whole
-    /// step and it was split in halves (see `maxdyn_sim_step`).
-    pub substeps: i32,
 }
 
 /// Creates a sim of `model` with time step `dt` (> 0, s) in `*out`, starting from the
@@ -120,7 +94,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_control_callback(
 unsafe fn step_once(sim: *mut maxdyn_sim) -> CResult<()> {
     let (callback, user_data) = with_ref(sim, "sim", |s| {
         if s.in_callback.load(Ordering::Relaxed) {
-            return Err(Failure::new(MAXDYN_STATUS_REENTRANT_CALL, "argument `sim` is being stepped: it cannot be stepped from its own control callback"));
+            return Err(Failure::reentrant_step("sim"));
         }
         Ok((s.callback, s.user_data))
     })?;
@@ -129,7 +103,7 @@ unsafe fn step_once(sim: *mut maxdyn_sim) -> CResult<()> {
         let rc = cb(sim, user_data);
         (*sim).in_callback.store(false, Ordering::Relaxed);
         if rc != 0 {
-            return Err(Failure::new(MAXDYN_STATUS_CALLBACK_ABORTED, format!("the control callback returned {rc}; the step was not taken")));
+            return Err(Failure::callback_aborted(rc));
         }
     }
     with_mut(sim, "sim", |s| {
@@ -174,122 +148,12 @@ pub unsafe extern "C" fn maxdyn_sim_step_n(sim: *mut maxdyn_sim, steps: i32) -> 
     })
 }
 
-/// Statistics of the last step (successful or not) in `*out`; all zero before the first.
-///
-/// # Safety
-/// `sim` is NULL or live; `out` is NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_get_step_stats(sim: *const maxdyn_sim, out: *mut maxdyn_step_stats) -> maxdyn_status {
-    call("maxdyn_sim_get_step_stats", || {
-        let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| {
-            let st = s.inner.stats();
-            Ok(maxdyn_step_stats {
-                iterations: count_i32(st.iterations),
-                residual: st.residual,
-                stalled: i32::from(st.stalled),
-                line_search_halvings: count_i32(st.line_search_halvings),
-                contacts: count_i32(st.contacts),
-                active_contacts: count_i32(st.active_contacts),
-                complementarity: st.complementarity,
-                fallback: i32::from(st.fallback),
-                substeps: count_i32(st.substeps),
-            })
-        })?;
-        Ok(())
-    })
-}
-
-/// Sets the Newton solver options: converged when the largest residual entry is below
-/// `tolerance` (> 0, default 1e-10); at most `max_iterations` (≥ 1, default 100)
-/// iterations; a step whose residual stalls is still accepted (and flagged `stalled` in
-/// the stats) below `acceptance` (≥ tolerance, default 1e-8). All three are checked
-/// before any is changed.
-///
-/// # Safety
-/// `sim` is NULL or live.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_set_solver_options(
-    sim: *mut maxdyn_sim,
-    tolerance: f64,
-    max_iterations: i32,
-    acceptance: f64,
-) -> maxdyn_status {
-    call("maxdyn_sim_set_solver_options", || {
-        let max_iterations = usize::try_from(max_iterations).map_err(|_| {
-            Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `max_iterations` is {max_iterations}: must be ≥ 1"))
-        })?;
-        with_mut(sim, "sim", |s| Ok(s.inner.set_options(SolverOptions { tolerance, max_iterations, acceptance, ..s.inner.options() })?))
-    })
-}
-
-/// The current solver options (see `maxdyn_sim_set_solver_options`).
-///
-/// # Safety
-/// `sim` is NULL or live; the three out-pointers are NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_get_solver_options(
-    sim: *const maxdyn_sim,
-    tolerance: *mut f64,
-    max_iterations: *mut i32,
-    acceptance: *mut f64,
-) -> maxdyn_status {
-    call("maxdyn_sim_get_solver_options", || {
-        let t = out(tolerance, "tolerance")?;
-        let m = out(max_iterations, "max_iterations")?;
-        let a = out(acceptance, "acceptance")?;
-        let o = with_ref(sim, "sim", |s| Ok(s.inner.options()))?;
-        *t = o.tolerance;
-        *m = count_i32(o.max_iterations);
-        *a = o.acceptance;
-        Ok(())
-    })
-}
-
-/// Simulated time (s) in `*out`: steps taken × dt.
-///
-/// # Safety
-/// `sim` is NULL or live; `out` is NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_get_time(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
-    call("maxdyn_sim_get_time", || {
-        let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.time()))?;
-        Ok(())
-    })
-}
-
-/// Number of steps taken, in `*out`.
-///
-/// # Safety
-/// `sim` is NULL or live; `out` is NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_get_step_count(sim: *const maxdyn_sim, out: *mut u64) -> maxdyn_status {
-    call("maxdyn_sim_get_step_count", || {
-        let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.step_count()))?;
-        Ok(())
-    })
-}
-
-/// The time step (s) in `*out`.
-///
-/// # Safety
-/// `sim` is NULL or live; `out` is NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_get_dt(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
-    call("maxdyn_sim_get_dt", || {
-        let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.dt()))?;
-        Ok(())
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::capi::builder::*;
     use crate::capi::model::maxdyn_model_new;
+    use crate::capi::sim_state::maxdyn_sim_get_time;
 
     /// A panic inside an exported body is caught, returns INTERNAL and poisons the sim;
     /// later calls on it fail with POISONED and it can still be freed.

@@ -1,9 +1,8 @@
-//! State access of `maxdyn_sim` from C: body states (13 doubles per body: x(3)
-//! q(4: w,x,y,z) v(3) ω(3); v world frame, ω body frame), joint minimal coordinates,
-//! applied forces, energy and constraint violation.
+//! State of `maxdyn_sim` from C: time, body states (13 doubles per body: x(3)
+//! q(4: w,x,y,z) v(3) ω(3); v world frame, ω body frame) and joint minimal coordinates.
 
-use super::args::{array, body_index, joint_index, out, slice, slice_mut};
-use super::error::Failure;
+use super::args::{array, body_index, joint_index, slice, slice_mut};
+use super::error::{CResult, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::sim::maxdyn_sim;
 use super::status::maxdyn_status::{self, *};
@@ -13,7 +12,57 @@ use crate::sim::Sim;
 pub const MAXDYN_BODY_STATE_SIZE: usize = 13;
 
 /// The largest number of minimal coordinates of any joint (a floating joint).
-const MAX_DOF: usize = 6;
+pub(crate) const MAX_DOF: usize = 6;
+
+/// The index of `joint`, whose array arguments the caller gave as `n` values: `n`
+/// must be the joint's number of free directions.
+pub(crate) fn joint_with_length(sim: &Sim, joint: i32, n: usize) -> CResult<usize> {
+    let j = joint_index(joint, sim.model().joint_count(), "joint")?;
+    let dof = sim.joint_dof(j)?;
+    if n != dof {
+        return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, joint {joint} has {dof} free directions")));
+    }
+    Ok(j)
+}
+
+/// Simulated time (s) in `*out`: steps taken × dt.
+///
+/// # Safety
+/// `sim` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_get_time(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
+    call("maxdyn_sim_get_time", || {
+        let o = super::args::out(out, "out")?;
+        *o = with_ref(sim, "sim", |s| Ok(s.inner.time()))?;
+        Ok(())
+    })
+}
+
+/// Number of steps taken, in `*out`.
+///
+/// # Safety
+/// `sim` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_get_step_count(sim: *const maxdyn_sim, out: *mut u64) -> maxdyn_status {
+    call("maxdyn_sim_get_step_count", || {
+        let o = super::args::out(out, "out")?;
+        *o = with_ref(sim, "sim", |s| Ok(s.inner.step_count()))?;
+        Ok(())
+    })
+}
+
+/// The time step (s) in `*out`.
+///
+/// # Safety
+/// `sim` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_get_dt(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
+    call("maxdyn_sim_get_dt", || {
+        let o = super::args::out(out, "out")?;
+        *o = with_ref(sim, "sim", |s| Ok(s.inner.dt()))?;
+        Ok(())
+    })
+}
 
 /// Copies one body's state to `out` (13 doubles).
 ///
@@ -108,23 +157,6 @@ pub unsafe extern "C" fn maxdyn_sim_set_body_states(sim: *mut maxdyn_sim, states
     })
 }
 
-/// Applies a force (world frame, N, through the centre of mass) and a torque (body
-/// frame, N·m) to a body. They act on every following step until changed.
-///
-/// # Safety
-/// `sim` is NULL or live; `force` and `torque` are NULL or 3 doubles each.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_set_body_force(sim: *mut maxdyn_sim, body: i32, force: *const f64, torque: *const f64) -> maxdyn_status {
-    call("maxdyn_sim_set_body_force", || {
-        let f = array::<3>(force, "force")?;
-        let t = array::<3>(torque, "torque")?;
-        with_mut(sim, "sim", |s| {
-            let b = body_index(body, s.inner.model().body_count(), "body")?;
-            Ok(s.inner.set_body_force(b, f, t)?)
-        })
-    })
-}
-
 #[derive(Clone, Copy)]
 enum Coordinates {
     Position,
@@ -133,30 +165,22 @@ enum Coordinates {
 
 unsafe fn get_joint(sim: *const maxdyn_sim, joint: i32, values: *mut f64, n: usize, what: Coordinates) -> Result<(), Failure> {
     let mut buf = [0.0; MAX_DOF];
-    let dof = with_ref(sim, "sim", |s| {
-        let j = joint_index(joint, s.inner.model().joint_count(), "joint")?;
-        let dof = s.inner.joint_dof(j)?;
-        if n != dof {
-            return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, joint {joint} has {dof} coordinates")));
-        }
+    with_ref(sim, "sim", |s| {
+        let j = joint_with_length(&s.inner, joint, n)?;
         match what {
-            Coordinates::Position => s.inner.joint_position(j, &mut buf[..dof])?,
-            Coordinates::Velocity => s.inner.joint_velocity(j, &mut buf[..dof])?,
+            Coordinates::Position => s.inner.joint_position(j, &mut buf[..n])?,
+            Coordinates::Velocity => s.inner.joint_velocity(j, &mut buf[..n])?,
         }
-        Ok(dof)
+        Ok(())
     })?;
-    slice_mut(values, n, "values")?.copy_from_slice(&buf[..dof]);
+    slice_mut(values, n, "values")?.copy_from_slice(&buf[..n]);
     Ok(())
 }
 
 unsafe fn set_joint(sim: *mut maxdyn_sim, joint: i32, values: *const f64, n: usize, what: Coordinates) -> Result<(), Failure> {
     let v = slice(values, n, "values")?;
     with_mut(sim, "sim", |s| {
-        let j = joint_index(joint, s.inner.model().joint_count(), "joint")?;
-        let dof = s.inner.joint_dof(j)?;
-        if n != dof {
-            return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, joint {joint} has {dof} coordinates")));
-        }
+        let j = joint_with_length(&s.inner, joint, n)?;
         match what {
             Coordinates::Position => s.inner.set_joint_position(j, v)?,
             Coordinates::Velocity => s.inner.set_joint_velocity(j, v)?,
@@ -166,7 +190,7 @@ unsafe fn set_joint(sim: *mut maxdyn_sim, joint: i32, values: *const f64, n: usi
 }
 
 /// Copies a joint's minimal positions (its free directions, translations first; angles
-/// in rad) to `values`; `n` must equal the joint's dof (`maxdyn_model_joint_dof`).
+/// in rad) to `values`; `n` must equal the joint's dof (`maxdyn_model_get_joint_dof`).
 ///
 /// # Safety
 /// `sim` is NULL or live; `values` is NULL or `n` writable doubles.
@@ -201,59 +225,4 @@ pub unsafe extern "C" fn maxdyn_sim_set_joint_position(sim: *mut maxdyn_sim, joi
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_set_joint_velocity(sim: *mut maxdyn_sim, joint: i32, values: *const f64, n: usize) -> maxdyn_status {
     call("maxdyn_sim_set_joint_velocity", || set_joint(sim, joint, values, n, Coordinates::Velocity))
-}
-
-/// Kinetic and gravitational potential energy (J) of the current state.
-///
-/// # Safety
-/// `sim` is NULL or live; `kinetic` and `potential` are NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_energy(sim: *const maxdyn_sim, kinetic: *mut f64, potential: *mut f64) -> maxdyn_status {
-    call("maxdyn_sim_energy", || {
-        let k = out(kinetic, "kinetic")?;
-        let p = out(potential, "potential")?;
-        (*k, *p) = with_ref(sim, "sim", |s| Ok(s.inner.energy()))?;
-        Ok(())
-    })
-}
-
-/// Largest absolute joint constraint value (m or rad-like units) at the current state.
-///
-/// # Safety
-/// `sim` is NULL or live; `out` is NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_constraint_violation(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
-    call("maxdyn_sim_constraint_violation", || {
-        let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.constraint_violation()))?;
-        Ok(())
-    })
-}
-
-/// How many joint constraints are redundant at the current configuration (a planar loop
-/// closed by parallel revolute joints in 3-D repeats three rows): `rows` constraint rows
-/// in all, `rank` independent ones, `redundant` = rows − rank, `dof` = 6·bodies − rank.
-/// Redundant rows are tolerated by the solver (their multipliers are not unique). Dense
-/// SVD: a setup-time diagnostic, not for every step.
-///
-/// # Safety
-/// `sim` is NULL or live; the four out-pointers are NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_constraint_rank(
-    sim: *const maxdyn_sim,
-    rows: *mut i32,
-    rank: *mut i32,
-    redundant: *mut i32,
-    dof: *mut i32,
-) -> maxdyn_status {
-    call("maxdyn_sim_constraint_rank", || {
-        let rows = super::args::out(rows, "rows")?;
-        let rank = super::args::out(rank, "rank")?;
-        let redundant = super::args::out(redundant, "redundant")?;
-        let dof = super::args::out(dof, "dof")?;
-        let r = with_ref(sim, "sim", |s| Ok(s.inner.constraint_rank()))?;
-        let n = |v: usize| i32::try_from(v).unwrap_or(i32::MAX);
-        (*rows, *rank, *redundant, *dof) = (n(r.rows), n(r.rank), n(r.redundant), n(r.dof));
-        Ok(())
-    })
 }

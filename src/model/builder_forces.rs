@@ -2,7 +2,7 @@
 //! springs. Each validates every argument before changing anything.
 
 use super::body::check_vec3;
-use super::error::{check_finite, check_len, check_non_negative, Error, Result};
+use crate::error::{check_finite, check_len, check_non_negative, Error, Result};
 use super::forces::{ForceElements, JointDamper, JointSpring, PointSpring};
 use super::{Builder, JointId};
 

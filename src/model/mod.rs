@@ -8,15 +8,19 @@ pub mod builder;
 mod builder_contacts;
 mod builder_forces;
 pub mod contact;
-pub mod error;
 pub mod forces;
 mod graph;
 pub mod model;
 
 pub use body::{box_inertia, capsule_inertia, cylinder_inertia, sphere_inertia, Body};
 pub use builder::Builder;
-pub use error::{Error, Result};
+pub use crate::error::{check_finite, Error, Result};
 pub use model::{Model, Node};
+
+/// The errors moved to the crate root (`crate::error`); this path keeps working.
+pub mod error {
+    pub use crate::error::{check_finite, Error, Result};
+}
 
 /// Body index.
 pub type BodyId = usize;

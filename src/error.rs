@@ -1,4 +1,7 @@
-//! Errors of the Rust API. Each variant maps to one C status code (see `capi::status`).
+//! Errors of the Rust API, at the crate root so that every layer reaches them. Each
+//! variant maps to one C status code (`capi::error`); failures only the C layer can
+//! produce (a poisoned object, an invalid enum integer, an aborting callback) are not
+//! here but in `capi::error::Failure`.
 
 use thiserror::Error;
 
@@ -20,8 +23,6 @@ pub enum Error {
     ZeroAxis(&'static str),
     #[error("invalid time step {0}: must be finite and > 0")]
     InvalidTimeStep(f64),
-    #[error("invalid joint type {0}")]
-    InvalidJointType(i32),
     #[error("invalid argument `{0}`: {1}")]
     InvalidArgument(&'static str, String),
     #[error("array `{name}` has length {got}, expected {expected}")]
@@ -30,12 +31,8 @@ pub enum Error {
     InvalidModel(String),
     #[error("step did not converge: residual {residual:e} after {iterations} iterations")]
     NotConverged { residual: f64, iterations: usize },
-    #[error("step aborted by the control callback (returned {0})")]
-    CallbackAborted(i32),
     #[error("URDF: {0}")]
     Urdf(String),
-    #[error("object is poisoned by an earlier internal error")]
-    Poisoned,
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

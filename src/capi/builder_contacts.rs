@@ -1,18 +1,14 @@
-//! Contacts from C: adding point/sphere-vs-plane and sphere-vs-sphere contacts with
-//! friction, choosing each contact's friction cone, reading a contact's gap and forces
-//! after a step, and the interior-point contact tolerance. Validation of the geometry
-//! (finite, radius ≥ 0, non-zero normal, friction ≥ 0, distinct bodies) is the Rust
-//! builder's; this layer checks pointers, ids and enums, all before anything changes.
+//! Contacts on the builder, from C: point/sphere-vs-plane and sphere-vs-sphere contacts
+//! with friction, and each contact's friction cone. Validation of the geometry (finite,
+//! radius ≥ 0, non-zero normal, friction ≥ 0, distinct bodies) is the Rust builder's;
+//! this layer checks pointers, ids and enums, all before anything changes.
 
-use super::args::{array, body_index, contact_index, count_i32, out, slice_mut};
+use super::args::{array, body_index, contact_index, count_i32, out};
 use super::builder::maxdyn_builder;
 use super::error::Failure;
 use super::guard::{call, with_mut, with_ref};
-use super::model::maxdyn_model;
-use super::sim::maxdyn_sim;
 use super::status::maxdyn_status::{self, *};
 use crate::contact::{ConeType, MAX_DIRECTIONS};
-use crate::sim::SolverOptions;
 
 // Friction cones for `maxdyn_builder_set_contact_cone` (values are `ConeType`
 // discriminants, checked by a test).
@@ -21,9 +17,6 @@ use crate::sim::SolverOptions;
 pub const MAXDYN_CONE_LINEAR: i32 = 0;
 /// Second-order (isotropic) cone |friction force| ≤ μ · normal force.
 pub const MAXDYN_CONE_NONLINEAR: i32 = 1;
-
-/// Doubles written by `maxdyn_sim_get_contact`: gap, normal force, friction force (3).
-pub const MAXDYN_CONTACT_SIZE: usize = 5;
 
 /// Adds a contact between a sphere of `radius` (≥ 0; 0 is a point) centred at `p` (body
 /// frame of `body`) and the fixed half-space `normal · x ≥ offset` (world frame; `normal`
@@ -121,12 +114,8 @@ pub unsafe extern "C" fn maxdyn_builder_add_sphere_contact(
 }
 
 fn cone_arg(cone_type: i32) -> Result<ConeType, Failure> {
-    ConeType::from_i32(cone_type).ok_or_else(|| {
-        Failure::new(
-            MAXDYN_STATUS_INVALID_ENUM,
-            format!("argument `cone_type`: {cone_type} is not a cone type (MAXDYN_CONE_LINEAR = 0, MAXDYN_CONE_NONLINEAR = 1)"),
-        )
-    })
+    ConeType::from_i32(cone_type)
+        .ok_or_else(|| Failure::invalid_enum("cone_type", cone_type, "cone type", "MAXDYN_CONE_LINEAR = 0, MAXDYN_CONE_NONLINEAR = 1"))
 }
 
 /// Sets a contact's friction cone: `MAXDYN_CONE_LINEAR` with `directions` an even number
@@ -188,118 +177,10 @@ pub unsafe extern "C" fn maxdyn_builder_get_contact_cone(
 /// # Safety
 /// `builder` is NULL or live; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn maxdyn_builder_contact_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
-    call("maxdyn_builder_contact_count", || {
+pub unsafe extern "C" fn maxdyn_builder_get_contact_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_builder_get_contact_count", || {
         let o = super::args::out(out, "out")?;
         *o = with_ref(builder, "builder", |b| Ok(count_i32(b.inner.contact_count())))?;
-        Ok(())
-    })
-}
-
-/// Number of contacts of the model, in `*out`.
-///
-/// # Safety
-/// `model` is NULL or live; `out` is NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_model_contact_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
-    call("maxdyn_model_contact_count", || {
-        let o = super::args::out(out, "out")?;
-        *o = with_ref(model, "model", |m| Ok(count_i32(m.inner.contacts.len())))?;
-        Ok(())
-    })
-}
-
-/// Copies a contact's state to `out` (`MAXDYN_CONTACT_SIZE` = 5 doubles): the gap (m) at
-/// the current configuration (negative: penetration), then the normal force (N, ≥ 0) and
-/// the friction force (3, N, world frame) of the last step, acting on the contact's body
-/// (on body_a of a sphere pair; body_b gets the opposite). Forces are 0 before the first
-/// step.
-///
-/// # Safety
-/// `sim` is NULL or live; `out` is NULL or 5 writable doubles.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_get_contact(sim: *const maxdyn_sim, contact: i32, out: *mut f64) -> maxdyn_status {
-    call("maxdyn_sim_get_contact", || {
-        let o = slice_mut(out, MAXDYN_CONTACT_SIZE, "out")?;
-        let c = with_ref(sim, "sim", |s| {
-            let c = contact_index(contact, s.inner.contact_count(), "contact")?;
-            Ok(s.inner.contact(c)?)
-        })?;
-        o.copy_from_slice(&c);
-        Ok(())
-    })
-}
-
-/// Sets the interior-point tolerance of contacts (> 0, default 1e-8): a step with
-/// contacts converges when every complementarity product (normal force × gap slack, and
-/// the friction pairs) is below it — times the largest normal force / 100 N when that
-/// exceeds 1 — besides the Newton tolerance of `maxdyn_sim_set_solver_options` (whose
-/// settings it keeps).
-///
-/// # Safety
-/// `sim` is NULL or live.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_set_contact_tolerance(sim: *mut maxdyn_sim, tolerance: f64) -> maxdyn_status {
-    call("maxdyn_sim_set_contact_tolerance", || {
-        if !tolerance.is_finite() {
-            return Err(Failure::new(MAXDYN_STATUS_NON_FINITE, format!("argument `tolerance` is {tolerance}: must be finite")));
-        }
-        if tolerance <= 0.0 {
-            return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `tolerance` is {tolerance}: must be > 0")));
-        }
-        with_mut(sim, "sim", |s| {
-            let o = SolverOptions { contact_tolerance: tolerance, ..s.inner.options() };
-            Ok(s.inner.set_options(o)?)
-        })
-    })
-}
-
-/// The contact tolerance (see `maxdyn_sim_set_contact_tolerance`) in `*out`.
-///
-/// # Safety
-/// `sim` is NULL or live; `out` is NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_get_contact_tolerance(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
-    call("maxdyn_sim_get_contact_tolerance", || {
-        let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.options().contact_tolerance))?;
-        Ok(())
-    })
-}
-
-/// Sets the contact margin (m, ≥ 0, default 0.05; `INFINITY` keeps every contact in every
-/// solve): a contact whose gap at the predicted next configuration exceeds the margin plus
-/// the distance its point moves in one step is left out of the step's solve; one found
-/// penetrating at the solution is added and the step solved again, so results are those
-/// of the full problem. Other solver settings are kept.
-///
-/// # Safety
-/// `sim` is NULL or live.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_set_contact_margin(sim: *mut maxdyn_sim, margin: f64) -> maxdyn_status {
-    call("maxdyn_sim_set_contact_margin", || {
-        if margin.is_nan() || margin == f64::NEG_INFINITY {
-            return Err(Failure::new(MAXDYN_STATUS_NON_FINITE, format!("argument `margin` is {margin}: must be a number ≥ 0 (INFINITY allowed)")));
-        }
-        if margin < 0.0 {
-            return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `margin` is {margin}: must be ≥ 0")));
-        }
-        with_mut(sim, "sim", |s| {
-            let o = SolverOptions { contact_margin: margin, ..s.inner.options() };
-            Ok(s.inner.set_options(o)?)
-        })
-    })
-}
-
-/// The contact margin (see `maxdyn_sim_set_contact_margin`) in `*out`.
-///
-/// # Safety
-/// `sim` is NULL or live; `out` is NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn maxdyn_sim_get_contact_margin(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
-    call("maxdyn_sim_get_contact_margin", || {
-        let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.options().contact_margin))?;
         Ok(())
     })
 }
