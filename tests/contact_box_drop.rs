@@ -31,6 +31,9 @@ fn box_drop_all_heights_stays_on_the_ground() {
     println!("worst penetration {worst_pen:e} m, worst rest height {worst_rest:e} m");
     assert!(worst_pen <= 1e-4, "penetration {worst_pen}");
     assert!(worst_rest <= 1e-3, "rest height {worst_rest}");
-    // what the solver actually achieves (contact tolerance 1e-8): nanometres
+    // what the solver actually achieves (contact tolerance 1e-8), measured: no corner ever
+    // below the ground, resting 4.1e-10 m above it
     assert!(worst_pen <= 1e-8 && worst_rest <= 1e-8, "{worst_pen} {worst_rest}");
+    assert!(worst_pen <= 1e-12, "penetration {worst_pen:e} (round-off bound)");
+    assert!(worst_rest <= 4e-9, "rest height {worst_rest:e}");
 }

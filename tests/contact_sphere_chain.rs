@@ -1,6 +1,7 @@
 //! SCENARIOS B2 at the sizes where the direct interior point used to jam (n = 16 failed
 //! at step 212) and where Newton finds no solution of a full step (n = 64 at step 239:
-//! the step is split): no failure, no penetration beyond 1e-4 m, joints exact. Prints the
+//! the step is split): no failure, no penetration (measured: every gap ≥ 0; bound 1e-12 m,
+//! round-off), joints exact. Prints the
 //! iterations per step, how often the Tresca fallback ran and how many steps were split.
 
 mod common;
@@ -21,7 +22,7 @@ fn run(n: usize, steps: usize) -> usize {
         viol = viol.max(s.constraint_violation());
     }
     println!("n = {n}: {:.1} iterations/step (max {max_it}), {fallbacks} fallback steps, {split} split steps, {stalled} stalled, penetration {pen:.2e} m, joint violation {viol:.1e} m", iters as f64 / steps as f64);
-    assert!(pen < 1e-4, "n = {n}: penetration {pen} m");
+    assert!(pen <= 1e-12, "n = {n}: penetration {pen} m");
     assert!(viol < 1e-9, "n = {n}: joint violation {viol} m");
     assert!((s.time() - steps as f64 * 0.01).abs() < 1e-9 && s.step_count() == steps as u64);
     split

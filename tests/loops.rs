@@ -36,8 +36,9 @@ fn max_abs(v: &[f64]) -> f64 {
     v.iter().fold(0.0f64, |m, x| m.max(x.abs()))
 }
 
-/// SCENARIOS A1 over 60 s (the example runs the full 600 s): every constraint holds to
-/// 1e-8 at every step, no step stalls, and the violation does not grow.
+/// SCENARIOS A1 over 60 s (tests/long_horizon.rs runs the full 600 s): every constraint
+/// holds to 1e-10 at every step (measured 1.09e-11 m), no step stalls, the violation does
+/// not grow and the energy error has no trend.
 #[test]
 fn a1_three_link_loop_holds_its_constraints() {
     let mut sim = three_link_loop(0.01);
@@ -45,7 +46,7 @@ fn a1_three_link_loop_holds_its_constraints() {
     let worst = max_abs(&r.violation);
     let (first, last) = (max_abs(&r.violation[..1000]), max_abs(&r.violation[5000..]));
     eprintln!("A1 60 s: max violation {worst:e} (first 10 s {first:e}, last 10 s {last:e}), stalls {}, mean iterations {:.2}, max |ΔE| {:e}", r.stalls, r.iterations as f64 / 6000.0, max_abs(&r.energy_error));
-    assert!(worst < 1e-8, "violation {worst:e}");
+    assert!(worst < 1e-10, "violation {worst:e}");
     assert_eq!(r.stalls, 0);
     assert!(last <= (10.0 * first).max(1e-10), "violation grows: {first:e} → {last:e}");
     // bounded energy, no trend (the loop is conservative)
@@ -95,10 +96,11 @@ fn crank_top(sim: &Sim) -> [f64; 3] {
     [top.x, top.y, top.z]
 }
 
-/// SCENARIOS A8 at one step size: 10 s, no failure, violation < 1e-8 after the first
-/// step, energy error bounded without trend; the crank passes the horizontal
+/// SCENARIOS A8 at one step size: 10 s, no failure, violation below `violation_bound`
+/// after the first step, energy error below `energy_bound` at every step and below
+/// `final_energy_bound` at 10 s, without trend; the crank passes the horizontal
 /// (singular) pose several times.
-fn a8(dt: f64, energy_bound: f64) {
+fn a8(dt: f64, violation_bound: f64, energy_bound: f64, final_energy_bound: f64) {
     let mut sim = double_four_bar(dt);
     let steps = (10.0 / dt).round() as usize;
     let e0 = { let (k, p) = sim.energy(); k + p };
@@ -125,20 +127,25 @@ fn a8(dt: f64, energy_bound: f64) {
         "A8 dt={dt}: crank-1 top at 10 s ({:.6}, {:.6}, {:.6}), max violation {worst:e}, max |ΔE| {:e} (first third {e_first:e}, last third {e_last:e}), horizontal crossings {crossings}, stalled steps {stalls}, mean iterations {:.2}",
         top[0], top[1], top[2], max_abs(&energy), iterations as f64 / steps as f64
     );
-    assert!(worst < 1e-8, "violation {worst:e}");
+    assert!(worst < violation_bound, "violation {worst:e}");
+    let at_end = energy[steps - 1].abs();
+    eprintln!("A8 dt={dt}: |ΔE| at 10 s {at_end:e}");
+    assert!(at_end < final_energy_bound, "energy error at 10 s {at_end:e}");
     assert!(crossings >= 4, "the crank passed the singular pose only {crossings} times");
     assert!(max_abs(&energy) < energy_bound, "energy error {:e}", max_abs(&energy));
     assert!(e_last <= 1.5 * e_first, "energy error grows: {e_first:e} → {e_last:e}");
 }
 
+/// Measured: violation 7.3e-11 m, largest |ΔE| 0.937 J, |ΔE| at 10 s 0.0869 J (the oscillating error at that instant).
 #[test]
 fn a8_double_four_bar_dt_0_01() {
-    a8(0.01, 1.5);
+    a8(0.01, 5e-10, 1.5, 0.1);
 }
 
+/// Measured: violation 1.06e-11 m, largest |ΔE| 0.091 J, |ΔE| at 10 s 0.00851 J.
 #[test]
 fn a8_double_four_bar_dt_0_001() {
-    a8(0.001, 0.15);
+    a8(0.001, 1e-10, 0.15, 0.01);
 }
 
 /// A8 has two independent loops: 7 × 5 = 35 rows on 5 × 6 = 30 velocities, 1 degree of
