@@ -34,8 +34,9 @@ fn sliding_box_stops_at_v2_over_2mug() {
 }
 
 /// The second-order cone is isotropic: the stop distance is the same in every sliding
-/// direction (1 %) and meets the 5 % / 1 % of the 4-direction cone along its axes. The
-/// 4-direction pyramid slides too far along its diagonal (documented, expected).
+/// direction (measured to 2.4e-10 relative; bound 2e-9) and meets the 5 % / 1 % of the
+/// 4-direction cone along its axes. The 4-direction pyramid slides too far along its
+/// diagonal (measured 43.9 % long; documented, expected).
 #[test]
 fn nonlinear_cone_stops_the_same_in_every_direction() {
     let expected = 4.0 / (2.0 * 0.5 * G);
@@ -43,8 +44,8 @@ fn nonlinear_cone_stops_the_same_in_every_direction() {
     for k in 1..=6 {
         let a = k as f64 * std::f64::consts::PI / 12.0;
         let d = stop_distance(0.01, ConeType::Nonlinear, a);
-        println!("nonlinear cone, {:.0}°: {d:.6} m (0°: {reference:.6} m)", a.to_degrees());
-        assert!((d - reference).abs() / reference < 0.01, "{a}: {d} vs {reference}");
+        println!("nonlinear cone, {:.0}°: {d:.6} m (0°: {reference:.6} m, relative difference {:.1e})", a.to_degrees(), (d - reference).abs() / reference);
+        assert!((d - reference).abs() / reference < 2e-9, "{a}: {d} vs {reference}");
     }
     assert!((reference - expected).abs() / expected < 0.05);
     let fine = stop_distance(0.001, ConeType::Nonlinear, std::f64::consts::FRAC_PI_4);
@@ -52,7 +53,7 @@ fn nonlinear_cone_stops_the_same_in_every_direction() {
     assert!((fine - expected).abs() / expected < 0.01);
     let diag = stop_distance(0.01, ConeType::Linear, std::f64::consts::FRAC_PI_4);
     println!("linear cone, 45°: {diag:.6} m ({:.1} % long)", 100.0 * (diag / expected - 1.0));
-    assert!(diag / expected - 1.0 > 0.3 && diag / expected - 1.0 < 0.45, "{diag}");
+    assert!(diag / expected - 1.0 > 0.40 && diag / expected - 1.0 < 0.48, "{diag}");
 }
 
 /// Box on a plane tilted 20° (normal (sin 20°, 0, cos 20°), contacts from the normal): with
