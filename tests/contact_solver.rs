@@ -47,7 +47,7 @@ fn sparse_solve_equals_dense_lu_on_contact_systems() {
 }
 
 /// Analytic Newton matrix (gap Jacobian at z_{k+2}, force and slip maps, cone rows) equals
-/// central finite differences of the residual.
+/// central finite differences of the residual (measured: at most 1.4e-10; bound 1e-9).
 #[test]
 fn contact_jacobians_match_finite_differences() {
     for (name, b) in scenes() {
@@ -58,7 +58,7 @@ fn contact_jacobians_match_finite_differences() {
         for it in [0, 4] {
             let e = s.debug_contact_jacobian_fd(it, 1e-6);
             println!("{name} it {it}: {e:e}");
-            assert!(e < 1e-7, "{name} it {it}: {e:e}");
+            assert!(e < 1e-9, "{name} it {it}: {e:e}");
         }
     }
 }
