@@ -3,7 +3,7 @@
 //! Shared by `examples/exoskeleton.rs` and `tests/app_exoskeleton.rs`
 //! (`#[path = ...] mod exoskeleton;`).
 //!
-//! The mechanism: `tests/models/exoskeleton_cd_paper_model.urdf` (human arm: ball
+//! The mechanism: `tests/fixtures/exoskeleton_cd_paper_model.urdf` (human arm: ball
 //! shoulder, revolute elbow; exoskeleton: sFE and eFE revolute, sAA and sIE fixed) plus
 //! two cuffs, as the paper's script (ConstrainedDynamics.jl, MSD2023_experiments,
 //! `paper_experiments/applications/exo/dynamics.jl`) adds them after parsing:
@@ -91,7 +91,7 @@ pub fn build(lower: LowerCuff) -> Exoskeleton {
 
 /// [`build`] with another time step.
 pub fn build_with_step(lower: LowerCuff, dt: f64) -> Exoskeleton {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/exoskeleton_cd_paper_model.urdf");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/exoskeleton_cd_paper_model.urdf");
     let mut u = Urdf::from_file(path, false).expect("exoskeleton URDF");
     let body = |n: &str| u.body(n).unwrap_or_else(|| panic!("no link {n}")) as i32;
     let (s_ie, e_fe_body, upper, lower_arm) = (body("sIE_Unit"), body("eFE_Unit"), body("upper_arm"), body("lower_arm"));

@@ -35,7 +35,7 @@ pub const START: Gait = Gait { b: 0.1, a_thigh: 0.0, d_thigh: 1.0, a_calf: 0.0, 
 pub const LEARNED_SEED1: Gait = Gait { b: 0.7927, a_thigh: -0.0452, d_thigh: 0.7746, a_calf: -0.6673, d_calf: -1.0429 };
 
 pub fn model_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/models/a1_cd_paper_quadruped_simple.urdf")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/a1_cd_paper_quadruped_simple.urdf")
 }
 
 /// The five gait parameters: frequency scale b (20π·b rad/s), thigh and calf amplitude
