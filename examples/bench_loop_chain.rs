@@ -5,10 +5,8 @@
 //!
 //! Run: cargo run --release --example bench_loop_chain
 
-#[path = "common/mechanisms.rs"]
-mod mechanisms;
-#[path = "common/timing.rs"]
-mod timing;
+use maxdyn_scenes::mechanisms;
+use maxdyn_scenes::timing;
 
 fn main() {
     println!("{:>3} | {:>6} {:>6} {:>9} | {:>10} {:>14} {:>7} {:>7} {:>11}", "N", "bodies", "nodes", "fill", "ms/1000", "ms/segment", "iters", "stalls", "max viol.");

@@ -5,10 +5,8 @@
 //!
 //! Run: cargo run --release --example bench_pendulum
 
-#[path = "common/mechanisms.rs"]
-mod mechanisms;
-#[path = "common/timing.rs"]
-mod timing;
+use maxdyn_scenes::mechanisms;
+use maxdyn_scenes::timing;
 
 use maxdyn::SolverOptions;
 

@@ -6,8 +6,7 @@
 //!
 //! Run: cargo run --release --example bench_scaled_pendulum
 
-#[path = "common/mechanisms.rs"]
-mod mechanisms;
+use maxdyn_scenes::mechanisms;
 
 use maxdyn::math::{M3, V3};
 use maxdyn::{Builder, JointType, WORLD};

@@ -7,12 +7,9 @@
 //!
 //! Run: cargo run --release --example bench_sparse_dense
 
-#[path = "common/graphs.rs"]
-mod graphs;
-#[path = "common/timing.rs"]
-mod timing;
+use maxdyn_scenes::timing;
 
-use graphs::*;
+use maxdyn_scenes::graphs::*;
 use maxdyn::solver::dense_reference::dense_solve;
 use maxdyn::solver::Symbolic;
 

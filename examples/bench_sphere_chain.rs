@@ -11,8 +11,7 @@
 //!
 //! (friction 1 and dt 0.01 are the scenario's; other dt run the same 5 s.)
 
-#[path = "common/mechanisms.rs"]
-mod mechanisms;
+use maxdyn_scenes::mechanisms;
 
 use maxdyn::{Builder, Model, Sim};
 use std::sync::Arc;

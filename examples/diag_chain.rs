@@ -4,8 +4,7 @@
 //! largest |ω|·dt/2 (1 is where the discrete rotation map folds).
 //!   N=64 DT=0.01 MU=1 CONE=lin|soc STEPS=500 CTOL=1e-8 MARGIN=0.05 V=1 \
 //!   TIP=10 (rise to a 10 m tip instead of 45°) cargo run --release --example diag_chain
-#[path = "common/mechanisms.rs"]
-mod mechanisms;
+use maxdyn_scenes::mechanisms;
 
 use maxdyn::{Model, Sim};
 use std::sync::Arc;

@@ -7,8 +7,7 @@
 //!
 //! Run: cargo run --release --example loop_drift [seconds]
 
-#[path = "common/mechanisms.rs"]
-mod mechanisms;
+use maxdyn_scenes::mechanisms;
 
 use nalgebra::{Matrix2x3, Matrix3, SMatrix, SVector, Vector2, Vector3};
 use std::f64::consts::{FRAC_1_SQRT_2, PI};

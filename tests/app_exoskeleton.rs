@@ -4,10 +4,8 @@
 //! Numbers measured on 10 s runs: max |τ_eFE| scale 1: healthy 3.966, spastic 7.116;
 //! scale 1/5: healthy 2.397, spastic 4.951.
 
-#[path = "../examples/common/exoskeleton.rs"]
-mod exoskeleton;
 
-use exoskeleton::*;
+use maxdyn_scenes::exoskeleton::*;
 
 const SECONDS: f64 = 6.0;
 /// A scale below the bisection threshold (1/4.891) with ~1 % torque margin.

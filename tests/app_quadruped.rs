@@ -5,11 +5,9 @@
 //! standing feet must carry the robot's weight, and the learned gait must walk. (The
 //! learning and the 10 s walk are examples/quadruped.rs.)
 
-#[path = "../examples/common/quadruped.rs"]
-mod quadruped;
 
 use maxdyn::SolverOptions;
-use quadruped::*;
+use maxdyn_scenes::quadruped::*;
 
 const G: f64 = 9.81;
 

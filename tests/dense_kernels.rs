@@ -2,8 +2,7 @@
 //! general ones (8, 9), against plain sums, with row swaps forced by a zero leading entry:
 //! ‖A X − B‖∞ ≤ 1e-12 and products equal to 1e-14 (entries of order 1).
 
-#[path = "../examples/common/graphs.rs"]
-mod graphs;
+use maxdyn_scenes::graphs;
 
 use graphs::Rng;
 use maxdyn::math::dense::{gemm_sub, gemv_sub, lu_factor, lu_solve};

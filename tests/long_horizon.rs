@@ -6,17 +6,11 @@
 //! four take about 20 CPU seconds, so a separate `--release` pass (a second full build
 //! with LTO) would buy nothing.
 
-#[path = "../examples/common/mechanisms.rs"]
-#[allow(dead_code)]
-mod mechanisms;
+use maxdyn_scenes::mechanisms;
 
-#[path = "../examples/common/quadruped.rs"]
-#[allow(dead_code)]
-mod quadruped;
+use maxdyn_scenes::quadruped;
 
-#[path = "../examples/common/exoskeleton.rs"]
-#[allow(dead_code)]
-mod exoskeleton;
+use maxdyn_scenes::exoskeleton;
 
 use maxdyn::{ConeType, Model, Sim, SolverOptions};
 use std::sync::Arc;

@@ -3,12 +3,10 @@
 //! pose (A8), the redundancy diagnostic, fill of the compiled models, and the Newton
 //! matrix of loop mechanisms against its own product.
 
-#[path = "../examples/common/mechanisms.rs"]
-mod mechanisms;
 
 use maxdyn::model::box_inertia;
 use maxdyn::{JointType, Sim};
-use mechanisms::*;
+use maxdyn_scenes::mechanisms::*;
 
 /// Per-step record of a run.
 struct Run {

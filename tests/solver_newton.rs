@@ -2,12 +2,10 @@
 //! constraints hold to 1e-9 at every step, and the graph LDU solves the real Newton
 //! matrix of these mechanisms exactly as a dense LU does.
 
-#[path = "../examples/common/mechanisms.rs"]
-mod mechanisms;
 
 use maxdyn::solver::dense_reference::dense_solve;
 use maxdyn::Sim;
-use mechanisms::pendulum_chain;
+use maxdyn_scenes::mechanisms::pendulum_chain;
 
 fn rel_diff(a: &[f64], b: &[f64]) -> f64 {
     let scale = b.iter().fold(0.0f64, |m, v| m.max(v.abs()));

@@ -1,7 +1,7 @@
 //! SCENARIOS C1: the paper's walking quadruped (Unitree A1, sec. 5 "Application Examples"
 //! and appendix "Application Details", algorithms "Leg Controller" and "Sampling-Based
 //! Learning"). Model, initial pose, gait controller, rollout and random search; shared by
-//! examples/quadruped.rs and tests/app_quadruped.rs through `#[path]`.
+//! examples/quadruped.rs and the application tests.
 //!
 //! Parameter order. The appendix writes `b, a1, a2, d1, d2 = params` with the start
 //! (0.1, 0, 1, 0, −1.5), which would start the thigh straight down (θ = 0) with a calf
@@ -10,7 +10,6 @@
 //! (b, a_thigh, d_thigh, a_calf, d_calf) — thigh at 1 rad, calf at −1.5 rad, both still:
 //! a standing pose, from which the learning starts. We follow the code (`Gait`).
 //! Likewise its samples are Gaussian (`randn`), where the appendix writes `rand`.
-#![allow(dead_code)]
 
 use maxdyn::urdf::Urdf;
 use maxdyn::{Model, Sim, SolverOptions};
@@ -35,7 +34,7 @@ pub const START: Gait = Gait { b: 0.1, a_thigh: 0.0, d_thigh: 1.0, a_calf: 0.0, 
 pub const LEARNED_SEED1: Gait = Gait { b: 0.7927, a_thigh: -0.0452, d_thigh: 0.7746, a_calf: -0.6673, d_calf: -1.0429 };
 
 pub fn model_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/a1_cd_paper_quadruped_simple.urdf")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/a1_cd_paper_quadruped_simple.urdf")
 }
 
 /// The five gait parameters: frequency scale b (20π·b rad/s), thigh and calf amplitude
@@ -157,7 +156,6 @@ pub struct Rollout {
 
 impl Rollout {
     /// One line: outcome, distance, trunk band, penetration, foot clearance, iterations.
-    #[allow(dead_code)]
     pub fn summary(&self) -> String {
         format!(
             "{} steps, {:?}, distance {:.4} m, trunk z {:.4}…{:.4}, max penetration {:.2e} m, highest foot {:.4} m, {:.1} iterations/step (max {})",

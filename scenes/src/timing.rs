@@ -1,5 +1,4 @@
 //! Median wall time of a few repetitions (benchmarks print tables; no timing in tests).
-#![allow(dead_code)]
 
 use std::time::Instant;
 

@@ -1,6 +1,5 @@
 //! The mechanisms of SCENARIOS A1, A8, B1, B3, B6, built through the public Rust API.
-//! Shared by the examples and the integration tests (`#[path = ...] mod mechanisms;`).
-#![allow(dead_code)]
+//! Used by the examples, benchmarks and integration tests.
 
 use maxdyn::math::M3;
 use maxdyn::model::{box_inertia, cylinder_inertia};
@@ -171,7 +170,6 @@ pub fn sphere_chain(n: usize, friction: f64, cone: maxdyn::ConeType) -> (Builder
 }
 
 /// The B2 chain rising at `elevation` (rad) above the ground instead of 45°.
-#[allow(dead_code)]
 pub fn sphere_chain_rising(n: usize, friction: f64, cone: maxdyn::ConeType, elevation: f64) -> (Builder, Vec<usize>) {
     use maxdyn::math::{from_rotation_vector, rotation, V3};
     let r = 0.25;

@@ -1,7 +1,6 @@
 //! SCENARIOS C2, the paper's exoskeleton application (section 5 "Application Examples",
 //! appendix "Application Details", algorithm "Exoskeleton Tracking Controller").
-//! Shared by `examples/exoskeleton.rs` and `tests/app_exoskeleton.rs`
-//! (`#[path = ...] mod exoskeleton;`).
+//! Used by `examples/exoskeleton.rs` and the application tests.
 //!
 //! The mechanism: `tests/fixtures/exoskeleton_cd_paper_model.urdf` (human arm: ball
 //! shoulder, revolute elbow; exoskeleton: sFE and eFE revolute, sAA and sIE fixed) plus
@@ -15,7 +14,6 @@
 //! K = 100 (sFE) and 50 (eFE), θ_s,d = π/4 + π/4 sin t, θ_e,d = −π/4 + π/4 sin t. The
 //! script differs in one detail: its derivative term is (0 − θ̇); both are available.
 //! Spastic patient: u = 10(−π/4 − θ) + 2(0 − ω) on the human elbow; healthy: u = 0.
-#![allow(dead_code)]
 
 use maxdyn::math::{from_rotation_vector, qmul, rotation_vector, V3, V4};
 use maxdyn::urdf::Urdf;
@@ -91,7 +89,7 @@ pub fn build(lower: LowerCuff) -> Exoskeleton {
 
 /// [`build`] with another time step.
 pub fn build_with_step(lower: LowerCuff, dt: f64) -> Exoskeleton {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/exoskeleton_cd_paper_model.urdf");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/exoskeleton_cd_paper_model.urdf");
     let mut u = Urdf::from_file(path, false).expect("exoskeleton URDF");
     let body = |n: &str| u.body(n).unwrap_or_else(|| panic!("no link {n}")) as i32;
     let (s_ie, e_fe_body, upper, lower_arm) = (body("sIE_Unit"), body("eFE_Unit"), body("upper_arm"), body("lower_arm"));

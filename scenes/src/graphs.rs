@@ -1,7 +1,6 @@
 //! Test and benchmark graphs for the graph LDU (SCENARIOS B4): tree, cycle, ladder, net,
-//! crystal, and a mechanism-like body/joint graph; random block values. Shared by
-//! tests/solver_*.rs and examples/bench_sparse_dense.rs through `#[path]`.
-#![allow(dead_code)]
+//! crystal, and a mechanism-like body/joint graph; random block values. Used by the
+//! solver tests and the sparse-vs-dense benchmark.
 
 use maxdyn::solver::{BlockMatrix, SparsityGraph, Symbolic};
 
