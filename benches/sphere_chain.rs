@@ -7,7 +7,7 @@
 //! 5 s in harder impacts, where the full step has no solution and is taken as two halves
 //! after a failed attempt), and the worst penetration; medians over five starts (`STARTS`).
 //!
-//!   cargo run --release --example bench_sphere_chain [max_n] [friction] [dt]
+//!   cargo bench --bench sphere_chain -- [max_n] [friction] [dt]
 //!
 //! (friction 1 and dt 0.01 are the scenario's; other dt run the same 5 s.)
 
@@ -65,7 +65,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 const STARTS: usize = 5;
 
 fn main() {
-    let arg = |i: usize| std::env::args().nth(i).and_then(|a| a.parse::<f64>().ok());
+    // `cargo bench` appends `--bench` to the arguments
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let arg = |i: usize| args.get(i - 1).and_then(|a| a.parse::<f64>().ok());
     let max_n = arg(1).map(|v| v as usize).unwrap_or(128);
     let (friction, dt) = (arg(2).unwrap_or(1.0), arg(3).unwrap_or(0.01));
     let steps = (5.0 / dt).round() as usize;

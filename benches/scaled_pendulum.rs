@@ -4,7 +4,7 @@
 //! T = 4·√(2l/(3g))·K(sin(θ0/2)). Every run must succeed; for dt ≤ s·1e-2 the final
 //! angle must be within 1e-2 of −π/2.
 //!
-//! Run: cargo run --release --example bench_scaled_pendulum
+//! Run: cargo bench --bench scaled_pendulum
 
 use maxdyn_scenes::mechanisms;
 

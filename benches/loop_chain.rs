@@ -3,7 +3,7 @@
 //! loop), 1000 steps at dt = 0.01. Fill-in stays inside each loop, so the time grows
 //! close to linearly in N. Median of 3 runs.
 //!
-//! Run: cargo run --release --example bench_loop_chain
+//! Run: cargo bench --bench loop_chain
 
 use maxdyn_scenes::mechanisms;
 use maxdyn_scenes::timing;

@@ -3,7 +3,7 @@
 //! 1e-10). Medians of 3 runs. The time per body should stay flat (linear complexity):
 //! the bar is t(128)/t(64) ≤ 2.3.
 //!
-//! Run: cargo run --release --example bench_pendulum
+//! Run: cargo bench --bench pendulum
 
 use maxdyn_scenes::mechanisms;
 use maxdyn_scenes::timing;

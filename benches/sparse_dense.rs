@@ -5,7 +5,7 @@
 //! timing, as in a simulation); dense = LU + solve. Checks sparse == dense to 1e-10.
 //! Medians of 5 sparse and 3 dense runs (1 dense run above 1000 unknowns).
 //!
-//! Run: cargo run --release --example bench_sparse_dense
+//! Run: cargo bench --bench sparse_dense
 
 use maxdyn_scenes::timing;
 
