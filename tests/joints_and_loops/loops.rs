@@ -38,7 +38,7 @@ fn max_abs(v: &[f64]) -> f64 {
 /// holds to 1e-10 at every step (measured 1.09e-11 m), no step stalls, the violation does
 /// not grow and the energy error has no trend.
 #[test]
-fn a1_three_link_loop_holds_its_constraints() {
+fn three_link_loop_holds_its_constraints_for_60_s() {
     let mut sim = three_link_loop(0.01);
     let r = run(&mut sim, 6000);
     let worst = max_abs(&r.violation);
@@ -56,7 +56,7 @@ fn a1_three_link_loop_holds_its_constraints() {
 /// 1 degree of freedom: rank 17, so 3 rows repeat others (the loop's out-of-plane
 /// closure: translation along x and rotations about y and z).
 #[test]
-fn a1_reports_three_redundant_constraints() {
+fn three_link_loop_reports_three_redundant_constraints() {
     let r = three_link_loop(0.01).constraint_rank();
     assert_eq!((r.rows, r.rank, r.redundant, r.dof), (20, 17, 3, 1), "{r:?}");
 }
@@ -98,7 +98,7 @@ fn crank_top(sim: &Sim) -> [f64; 3] {
 /// after the first step, energy error below `energy_bound` at every step and below
 /// `final_energy_bound` at 10 s, without trend; the crank passes the horizontal
 /// (singular) pose several times.
-fn a8(dt: f64, violation_bound: f64, energy_bound: f64, final_energy_bound: f64) {
+fn double_four_bar_run(dt: f64, violation_bound: f64, energy_bound: f64, final_energy_bound: f64) {
     let mut sim = double_four_bar(dt);
     let steps = (10.0 / dt).round() as usize;
     let e0 = { let (k, p) = sim.energy(); k + p };
@@ -136,14 +136,14 @@ fn a8(dt: f64, violation_bound: f64, energy_bound: f64, final_energy_bound: f64)
 
 /// Measured: violation 7.3e-11 m, largest |ΔE| 0.937 J, |ΔE| at 10 s 0.0869 J (the oscillating error at that instant).
 #[test]
-fn a8_double_four_bar_dt_0_01() {
-    a8(0.01, 5e-10, 1.5, 0.1);
+fn double_four_bar_passes_its_singular_pose_at_dt_0_01() {
+    double_four_bar_run(0.01, 5e-10, 1.5, 0.1);
 }
 
 /// Measured: violation 1.06e-11 m, largest |ΔE| 0.091 J, |ΔE| at 10 s 0.00851 J.
 #[test]
-fn a8_double_four_bar_dt_0_001() {
-    a8(0.001, 1e-10, 0.15, 0.01);
+fn double_four_bar_passes_its_singular_pose_at_dt_0_001() {
+    double_four_bar_run(0.001, 1e-10, 0.15, 0.01);
 }
 
 /// A8 has two independent loops: 7 × 5 = 35 rows on 5 × 6 = 30 velocities, 1 degree of
@@ -151,7 +151,7 @@ fn a8_double_four_bar_dt_0_001() {
 /// line and every crank can turn on its own for an instant (each coupler just tilts):
 /// 3 instantaneous dof, rank 27, 8 redundant.
 #[test]
-fn a8_redundancy_upright_and_singular() {
+fn double_four_bar_redundancy_upright_and_singular() {
     let mut sim = double_four_bar(0.01);
     let r = sim.constraint_rank();
     assert_eq!((r.rows, r.rank, r.redundant, r.dof), (35, 29, 6, 1), "{r:?}");

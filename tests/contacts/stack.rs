@@ -1,6 +1,5 @@
 //! Three spheres stacked on the ground, and the B2 sphere chain (small sizes).
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Three spheres (r = 0.25, m = 1, μ = 0.5) resting on each other and on the ground for
 /// 10 s at dt = 0.01: no contact penetrates at any step (measured: every gap ≥ 0; bound
@@ -37,7 +36,7 @@ fn three_sphere_stack_rests_without_drift() {
 /// at dt = 0.01 without failure and no sphere penetrates the ground (measured: every gap
 /// ≥ 0; bound 1e-12 m, round-off). tests/long_horizon.rs sweeps n up to 128.
 #[test]
-fn sphere_chain_small() {
+fn small_sphere_chains_run_without_penetration() {
     for n in [1, 2, 5, 12] {
         let (b, cs) = sphere_chain(n);
         let mut s = sim(&b, 0.01);

@@ -54,7 +54,7 @@ fn euler(h: f64, steps: usize) -> Vec<(f64, f64)> {
 }
 
 #[test]
-fn a3_damped_pendulum_beats_explicit_euler() {
+fn damped_pendulum_beats_explicit_euler() {
     let dt = 0.05;
     let steps = 200; // 10 s
     let mut b = Builder::new();

@@ -4,8 +4,7 @@
 //! the same loop machinery as a closed chain: its solve equals dense LU, the spheres never
 //! interpenetrate, and momentum passes from the first pendulum to the second.
 
-mod common;
-use common::*;
+use crate::common::*;
 use maxdyn::{Builder, JointType, WORLD};
 
 fn side_by_side() -> (Builder, usize) {

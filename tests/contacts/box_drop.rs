@@ -1,6 +1,5 @@
 //! SCENARIOS A4: rigid box drop.
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Box(0.5, 0.5, 0.5, 1) with 8 corner contacts (μ = 0.3) dropped from rest with its bottom
 /// 0.25…1.25 m above the ground (21 heights), dt = 0.01, 1 s: the lowest corner never goes

@@ -8,7 +8,7 @@
 //! by the projection of g on them: after N steps, rate = Cᵀg·N dt and offset =
 //! Cᵀg·dt²·N(N−1)/2 (exact for this first-order integrator).
 
-mod common;
+use crate::common;
 use maxdyn::model::sphere_inertia;
 use maxdyn::{Builder, JointType, WORLD};
 use nalgebra::Vector3;

@@ -4,7 +4,7 @@
 //! round-off), joints exact. Prints the
 //! iterations per step, how often the Tresca fallback ran and how many steps were split.
 
-mod common;
+use crate::common;
 
 /// Returns the number of split steps.
 fn run(n: usize, steps: usize) -> usize {
@@ -29,12 +29,12 @@ fn run(n: usize, steps: usize) -> usize {
 }
 
 #[test]
-fn sphere_chain_16_runs() {
+fn sphere_chain_of_16_runs_without_penetration() {
     run(16, 300);
 }
 
 #[test]
-fn sphere_chain_24_runs() {
+fn sphere_chain_of_24_runs_without_penetration() {
     run(24, 300);
 }
 

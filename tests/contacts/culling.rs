@@ -3,7 +3,7 @@
 //! with every contact in every solve, and a left-out contact that the step would cross is
 //! added before the step is accepted.
 
-mod common;
+use crate::common;
 use maxdyn::model::sphere_inertia;
 use maxdyn::Builder;
 

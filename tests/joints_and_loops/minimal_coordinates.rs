@@ -1,7 +1,7 @@
 //! Minimal coordinates: set then get returns the values (1e-12); the resulting maximal
 //! state satisfies position and velocity constraints; setting one joint keeps the others.
 
-mod common;
+use crate::common;
 use maxdyn::{Builder, JointType, WORLD};
 
 /// A branched mechanism using every joint type with free directions, with offsets.

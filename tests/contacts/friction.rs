@@ -1,6 +1,5 @@
 //! SCENARIOS A7: sliding and sticking friction.
-mod common;
-use common::*;
+use crate::common::*;
 use maxdyn::ConeType;
 
 const G: f64 = 9.81;

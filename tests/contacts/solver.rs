@@ -1,6 +1,5 @@
 //! The contact step's linear algebra and derivatives, the builder's validation, outputs.
-mod common;
-use common::*;
+use crate::common::*;
 use maxdyn::{ConeType, Error};
 
 fn scenes() -> Vec<(&'static str, maxdyn::Builder)> {
