@@ -4,6 +4,7 @@
 
 pub mod exoskeleton;
 pub mod graphs;
+pub mod loop_rk4;
 pub mod mechanisms;
 pub mod quadruped;
 pub mod timing;
