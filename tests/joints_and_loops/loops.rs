@@ -94,9 +94,9 @@ fn crank_top(sim: &Sim) -> [f64; 3] {
     [top.x, top.y, top.z]
 }
 
-/// SCENARIOS A8 at one step size: 10 s, no failure, violation below `violation_bound`
-/// after the first step, energy error below `energy_bound` at every step and below
-/// `final_energy_bound` at 10 s, without trend; the crank passes the horizontal
+/// SCENARIOS A8 at one step size: 10 s, no failure, no stalled step, violation below
+/// `violation_bound` after the first step, energy error below `energy_bound` at every step
+/// and below `final_energy_bound` at 10 s, without trend; the crank passes the horizontal
 /// (singular) pose several times.
 fn double_four_bar_run(dt: f64, violation_bound: f64, energy_bound: f64, final_energy_bound: f64) {
     let mut sim = double_four_bar(dt);
@@ -126,6 +126,7 @@ fn double_four_bar_run(dt: f64, violation_bound: f64, energy_bound: f64, final_e
         top[0], top[1], top[2], max_abs(&energy), iterations as f64 / steps as f64
     );
     assert!(worst < violation_bound, "violation {worst:e}");
+    assert_eq!(stalls, 0, "stalled steps");
     let at_end = energy[steps - 1].abs();
     eprintln!("A8 dt={dt}: |ΔE| at 10 s {at_end:e}");
     assert!(at_end < final_energy_bound, "energy error at 10 s {at_end:e}");
