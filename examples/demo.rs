@@ -3,9 +3,7 @@
 //! closed three-link loop (A1, 60 s), a box dropped on rigid contacts (A4) and a 32-link
 //! chain. Run: `cargo run --release --example demo`.
 
-#[path = "common/mechanisms.rs"]
-#[allow(dead_code)]
-mod mechanisms;
+use maxdyn_scenes::mechanisms;
 
 use maxdyn::model::{box_inertia, cylinder_inertia};
 use maxdyn::{Builder, JointType, Model, Sim, WORLD};

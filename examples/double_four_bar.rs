@@ -5,8 +5,7 @@
 //!
 //! Run: cargo run --release --example double_four_bar
 
-#[path = "common/mechanisms.rs"]
-mod mechanisms;
+use maxdyn_scenes::mechanisms;
 
 use maxdyn::math::{rotation, V3, V4};
 

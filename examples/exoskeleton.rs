@@ -11,12 +11,10 @@
 //!
 //! Run: cargo run --release --example exoskeleton [-- --variants]
 //! `--variants` also runs the script's derivative term (0 − θ̇) and a relaxed lower
-//! cuff (see `common/exoskeleton.rs`).
+//! cuff (see `scenes/src/exoskeleton.rs`).
 
-#[path = "common/exoskeleton.rs"]
-mod exoskeleton;
 
-use exoskeleton::*;
+use maxdyn_scenes::exoskeleton::*;
 use std::time::Instant;
 
 const SECONDS: f64 = 10.0;

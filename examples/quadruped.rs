@@ -1,6 +1,6 @@
 //! SCENARIOS C1: the paper's walking quadruped (Unitree A1 on rigid point contacts,
 //! μ = 0.2, dt = 1 ms). Random-search learning of the five gait parameters (paper
-//! appendix "Application Details"; see examples/common/quadruped.rs for the parameter
+//! appendix "Application Details"; see scenes/src/quadruped.rs for the parameter
 //! order), then a final rollout of the learned gait that prints the distance walked, the
 //! deepest foot penetration and the wall and CPU time against the simulated time.
 //!
@@ -13,11 +13,9 @@
 //!       [--max-iterations 100]
 //!       [--gait b,a_thigh,d_thigh,a_calf,d_calf]   (skip learning, roll this gait out)
 
-#[path = "common/quadruped.rs"]
-mod quadruped;
 
 use maxdyn::SolverOptions;
-use quadruped::*;
+use maxdyn_scenes::quadruped::*;
 use std::time::Instant;
 
 struct Args {

@@ -671,7 +671,7 @@ fn pd_controller_in_the_callback_settles_at_the_static_balance() {
 fn names_find_bodies_and_joints_and_loops_are_counted() {
     let l = lock();
     unsafe {
-        let path = CString::new(format!("{}/tests/models/fourbar_cd_loopjoint.urdf", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let path = CString::new(format!("{}/tests/fixtures/fourbar_cd_loopjoint.urdf", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let mut b = null_mut();
         ok(maxdyn_builder_from_urdf(path.as_ptr(), 0, &mut b));
         let mut id = -7;

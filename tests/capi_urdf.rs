@@ -11,7 +11,7 @@ fn last_error() -> String {
 }
 
 fn model_path(name: &str) -> CString {
-    CString::new(format!("{}/tests/models/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    CString::new(format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
 #[test]

@@ -2,8 +2,7 @@
 //! crystal, mechanism-like KKT graphs with zero-diagonal joint nodes), and its fill-in:
 //! none on trees, O(n) on one cycle, never outside cycles.
 
-#[path = "../examples/common/graphs.rs"]
-mod graphs;
+use maxdyn_scenes::graphs;
 
 use graphs::*;
 use maxdyn::solver::dense_reference::dense_solve;

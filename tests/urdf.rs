@@ -8,7 +8,7 @@ use maxdyn::{Error, JointType, Model, Sim};
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion, Vector3};
 
 fn model_path(name: &str) -> String {
-    format!("{}/tests/models/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 fn load(name: &str, floating: bool) -> Urdf {

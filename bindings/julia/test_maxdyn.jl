@@ -58,7 +58,7 @@ end
 end
 
 @testset "URDF" begin
-    b = builder_from_urdf(joinpath(ROOT, "tests", "models", "doublependulum_cd.urdf"))
+    b = builder_from_urdf(joinpath(ROOT, "tests", "fixtures", "doublependulum_cd.urdf"))
     @test (body_count(b), joint_count(b)) == (2, 2)
     s = Sim(Model(b), 0.01)
     @test body_state(s, 0)[1:3] ≈ [-0.5 * sin(0.4), 1.0, -0.5 * cos(0.4)] atol = 1e-9

@@ -93,7 +93,7 @@ end
 
 function urdf_double_pendulum()
   here = fileparts(mfilename('fullpath'));
-  path = fullfile(here, '..', '..', 'tests', 'models', 'doublependulum_cd.urdf');
+  path = fullfile(here, '..', '..', 'tests', 'fixtures', 'doublependulum_cd.urdf');
   b = MaxdynBuilder.fromUrdf(path, false);
   assert(b.bodyCount() == 2 && b.jointCount() == 2);
   m = MaxdynModel(b);

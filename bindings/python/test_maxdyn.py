@@ -90,7 +90,7 @@ def test_errors_raise_with_the_library_message():
 def test_urdf_double_pendulum():
     if not maxdyn.HAS_URDF:
         raise AssertionError("libmaxdyn lacks maxdyn_builder_from_urdf")
-    path = os.path.join(ROOT, "tests", "models", "doublependulum_cd.urdf")
+    path = os.path.join(ROOT, "tests", "fixtures", "doublependulum_cd.urdf")
     with maxdyn.Builder.from_urdf(path) as b:
         assert (b.body_count, b.joint_count) == (2, 2)
         model = maxdyn.Model(b)
@@ -258,7 +258,7 @@ def test_springs_wrenches_names_and_loops():
     level.set_body_wrench(rod, [0, 0, 0.5 * G], point=[0, 0, -0.5])
     level.step(200)
     assert abs(level.joint_position(rj)[0] - math.pi / 2) < 1e-9
-    path = os.path.join(ROOT, "tests", "models", "fourbar_cd_loopjoint.urdf")
+    path = os.path.join(ROOT, "tests", "fixtures", "fourbar_cd_loopjoint.urdf")
     with maxdyn.Builder.from_urdf(path) as fb:
         assert fb.find_body("link3") == 2 and fb.find_joint("joint24") == 4
         fm = maxdyn.Model(fb)

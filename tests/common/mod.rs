@@ -118,28 +118,9 @@ pub fn min_gap(s: &Sim, contacts: &[usize]) -> f64 {
     contacts.iter().map(|&c| s.contact(c).unwrap()[0]).fold(f64::INFINITY, f64::min)
 }
 
-/// SCENARIOS B2: n spheres r = 0.25, m = 1, centres 1 m apart, spherical joints, first body
-/// floating, chain rising at 45° (first body rotated 3π/4 about x), every sphere in ground
-/// contact with friction 1.
+/// SCENARIOS B2 with its friction 1 and the linear cone (see `maxdyn_scenes::mechanisms`).
 pub fn sphere_chain(n: usize) -> (Builder, Vec<usize>) {
-    let r = 0.25;
-    let mut b = Builder::new();
-    let q0 = maxdyn::math::from_rotation_vector(&maxdyn::math::V3::new(3.0 * std::f64::consts::FRAC_PI_4, 0.0, 0.0));
-    let rot = maxdyn::math::rotation(&q0);
-    let mut contacts = Vec::new();
-    for i in 0..n {
-        let body = b.add_body(1.0, inertia(sphere_inertia(1.0, r))).unwrap();
-        // chain along the body z axis of the first body: centre i at x0 + R e_z * i... the
-        // chain rises from the first sphere resting on the ground
-        let along = rot * maxdyn::math::V3::new(0.0, 0.0, -1.0) * i as f64;
-        let x = maxdyn::math::V3::new(0.0, 0.0, r) + along;
-        b.set_body_pose(body, [x.x, x.y, x.z], [q0[0], q0[1], q0[2], q0[3]]).unwrap();
-        if i > 0 {
-            b.add_joint(maxdyn::JointType::Spherical, (i - 1) as i32, i as i32, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
-        }
-        contacts.push(b.add_ground_contact(body as i32, [0.0; 3], r, 1.0).unwrap());
-    }
-    (b, contacts)
+    maxdyn_scenes::mechanisms::sphere_chain(n, 1.0, ConeType::Linear)
 }
 
 /// Three spheres (r = 0.25, m = 1) stacked on the ground, each resting on the one below,

@@ -1,0 +1,141 @@
+//! Long horizons: each result that README.md and docs/RESULTS.md claim over a long run is
+//! asserted here over that same run — the A1 loop for 600 s, the learned quadruped gait
+//! for 10 s, the exoskeleton's gain threshold on 10 s rollouts, the B2 sphere chain over
+//! a sweep of sizes. They run in the default `cargo test` (so tests/run_all.sh and CI run
+//! them): Cargo.toml's `[profile.test]` compiles the tests with opt-level 2, where these
+//! four take about 20 CPU seconds, so a separate `--release` pass (a second full build
+//! with LTO) would buy nothing.
+
+use maxdyn::{ConeType, Model, Sim, SolverOptions};
+use maxdyn_scenes::{exoskeleton, loop_rk4, mechanisms, quadruped};
+use std::sync::Arc;
+
+/// A1, the three-link loop (4 revolute joints, 3 redundant rows) at dt = 0.01 for the
+/// full 600 s of the claim: the largest constraint violation over all 60 000 steps
+/// (measured 1.09e-11 m) stays below 1e-10 m, no step stalls, and the violation has no
+/// trend (the last 100 s are no worse than 10× the first 100 s). Beside it, explicit RK4
+/// in minimal coordinates (loop enforced at the acceleration level) drifts: its closure
+/// error at 600 s, measured 0.268 m, asserted within 10 %.
+#[test]
+fn three_link_loop_holds_its_constraints_for_600_s() {
+    let mut sim = mechanisms::three_link_loop(0.01);
+    let (mut th, mut om) = loop_rk4::initial_state();
+    let steps = 60_000;
+    let (mut worst, mut first, mut last, mut stalls) = (0.0f64, 0.0f64, 0.0f64, 0);
+    for k in 0..steps {
+        let st = sim.step().unwrap_or_else(|e| panic!("step {k}: {e}"));
+        stalls += st.stalled as usize;
+        let v = sim.constraint_violation();
+        worst = worst.max(v);
+        if k < 10_000 {
+            first = first.max(v);
+        }
+        if k >= steps - 10_000 {
+            last = last.max(v);
+        }
+        loop_rk4::rk4(&mut th, &mut om, 0.01);
+    }
+    let rk4_closure = loop_rk4::closure(&th).norm();
+    println!("A1 600 s: RK4 loop-closure error {rk4_closure:.4e} m");
+    println!("A1 600 s: max violation {worst:.3e} m (first 100 s {first:.3e}, last 100 s {last:.3e}), {stalls} stalled steps");
+    assert!(worst < 1e-10, "violation {worst:e}");
+    assert_eq!(stalls, 0);
+    assert!(last <= 10.0 * first, "violation grows: {first:e} → {last:e}");
+    assert!((rk4_closure - 0.268).abs() < 0.1 * 0.268, "RK4 closure error {rk4_closure} m");
+}
+
+/// C1, the learned gait (seed 1, `quadruped::LEARNED_SEED1`) rolled out for the paper's
+/// 10 s: measured 19.21 m walked (paper: more than 12 m), deepest foot penetration
+/// 1.4e-17 m (round-off: standing feet converge to a gap of zero). Asserted: at least the
+/// paper's 12 m and within 5 % of the measured distance (a walk over 10 000 contact steps;
+/// 5 % leaves room for round-off-level changes of the trajectory), penetration below
+/// 1e-14 m (round-off of positions up to 19 m from the origin: ε·19 m ≈ 4e-15 m), every
+/// step converges.
+#[test]
+fn learned_quadruped_gait_walks_19_m_in_10_s() {
+    let q = quadruped::Quadruped::load();
+    let r = quadruped::rollout(&q, &quadruped::LEARNED_SEED1, 10_000, SolverOptions::default(), None);
+    println!("learned gait 10 s: {}", r.summary());
+    assert!(r.failure.is_none(), "{:?}", r.failure);
+    assert_eq!(r.steps, 10_000);
+    assert!(r.distance > 12.0, "paper: more than 12 m; walked {} m", r.distance);
+    assert!((r.distance - 19.21).abs() < 0.05 * 19.21, "walked {} m (measured 19.21 m)", r.distance);
+    assert!(r.max_penetration < 1e-14, "penetration {:e} m", r.max_penetration);
+    assert!(r.min_trunk_z > 0.2, "trunk down to {} m", r.min_trunk_z);
+    // measured 15.7 interior-point iterations per step
+    assert!(r.iterations as f64 <= 17.0 * r.steps as f64, "{} iterations in {} steps", r.iterations, r.steps);
+}
+
+/// One 10 s rollout of the paper's exoskeleton controller (SCENARIOS C2).
+fn exo(p: exoskeleton::Patient, scale: f64) -> exoskeleton::Rollout {
+    let r = exoskeleton::simulate(p, scale, exoskeleton::Derivative::TrackRate, exoskeleton::LowerCuff::Script, 10.0).unwrap_or_else(|e| panic!("{e}"));
+    println!("{} at scale 1/{:.3}: max |τ_eFE| {:.4} N·m, violation {:.1e} (cuffs {:.1e}), {:.2} Newton iterations per step", p.name(), 1.0 / scale, r.max_elbow_torque, r.max_violation, r.max_cuff_violation, r.newton_iterations as f64 / r.steps as f64);
+    r
+}
+
+/// C2 against the paper (section 5 and figure "exo"): with the original gains the
+/// healthy patient's elbow torque stays within the 5 N·m limit (`TORQUE_LIMIT`) and the spastic
+/// patient's exceeds it; the paper then tuned the gain scale by hand to 1/4.75.
+/// Measured on 10 s: scale 1 peaks 3.966 (healthy) and 7.116 N·m (spastic); the largest
+/// scale keeping both within 5 N·m is 1/4.891 (bisection in examples/exoskeleton.rs),
+/// and at the paper's 1/4.75 the spastic peak is 5.06 N·m. Asserted: the paper's two
+/// qualitative results, the threshold bracketed to 1/4.93…1/4.85 (both patients within
+/// the limit at 1/4.93, the spastic one over it at 1/4.85), which puts it within 4 % of
+/// the paper's hand-tuned 1/4.75; and at 1/4.75 the spastic peak within 2 % of the limit
+/// the paper meets there (measured 1.2 % over: our cuff springs, offsets and the PD's
+/// rate term are the SCENARIOS model, not the paper's unpublished one, and a hand-tuned
+/// scale need not sit at the threshold). The loops hold to round-off at every step
+/// (measured 5.6e-16; bound 1e-14) in 2.0 Newton iterations per step (bound 2.2).
+#[test]
+fn exoskeleton_gain_threshold_matches_the_paper() {
+    use exoskeleton::{Patient, TORQUE_LIMIT};
+    let paper_scale = 1.0 / 4.75;
+    // the paper's figure (c): original gains
+    let healthy = exo(Patient::Healthy, 1.0);
+    let spastic = exo(Patient::Spastic, 1.0);
+    assert!(healthy.max_elbow_torque <= TORQUE_LIMIT && spastic.max_elbow_torque > TORQUE_LIMIT);
+    assert!((healthy.max_elbow_torque - 3.966).abs() < 0.02, "{}", healthy.max_elbow_torque);
+    assert!((spastic.max_elbow_torque - 7.116).abs() < 0.05, "{}", spastic.max_elbow_torque);
+    for r in [&healthy, &spastic] {
+        assert!(r.max_violation < 1e-14, "violation {:e}", r.max_violation);
+        assert!(r.newton_iterations as f64 <= 2.2 * r.steps as f64, "{} iterations in {} steps", r.newton_iterations, r.steps);
+        assert_eq!(r.stalled_steps, 0);
+    }
+    // the threshold: both within the limit just below it, the spastic patient over it just above
+    let (below, above) = (1.0 / 4.93, 1.0 / 4.85);
+    assert!(exo(Patient::Healthy, below).max_elbow_torque <= TORQUE_LIMIT);
+    assert!(exo(Patient::Spastic, below).max_elbow_torque <= TORQUE_LIMIT);
+    assert!(exo(Patient::Spastic, above).max_elbow_torque > TORQUE_LIMIT);
+    assert!((1.0 - below / paper_scale).abs() < 0.04 && (1.0 - above / paper_scale).abs() < 0.04);
+    // the paper's figure (d): adapted gains, both patients at (or, here, 1.2 % over) the limit
+    let healthy = exo(Patient::Healthy, paper_scale);
+    let spastic = exo(Patient::Spastic, paper_scale);
+    assert!(healthy.max_elbow_torque <= TORQUE_LIMIT, "{}", healthy.max_elbow_torque);
+    assert!((spastic.max_elbow_torque - TORQUE_LIMIT).abs() < 0.02 * TORQUE_LIMIT, "{}", spastic.max_elbow_torque);
+    assert!((spastic.max_elbow_torque - 5.06).abs() < 0.01, "{}", spastic.max_elbow_torque);
+}
+
+/// B2, the sphere chain on the ground (r = 0.25, μ = 1, linear cone, dt = 0.01, 500
+/// steps), at every n from 1 to 32 and at 48, 64, 96 and 128: every step succeeds (split
+/// where Newton finds no full step) and no sphere ever penetrates the ground: measured,
+/// every gap ≥ 0 at every step for every n; bound 1e-12 m (round-off). (All 128 sizes:
+/// `cargo run --release --example diag_chain`, printed.)
+#[test]
+fn sphere_chain_never_penetrates_for_any_size() {
+    let mut worst = (0.0f64, 0);
+    for n in (1..=32).chain([48, 64, 96, 128]) {
+        let (b, cs) = mechanisms::sphere_chain(n, 1.0, ConeType::Linear);
+        let mut s = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
+        let mut pen = 0.0f64;
+        for k in 0..500 {
+            s.step().unwrap_or_else(|e| panic!("n = {n}: step {k}: {e}"));
+            pen = pen.max(cs.iter().map(|&c| -s.contact(c).unwrap()[0]).fold(f64::MIN, f64::max));
+        }
+        if pen > worst.0 || n == 1 {
+            worst = (pen, n);
+        }
+        assert!(s.constraint_violation() < 1e-9, "n = {n}: joint violation {:e}", s.constraint_violation());
+    }
+    println!("B2 sweep: deepest penetration {:.3e} m (n = {})", worst.0, worst.1);
+    assert!(worst.0 <= 1e-12, "deepest penetration {:e} m at n = {}", worst.0, worst.1);
+}
