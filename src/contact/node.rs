@@ -34,18 +34,13 @@ pub struct ContactWork {
     pub de: Vec<f64>,
     pub re: Vec<f64>,
     pub re_trial: Vec<f64>,
-    /// E variables of the last committed step (warm start).
-    pub e_solution: Vec<f64>,
     pub frames: Vec<ContactFrame>,
     /// Some contact uses the second-order cone.
     pub has_soc: bool,
     /// Tresca mode: each contact's friction bounded by μ_f·`limit[ci]` instead of μ_f·γ.
     pub frozen: bool,
     pub limit: Vec<f64>,
-    /// Use the monotone barrier rule instead of the predictor–corrector (the linear-algebra
-    /// checks in `sim::contact_check` inspect iterates along the monotone path).
-    pub monotone: bool,
-    /// Contacts taking part in the current step's solve (see `sim::culling`); a left-out
+    /// Contacts taking part in the current step's solve (see `step::culling`); a left-out
     /// contact's node is an identity block with zero multipliers.
     pub active: Vec<bool>,
     /// Predictor (affine) direction of each node's variables y = [K; E], at `y_off`.
@@ -83,7 +78,7 @@ impl ContactWork {
             xo += l.ne * l.nk;
         }
         w.ne_total = eo;
-        for v in [&mut w.e, &mut w.e_trial, &mut w.de, &mut w.re, &mut w.re_trial, &mut w.e_solution, &mut w.z] {
+        for v in [&mut w.e, &mut w.e_trial, &mut w.de, &mut w.re, &mut w.re_trial, &mut w.z] {
             *v = vec![0.0; eo];
         }
         w.piv = vec![0; eo];
@@ -94,13 +89,23 @@ impl ContactWork {
         w.lu = vec![0.0; lo];
         w.x = vec![0.0; xo];
         w.frames = vec![ContactFrame::default(); contacts.len()];
-        for (ci, l) in w.layouts.iter().enumerate() {
-            let mut y = [0.0; MAX_Y];
-            l.init(&mut y);
-            let o = w.e_offset[ci];
-            w.e_solution[o..o + l.ne].copy_from_slice(&y[l.nk..l.ny()]);
-        }
         w
+    }
+
+    /// Puts contact `ci` into the solve or leaves it out; a contact entering or leaving
+    /// gets zero multipliers and direction (its variables are set again when a solve
+    /// starts with it).
+    pub fn set_active(&mut self, ci: usize, active: bool) {
+        if self.active[ci] == active {
+            return;
+        }
+        self.active[ci] = active;
+        let l = self.layouts[ci];
+        let eo = self.e_offset[ci];
+        let mut y = [0.0; MAX_Y];
+        l.init(&mut y);
+        self.e[eo..eo + l.ne].copy_from_slice(&y[l.nk..l.ny()]);
+        self.de[eo..eo + l.ne].iter_mut().for_each(|d| *d = 0.0);
     }
 
     pub fn count(&self) -> usize {

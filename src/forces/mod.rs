@@ -60,11 +60,7 @@ impl ForceElements {
     }
 }
 
-/// Pose at z_{k+1} of a body (the world for None).
-#[inline]
-pub(crate) fn frame_pose(frame: &StepFrame, body: Option<usize>) -> Pose {
-    body.map_or(Pose::WORLD, |i| Pose { x: frame.x1[i], q: frame.q1[i] })
-}
+pub(crate) use crate::integrator::frame_pose;
 
 /// Extra couplings of the Newton matrix: a damper couples its two bodies directly.
 /// Called by `Model::new` before the elimination order is computed.

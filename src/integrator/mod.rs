@@ -8,7 +8,16 @@
 //!   joint: g(z_{k+2}(s)) = 0
 
 pub mod body_dynamics;
+pub mod jacobian;
 pub mod joint_rows;
+pub mod multipliers;
+pub mod prediction;
+pub mod residual;
+
+pub use jacobian::assemble_jacobian;
+pub use multipliers::MultiplierJacobians;
+pub use prediction::{frame_pose, pose_next, predict};
+pub use residual::residual_into;
 
 use crate::math::{V3, V4};
 

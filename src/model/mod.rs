@@ -1,6 +1,7 @@
 //! Mechanism description: bodies, joints, the builder that validates them, and the
 //! compiled immutable model (graph, elimination order, block layout).
 
+pub mod addresses;
 pub mod body;
 pub mod builder;
 pub mod error;

@@ -2,6 +2,7 @@
 //! graph nodes, elimination order, fill pattern, spanning tree for minimal coordinates,
 //! which joints lie on kinematic loops. Shared read-only (behind `Arc`) by simulations.
 
+use super::addresses::Addresses;
 use super::body::Body;
 use super::builder::Builder;
 use super::error::{Error, Result};
@@ -42,6 +43,8 @@ pub struct Model {
     pub contacts: Vec<crate::contact::Contact>,
     /// Contact → node.
     pub contact_node: Vec<usize>,
+    /// Each body's, joint's and contact's offset in the step vector (documented there).
+    pub addresses: Addresses,
 }
 
 /// Relative regularization of the pivots of loop-joint multiplier nodes (the paper's
@@ -94,6 +97,7 @@ impl Model {
         }
         let symbolic = Symbolic::new(&graph);
         Ok(Model {
+            addresses: Addresses::new(&symbolic, &body_node, &joint_node, &contact_node),
             gravity: b.gravity,
             bodies: b.bodies.clone(),
             joints: b.joints.clone(),
