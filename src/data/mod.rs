@@ -1,4 +1,4 @@
-//! The data of one simulation, apart from its immutable [`Model`]: everything a step reads
+//! The data of one simulation, apart from its immutable `Model`: everything a step reads
 //! or writes — the state z_k, ż_k, the held inputs, the warm start, the step's scratch
 //! and its outputs. The step's algorithms are functions of `(&Model, &mut Data, …)`
 //! (`crate::step`); `Sim` pairs one `Data` with its model and options. Every buffer is

@@ -1,6 +1,7 @@
 //! Force elements (paper section 2): joint springs and dampers, point-to-point springs
 //! and dampers, joint actuators, external wrenches. Each contributes to the body
-//! residuals and to the Newton matrix through the hooks below, called by `Sim::step`.
+//! residuals and to the Newton matrix through the hooks below, called by the step's
+//! equations (`step::problem::Equations`).
 //!
 //! Timing within a step (z_{k+1} is fixed during the Newton iterations):
 //! * springs (conservative): ∇V at z_{k+1}, no Newton-matrix blocks;

@@ -38,7 +38,7 @@ fn system_after(model: &Model, d: &mut Data, opts: SolverOptions, iterations: us
     warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
     let eqs = Equations { model, frame: &d.frame, g: &d.g, dt: d.dt };
     let opts = SolverOptions { contact_margin: f64::INFINITY, ..opts };
-    d.scratch.contacts.frozen = false;
+    d.scratch.contacts.tresca.set_frozen(false);
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
     let _ = interior_point::solve_with(&eqs, &mut d.scratch, &opts, Start::Fresh, IterationCap::AtMost(iterations));
     let sc = &mut d.scratch;
@@ -62,7 +62,7 @@ impl Sim {
         let (matrix, cw) = (&mut sc.matrix, &mut sc.contacts);
         let sym = &model.symbolic;
         let n = sym.dim;
-        let ne = cw.ne_total;
+        let ne = cw.nodes.e_len();
         let dense = matrix.to_dense(sym);
         let neg: Vec<f64> = rhs.iter().map(|v| -v).collect();
         let x_dense = dense_solve(&dense, &neg).expect("dense condensed system singular");
@@ -70,17 +70,17 @@ impl Sim {
         let mut x_sparse = neg.clone();
         matrix.solve(sym, &mut x_sparse);
         for ci in 0..cw.count() {
-            cw.recover(ci, &x_sparse[model.addresses.contact(ci)..]);
+            cw.nodes.recover(ci, &x_sparse[model.addresses.contact(ci)..], &mut cw.vars.de);
         }
         // full system: contact diagonal blocks uncondensed, E rows and columns appended
         let nf = n + ne;
         let full = full_system(model, cw, &dense);
         let mut rf: Vec<f64> = sc.it.r.iter().map(|v| -v).collect();
-        rf.extend(cw.re.iter().map(|v| -v));
+        rf.extend(cw.vars.re.iter().map(|v| -v));
         let x_full = dense_solve(&full, &rf).expect("dense full system singular");
         let scale = x_full.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let d1 = x_sparse.iter().zip(&x_dense).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
-        let d2 = x_sparse.iter().chain(cw.de.iter()).zip(&x_full).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        let d2 = x_sparse.iter().chain(cw.vars.de.iter()).zip(&x_full).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
         let mut res: f64 = 0.0;
         let mut anorm: f64 = 0.0;
         for r in 0..n {
@@ -114,13 +114,13 @@ impl Sim {
         let eqs = Equations { model, frame: &d.frame, g: &d.g, dt: d.dt };
         let sc = &mut d.scratch;
         let (w, cw) = (&mut sc.it, &mut sc.contacts);
-        let (n, ne) = (model.symbolic.dim, cw.ne_total);
+        let (n, ne) = (model.symbolic.dim, cw.nodes.e_len());
         let nf = n + ne;
         let dense = sc.matrix.to_dense(&model.symbolic);
         let full = full_system(model, cw, &dense);
         // finite differences
         let base_s = w.s.clone();
-        let base_e = cw.e.clone();
+        let base_e = cw.vars.e.clone();
         let mut fp = vec![0.0; nf];
         let mut fm = vec![0.0; nf];
         let mut err: f64 = 0.0;
@@ -128,15 +128,15 @@ impl Sim {
         for col in 0..nf {
             for (sign, out) in [(1.0, &mut fp), (-1.0, &mut fm)] {
                 w.s.copy_from_slice(&base_s);
-                cw.e.copy_from_slice(&base_e);
+                cw.vars.e.copy_from_slice(&base_e);
                 if col < n {
                     w.s[col] += sign * h;
                 } else {
-                    cw.e[col - n] += sign * h;
+                    cw.vars.e[col - n] += sign * h;
                 }
                 contact_rows::residual(&eqs, &w.s, cw, false, mu, &mut w.r);
                 out[..n].copy_from_slice(&w.r);
-                out[n..].copy_from_slice(&cw.re);
+                out[n..].copy_from_slice(&cw.vars.re);
             }
             for r in 0..nf {
                 let fd = (fp[r] - fm[r]) / (2.0 * h);
@@ -144,7 +144,7 @@ impl Sim {
             }
         }
         w.s.copy_from_slice(&base_s);
-        cw.e.copy_from_slice(&base_e);
+        cw.vars.e.copy_from_slice(&base_e);
         err / scale
     }
 }
@@ -154,17 +154,17 @@ impl Sim {
 /// Jacobian over kept and condensed variables.
 fn full_system(model: &Model, cw: &ContactWork, dense: &[f64]) -> Vec<f64> {
     let n = model.symbolic.dim;
-    let nf = n + cw.ne_total;
+    let nf = n + cw.nodes.e_len();
     let mut full = vec![0.0; nf * nf];
     for r in 0..n {
         full[r * nf..r * nf + n].copy_from_slice(&dense[r * n..r * n + n]);
     }
     for ci in 0..cw.count() {
-        let l = cw.layouts[ci];
+        let l = cw.nodes.layout(ci);
         let (nk, ny) = (l.nk, l.ny());
         let on = model.addresses.contact(ci);
-        let eo = n + cw.e_offset[ci];
-        let a = cw.local_jacobian(ci);
+        let eo = n + cw.nodes.e_range(ci).start;
+        let a = cw.nodes.local_jacobian(ci);
         let idx = |i: usize| if i < nk { on + i } else { eo + i - nk };
         for r in 0..ny {
             for c in 0..ny {

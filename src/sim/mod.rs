@@ -1,4 +1,4 @@
-//! One rollout of a model: the model, its [`Data`], the solver options and the retry
+//! One rollout of a model: the model, its `Data`, the solver options and the retry
 //! policy. The step itself is `crate::step`; this module is the public face: state
 //! access, inputs, contact outputs and diagnostics.
 

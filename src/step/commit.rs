@@ -17,9 +17,9 @@ pub fn commit(model: &Model, d: &mut Data) {
     d.warm.solution.copy_from_slice(s);
     if !model.contacts.is_empty() {
         let cw = &d.scratch.contacts;
-        d.warm.e_solution.copy_from_slice(&cw.e);
+        d.warm.e_solution.copy_from_slice(&cw.vars.e);
         for ci in 0..cw.count() {
-            let l = cw.layouts[ci];
+            let l = cw.nodes.layout(ci);
             let on = at.contact(ci);
             let k = &d.warm.solution[on..on + l.nk];
             let ff = l.friction_force(k, &cw.frames[ci].dirs);

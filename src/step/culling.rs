@@ -55,7 +55,7 @@ pub fn left_out_contacts_hold(eqs: &Equations, sc: &mut Scratch) -> bool {
     let vel = |b: usize| model.addresses.velocities(s, b);
     let mut hold = true;
     for (ci, c) in model.contacts.iter().enumerate() {
-        if !cw.active[ci] && gap_and_jacobian(c, &eqs.frame.x1, &eqs.frame.q1, eqs.dt, vel, None) < 0.0 {
+        if !cw.selection.contains(ci) && gap_and_jacobian(c, &eqs.frame.x1, &eqs.frame.q1, eqs.dt, vel, None) < 0.0 {
             cw.set_active(ci, true);
             hold = false;
         }

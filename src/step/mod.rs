@@ -46,7 +46,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
     predict(model, d);
     warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
     let eqs = Equations { model, frame: &d.frame, g: &d.g, dt: d.dt };
-    d.scratch.contacts.frozen = false;
+    d.scratch.contacts.tresca.set_frozen(false);
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
     let mut iterations = 0;
     let outcome = loop {
@@ -55,6 +55,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
         if !outcome.converged || culling::left_out_contacts_hold(&eqs, &mut d.scratch) {
             break outcome;
         }
+        // a left-out contact penetrates at the solution: it is in now, solve again
         warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
     };
     let stats = StepStats { iterations, substeps: 1, ..outcome.stats };
@@ -63,7 +64,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
         return Err(Error::NotConverged { residual: stats.residual, iterations: stats.iterations });
     }
     commit::commit(model, d);
-    crate::forces::account_step(model, &d.frame, &d.state.v, &d.state.w, &mut d.energy);
+    account_energy(model, d);
     Ok(stats)
 }
 
@@ -81,8 +82,14 @@ fn solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates
         return newton::solve(eqs, sc, opts);
     }
     let outcome = interior_point::solve(eqs, sc, opts);
-    if !outcome.converged && rescue == Rescue::Allowed && sc.contacts.friction.iter().any(|&f| f > 0.0) {
+    if !outcome.converged && rescue == Rescue::Allowed && sc.contacts.nodes.has_friction() {
         return tresca::rescue(eqs, sc, opts, outcome, warm, state);
     }
     outcome
+}
+
+/// Stage 7: the work of the inputs and the dissipation of the dampers over the step just
+/// committed (`forces::energy`).
+fn account_energy(model: &Model, d: &mut Data) {
+    crate::forces::account_step(model, &d.frame, &d.state.v, &d.state.w, &mut d.energy);
 }

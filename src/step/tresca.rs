@@ -33,9 +33,9 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, first: Ou
     stats.fallback = true;
     let gamma = |s: &[f64], ci: usize| s[at.contact(ci)].max(0.0);
     for ci in 0..sc.contacts.count() {
-        sc.contacts.limit[ci] = gamma(&sc.it.s, ci);
+        sc.contacts.tresca.set_limit(ci, gamma(&sc.it.s, ci));
     }
-    sc.contacts.frozen = true;
+    sc.contacts.tresca.set_frozen(true);
     let (mut best_change, mut stall) = (f64::INFINITY, 0usize);
     for _ in 0..ROUNDS {
         warm_start(at, warm, state, &mut sc.it.s);
@@ -46,13 +46,13 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, first: Ou
         if !round.converged {
             break;
         }
-        let cw = &mut sc.contacts;
+        let bound = &mut sc.contacts.tresca;
         let (mut change, mut scale) = (0.0f64, 1.0f64);
-        for ci in 0..cw.count() {
+        for ci in 0..sc.contacts.nodes.count() {
             let g = gamma(&sc.it.s, ci);
-            change = change.max((g - cw.limit[ci]).abs());
+            change = change.max((g - bound.limit(ci)).abs());
             scale = scale.max(g);
-            cw.limit[ci] = g;
+            bound.set_limit(ci, g);
         }
         if change <= 0.5 * best_change {
             (best_change, stall) = (change, 0);
@@ -60,7 +60,7 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, first: Ou
             stall += 1;
         }
         if change <= AGREEMENT * scale || stall >= STALL {
-            cw.frozen = false;
+            bound.set_frozen(false);
             let mu_end = 0.1 * opts.contact_tolerance;
             let polish = interior_point::solve_with(eqs, sc, opts, Start::Polish { mu: mu_end }, IterationCap::Options);
             let st = polish.stats;
@@ -73,6 +73,6 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, first: Ou
             return Outcome { stats, converged: polish.converged };
         }
     }
-    sc.contacts.frozen = false;
+    sc.contacts.tresca.set_frozen(false);
     Outcome { stats, converged: false }
 }

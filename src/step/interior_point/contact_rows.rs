@@ -14,9 +14,9 @@ use crate::step::problem::Equations;
 pub fn start_contacts(eqs: &Equations, s: &mut [f64], cw: &mut ContactWork) {
     let model = eqs.model;
     for (ci, c) in model.contacts.iter().enumerate() {
-        let l = cw.layouts[ci];
+        let l = cw.nodes.layout(ci);
         let o = model.addresses.contact(ci);
-        if !cw.active[ci] {
+        if !cw.selection.contains(ci) {
             s[o..o + l.nk].iter_mut().for_each(|k| *k = 0.0);
             continue;
         }
@@ -24,14 +24,13 @@ pub fn start_contacts(eqs: &Equations, s: &mut [f64], cw: &mut ContactWork) {
         let mut y = [0.0; MAX_Y];
         l.init(&mut y);
         s[o..o + l.nk].copy_from_slice(&y[..l.nk]);
-        let eo = cw.e_offset[ci];
-        cw.e[eo..eo + l.ne].copy_from_slice(&y[l.nk..l.ny()]);
+        cw.vars.e[cw.nodes.e_range(ci)].copy_from_slice(&y[l.nk..l.ny()]);
     }
 }
 
 /// Step residual at (s, E) with barrier μ: body/joint rows and the contacts' K rows into
-/// `r`, the contacts' E rows into `cw.re` (or `cw.re_trial` with `trial`, reading E from
-/// `cw.e_trial`).
+/// `r`, the contacts' E rows into `cw.vars.re` (or `re_trial` with `trial`, reading E
+/// from `e_trial`).
 pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, mu: f64, r: &mut [f64]) {
     eqs.residual(s, r);
     let model = eqs.model;
@@ -39,14 +38,15 @@ pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, m
     let dt = eqs.dt;
     let f = eqs.frame;
     let vel = |b: usize| at.velocities(s, b);
-    let (e, re) = if trial { (&cw.e_trial, &mut cw.re_trial) } else { (&cw.e, &mut cw.re) };
+    let vars = &mut cw.vars;
+    let (e, re) = if trial { (&vars.e_trial, &mut vars.re_trial) } else { (&vars.e, &mut vars.re) };
     for (ci, c) in model.contacts.iter().enumerate() {
-        let l = cw.layouts[ci];
+        let l = cw.nodes.layout(ci);
         let fr = &cw.frames[ci];
         let on = at.contact(ci);
-        if !cw.active[ci] {
-            let eo = cw.e_offset[ci];
-            r[on..on + l.nk].iter_mut().chain(re[eo..eo + l.ne].iter_mut()).for_each(|v| *v = 0.0);
+        let er = cw.nodes.e_range(ci);
+        if !cw.selection.contains(ci) {
+            r[on..on + l.nk].iter_mut().chain(re[er].iter_mut()).for_each(|v| *v = 0.0);
             continue;
         }
         let phi = gap_and_jacobian(c, &f.x1, &f.q1, dt, vel, None);
@@ -63,13 +63,11 @@ pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, m
                 r[ob + rr] -= (0..l.nk).map(|k| wr[k] * s[on + k]).sum::<f64>();
             }
         }
-        let eo = cw.e_offset[ci];
         let mut y = [0.0; MAX_Y];
         y[..l.nk].copy_from_slice(&s[on..on + l.nk]);
-        y[l.nk..l.ny()].copy_from_slice(&e[eo..eo + l.ne]);
-        let (rk, re_c) = (&mut r[on..on + l.nk], &mut re[eo..eo + l.ne]);
-        let limit = if cw.frozen { Some(cw.limit[ci]) } else { None };
-        l.residual(&y, phi, &bv[..l.nt], cw.friction[ci], limit, dt, mu, rk, re_c);
+        y[l.nk..l.ny()].copy_from_slice(&e[er.clone()]);
+        let (rk, re_c) = (&mut r[on..on + l.nk], &mut re[er]);
+        l.residual(&y, phi, &bv[..l.nt], cw.nodes.friction(ci), cw.tresca.bound(ci), dt, mu, rk, re_c);
     }
 }
 
@@ -83,11 +81,12 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
     let dt = eqs.dt;
     let f = eqs.frame;
     let vel = |b: usize| at.velocities(s, b);
+    let frozen = cw.tresca.is_frozen();
     for (ci, c) in model.contacts.iter().enumerate() {
-        let l = cw.layouts[ci];
+        let l = cw.nodes.layout(ci);
         let nc = model.contact_node[ci];
         let on = at.contact(ci);
-        if !cw.active[ci] {
+        if !cw.selection.contains(ci) {
             // identity block, zero coupling (cleared) and zero residual: the direction is 0
             matrix.decouple(sym, nc);
             continue;
@@ -108,9 +107,9 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
             }
         }
         let mut y = [0.0; MAX_Y];
-        cw.gather(ci, &s[on..], &cw.e, &mut y);
+        cw.nodes.gather(ci, &s[on..], &cw.vars.e, &mut y);
         let diag = matrix.block_mut(sym, nc, nc);
-        if !cw.condense(ci, &y, dt, diag, &mut rhs[on..on + l.nk]) {
+        if !cw.nodes.condense(ci, &y, &cw.vars.re, frozen, dt, diag, &mut rhs[on..on + l.nk]) {
             return false;
         }
     }

@@ -24,14 +24,11 @@ pub fn direction(eqs: &Equations, sc: &mut Scratch) -> bool {
     }
     w.ds.iter_mut().for_each(|d| *d = -*d);
     matrix.solve(sym, &mut w.ds);
-    for ci in 0..cw.count() {
-        if !cw.active[ci] {
-            continue;
-        }
+    for ci in cw.selection.iter() {
         let on = eqs.model.addresses.contact(ci);
-        cw.recover(ci, &w.ds[on..]);
+        cw.nodes.recover(ci, &w.ds[on..], &mut cw.vars.de);
     }
-    w.ds.iter().chain(cw.de.iter()).all(|d| d.is_finite())
+    w.ds.iter().chain(cw.vars.de.iter()).all(|d| d.is_finite())
 }
 
 /// Solves the factored Newton system (from the last [`direction`]) again for the
@@ -41,24 +38,18 @@ pub fn resolve(eqs: &Equations, sc: &mut Scratch) -> bool {
     let sym = &eqs.model.symbolic;
     let at = &eqs.model.addresses;
     w.ds.copy_from_slice(&w.r);
-    for ci in 0..cw.count() {
-        if !cw.active[ci] {
-            continue;
-        }
+    for ci in cw.selection.iter() {
         let on = at.contact(ci);
-        let nk = cw.layouts[ci].nk;
-        cw.condense_rhs(ci, &mut w.ds[on..on + nk]);
+        let nk = cw.nodes.layout(ci).nk;
+        cw.nodes.condense_rhs(ci, &cw.vars.re, &mut w.ds[on..on + nk]);
     }
     w.ds.iter_mut().for_each(|d| *d = -*d);
     matrix.solve(sym, &mut w.ds);
-    for ci in 0..cw.count() {
-        if !cw.active[ci] {
-            continue;
-        }
+    for ci in cw.selection.iter() {
         let on = at.contact(ci);
-        cw.recover(ci, &w.ds[on..]);
+        cw.nodes.recover(ci, &w.ds[on..], &mut cw.vars.de);
     }
-    w.ds.iter().chain(cw.de.iter()).all(|d| d.is_finite())
+    w.ds.iter().chain(cw.vars.de.iter()).all(|d| d.is_finite())
 }
 
 /// Backtracking from the fraction-to-boundary step along (it.ds, cw.de) on ‖F(s; μ)‖₂
@@ -72,12 +63,13 @@ pub fn line_search(eqs: &Equations, sc: &mut Scratch, mu: f64, merit: f64, stats
         for k in 0..w.s.len() {
             w.trial[k] = w.s[k] + alpha * w.ds[k];
         }
-        for k in 0..cw.ne_total {
-            cw.e_trial[k] = cw.e[k] + alpha * cw.de[k];
+        let v = &mut cw.vars;
+        for k in 0..v.e.len() {
+            v.e_trial[k] = v.e[k] + alpha * v.de[k];
         }
         if eqs.angular_speed_ok(&w.trial, two_over_dt) {
             contact_rows::residual(eqs, &w.trial, cw, true, mu, &mut w.r_trial);
-            let m = norm2(&w.r_trial).hypot(norm2(&cw.re_trial));
+            let m = norm2(&w.r_trial).hypot(norm2(&cw.vars.re_trial));
             if m.is_finite() && m <= (1.0 - 1e-4 * alpha) * merit {
                 return (true, alpha);
             }
@@ -92,12 +84,12 @@ pub fn line_search(eqs: &Equations, sc: &mut Scratch, mu: f64, merit: f64, stats
 fn max_step(eqs: &Equations, sc: &Scratch) -> f64 {
     let (w, cw) = (&sc.it, &sc.contacts);
     let mut am = f64::INFINITY;
-    for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
+    for ci in cw.selection.iter() {
         let on = eqs.model.addresses.contact(ci);
         let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
-        cw.gather(ci, &w.s[on..], &cw.e, &mut y);
-        cw.gather(ci, &w.ds[on..], &cw.de, &mut dy);
-        am = cw.layouts[ci].max_step(&y, &dy, am);
+        cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
+        cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, &mut dy);
+        am = cw.nodes.layout(ci).max_step(&y, &dy, am);
     }
     am
 }

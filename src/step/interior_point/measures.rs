@@ -11,19 +11,18 @@ use crate::step::problem::norm_inf;
 /// Turns the contacts' E rows at barrier μ into those at μ + d (only the complementarity
 /// rows read product − μ).
 pub fn shift_barrier(cw: &mut ContactWork, d: f64) {
-    for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
-        let (l, eo) = (cw.layouts[ci], cw.e_offset[ci]);
-        l.shift_barrier(&mut cw.re[eo..eo + l.ne], d);
+    for ci in cw.selection.iter() {
+        cw.nodes.layout(ci).shift_barrier(&mut cw.vars.re[cw.nodes.e_range(ci)], d);
     }
 }
 
-/// ‖E rows at barrier μ‖∞ from the E rows at μ = 0 in `cw.re`.
+/// ‖E rows at barrier μ‖∞ from the E rows at μ = 0 in `cw.vars.re`.
 pub fn barrier_norm_inf(cw: &ContactWork, mu: f64) -> f64 {
     let mut norm: f64 = 0.0;
-    for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
-        let (l, eo) = (cw.layouts[ci], cw.e_offset[ci]);
+    for ci in cw.selection.iter() {
+        let l = cw.nodes.layout(ci);
         let mut re = [0.0; MAX_Y];
-        re[..l.ne].copy_from_slice(&cw.re[eo..eo + l.ne]);
+        re[..l.ne].copy_from_slice(&cw.vars.re[cw.nodes.e_range(ci)]);
         l.shift_barrier(&mut re[..l.ne], mu);
         norm = re[..l.ne].iter().fold(norm, |m, v| m.max(v.abs()));
     }
@@ -35,9 +34,8 @@ pub fn measures(cw: &ContactWork, r: &[f64], mu: f64) -> (f64, f64) {
     let mut eq = norm_inf(r);
     let mut comp: f64 = 0.0;
     for ci in 0..cw.count() {
-        let l = &cw.layouts[ci];
-        let eo = cw.e_offset[ci];
-        let re = &cw.re[eo..eo + l.ne];
+        let l = cw.nodes.layout(ci);
+        let re = &cw.vars.re[cw.nodes.e_range(ci)];
         comp = comp.max(l.complementarity(re, mu));
         eq = eq.max(l.cone_equality(re));
     }
@@ -49,11 +47,11 @@ pub fn measures(cw: &ContactWork, r: &[f64], mu: f64) -> (f64, f64) {
 /// for the multipliers' size). At 4000 N, an unscaled product of 1e-8 N·m would ask for
 /// the gap slack to 2.5e-12 m, below what the linear solve can resolve.
 pub fn force_scale(model: &Model, s: &[f64], cw: &ContactWork) -> f64 {
-    let gamma_max = (0..cw.count()).filter(|&ci| cw.active[ci]).map(|ci| s[model.addresses.contact(ci)]).fold(0.0, f64::max);
+    let gamma_max = cw.selection.iter().map(|ci| s[model.addresses.contact(ci)]).fold(0.0, f64::max);
     (gamma_max / FORCE_REFERENCE).max(1.0)
 }
 
-/// Contacts whose normal force exceeds their gap slack.
+/// Contacts whose normal force exceeds their gap slack (the first E variable).
 pub fn count_active(model: &Model, s: &[f64], cw: &ContactWork) -> usize {
-    (0..cw.count()).filter(|&ci| cw.active[ci]).filter(|&ci| s[model.addresses.contact(ci)] > cw.e[cw.e_offset[ci]]).count()
+    cw.selection.iter().filter(|&ci| s[model.addresses.contact(ci)] > cw.vars.e[cw.nodes.e_range(ci).start]).count()
 }

@@ -1,10 +1,10 @@
 //! One Mehrotra predictor–corrector iteration (Nocedal & Wright 14.2, on the
 //! complementarity problem of the contacts).
 
+use super::contact_rows;
 use super::direction::{direction, line_search, resolve};
 use super::measures::shift_barrier;
 use super::settings::CORRECTOR_ALPHA;
-use super::contact_rows;
 use crate::contact::cone::MAX_Y;
 use crate::data::{Scratch, StepStats};
 use crate::step::problem::{norm2, Equations};
@@ -30,59 +30,55 @@ pub fn step(eqs: &Equations, sc: &mut Scratch, eq: f64, mu_end: f64, stats: &mut
         return None;
     }
     let at = &eqs.model.addresses;
-    {
-        let Scratch { it: w, contacts: cw, .. } = &mut *sc;
-        // predictor: keep its contact directions, step to the cones' boundary
-        let mut alpha_aff: f64 = 1.0;
-        for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
-            let on = at.contact(ci);
-            let l = cw.layouts[ci];
-            let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
-            cw.gather(ci, &w.s[on..], &cw.e, &mut y);
-            cw.gather(ci, &w.ds[on..], &cw.de, &mut dy);
-            let yo = cw.y_off[ci];
-            cw.dy_aff[yo..yo + l.ny()].copy_from_slice(&dy[..l.ny()]);
-            alpha_aff = l.max_step(&y, &dy, alpha_aff);
-        }
-        let (mut sum, mut sum_aff, mut count) = (0.0, 0.0, 0usize);
-        for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
-            let on = at.contact(ci);
-            let l = cw.layouts[ci];
-            let mut y = [0.0; MAX_Y];
-            cw.gather(ci, &w.s[on..], &cw.e, &mut y);
-            let (p, n) = l.products(&y);
-            let yo = cw.y_off[ci];
-            for (v, d) in y.iter_mut().zip(&cw.dy_aff[yo..yo + l.ny()]) {
-                *v += alpha_aff * d;
-            }
-            sum += p;
-            sum_aff += l.products(&y).0;
-            count += n;
-        }
-        let nu = sum / count.max(1) as f64;
-        let sigma = (sum_aff / sum).clamp(0.0, 1.0).powi(3);
-        let target = (sigma * nu).max(mu_end).max(0.1 * nu.min(eq));
-        // corrector (it.r, cw.re hold the residual at μ = 0)
-        shift_barrier(cw, target);
-        let merit = norm2(&w.r).hypot(norm2(&cw.re));
-        for ci in (0..cw.count()).filter(|&ci| cw.active[ci]) {
-            let (l, eo, yo) = (cw.layouts[ci], cw.e_offset[ci], cw.y_off[ci]);
-            l.add_second_order(&cw.dy_aff[yo..yo + l.ny()], &mut cw.re[eo..eo + l.ne]);
-        }
-        if resolve(eqs, sc) {
-            let (accepted, alpha) = line_search(eqs, sc, target, merit, stats);
-            if accepted && alpha >= CORRECTOR_ALPHA {
-                return Some(PcStep { accepted, alpha, target });
-            }
-        }
-        // fallback: the centred Newton direction at the same target
-        let Scratch { it: w, contacts: cw, .. } = &mut *sc;
-        contact_rows::residual(eqs, &w.s, cw, false, target, &mut w.r);
-        let merit = norm2(&w.r).hypot(norm2(&cw.re));
-        if !resolve(eqs, sc) {
-            return None;
-        }
-        let (accepted, alpha) = line_search(eqs, sc, target, merit, stats);
-        Some(PcStep { accepted, alpha, target })
+    let Scratch { it: w, contacts: cw, .. } = &mut *sc;
+    // predictor: keep its contact directions, step to the cones' boundary
+    let mut alpha_aff: f64 = 1.0;
+    for ci in cw.selection.iter() {
+        let on = at.contact(ci);
+        let l = cw.nodes.layout(ci);
+        let mut y = [0.0; MAX_Y];
+        cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
+        let dy = &mut cw.dy_aff[ci];
+        cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, dy);
+        alpha_aff = l.max_step(&y, dy, alpha_aff);
     }
+    let (mut sum, mut sum_aff, mut count) = (0.0, 0.0, 0usize);
+    for ci in cw.selection.iter() {
+        let on = at.contact(ci);
+        let l = cw.nodes.layout(ci);
+        let mut y = [0.0; MAX_Y];
+        cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
+        let (p, n) = l.products(&y);
+        for (v, d) in y.iter_mut().zip(&cw.dy_aff[ci][..l.ny()]) {
+            *v += alpha_aff * d;
+        }
+        sum += p;
+        sum_aff += l.products(&y).0;
+        count += n;
+    }
+    let nu = sum / count.max(1) as f64;
+    let sigma = (sum_aff / sum).clamp(0.0, 1.0).powi(3);
+    let target = (sigma * nu).max(mu_end).max(0.1 * nu.min(eq));
+    // corrector (it.r, cw.vars.re hold the residual at μ = 0)
+    shift_barrier(cw, target);
+    let merit = norm2(&w.r).hypot(norm2(&cw.vars.re));
+    for ci in cw.selection.iter() {
+        let l = cw.nodes.layout(ci);
+        l.add_second_order(&cw.dy_aff[ci][..l.ny()], &mut cw.vars.re[cw.nodes.e_range(ci)]);
+    }
+    if resolve(eqs, sc) {
+        let (accepted, alpha) = line_search(eqs, sc, target, merit, stats);
+        if accepted && alpha >= CORRECTOR_ALPHA {
+            return Some(PcStep { accepted, alpha, target });
+        }
+    }
+    // fallback: the centred Newton direction at the same target
+    let Scratch { it: w, contacts: cw, .. } = &mut *sc;
+    contact_rows::residual(eqs, &w.s, cw, false, target, &mut w.r);
+    let merit = norm2(&w.r).hypot(norm2(&cw.vars.re));
+    if !resolve(eqs, sc) {
+        return None;
+    }
+    let (accepted, alpha) = line_search(eqs, sc, target, merit, stats);
+    Some(PcStep { accepted, alpha, target })
 }

@@ -68,7 +68,7 @@ pub fn solve(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome
 }
 
 /// One interior-point solve from `start`; the solution (or the last iterate) stays in
-/// `sc` (s in `it.s`, the contacts' E variables in `contacts.e`).
+/// `sc` (s in `it.s`, the contacts' E variables in `contacts.vars.e`).
 pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start: Start, cap: IterationCap) -> Outcome {
     let model = eqs.model;
     let mu_end = 0.1 * opts.contact_tolerance;
@@ -120,7 +120,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         }
         let (accepted, alpha, searched_at) = match phase {
             Phase::PredictorCorrector => {
-                let merit = norm2(&sc.it.r).hypot(norm2(&sc.contacts.re));
+                let merit = norm2(&sc.it.r).hypot(norm2(&sc.contacts.vars.re));
                 if stale.predictor_corrector(merit) {
                     break;
                 }
@@ -136,7 +136,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
             }
             Phase::Centring | Phase::Monotone => {
                 mu = lower_barrier(sc, mu, mu_end);
-                let merit = norm2(&sc.it.r).hypot(norm2(&sc.contacts.re));
+                let merit = norm2(&sc.it.r).hypot(norm2(&sc.contacts.vars.re));
                 if stale.monotone(mu, merit) {
                     break;
                 }
@@ -153,9 +153,9 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         }
         let Scratch { it: w, contacts: cw, .. } = &mut *sc;
         std::mem::swap(&mut w.s, &mut w.trial);
-        std::mem::swap(&mut cw.e, &mut cw.e_trial);
+        std::mem::swap(&mut cw.vars.e, &mut cw.vars.e_trial);
         std::mem::swap(&mut w.r, &mut w.r_trial);
-        std::mem::swap(&mut cw.re, &mut cw.re_trial);
+        std::mem::swap(&mut cw.vars.re, &mut cw.vars.re_trial);
         evaluated_at = Some(searched_at);
         stats.iterations += 1;
         tiny_steps = if alpha < ABORT_ALPHA { tiny_steps + 1 } else { 0 };
@@ -184,8 +184,8 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
 fn lower_barrier(sc: &mut Scratch, mut mu: f64, mu_end: f64) -> f64 {
     let Scratch { it: w, contacts: cw, .. } = sc;
     shift_barrier(cw, mu);
-    while norm_inf(&w.r).max(norm_inf(&cw.re)) <= CENTRED * mu && mu > mu_end {
-        let lower = if cw.has_soc { mu_end.max(MU_FACTOR * mu) } else { mu_end.max((MU_FACTOR * mu).min(mu.powf(MU_POWER))) };
+    while norm_inf(&w.r).max(norm_inf(&cw.vars.re)) <= CENTRED * mu && mu > mu_end {
+        let lower = if cw.nodes.has_soc() { mu_end.max(MU_FACTOR * mu) } else { mu_end.max((MU_FACTOR * mu).min(mu.powf(MU_POWER))) };
         shift_barrier(cw, lower - mu);
         mu = lower;
     }
