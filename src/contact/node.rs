@@ -334,3 +334,59 @@ impl ContactWork {
         self.vars.de[er].iter_mut().for_each(|d| *d = 0.0);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::{ConeType, ContactShape};
+    use crate::math::V3;
+
+    fn ground(friction: f64, cone: ConeType) -> Contact {
+        Contact { shape: ContactShape::Plane { body: 0, p: V3::zeros(), radius: 0.0, normal: V3::z(), offset: 0.0 }, friction, cone, directions: 4 }
+    }
+
+    fn three() -> Vec<Contact> {
+        vec![ground(0.5, ConeType::Linear), ground(0.0, ConeType::Linear), ground(0.5, ConeType::Nonlinear)]
+    }
+
+    #[test]
+    fn e_ranges_tile_the_flat_vectors() {
+        let nodes = ContactNodes::new(&three());
+        let mut next = 0;
+        for ci in 0..nodes.count() {
+            let r = nodes.e_range(ci);
+            assert_eq!((r.start, r.len()), (next, nodes.layout(ci).ne));
+            next = r.end;
+        }
+        assert_eq!(nodes.e_len(), next);
+        assert!(nodes.has_soc() && nodes.has_friction());
+        assert!(!ContactNodes::new(&[ground(0.0, ConeType::Linear)]).has_friction());
+    }
+
+    #[test]
+    fn a_contact_leaving_or_entering_restarts_at_the_cone_centre() {
+        let mut cw = ContactWork::new(&three());
+        cw.vars.e.iter_mut().for_each(|v| *v = 7.0);
+        cw.vars.de.iter_mut().for_each(|v| *v = 3.0);
+        cw.set_active(1, false);
+        assert_eq!(cw.selection.iter().collect::<Vec<_>>(), vec![0, 2]);
+        let (r0, r1) = (cw.nodes.e_range(0), cw.nodes.e_range(1));
+        assert!(cw.vars.e[r1.clone()].iter().all(|&v| v == 1.0) && cw.vars.de[r1].iter().all(|&v| v == 0.0));
+        assert!(cw.vars.e[r0.clone()].iter().all(|&v| v == 7.0) && cw.vars.de[r0].iter().all(|&v| v == 3.0));
+        // no change, no reset
+        cw.vars.e.iter_mut().for_each(|v| *v = 7.0);
+        cw.set_active(1, false);
+        assert!(cw.vars.e.iter().all(|&v| v == 7.0));
+        cw.set_active(1, true);
+        assert!(cw.selection.contains(1));
+    }
+
+    #[test]
+    fn the_tresca_bound_applies_only_while_frozen() {
+        let mut cw = ContactWork::new(&three());
+        cw.tresca.set_limit(2, 4.5);
+        assert_eq!(cw.tresca.bound(2), None);
+        cw.tresca.set_frozen(true);
+        assert_eq!((cw.tresca.bound(2), cw.tresca.limit(2)), (Some(4.5), 4.5));
+    }
+}

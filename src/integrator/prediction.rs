@@ -46,3 +46,24 @@ pub fn pose_next(frame: &StepFrame, model: &Model, dt: f64, s: &[f64], body: Opt
 pub fn frame_pose(frame: &StepFrame, body: Option<usize>) -> Pose {
     body.map_or(Pose::WORLD, |i| Pose { x: frame.x1[i], q: frame.q1[i] })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_step_prediction_is_the_pose_update_with_a_unit_quaternion() {
+        let h = 0.01;
+        let (x, q) = (V3::new(0.1, -0.2, 0.3), V4::new(0.9, 0.1, -0.3, 0.2).normalize());
+        let (v, w) = (V3::new(1.0, 2.0, -3.0), V3::new(4.0, -5.0, 6.0));
+        let mut frame = StepFrame::new(1, 0.5);
+        predict(&[x], &[q], &[v], &[w], h, &mut frame);
+        let z1 = advance(&x, &q, &v, &w, h);
+        assert_eq!((frame.dt, frame.v0[0], frame.w0[0], frame.x1[0]), (h, v, w, x + v * h));
+        assert_eq!(frame.q1[0], z1.q.normalize());
+        assert!((frame.q1[0] - z1.q).norm() < 1e-15 && (frame.q1[0].norm() - 1.0).abs() < 1e-15);
+        assert_eq!(frame_pose(&frame, Some(0)).x, frame.x1[0]);
+        let world = frame_pose(&frame, None);
+        assert_eq!((world.x, world.q), (Pose::WORLD.x, Pose::WORLD.q));
+    }
+}

@@ -251,3 +251,41 @@ impl RoundingFloor {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_predictor_corrector_is_stale_after_its_window_without_halving() {
+        let mut w = StaleWindow::default();
+        assert!(!w.predictor_corrector(1.0));
+        for _ in 1..STALE_ITERATIONS {
+            assert!(!w.predictor_corrector(0.9));
+        }
+        assert!(w.predictor_corrector(0.9));
+        // halving the merit restarts the window
+        assert!(!w.predictor_corrector(0.4));
+    }
+
+    #[test]
+    fn the_monotone_window_restarts_at_each_barrier() {
+        let mut w = StaleWindow::default();
+        for _ in 0..STALE_MONOTONE_ITERATIONS {
+            assert!(!w.monotone(1.0, 1.0));
+        }
+        assert!(w.monotone(1.0, 1.0));
+        assert!(!w.monotone(0.2, 1.0));
+    }
+
+    #[test]
+    fn the_rounding_floor_is_reached_when_the_residual_stops_halving() {
+        let mut f = RoundingFloor::default();
+        assert!(!f.reached(1e-9));
+        assert!(!f.reached(0.4e-9));
+        for _ in 1..FLOOR_ITERATIONS {
+            assert!(!f.reached(0.3e-9));
+        }
+        assert!(f.reached(0.3e-9));
+    }
+}
