@@ -145,7 +145,7 @@ impl Sim {
     /// velocities are then the discrete velocities between the two configurations.
     /// (Allocates: a setup call, never part of a step.)
     fn reposition(&mut self, joint: usize, values: &[f64], is_position: bool) {
-        let model = self.model.clone();
+        let model = &*self.model;
         let (dt, h_old) = (self.data.dt, self.data.dt_prev);
         let mut z0 = self.current_poses();
         let z1_old = self.predicted_poses();

@@ -14,6 +14,11 @@
 //!
 //! A step that does not converge is split in halves by the policy in `split`. No stage
 //! allocates.
+//!
+//! The solvers are peers with one shape, `solve(&Equations, &mut Scratch, &SolverOptions)
+//! -> Outcome`: the equations fixed for the step (`problem`), the iterate and workspace in
+//! the data's scratch, the options; a new solver is one more such function and one more
+//! arm in [`solve`].
 
 mod commit;
 pub(crate) mod culling;
