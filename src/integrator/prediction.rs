@@ -16,8 +16,11 @@ pub fn advance(x: &V3, q: &V4, v: &V3, w: &V3, h: f64) -> Pose {
 /// The step's prediction z_{k+1} (into `frame.x1`, `frame.q1`) from z_k and the known
 /// velocities ż_k, which span the interval `h0`; also keeps ż_k in `frame.v0`, `frame.w0`.
 /// The quaternion is unit by construction; normalizing removes only the round-off that
-/// would otherwise accumulate over the steps. (State queries between steps use
-/// [`advance`] alone: they read the prediction without changing what a step commits.)
+/// would otherwise accumulate over the steps. The state queries between steps
+/// (`Sim::joint_velocity`, `velocity_violation`, setting minimal coordinates) use
+/// [`advance`] alone: they differ only by that round-off, but controllers feed them back
+/// into the inputs, so normalizing them too would move closed-loop trajectories (the
+/// exoskeleton scenario) beyond rounding, for no gain in accuracy.
 pub fn predict(x: &[V3], q: &[V4], v: &[V3], w: &[V3], h0: f64, frame: &mut StepFrame) {
     frame.dt = h0;
     for i in 0..x.len() {
