@@ -11,7 +11,6 @@
 //! declaration order, so every reader of s goes through these offsets.
 
 use crate::math::V3;
-use crate::solver::Symbolic;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Addresses {
@@ -21,9 +20,10 @@ pub struct Addresses {
 }
 
 impl Addresses {
-    /// From the graph nodes of bodies, joints and contacts and the solver's block layout.
-    pub fn new(symbolic: &Symbolic, body_node: &[usize], joint_node: &[Option<usize>], contact_node: &[usize]) -> Addresses {
-        let at = |n: usize| symbolic.offsets[n];
+    /// From the graph nodes of bodies, joints and contacts and each node's offset in the
+    /// step vector (the solver's block layout, `Symbolic::offsets`).
+    pub fn new(node_offsets: &[usize], body_node: &[usize], joint_node: &[Option<usize>], contact_node: &[usize]) -> Addresses {
+        let at = |n: usize| node_offsets[n];
         Addresses {
             body: body_node.iter().map(|&n| at(n)).collect(),
             joint: joint_node.iter().map(|n| n.map(at)).collect(),
@@ -90,22 +90,19 @@ fn read_v3(s: &[f64], o: usize) -> V3 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::SparsityGraph;
 
     #[test]
     fn offsets_follow_the_block_layout() {
-        let mut g = SparsityGraph::default();
-        let b0 = g.add_node(6, false, false);
-        let b1 = g.add_node(6, false, false);
-        let j = g.add_node(5, true, true);
-        g.add_edge(j, b0);
-        g.add_edge(j, b1);
-        let sym = Symbolic::new(&g);
-        let a = Addresses::new(&sym, &[b0, b1], &[Some(j), None], &[]);
-        assert_eq!((a.body(0), a.body(1), a.joint(0), a.joint(1)), (sym.offsets[b0], sym.offsets[b1], Some(sym.offsets[j]), None));
-        let mut s = vec![0.0; sym.dim];
+        // nodes: body 0, body 1, joint (5 rows), contact (3 kept variables), eliminated in
+        // the order joint, body 1, contact, body 0
+        let node_offsets = [14, 5, 0, 11];
+        let a = Addresses::new(&node_offsets, &[0, 1], &[Some(2), None], &[3]);
+        assert_eq!((a.body(0), a.body(1), a.joint(0), a.joint(1), a.contact(0)), (14, 5, Some(0), None, 11));
+        assert_eq!(a.bodies(), &[14, 5]);
+        let mut s = vec![0.0; 20];
         a.set_velocities(&mut s, 1, &V3::new(1.0, 2.0, 3.0), &V3::new(4.0, 5.0, 6.0));
+        assert_eq!(&s[5..11], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
         assert_eq!(a.velocities(&s, 1), (V3::new(1.0, 2.0, 3.0), V3::new(4.0, 5.0, 6.0)));
-        assert_eq!(a.linear_velocity(&s, 0), V3::zeros());
+        assert_eq!((a.linear_velocity(&s, 0), a.angular_velocity(&s, 1)), (V3::zeros(), V3::new(4.0, 5.0, 6.0)));
     }
 }

@@ -97,7 +97,7 @@ impl Model {
         }
         let symbolic = Symbolic::new(&graph);
         Ok(Model {
-            addresses: Addresses::new(&symbolic, &body_node, &joint_node, &contact_node),
+            addresses: Addresses::new(&symbolic.offsets, &body_node, &joint_node, &contact_node),
             gravity: b.gravity,
             bodies: b.bodies.clone(),
             joints: b.joints.clone(),
