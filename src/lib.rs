@@ -2,7 +2,9 @@
 //! Integrators and Graph-Based Solvers for Multibody Dynamics in Maximal Coordinates").
 //!
 //! Data flow: [`Builder`] (mutable description) → [`Model`] (immutable, compiled graph and
-//! elimination order) → [`Sim`] (one rollout, preallocated workspace) → `Sim::step`.
+//! elimination order) → [`Sim`] (one rollout: the model, its data — state, inputs, warm
+//! start, preallocated workspace, outputs — and the solver options) → `Sim::step`, the
+//! named stages of `step` on `(&Model, &mut Data)`.
 
 pub mod error;
 pub mod math;
@@ -12,6 +14,8 @@ pub mod solver;
 pub mod integrator;
 pub mod forces;
 pub mod contact;
+mod data;
+mod step;
 pub mod sim;
 pub mod urdf;
 pub mod capi;

@@ -14,43 +14,28 @@
 //! so the graph sees one nk × nk block per contact. A_EE is block triangular with the
 //! complementarity partners on its diagonal, hence invertible strictly inside the cones.
 //!
-//! Storage for all contacts is allocated once; nothing here allocates during a step.
+//! [`ContactNodes`] holds the layout and the condensation of every contact;
+//! [`ContactWork`] adds what a step's solve keeps per contact: the interior point's E
+//! buffers, the contact frames, which contacts take part, the Tresca bound. Storage for
+//! all contacts is allocated once; nothing here allocates during a step.
 
 use super::cone::{Layout, MAX_Y};
 use super::geometry::ContactFrame;
 use super::Contact;
 use crate::math::dense::{gemm_sub, lu_factor, lu_solve};
 
+use std::ops::Range;
+
+/// Every contact's node layout (cone, where its E variables sit in the flat E vectors)
+/// and the factors of its last condensation.
 #[derive(Debug, Clone, Default)]
-pub struct ContactWork {
-    pub layouts: Vec<Layout>,
-    pub friction: Vec<f64>,
+pub struct ContactNodes {
+    layouts: Vec<Layout>,
+    friction: Vec<f64>,
     /// Offset of each contact's E variables in the flat E vectors.
-    pub e_offset: Vec<usize>,
-    pub ne_total: usize,
-    /// E variables: iterate, trial, Newton direction, residual rows, trial residual rows.
-    pub e: Vec<f64>,
-    pub e_trial: Vec<f64>,
-    pub de: Vec<f64>,
-    pub re: Vec<f64>,
-    pub re_trial: Vec<f64>,
-    /// E variables of the last committed step (warm start).
-    pub e_solution: Vec<f64>,
-    pub frames: Vec<ContactFrame>,
-    /// Some contact uses the second-order cone.
-    pub has_soc: bool,
-    /// Tresca mode: each contact's friction bounded by μ_f·`limit[ci]` instead of μ_f·γ.
-    pub frozen: bool,
-    pub limit: Vec<f64>,
-    /// Use the monotone barrier rule instead of the predictor–corrector (the linear-algebra
-    /// checks in `sim::contact_check` inspect iterates along the monotone path).
-    pub monotone: bool,
-    /// Contacts taking part in the current step's solve (see `sim::culling`); a left-out
-    /// contact's node is an identity block with zero multipliers.
-    pub active: Vec<bool>,
-    /// Predictor (affine) direction of each node's variables y = [K; E], at `y_off`.
-    pub y_off: Vec<usize>,
-    pub dy_aff: Vec<f64>,
+    e_offset: Vec<usize>,
+    e_len: usize,
+    has_soc: bool,
     // condensation scratch, per contact at its offsets
     a_off: Vec<usize>,
     a: Vec<f64>,
@@ -62,10 +47,10 @@ pub struct ContactWork {
     z: Vec<f64>,
 }
 
-impl ContactWork {
-    pub fn new(contacts: &[Contact]) -> ContactWork {
-        let mut w = ContactWork::default();
-        let (mut eo, mut ao, mut lo, mut xo, mut yo) = (0, 0, 0, 0, 0);
+impl ContactNodes {
+    pub fn new(contacts: &[Contact]) -> ContactNodes {
+        let mut w = ContactNodes::default();
+        let (mut eo, mut ao, mut lo, mut xo) = (0, 0, 0, 0);
         for c in contacts {
             let l = c.layout();
             w.layouts.push(l);
@@ -75,31 +60,17 @@ impl ContactWork {
             w.a_off.push(ao);
             w.lu_off.push(lo);
             w.x_off.push(xo);
-            w.y_off.push(yo);
-            yo += l.ny();
             eo += l.ne;
             ao += l.ny() * l.ny();
             lo += l.ne * l.ne;
             xo += l.ne * l.nk;
         }
-        w.ne_total = eo;
-        for v in [&mut w.e, &mut w.e_trial, &mut w.de, &mut w.re, &mut w.re_trial, &mut w.e_solution, &mut w.z] {
-            *v = vec![0.0; eo];
-        }
+        w.e_len = eo;
+        w.z = vec![0.0; eo];
         w.piv = vec![0; eo];
-        w.dy_aff = vec![0.0; yo];
-        w.limit = vec![0.0; contacts.len()];
-        w.active = vec![true; contacts.len()];
         w.a = vec![0.0; ao];
         w.lu = vec![0.0; lo];
         w.x = vec![0.0; xo];
-        w.frames = vec![ContactFrame::default(); contacts.len()];
-        for (ci, l) in w.layouts.iter().enumerate() {
-            let mut y = [0.0; MAX_Y];
-            l.init(&mut y);
-            let o = w.e_offset[ci];
-            w.e_solution[o..o + l.ne].copy_from_slice(&y[l.nk..l.ny()]);
-        }
         w
     }
 
@@ -107,7 +78,42 @@ impl ContactWork {
         self.layouts.len()
     }
 
+    /// Contact `ci`'s cone layout.
+    #[inline]
+    pub fn layout(&self, ci: usize) -> Layout {
+        self.layouts[ci]
+    }
+
+    /// Contact `ci`'s friction coefficient μ_f.
+    #[inline]
+    pub fn friction(&self, ci: usize) -> f64 {
+        self.friction[ci]
+    }
+
+    /// Some contact has friction.
+    pub fn has_friction(&self) -> bool {
+        self.friction.iter().any(|&f| f > 0.0)
+    }
+
+    /// Some contact uses the second-order cone.
+    pub fn has_soc(&self) -> bool {
+        self.has_soc
+    }
+
+    /// Where contact `ci`'s E variables sit in the flat E vectors.
+    #[inline]
+    pub fn e_range(&self, ci: usize) -> Range<usize> {
+        let o = self.e_offset[ci];
+        o..o + self.layouts[ci].ne
+    }
+
+    /// Length of the flat E vectors.
+    pub fn e_len(&self) -> usize {
+        self.e_len
+    }
+
     /// The node's variables y = [K; E] gathered from the graph vector slice `k` and `e`.
+    #[inline]
     pub fn gather(&self, ci: usize, k: &[f64], e: &[f64], y: &mut [f64; MAX_Y]) {
         let l = &self.layouts[ci];
         let o = self.e_offset[ci];
@@ -115,15 +121,16 @@ impl ContactWork {
         y[l.nk..l.ny()].copy_from_slice(&e[o..o + l.ne]);
     }
 
-    /// Condenses contact `ci` at its variables `y` with E residual rows `self.re`: writes
-    /// the node's diagonal block (nk × nk) into `diag` and turns `rk` (the K rows of the
-    /// residual) into r_K − A_KE A_EE⁻¹ r_E. Returns false if A_EE is singular (the iterate
-    /// left the cones' interior).
-    pub fn condense(&mut self, ci: usize, y: &[f64], dt: f64, diag: &mut [f64], rk: &mut [f64]) -> bool {
+    /// Condenses contact `ci` at its variables `y` with E residual rows `re` (flat; Tresca
+    /// friction when `frozen`): writes the node's diagonal block (nk × nk) into `diag` and
+    /// turns `rk` (the K rows of the residual) into r_K − A_KE A_EE⁻¹ r_E. Returns false
+    /// if A_EE is singular (the iterate left the cones' interior).
+    #[allow(clippy::too_many_arguments)]
+    pub fn condense(&mut self, ci: usize, y: &[f64], re: &[f64], frozen: bool, dt: f64, diag: &mut [f64], rk: &mut [f64]) -> bool {
         let l = self.layouts[ci];
         let (nk, ne, ny) = (l.nk, l.ne, l.ny());
         let a = &mut self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
-        l.jacobian(y, self.friction[ci], self.frozen, dt, a);
+        l.jacobian(y, self.friction[ci], frozen, dt, a);
         let lu = &mut self.lu[self.lu_off[ci]..self.lu_off[ci] + ne * ne];
         let x = &mut self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
         for r in 0..ne {
@@ -151,15 +158,15 @@ impl ContactWork {
             }
         }
         gemm_sub(diag, &ake[..nk * ne], x, nk, ne, nk);
-        self.condense_rhs(ci, rk);
+        self.condense_rhs(ci, re, rk);
         true
     }
 
     /// The right-hand side part of `condense` alone, with the factors of the last
-    /// condensation: turns `rk` into r_K − A_KE A_EE⁻¹ r_E for the E rows now in `self.re`
+    /// condensation: turns `rk` into r_K − A_KE A_EE⁻¹ r_E for the E rows now in `re`
     /// (the predictor–corrector solves twice with one matrix; only the complementarity
     /// rows' right-hand side changes between the solves).
-    pub fn condense_rhs(&mut self, ci: usize, rk: &mut [f64]) {
+    pub fn condense_rhs(&mut self, ci: usize, re: &[f64], rk: &mut [f64]) {
         let l = self.layouts[ci];
         let (nk, ne, ny) = (l.nk, l.ne, l.ny());
         let a = &self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
@@ -167,15 +174,16 @@ impl ContactWork {
         let eo = self.e_offset[ci];
         let piv = &self.piv[eo..eo + ne];
         let z = &mut self.z[eo..eo + ne];
-        z.copy_from_slice(&self.re[eo..eo + ne]);
+        z.copy_from_slice(&re[eo..eo + ne]);
         lu_solve(lu, ne, piv, z, 1);
         for r in 0..nk {
             rk[r] -= (0..ne).map(|c| a[r * ny + nk + c] * z[c]).sum::<f64>();
         }
     }
 
-    /// Recovers the E part of the Newton direction from the K part: dE = −z − X dK.
-    pub fn recover(&mut self, ci: usize, dk: &[f64]) {
+    /// Recovers the E part of the Newton direction from the K part into `de` (flat):
+    /// dE = −z − X dK.
+    pub fn recover(&self, ci: usize, dk: &[f64], de: &mut [f64]) {
         let l = self.layouts[ci];
         let (nk, ne) = (l.nk, l.ne);
         let eo = self.e_offset[ci];
@@ -185,7 +193,7 @@ impl ContactWork {
             for c in 0..nk {
                 s += x[r * nk + c] * dk[c];
             }
-            self.de[eo + r] = -s;
+            de[eo + r] = -s;
         }
     }
 
@@ -194,5 +202,191 @@ impl ContactWork {
     pub fn local_jacobian(&self, ci: usize) -> &[f64] {
         let ny = self.layouts[ci].ny();
         &self.a[self.a_off[ci]..self.a_off[ci] + ny * ny]
+    }
+}
+
+/// The interior point's E buffers (flat, contact `ci` at `ContactNodes::e_range(ci)`).
+#[derive(Debug, Clone, Default)]
+pub struct ContactVariables {
+    /// Iterate.
+    pub e: Vec<f64>,
+    /// Line-search trial point.
+    pub e_trial: Vec<f64>,
+    /// Newton direction.
+    pub de: Vec<f64>,
+    /// E residual rows at the iterate and at the trial point.
+    pub re: Vec<f64>,
+    pub re_trial: Vec<f64>,
+}
+
+impl ContactVariables {
+    fn new(len: usize) -> ContactVariables {
+        let z = vec![0.0; len];
+        ContactVariables { e: z.clone(), e_trial: z.clone(), de: z.clone(), re: z.clone(), re_trial: z }
+    }
+}
+
+/// Tresca friction: each contact's friction bounded by μ_f·limit instead of μ_f·γ while
+/// frozen (the rescue's fixed point, `step::tresca`).
+#[derive(Debug, Clone, Default)]
+pub struct TrescaBound {
+    frozen: bool,
+    limit: Vec<f64>,
+}
+
+impl TrescaBound {
+    pub fn is_frozen(&self) -> bool {
+        self.frozen
+    }
+
+    /// Freezes (or releases) the bounds.
+    pub fn set_frozen(&mut self, frozen: bool) {
+        self.frozen = frozen;
+    }
+
+    /// Contact `ci`'s bound while frozen (None: the Coulomb bound μ_f·γ).
+    #[inline]
+    pub fn bound(&self, ci: usize) -> Option<f64> {
+        if self.frozen {
+            Some(self.limit[ci])
+        } else {
+            None
+        }
+    }
+
+    /// The normal force ĝ that bounds contact `ci`'s friction.
+    #[inline]
+    pub fn limit(&self, ci: usize) -> f64 {
+        self.limit[ci]
+    }
+
+    pub fn set_limit(&mut self, ci: usize, g: f64) {
+        self.limit[ci] = g;
+    }
+}
+
+/// The contacts taking part in the current step's solve (see `step::culling`); a left-out
+/// contact's node is an identity block with zero multipliers.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    active: Vec<bool>,
+}
+
+impl Selection {
+    /// Whether contact `ci` takes part.
+    #[inline]
+    pub fn contains(&self, ci: usize) -> bool {
+        self.active[ci]
+    }
+
+    /// The contacts taking part, in order.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.active.len()).filter(|&ci| self.active[ci])
+    }
+}
+
+/// What a step's contact solve keeps per contact besides the graph vector.
+#[derive(Debug, Clone, Default)]
+pub struct ContactWork {
+    pub nodes: ContactNodes,
+    pub vars: ContactVariables,
+    /// Contact frames at z_{k+1} (set when a solve starts).
+    pub frames: Vec<ContactFrame>,
+    pub tresca: TrescaBound,
+    /// Predictor (affine) direction of each node's variables y = [K; E].
+    pub dy_aff: Vec<[f64; MAX_Y]>,
+    /// Change through [`ContactWork::set_active`].
+    pub selection: Selection,
+}
+
+impl ContactWork {
+    pub fn new(contacts: &[Contact]) -> ContactWork {
+        let nodes = ContactNodes::new(contacts);
+        let n = contacts.len();
+        ContactWork {
+            vars: ContactVariables::new(nodes.e_len()),
+            frames: vec![ContactFrame::default(); n],
+            tresca: TrescaBound { frozen: false, limit: vec![0.0; n] },
+            dy_aff: vec![[0.0; MAX_Y]; n],
+            selection: Selection { active: vec![true; n] },
+            nodes,
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.nodes.count()
+    }
+
+    /// Puts contact `ci` into the solve or leaves it out; a contact entering or leaving
+    /// gets zero multipliers and direction (its variables are set again when a solve
+    /// starts with it).
+    pub fn set_active(&mut self, ci: usize, active: bool) {
+        if self.selection.active[ci] == active {
+            return;
+        }
+        self.selection.active[ci] = active;
+        let l = self.nodes.layout(ci);
+        let er = self.nodes.e_range(ci);
+        let mut y = [0.0; MAX_Y];
+        l.init(&mut y);
+        self.vars.e[er.clone()].copy_from_slice(&y[l.nk..l.ny()]);
+        self.vars.de[er].iter_mut().for_each(|d| *d = 0.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::{ConeType, ContactShape};
+    use crate::math::V3;
+
+    fn ground(friction: f64, cone: ConeType) -> Contact {
+        Contact { shape: ContactShape::Plane { body: 0, p: V3::zeros(), radius: 0.0, normal: V3::z(), offset: 0.0 }, friction, cone, directions: 4 }
+    }
+
+    fn three() -> Vec<Contact> {
+        vec![ground(0.5, ConeType::Linear), ground(0.0, ConeType::Linear), ground(0.5, ConeType::Nonlinear)]
+    }
+
+    #[test]
+    fn e_ranges_tile_the_flat_vectors() {
+        let nodes = ContactNodes::new(&three());
+        let mut next = 0;
+        for ci in 0..nodes.count() {
+            let r = nodes.e_range(ci);
+            assert_eq!((r.start, r.len()), (next, nodes.layout(ci).ne));
+            next = r.end;
+        }
+        assert_eq!(nodes.e_len(), next);
+        assert!(nodes.has_soc() && nodes.has_friction());
+        assert!(!ContactNodes::new(&[ground(0.0, ConeType::Linear)]).has_friction());
+    }
+
+    #[test]
+    fn a_contact_leaving_or_entering_restarts_at_the_cone_centre() {
+        let mut cw = ContactWork::new(&three());
+        cw.vars.e.iter_mut().for_each(|v| *v = 7.0);
+        cw.vars.de.iter_mut().for_each(|v| *v = 3.0);
+        cw.set_active(1, false);
+        assert_eq!(cw.selection.iter().collect::<Vec<_>>(), vec![0, 2]);
+        let (r0, r1) = (cw.nodes.e_range(0), cw.nodes.e_range(1));
+        assert!(cw.vars.e[r1.clone()].iter().all(|&v| v == 1.0) && cw.vars.de[r1].iter().all(|&v| v == 0.0));
+        assert!(cw.vars.e[r0.clone()].iter().all(|&v| v == 7.0) && cw.vars.de[r0].iter().all(|&v| v == 3.0));
+        // no change, no reset
+        cw.vars.e.iter_mut().for_each(|v| *v = 7.0);
+        cw.set_active(1, false);
+        assert!(cw.vars.e.iter().all(|&v| v == 7.0));
+        cw.set_active(1, true);
+        assert!(cw.selection.contains(1));
+    }
+
+    #[test]
+    fn the_tresca_bound_applies_only_while_frozen() {
+        let mut cw = ContactWork::new(&three());
+        cw.tresca.set_limit(2, 4.5);
+        assert_eq!(cw.tresca.bound(2), None);
+        cw.tresca.set_frozen(true);
+        assert_eq!((cw.tresca.bound(2), cw.tresca.limit(2)), (Some(4.5), 4.5));
     }
 }

@@ -3,7 +3,6 @@
 //! (`StepFrame::force`, `torque`); this adds the moment of F about the centre of mass,
 //! p × Q(q_{k+1})ᵀ F (body frame), at z_{k+1} like every explicit force.
 
-use super::wrench_pair::body_offset;
 use crate::integrator::StepFrame;
 use crate::math::{rotation, V3, V4};
 use crate::model::Model;
@@ -20,7 +19,7 @@ pub fn add_residual(model: &Model, frame: &StepFrame, r: &mut [f64]) {
             continue;
         }
         let m = moment(&frame.q1[i], p, &frame.force[i]);
-        let o = body_offset(model, i);
+        let o = model.addresses.body(i);
         for k in 0..3 {
             r[o + 3 + k] -= 2.0 * m[k];
         }

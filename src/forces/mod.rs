@@ -1,6 +1,7 @@
 //! Force elements (paper section 2): joint springs and dampers, point-to-point springs
 //! and dampers, joint actuators, external wrenches. Each contributes to the body
-//! residuals and to the Newton matrix through the hooks below, called by `Sim::step`.
+//! residuals and to the Newton matrix through the hooks below, called by the step's
+//! equations (`step::problem::Equations`).
 //!
 //! Timing within a step (z_{k+1} is fixed during the Newton iterations):
 //! * springs (conservative): ∇V at z_{k+1}, no Newton-matrix blocks;
@@ -32,11 +33,7 @@ use crate::math::{V3, V4};
 use crate::model::Model;
 use crate::solver::BlockMatrix;
 
-/// Pose at z_{k+1} of a body (the world for None).
-#[inline]
-pub(crate) fn frame_pose(frame: &StepFrame, body: Option<usize>) -> Pose {
-    body.map_or(Pose::WORLD, |i| Pose { x: frame.x1[i], q: frame.q1[i] })
-}
+pub(crate) use crate::integrator::frame_pose;
 
 /// Adds force-element terms to the step residual at iterate `s`.
 pub fn add_residual(model: &Model, frame: &StepFrame, s: &[f64], r: &mut [f64]) {

@@ -3,13 +3,11 @@
 
 use crate::joints::constraint::{GeneralConstraint, Pose, Side};
 use crate::joints::Joint;
-use crate::math::{d_step_rotation, lmat, qmul, step_rotation, vt, M43, V3, V4};
+use crate::math::{d_step_rotation, lmat, vt, M43, V3, V4};
 
-/// Pose at z_{k+2} from z_{k+1} and the step's unknown velocities.
-#[inline]
-pub fn advance(x1: &V3, q1: &V4, v: &V3, w: &V3, dt: f64) -> Pose {
-    Pose { x: x1 + v * dt, q: qmul(q1, &step_rotation(w, dt)) }
-}
+/// Pose at z_{k+2} from z_{k+1} and the step's unknown velocities (the one pose update,
+/// kept here under its old path).
+pub use super::prediction::advance;
 
 /// The 4×3 map from a body's angular velocity unknown to dq at z_{k+2}: L(q_{k+1}) ∂ω̄/∂ω.
 #[inline]

@@ -1,14 +1,29 @@
-//! The discrete dynamics of one step (paper sections 3.1–3.2): residual blocks per
-//! node and their analytic Jacobian blocks, assembled into the graph block matrix.
+//! The discrete dynamics of one step (paper sections 3.1–3.2): the residual rows of
+//! bodies and joints and their analytic Jacobian blocks, assembled into the graph block
+//! matrix (force elements add theirs in `forces`).
 //!
-//! Unknowns s = [v_{k+1}, ω_{k+1} per body; λ per joint]. With the prediction
-//! z_{k+1} = (x_k + v_k dt, q_k ⊗ ω̄_k) fixed during the step, and
+//! Unknowns s = [v_{k+1}, ω_{k+1} per body; λ per joint] (offsets: `model::addresses`).
+//! With the prediction z_{k+1} = (x_k + v_k dt, q_k ⊗ ω̄_k) fixed during the step, and
 //! z_{k+2}(s) = (x_{k+1} + v_{k+1} dt, q_{k+1} ⊗ ω̄_{k+1}):
-//!   body:  d = [m (v_{k+1} − v_k)/dt − m g − F;  rotational residual (body.rs)] − G(z_{k+1})ᵀ λ
+//!   body:  d = [m (v_{k+1} − v_k)/dt − m g − F;  rotational residual] − G(z_{k+1})ᵀ λ
 //!   joint: g(z_{k+2}(s)) = 0
+//!
+//! * [`prediction`]: the pose update z ↦ z one interval later, the step's prediction;
+//! * [`body_dynamics`]: one body's rows and block; [`joint_rows`]: one joint's maps;
+//! * [`multipliers`]: G(z_{k+1}) of every joint;
+//! * [`residual`], [`jacobian`]: the graph-wide assembly.
 
 pub mod body_dynamics;
+pub mod jacobian;
 pub mod joint_rows;
+pub mod multipliers;
+pub mod prediction;
+pub mod residual;
+
+pub use jacobian::assemble_jacobian;
+pub use multipliers::MultiplierJacobians;
+pub use prediction::{frame_pose, pose_next, predict};
+pub use residual::residual_into;
 
 use crate::math::{V3, V4};
 

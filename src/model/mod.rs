@@ -3,6 +3,7 @@
 //! order, block layout). Descriptions only: the physics that uses them is in `joints`,
 //! `forces`, `contact` and `integrator`.
 
+pub mod addresses;
 pub mod body;
 pub mod builder;
 mod builder_contacts;

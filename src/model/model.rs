@@ -2,6 +2,7 @@
 //! graph nodes, elimination order, fill pattern, spanning tree for minimal coordinates,
 //! which joints lie on kinematic loops. Shared read-only (behind `Arc`) by simulations.
 
+use super::addresses::Addresses;
 use super::body::Body;
 use super::builder::Builder;
 use super::contact::Contact;
@@ -38,6 +39,8 @@ pub struct Model {
     pub contacts: Vec<Contact>,
     /// Contact → node.
     pub contact_node: Vec<usize>,
+    /// Each body's, joint's and contact's offset in the step vector (documented there).
+    pub addresses: Addresses,
 }
 
 impl Model {
@@ -50,6 +53,7 @@ impl Model {
         let MechanismGraph { graph, nodes, body_node, joint_node, contact_node } = MechanismGraph::new(nb, &b.joints, &in_loop, &b.forces, &b.contacts);
         let symbolic = Symbolic::new(&graph);
         Ok(Model {
+            addresses: Addresses::new(&symbolic.offsets, &body_node, &joint_node, &contact_node),
             gravity: b.gravity,
             bodies: b.bodies.clone(),
             joints: b.joints.clone(),

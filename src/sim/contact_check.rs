@@ -1,9 +1,17 @@
-//! Test support: the Newton system of a contact step solved three ways — the graph LDU on
-//! the condensed system, a dense LU on the same condensed matrix, and a dense LU on the
-//! full uncondensed system (slacks and cone variables as unknowns). Not used by `step`.
+//! Test support (feature `test-support`): the Newton system of a contact step solved three
+//! ways — the graph LDU on the condensed system, a dense LU on the same condensed matrix,
+//! and a dense LU on the full uncondensed system (slacks and cone variables as unknowns)
+//! — and the full system's Jacobian against finite differences. Not used by `step`.
 
 use super::Sim;
+use crate::contact::node::ContactWork;
+use crate::data::Data;
+use crate::model::Model;
 use crate::solver::dense_reference::dense_solve;
+use crate::step::interior_point::{self, contact_rows, IterationCap, Start};
+use crate::step::problem::Equations;
+use crate::step::warm_start::warm_start;
+use crate::step::{culling, predict, SolverOptions};
 
 /// Largest differences between the solutions, relative to the largest solution entry.
 #[doc(hidden)]
@@ -22,47 +30,57 @@ pub struct ContactSystemCheck {
     pub mu: f64,
 }
 
+/// The next step's iterate after `iterations` interior-point iterations with every contact
+/// in the solve; then the residual at barrier `mu` and the assembled, condensed Newton
+/// system (its right-hand side returned). The state is not changed.
+fn system_after(model: &Model, d: &mut Data, opts: SolverOptions, iterations: usize, mu: f64) -> Vec<f64> {
+    predict(model, d);
+    warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
+    let eqs = Equations { model, frame: &d.frame, g: &d.g, dt: d.dt };
+    let opts = SolverOptions { contact_margin: f64::INFINITY, ..opts };
+    d.scratch.contacts.tresca.set_frozen(false);
+    culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
+    let _ = interior_point::solve_with(&eqs, &mut d.scratch, &opts, Start::Fresh, IterationCap::AtMost(iterations));
+    let sc = &mut d.scratch;
+    contact_rows::residual(&eqs, &sc.it.s, &mut sc.contacts, false, mu, &mut sc.it.r);
+    eqs.jacobian(&sc.it.s, &mut sc.matrix);
+    let mut rhs = sc.it.r.clone();
+    assert!(contact_rows::assemble(&eqs, &sc.it.s, &mut sc.contacts, &mut sc.matrix, &mut rhs));
+    rhs
+}
+
 impl Sim {
     /// Builds the Newton system of the next step after `iterations` interior-point
     /// iterations, at barrier `mu`, and solves it three ways. Leaves the state unchanged.
     #[doc(hidden)]
     pub fn debug_contact_system_check(&mut self, iterations: usize, mu: f64) -> ContactSystemCheck {
-        self.prepare_step();
+        let model = &*self.model;
         // the test's iterates (iteration count ↔ barrier) are those of the monotone rule
-        self.contacts.monotone = true;
-        let margin = std::mem::replace(&mut self.options.contact_margin, f64::INFINITY);
-        let _ = self.interior_point(iterations);
-        self.options.contact_margin = margin;
-        self.contacts.monotone = false;
-        let mut w = std::mem::take(&mut self.work);
-        let mut cw = std::mem::take(&mut self.contacts);
-        let model = self.model.clone();
+        let opts = SolverOptions { contact_predictor_corrector: false, ..self.options };
+        let rhs = system_after(model, &mut self.data, opts, iterations, mu);
+        let sc = &mut self.data.scratch;
+        let (matrix, cw) = (&mut sc.matrix, &mut sc.contacts);
         let sym = &model.symbolic;
         let n = sym.dim;
-        let ne = cw.ne_total;
-        self.ip_residual(&w.s, &mut cw, false, mu, &mut w.r);
-        self.assemble_jacobian(&w.s);
-        let mut rhs = w.r.clone();
-        assert!(self.assemble_contacts(&w.s, &mut cw, &mut rhs));
-        let dense = self.matrix.to_dense(sym);
+        let ne = cw.nodes.e_len();
+        let dense = matrix.to_dense(sym);
         let neg: Vec<f64> = rhs.iter().map(|v| -v).collect();
         let x_dense = dense_solve(&dense, &neg).expect("dense condensed system singular");
-        self.matrix.factor(sym).expect("graph LDU failed");
+        matrix.factor(sym).expect("graph LDU failed");
         let mut x_sparse = neg.clone();
-        self.matrix.solve(sym, &mut x_sparse);
+        matrix.solve(sym, &mut x_sparse);
         for ci in 0..cw.count() {
-            let on = sym.offsets[model.contact_node[ci]];
-            cw.recover(ci, &x_sparse[on..]);
+            cw.nodes.recover(ci, &x_sparse[model.addresses.contact(ci)..], &mut cw.vars.de);
         }
         // full system: contact diagonal blocks uncondensed, E rows and columns appended
         let nf = n + ne;
-        let full = full_system(&model, &cw, &dense);
-        let mut rf: Vec<f64> = w.r.iter().map(|v| -v).collect();
-        rf.extend(cw.re.iter().map(|v| -v));
+        let full = full_system(model, cw, &dense);
+        let mut rf: Vec<f64> = sc.it.r.iter().map(|v| -v).collect();
+        rf.extend(cw.vars.re.iter().map(|v| -v));
         let x_full = dense_solve(&full, &rf).expect("dense full system singular");
         let scale = x_full.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let d1 = x_sparse.iter().zip(&x_dense).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
-        let d2 = x_sparse.iter().chain(cw.de.iter()).zip(&x_full).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        let d2 = x_sparse.iter().chain(cw.vars.de.iter()).zip(&x_full).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
         let mut res: f64 = 0.0;
         let mut anorm: f64 = 0.0;
         for r in 0..n {
@@ -73,8 +91,6 @@ impl Sim {
         }
         let xn = x_sparse.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let bn = neg.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        self.work = w;
-        self.contacts = cw;
         ContactSystemCheck {
             condensed_dim: n,
             full_dim: nf,
@@ -84,35 +100,27 @@ impl Sim {
             mu,
         }
     }
-}
 
-impl Sim {
     /// Largest difference between the analytic Newton matrix of the full (uncondensed)
     /// contact step and central finite differences of the residual (step `h`), relative to
     /// the largest matrix entry, after `iterations` interior-point iterations.
     #[doc(hidden)]
     pub fn debug_contact_jacobian_fd(&mut self, iterations: usize, h: f64) -> f64 {
-        self.prepare_step();
-        let margin = std::mem::replace(&mut self.options.contact_margin, f64::INFINITY);
-        let _ = self.interior_point(iterations);
-        self.options.contact_margin = margin;
-        let mut w = std::mem::take(&mut self.work);
-        let mut cw = std::mem::take(&mut self.contacts);
-        let model = self.model.clone();
-        let sym = &model.symbolic;
-        let (n, ne) = (sym.dim, cw.ne_total);
-        let nf = n + ne;
+        let model = &*self.model;
         let mu = 1e-3;
         // analytic: graph blocks (contact diagonal replaced by the local A_KK) + local blocks
-        self.ip_residual(&w.s, &mut cw, false, mu, &mut w.r);
-        self.assemble_jacobian(&w.s);
-        let mut rhs = w.r.clone();
-        assert!(self.assemble_contacts(&w.s, &mut cw, &mut rhs));
-        let dense = self.matrix.to_dense(sym);
-        let full = full_system(&model, &cw, &dense);
+        let _ = system_after(model, &mut self.data, self.options, iterations, mu);
+        let d = &mut self.data;
+        let eqs = Equations { model, frame: &d.frame, g: &d.g, dt: d.dt };
+        let sc = &mut d.scratch;
+        let (w, cw) = (&mut sc.it, &mut sc.contacts);
+        let (n, ne) = (model.symbolic.dim, cw.nodes.e_len());
+        let nf = n + ne;
+        let dense = sc.matrix.to_dense(&model.symbolic);
+        let full = full_system(model, cw, &dense);
         // finite differences
         let base_s = w.s.clone();
-        let base_e = cw.e.clone();
+        let base_e = cw.vars.e.clone();
         let mut fp = vec![0.0; nf];
         let mut fm = vec![0.0; nf];
         let mut err: f64 = 0.0;
@@ -120,15 +128,15 @@ impl Sim {
         for col in 0..nf {
             for (sign, out) in [(1.0, &mut fp), (-1.0, &mut fm)] {
                 w.s.copy_from_slice(&base_s);
-                cw.e.copy_from_slice(&base_e);
+                cw.vars.e.copy_from_slice(&base_e);
                 if col < n {
                     w.s[col] += sign * h;
                 } else {
-                    cw.e[col - n] += sign * h;
+                    cw.vars.e[col - n] += sign * h;
                 }
-                self.ip_residual(&w.s, &mut cw, false, mu, &mut w.r);
+                contact_rows::residual(&eqs, &w.s, cw, false, mu, &mut w.r);
                 out[..n].copy_from_slice(&w.r);
-                out[n..].copy_from_slice(&cw.re);
+                out[n..].copy_from_slice(&cw.vars.re);
             }
             for r in 0..nf {
                 let fd = (fp[r] - fm[r]) / (2.0 * h);
@@ -136,9 +144,7 @@ impl Sim {
             }
         }
         w.s.copy_from_slice(&base_s);
-        cw.e.copy_from_slice(&base_e);
-        self.work = w;
-        self.contacts = cw;
+        cw.vars.e.copy_from_slice(&base_e);
         err / scale
     }
 }
@@ -146,20 +152,19 @@ impl Sim {
 /// The uncondensed Newton matrix (nf = n + condensed unknowns, row-major): the graph
 /// matrix `dense` (n×n) with each contact's diagonal block replaced by its local
 /// Jacobian over kept and condensed variables.
-fn full_system(model: &crate::model::Model, cw: &crate::contact::node::ContactWork, dense: &[f64]) -> Vec<f64> {
-    let sym = &model.symbolic;
-    let n = sym.dim;
-    let nf = n + cw.ne_total;
+fn full_system(model: &Model, cw: &ContactWork, dense: &[f64]) -> Vec<f64> {
+    let n = model.symbolic.dim;
+    let nf = n + cw.nodes.e_len();
     let mut full = vec![0.0; nf * nf];
     for r in 0..n {
         full[r * nf..r * nf + n].copy_from_slice(&dense[r * n..r * n + n]);
     }
     for ci in 0..cw.count() {
-        let l = cw.layouts[ci];
+        let l = cw.nodes.layout(ci);
         let (nk, ny) = (l.nk, l.ny());
-        let on = sym.offsets[model.contact_node[ci]];
-        let eo = n + cw.e_offset[ci];
-        let a = cw.local_jacobian(ci);
+        let on = model.addresses.contact(ci);
+        let eo = n + cw.nodes.e_range(ci).start;
+        let a = cw.nodes.local_jacobian(ci);
         let idx = |i: usize| if i < nk { on + i } else { eo + i - nk };
         for r in 0..ny {
             for c in 0..ny {

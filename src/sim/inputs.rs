@@ -4,7 +4,7 @@
 //! them again before each step). They act as explicit forces over a step, with their
 //! directions taken at z_{k+1} = (x_k + v_k dt, q_k ⊗ ω̄_k).
 
-use super::Sim;
+use super::{check_len, Sim};
 use crate::forces::EnergyAccount;
 use crate::math::V3;
 use crate::model::error::check_finite;
@@ -17,11 +17,9 @@ impl Sim {
     /// direction), +u on the child and −u on the parent. Held until changed.
     pub fn set_joint_input(&mut self, joint: usize, u: &[f64]) -> Result<()> {
         let n = self.model.joints.get(joint).ok_or(Error::UnknownJoint(joint as i32))?.dof();
-        if u.len() != n {
-            return Err(Error::WrongLength { name: "u", got: u.len(), expected: n });
-        }
+        check_len("u", u.len(), n)?;
         check_finite("u", u)?;
-        let slot = &mut self.frame.joint_input[joint];
+        let slot = &mut self.data.frame.joint_input[joint];
         *slot = [0.0; 6];
         slot[..n].copy_from_slice(u);
         Ok(())
@@ -30,11 +28,16 @@ impl Sim {
     /// The joint's current input (length `dof`).
     pub fn joint_input(&self, joint: usize, out: &mut [f64]) -> Result<()> {
         let n = self.model.joints.get(joint).ok_or(Error::UnknownJoint(joint as i32))?.dof();
-        if out.len() != n {
-            return Err(Error::WrongLength { name: "out", got: out.len(), expected: n });
-        }
-        out.copy_from_slice(&self.frame.joint_input[joint][..n]);
+        check_len("out", out.len(), n)?;
+        out.copy_from_slice(&self.data.frame.joint_input[joint][..n]);
         Ok(())
+    }
+
+    /// Applied force (world frame, through the centre of mass) and torque (body frame)
+    /// on a body; held until changed. Same as `set_body_wrench` with the point at the
+    /// centre of mass.
+    pub fn set_body_force(&mut self, body: usize, force: [f64; 3], torque: [f64; 3]) -> Result<()> {
+        self.set_body_wrench(body, force, torque, [0.0; 3])
     }
 
     /// External wrench on a body: `force` (world frame) acting at the body-fixed `point`
@@ -45,16 +48,16 @@ impl Sim {
         check_finite("force", &force)?;
         check_finite("torque", &torque)?;
         check_finite("point", &point)?;
-        self.frame.force[body] = V3::from(force);
-        self.frame.torque[body] = V3::from(torque);
-        self.frame.force_point[body] = V3::from(point);
+        self.data.frame.force[body] = V3::from(force);
+        self.data.frame.torque[body] = V3::from(torque);
+        self.data.frame.force_point[body] = V3::from(point);
         Ok(())
     }
 
     /// Sets every joint input and body wrench to zero.
     pub fn clear_inputs(&mut self) {
-        self.frame.joint_input.iter_mut().for_each(|u| *u = [0.0; 6]);
-        for v in [&mut self.frame.force, &mut self.frame.torque, &mut self.frame.force_point] {
+        self.data.frame.joint_input.iter_mut().for_each(|u| *u = [0.0; 6]);
+        for v in [&mut self.data.frame.force, &mut self.data.frame.torque, &mut self.data.frame.force_point] {
             v.iter_mut().for_each(|x| *x = V3::zeros());
         }
     }
@@ -62,28 +65,28 @@ impl Sim {
     /// Potential energy stored in the springs (joint and point-to-point) at the current
     /// configuration; included in `energy()`.
     pub fn spring_energy(&self) -> f64 {
-        crate::forces::potential_energy(&self.model, &self.x, &self.q)
+        crate::forces::potential_energy(&self.model, &self.data.state.x, &self.data.state.q)
     }
 
     /// Work done by inputs (joint actuators, body forces and torques) since the start or
     /// the last reset. See `forces::energy` for the discrete definition.
     pub fn input_work(&self) -> f64 {
-        self.energy_account.input_work
+        self.data.energy.input_work
     }
 
     /// Energy dissipated by dampers since the start or the last reset. With
     /// E = kinetic + potential, E(t) − E(0) − input_work + damper_dissipation stays at
     /// the integrator's bounded energy error.
     pub fn damper_dissipation(&self) -> f64 {
-        self.energy_account.dissipation
+        self.data.energy.dissipation
     }
 
     pub fn energy_account(&self) -> EnergyAccount {
-        self.energy_account
+        self.data.energy
     }
 
     /// Zeroes the work and dissipation totals (e.g. after setting the state by hand).
     pub fn reset_energy_account(&mut self) {
-        self.energy_account = EnergyAccount::default();
+        self.data.energy = EnergyAccount::default();
     }
 }

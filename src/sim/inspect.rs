@@ -1,12 +1,13 @@
 //! Diagnostics that look inside a simulation without stepping it: how many joint
 //! constraints are redundant at the current configuration (a planar loop closed in 3-D
-//! by parallel revolute joints repeats three rows per loop), and the Newton matrix of
-//! the next step, for checking the graph solver against a dense LU. These allocate;
+//! by parallel revolute joints repeats three rows per loop), and (with the `test-support`
+//! feature) the Newton matrix of the next step, for checking the graph solver against a
+//! dense LU. These allocate;
 //! they are not for the stepping loop.
 
 use super::Sim;
 use crate::integrator::joint_rows::multiplier_jacobian;
-use crate::joints::constraint::Pose;
+#[cfg(feature = "test-support")]
 use crate::solver::BlockMatrix;
 
 /// Rank of the stacked joint-constraint Jacobian G (all joints' rows against all bodies'
@@ -41,7 +42,7 @@ impl Sim {
         let mut r0 = 0;
         for j in &model.joints {
             let nc = j.constraint_count();
-            let pose = |b: Option<usize>| b.map_or(Pose::WORLD, |i| Pose { x: self.x[i], q: self.q[i] });
+            let pose = |b: Option<usize>| self.data.state.pose(b);
             multiplier_jacobian(j, &pose(j.parent), &pose(Some(j.child)), &mut ga[..nc * 6], &mut gb[..nc * 6]);
             for (body, blk) in [(j.parent, &ga), (Some(j.child), &gb)] {
                 let Some(body) = body else { continue };
@@ -77,15 +78,18 @@ impl Sim {
     /// step's own assembly but not factored, in the model's block pattern. The state is
     /// not changed. (Equality part: a model's contact rows are assembled by the interior
     /// point, see `debug_contact_system_check`.)
+    #[cfg(feature = "test-support")]
     pub fn newton_matrix(&mut self) -> BlockMatrix {
-        self.prepare_step();
-        let s = std::mem::take(&mut self.work.s);
-        self.assemble_jacobian(&s);
-        self.work.s = s;
-        self.matrix.clone()
+        let (model, d) = (&*self.model, &mut self.data);
+        crate::step::predict(model, d);
+        crate::step::warm_start::warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
+        let eqs = crate::step::problem::Equations { model, frame: &d.frame, g: &d.g, dt: d.dt };
+        eqs.jacobian(&d.scratch.it.s, &mut d.scratch.matrix);
+        d.scratch.matrix.clone()
     }
 
     /// [`Sim::newton_matrix`] as a dense row-major array (dimension `model().system_size()`).
+    #[cfg(feature = "test-support")]
     pub fn newton_matrix_dense(&mut self) -> Vec<f64> {
         self.newton_matrix().to_dense(&self.model.symbolic)
     }

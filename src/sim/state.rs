@@ -1,9 +1,10 @@
 //! State access: body states, minimal coordinates, energy, constraint violation.
 
-use super::Sim;
+use super::{check_len, Sim};
 use crate::joints::constraint::Pose;
 use crate::joints::Joint;
-use crate::math::{qmul, step_rotation, velocity_between, V3, V4};
+use crate::integrator::prediction::advance;
+use crate::math::{velocity_between, V3, V4};
 use crate::model::error::check_finite;
 use crate::model::{Error, Result};
 use std::f64::consts::PI;
@@ -11,7 +12,7 @@ use std::f64::consts::PI;
 
 impl Sim {
     fn pose(&self, body: Option<usize>) -> Pose {
-        body.map_or(Pose::WORLD, |i| Pose { x: self.x[i], q: self.q[i] })
+        self.data.state.pose(body)
     }
 
     /// `x(3) q(4) v(3) ω(3)`: position and linear velocity in the world frame, angular
@@ -19,10 +20,10 @@ impl Sim {
     pub fn body_state(&self, body: usize) -> Result<[f64; 13]> {
         self.check_body(body)?;
         let mut s = [0.0; 13];
-        s[0..3].copy_from_slice(self.x[body].as_slice());
-        s[3..7].copy_from_slice(self.q[body].as_slice());
-        s[7..10].copy_from_slice(self.v[body].as_slice());
-        s[10..13].copy_from_slice(self.w[body].as_slice());
+        s[0..3].copy_from_slice(self.data.state.x[body].as_slice());
+        s[3..7].copy_from_slice(self.data.state.q[body].as_slice());
+        s[7..10].copy_from_slice(self.data.state.v[body].as_slice());
+        s[10..13].copy_from_slice(self.data.state.w[body].as_slice());
         Ok(s)
     }
 
@@ -37,11 +38,11 @@ impl Sim {
         }
         let w = V3::new(s[10], s[11], s[12]);
         self.check_angular_speed(&w)?;
-        self.x[body] = V3::new(s[0], s[1], s[2]);
-        self.q[body] = q.normalize();
-        self.v[body] = V3::new(s[7], s[8], s[9]);
-        self.w[body] = w;
-        self.dt_prev = self.dt;
+        self.data.state.x[body] = V3::new(s[0], s[1], s[2]);
+        self.data.state.q[body] = q.normalize();
+        self.data.state.v[body] = V3::new(s[7], s[8], s[9]);
+        self.data.state.w[body] = w;
+        self.data.dt_prev = self.data.dt;
         Ok(())
     }
 
@@ -59,14 +60,6 @@ impl Sim {
         Ok(j)
     }
 
-    fn check_len(name: &'static str, got: usize, expected: usize) -> Result<()> {
-        if got == expected {
-            Ok(())
-        } else {
-            Err(Error::WrongLength { name, got, expected })
-        }
-    }
-
     /// Number of minimal coordinates of a joint.
     pub fn joint_dof(&self, joint: usize) -> Result<usize> {
         Ok(self.check_joint(joint)?.dof())
@@ -78,7 +71,7 @@ impl Sim {
     }
 
     fn current_poses(&self) -> Vec<Pose> {
-        (0..self.model.body_count()).map(|i| Pose { x: self.x[i], q: self.q[i] }).collect()
+        (0..self.model.body_count()).map(|i| self.pose(Some(i))).collect()
     }
 
     fn coords(j: &Joint, z: &[Pose], out: &mut [f64]) {
@@ -102,14 +95,16 @@ impl Sim {
         }
     }
 
+    /// z_{k+1} as the next step predicts it, without the step's normalization of the
+    /// quaternion (see `integrator::predict`).
     fn predicted_pose(&self, body: Option<usize>) -> Pose {
-        let h = self.dt_prev;
-        body.map_or(Pose::WORLD, |i| Pose { x: self.x[i] + self.v[i] * h, q: qmul(&self.q[i], &step_rotation(&self.w[i], h)) })
+        let s = &self.data.state;
+        body.map_or(Pose::WORLD, |i| advance(&s.x[i], &s.q[i], &s.v[i], &s.w[i], self.data.dt_prev))
     }
 
     pub fn joint_position(&self, joint: usize, out: &mut [f64]) -> Result<()> {
         let j = self.check_joint(joint)?;
-        Self::check_len("values", out.len(), j.dof())?;
+        check_len("values", out.len(), j.dof())?;
         j.minimal_position(&self.pose(j.parent), &self.pose(Some(j.child)), out);
         Ok(())
     }
@@ -119,9 +114,9 @@ impl Sim {
     /// next step predicts. For a free rotation that is the relative rotation vector's rate.
     pub fn joint_velocity(&self, joint: usize, out: &mut [f64]) -> Result<()> {
         let j = self.check_joint(joint)?;
-        Self::check_len("values", out.len(), j.dof())?;
+        check_len("values", out.len(), j.dof())?;
         let (a1, b1) = (self.predicted_pose(j.parent), self.predicted_pose(Some(j.child)));
-        Self::rates(j, &self.pose(j.parent), &self.pose(Some(j.child)), &a1, &b1, self.dt_prev, out);
+        Self::rates(j, &self.pose(j.parent), &self.pose(Some(j.child)), &a1, &b1, self.data.dt_prev, out);
         Ok(())
     }
 
@@ -129,7 +124,7 @@ impl Sim {
     /// joint keeps its coordinates and rates, and the velocities stay consistent.
     pub fn set_joint_position(&mut self, joint: usize, values: &[f64]) -> Result<()> {
         let j = self.check_tree_joint(joint)?;
-        Self::check_len("values", values.len(), j.dof())?;
+        check_len("values", values.len(), j.dof())?;
         check_finite("values", values)?;
         self.reposition(joint, values, true);
         Ok(())
@@ -139,7 +134,7 @@ impl Sim {
     /// subtree follows. The next configuration then satisfies every tree joint exactly.
     pub fn set_joint_velocity(&mut self, joint: usize, values: &[f64]) -> Result<()> {
         let j = self.check_tree_joint(joint)?;
-        Self::check_len("values", values.len(), j.dof())?;
+        check_len("values", values.len(), j.dof())?;
         check_finite("values", values)?;
         self.reposition(joint, values, false);
         Ok(())
@@ -150,8 +145,8 @@ impl Sim {
     /// velocities are then the discrete velocities between the two configurations.
     /// (Allocates: a setup call, never part of a step.)
     fn reposition(&mut self, joint: usize, values: &[f64], is_position: bool) {
-        let model = self.model.clone();
-        let (dt, h_old) = (self.dt, self.dt_prev);
+        let model = &*self.model;
+        let (dt, h_old) = (self.data.dt, self.data.dt_prev);
         let mut z0 = self.current_poses();
         let z1_old = self.predicted_poses();
         let mut plan: Vec<([f64; 6], [f64; 6])> = Vec::with_capacity(model.tree_order.len());
@@ -172,7 +167,7 @@ impl Sim {
             plan.push((c, r));
         }
         // from here on every velocity spans the nominal step
-        self.dt_prev = dt;
+        self.data.dt_prev = dt;
         let mut z1 = self.predicted_poses();
         for (k, &ji) in model.tree_order.iter().enumerate() {
             let j = &model.joints[ji];
@@ -189,10 +184,10 @@ impl Sim {
         }
         for &ji in &model.tree_order {
             let b = model.joints[ji].child;
-            self.x[b] = z0[b].x;
-            self.q[b] = z0[b].q;
-            self.v[b] = (z1[b].x - z0[b].x) / dt;
-            self.w[b] = velocity_between(&z0[b].q, &z1[b].q, dt);
+            self.data.state.x[b] = z0[b].x;
+            self.data.state.q[b] = z0[b].q;
+            self.data.state.v[b] = (z1[b].x - z0[b].x) / dt;
+            self.data.state.w[b] = velocity_between(&z0[b].q, &z1[b].q, dt);
         }
     }
 
@@ -201,8 +196,8 @@ impl Sim {
         let mut k = 0.0;
         let mut p = 0.0;
         for (i, b) in self.model.bodies.iter().enumerate() {
-            k += 0.5 * b.mass * self.v[i].norm_squared() + 0.5 * self.w[i].dot(&(b.inertia * self.w[i]));
-            p -= b.mass * self.model.gravity.dot(&self.x[i]);
+            k += 0.5 * b.mass * self.data.state.v[i].norm_squared() + 0.5 * self.data.state.w[i].dot(&(b.inertia * self.data.state.w[i]));
+            p -= b.mass * self.model.gravity.dot(&self.data.state.x[i]);
         }
         (k, p + self.spring_energy())
     }
@@ -232,7 +227,7 @@ impl Sim {
             let nc = j.constraint_count();
             j.constraint(&j.parent.map_or(Pose::WORLD, |p| z1[p]), &z1[j.child], &mut g[..nc]);
             for v in &g[..nc] {
-                m = m.max(v.abs() / self.dt_prev);
+                m = m.max(v.abs() / self.data.dt_prev);
             }
         }
         m

@@ -1,0 +1,65 @@
+//! The data of one simulation, apart from its immutable `Model`: everything a step reads
+//! or writes — the state z_k, ż_k, the held inputs, the warm start, the step's scratch
+//! and its outputs. The step's algorithms are functions of `(&Model, &mut Data, …)`
+//! (`crate::step`); `Sim` pairs one `Data` with its model and options. Every buffer is
+//! allocated here, once: a step allocates nothing.
+
+mod scratch;
+mod state;
+mod stats;
+
+pub use scratch::Scratch;
+pub use state::{BodyStates, WarmStart};
+pub use stats::StepStats;
+
+use crate::forces::EnergyAccount;
+use crate::integrator::{MultiplierJacobians, StepFrame};
+use crate::model::Model;
+
+#[derive(Debug, Clone)]
+pub struct Data {
+    /// Step size of the step being taken (the nominal one except inside a split step).
+    pub(crate) dt: f64,
+    /// Interval spanned by the current velocities: positions are predicted with it.
+    pub(crate) dt_prev: f64,
+    pub(crate) time: f64,
+    pub(crate) steps: u64,
+    /// z_k, ż_k.
+    pub(crate) state: BodyStates,
+    /// The held inputs (body wrenches, joint inputs) and, during a step, the prediction
+    /// z_{k+1} with the velocities ż_k it came from.
+    pub(crate) frame: StepFrame,
+    /// Where the next step's iterate starts.
+    pub(crate) warm: WarmStart,
+    /// G(z_{k+1}) of every joint, fixed during a step.
+    pub(crate) g: MultiplierJacobians,
+    /// Iterate, Newton matrix and contact condensation of the step being solved.
+    pub(crate) scratch: Scratch,
+    /// What the last step did.
+    pub(crate) stats: StepStats,
+    /// Per contact after the last step: normal force and world friction force.
+    pub(crate) contact_forces: Vec<[f64; 4]>,
+    /// Input work and damper dissipation since the start (see `forces::energy`).
+    pub(crate) energy: EnergyAccount,
+}
+
+impl Data {
+    /// The model's initial state, no inputs, step size `dt`.
+    pub fn new(model: &Model, dt: f64) -> Data {
+        let nb = model.body_count();
+        Data {
+            dt,
+            dt_prev: dt,
+            time: 0.0,
+            steps: 0,
+            state: BodyStates::new(model),
+            frame: StepFrame::new(nb, dt).with_joints(model.joint_count()),
+            warm: WarmStart::new(model),
+            g: MultiplierJacobians::new(model),
+            scratch: Scratch::new(model),
+            stats: StepStats::default(),
+            contact_forces: vec![[0.0; 4]; model.contacts.len()],
+            energy: EnergyAccount::default(),
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! Workspace of the step being solved, allocated once per simulation.
+
+use crate::contact::node::ContactWork;
+use crate::model::Model;
+use crate::solver::BlockMatrix;
+
+/// The nonlinear solvers' vectors over the step's unknowns s (velocities, joint
+/// multipliers, contacts' kept variables).
+#[derive(Debug, Clone, Default)]
+pub struct Iterate {
+    /// The iterate.
+    pub s: Vec<f64>,
+    /// A line-search trial point.
+    pub trial: Vec<f64>,
+    /// The Newton direction.
+    pub ds: Vec<f64>,
+    /// The residual at `s`.
+    pub r: Vec<f64>,
+    /// The residual at `trial`.
+    pub r_trial: Vec<f64>,
+    /// The best iterate seen (kept when a solve stalls).
+    pub best: Vec<f64>,
+}
+
+impl Iterate {
+    pub fn new(dim: usize) -> Iterate {
+        let z = vec![0.0; dim];
+        Iterate { s: z.clone(), trial: z.clone(), ds: z.clone(), r: z.clone(), r_trial: z.clone(), best: z }
+    }
+}
+
+/// Everything a nonlinear solve of one step writes besides the outcome.
+#[derive(Debug, Clone)]
+pub struct Scratch {
+    pub it: Iterate,
+    /// The Newton matrix in the model's block pattern (factored in place).
+    pub matrix: BlockMatrix,
+    /// The contacts' condensed variables and per-contact blocks.
+    pub contacts: ContactWork,
+}
+
+impl Scratch {
+    pub fn new(model: &Model) -> Scratch {
+        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), contacts: ContactWork::new(&model.contacts) }
+    }
+}

@@ -1,0 +1,70 @@
+//! The state a step starts from: body poses and velocities z_k, ż_k, and the warm start
+//! of the step's unknowns.
+
+use crate::contact::cone::MAX_Y;
+use crate::joints::constraint::Pose;
+use crate::math::{V3, V4};
+use crate::model::Model;
+
+/// z_k, ż_k per body: position and linear velocity (world frame), orientation and
+/// angular velocity (body frame).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BodyStates {
+    pub x: Vec<V3>,
+    pub q: Vec<V4>,
+    pub v: Vec<V3>,
+    pub w: Vec<V3>,
+}
+
+impl BodyStates {
+    pub fn new(model: &Model) -> BodyStates {
+        let b = &model.bodies;
+        BodyStates {
+            x: b.iter().map(|b| b.x).collect(),
+            q: b.iter().map(|b| b.q).collect(),
+            v: b.iter().map(|b| b.v).collect(),
+            w: b.iter().map(|b| b.w).collect(),
+        }
+    }
+
+    /// Pose of a body at z_k (the world for None).
+    #[inline]
+    pub fn pose(&self, body: Option<usize>) -> Pose {
+        body.map_or(Pose::WORLD, |i| Pose { x: self.x[i], q: self.q[i] })
+    }
+
+    pub fn copy_from(&mut self, other: &BodyStates) {
+        self.x.copy_from_slice(&other.x);
+        self.q.copy_from_slice(&other.q);
+        self.v.copy_from_slice(&other.v);
+        self.w.copy_from_slice(&other.w);
+    }
+}
+
+/// The last committed step's unknowns.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WarmStart {
+    /// Velocities and multipliers (the graph vector s).
+    pub solution: Vec<f64>,
+    /// The contacts' condensed variables E (slacks and cone variables), flat.
+    pub e_solution: Vec<f64>,
+}
+
+impl WarmStart {
+    /// Zero unknowns; each contact's E variables at the centre of its cones.
+    pub fn new(model: &Model) -> WarmStart {
+        let mut e_solution = Vec::new();
+        for c in &model.contacts {
+            let l = c.layout();
+            let mut y = [0.0; MAX_Y];
+            l.init(&mut y);
+            e_solution.extend_from_slice(&y[l.nk..l.ny()]);
+        }
+        WarmStart { solution: vec![0.0; model.system_size()], e_solution }
+    }
+
+    pub fn copy_from(&mut self, other: &WarmStart) {
+        self.solution.copy_from_slice(&other.solution);
+        self.e_solution.copy_from_slice(&other.e_solution);
+    }
+}

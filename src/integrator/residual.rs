@@ -1,0 +1,36 @@
+//! Body and joint rows of the step residual f(s) (paper sec. 3.1–3.2, equality part):
+//! each body's discrete Euler–Lagrange equation minus the constraint forces G(z_{k+1})ᵀλ,
+//! each joint's constraint g(z_{k+2}(s)). Force elements add theirs (`forces`).
+
+use super::multipliers::MultiplierJacobians;
+use super::prediction::pose_next;
+use super::{body_dynamics, StepFrame};
+use crate::model::Model;
+
+/// Body and joint rows of f(s) into `r` (every row of bodies and joints is written).
+pub fn residual_into(model: &Model, f: &StepFrame, g: &MultiplierJacobians, dt: f64, s: &[f64], r: &mut [f64]) {
+    let at = &model.addresses;
+    for (i, b) in model.bodies.iter().enumerate() {
+        let o = at.body(i);
+        let (v, w) = at.velocities(s, i);
+        body_dynamics::residual(b.mass, &b.inertia, &model.gravity, f.dt, dt, &f.v0[i], &f.w0[i], &v, &w, &f.force[i], &f.torque[i], &mut r[o..o + 6]);
+    }
+    for (ji, j) in model.joints.iter().enumerate() {
+        let Some(oj) = at.joint(ji) else { continue };
+        let nc = j.constraint_count();
+        for (body, child) in [(Some(j.child), true), (j.parent, false)] {
+            let Some(body) = body else { continue };
+            let ob = at.body(body);
+            let gb = g.block(ji, nc, child);
+            for c in 0..nc {
+                let lam = s[oj + c];
+                for k in 0..6 {
+                    r[ob + k] -= gb[c * 6 + k] * lam;
+                }
+            }
+        }
+        let a = pose_next(f, model, dt, s, j.parent);
+        let b = pose_next(f, model, dt, s, Some(j.child));
+        j.constraint(&a, &b, &mut r[oj..oj + nc]);
+    }
+}

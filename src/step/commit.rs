@@ -1,0 +1,32 @@
+//! The last stages of a converged step: the solution becomes the state.
+
+use crate::data::Data;
+use crate::model::Model;
+
+/// z_{k+1} (the prediction) and ż_{k+1} (the solution) become the state; the solution
+/// and the contacts' variables become the warm start; the contact forces are reported;
+/// the clock advances.
+pub fn commit(model: &Model, d: &mut Data) {
+    let at = &model.addresses;
+    let s = &d.scratch.it.s;
+    for i in 0..model.body_count() {
+        d.state.x[i] = d.frame.x1[i];
+        d.state.q[i] = d.frame.q1[i];
+        (d.state.v[i], d.state.w[i]) = at.velocities(s, i);
+    }
+    d.warm.solution.copy_from_slice(s);
+    if !model.contacts.is_empty() {
+        let cw = &d.scratch.contacts;
+        d.warm.e_solution.copy_from_slice(&cw.vars.e);
+        for ci in 0..cw.count() {
+            let l = cw.nodes.layout(ci);
+            let on = at.contact(ci);
+            let k = &d.warm.solution[on..on + l.nk];
+            let ff = l.friction_force(k, &cw.frames[ci].dirs);
+            d.contact_forces[ci] = [k[0], ff.x, ff.y, ff.z];
+        }
+    }
+    d.time += d.dt;
+    d.steps += 1;
+    d.dt_prev = d.dt;
+}

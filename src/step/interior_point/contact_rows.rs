@@ -1,0 +1,117 @@
+//! The contacts' rows of the interior point's step equations (paper sections 3.3–3.4,
+//! appendix C): their residual F(s, E; μ) beside the equality rows, and their blocks of
+//! the Newton matrix, each contact condensed to one node (`contact::node`).
+
+use crate::contact::cone::MAX_Y;
+use crate::contact::geometry::{frame, gap_and_jacobian};
+use crate::contact::node::ContactWork;
+use crate::contact::MAX_DIRECTIONS;
+use crate::solver::BlockMatrix;
+use crate::step::problem::Equations;
+
+/// Contact frames at z_{k+1} and the contact variables' starting point: the centre of
+/// their cones (starting on the boundary would jam); a left-out contact's variables are 0.
+pub fn start_contacts(eqs: &Equations, s: &mut [f64], cw: &mut ContactWork) {
+    let model = eqs.model;
+    for (ci, c) in model.contacts.iter().enumerate() {
+        let l = cw.nodes.layout(ci);
+        let o = model.addresses.contact(ci);
+        if !cw.selection.contains(ci) {
+            s[o..o + l.nk].iter_mut().for_each(|k| *k = 0.0);
+            continue;
+        }
+        frame(c, &l, &eqs.frame.x1, &eqs.frame.q1, &mut cw.frames[ci]);
+        let mut y = [0.0; MAX_Y];
+        l.init(&mut y);
+        s[o..o + l.nk].copy_from_slice(&y[..l.nk]);
+        cw.vars.e[cw.nodes.e_range(ci)].copy_from_slice(&y[l.nk..l.ny()]);
+    }
+}
+
+/// Step residual at (s, E) with barrier μ: body/joint rows and the contacts' K rows into
+/// `r`, the contacts' E rows into `cw.vars.re` (or `re_trial` with `trial`, reading E
+/// from `e_trial`).
+pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, mu: f64, r: &mut [f64]) {
+    eqs.residual(s, r);
+    let model = eqs.model;
+    let at = &model.addresses;
+    let dt = eqs.dt;
+    let f = eqs.frame;
+    let vel = |b: usize| at.velocities(s, b);
+    let vars = &mut cw.vars;
+    let (e, re) = if trial { (&vars.e_trial, &mut vars.re_trial) } else { (&vars.e, &mut vars.re) };
+    for (ci, c) in model.contacts.iter().enumerate() {
+        let l = cw.nodes.layout(ci);
+        let fr = &cw.frames[ci];
+        let on = at.contact(ci);
+        let er = cw.nodes.e_range(ci);
+        if !cw.selection.contains(ci) {
+            r[on..on + l.nk].iter_mut().chain(re[er].iter_mut()).for_each(|v| *v = 0.0);
+            continue;
+        }
+        let phi = gap_and_jacobian(c, &f.x1, &f.q1, dt, vel, None);
+        let mut bv = [0.0; MAX_DIRECTIONS];
+        for side in 0..fr.sides {
+            let ob = at.body(fr.bodies[side]);
+            for (i, b) in bv.iter_mut().enumerate().take(l.nt) {
+                let row = &fr.bv[side][i * 6..i * 6 + 6];
+                *b += (0..6).map(|k| row[k] * s[ob + k]).sum::<f64>();
+            }
+            // body rows: −W K
+            for rr in 0..6 {
+                let wr = &fr.w[side][rr * l.nk..rr * l.nk + l.nk];
+                r[ob + rr] -= (0..l.nk).map(|k| wr[k] * s[on + k]).sum::<f64>();
+            }
+        }
+        let mut y = [0.0; MAX_Y];
+        y[..l.nk].copy_from_slice(&s[on..on + l.nk]);
+        y[l.nk..l.ny()].copy_from_slice(&e[er.clone()]);
+        let (rk, re_c) = (&mut r[on..on + l.nk], &mut re[er]);
+        l.residual(&y, phi, &bv[..l.nt], cw.nodes.friction(ci), cw.tresca.bound(ci), dt, mu, rk, re_c);
+    }
+}
+
+/// Contact blocks of the Newton matrix (coupling and condensed diagonal) and the
+/// condensed right-hand side rows (in `rhs`, which holds the residual on entry).
+/// False when a contact's condensation is singular (the iterate left the cones).
+pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut BlockMatrix, rhs: &mut [f64]) -> bool {
+    let model = eqs.model;
+    let sym = &model.symbolic;
+    let at = &model.addresses;
+    let dt = eqs.dt;
+    let f = eqs.frame;
+    let vel = |b: usize| at.velocities(s, b);
+    let frozen = cw.tresca.is_frozen();
+    for (ci, c) in model.contacts.iter().enumerate() {
+        let l = cw.nodes.layout(ci);
+        let nc = model.contact_node[ci];
+        let on = at.contact(ci);
+        if !cw.selection.contains(ci) {
+            // identity block, zero coupling (cleared) and zero residual: the direction is 0
+            matrix.decouple(sym, nc);
+            continue;
+        }
+        let mut gj = [[0.0; 6]; 2];
+        gap_and_jacobian(c, &f.x1, &f.q1, dt, vel, Some(&mut gj));
+        let fr = &cw.frames[ci];
+        for side in 0..fr.sides {
+            let nb = model.body_node[fr.bodies[side]];
+            let blk = matrix.block_mut(sym, nc, nb);
+            for k in 0..6 {
+                blk[k] = -gj[side][k] / dt;
+            }
+            blk[6..6 + 6 * l.nt].copy_from_slice(&fr.bv[side][..6 * l.nt]);
+            let blk = matrix.block_mut(sym, nb, nc);
+            for (b, wv) in blk.iter_mut().zip(&fr.w[side][..6 * l.nk]) {
+                *b = -wv;
+            }
+        }
+        let mut y = [0.0; MAX_Y];
+        cw.nodes.gather(ci, &s[on..], &cw.vars.e, &mut y);
+        let diag = matrix.block_mut(sym, nc, nc);
+        if !cw.nodes.condense(ci, &y, &cw.vars.re, frozen, dt, diag, &mut rhs[on..on + l.nk]) {
+            return false;
+        }
+    }
+    true
+}

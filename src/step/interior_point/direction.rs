@@ -1,0 +1,95 @@
+//! The interior point's Newton direction and step length: the condensed graph system
+//! assembled and solved (and solved again for a new right-hand side with the same
+//! factors), the fraction-to-boundary rule and the backtracking line search.
+
+use super::contact_rows;
+use super::settings::{LINE_SEARCH_HALVINGS, TAU};
+use crate::contact::cone::MAX_Y;
+use crate::data::{Scratch, StepStats};
+use crate::step::problem::{norm2, Equations};
+
+/// Assembles and solves the condensed Newton system at (s, E) for the residual in
+/// (it.r, cw.re); the direction goes to it.ds and cw.de. False when the matrix is
+/// singular or the direction not finite.
+pub fn direction(eqs: &Equations, sc: &mut Scratch) -> bool {
+    let Scratch { it: w, matrix, contacts: cw } = sc;
+    let sym = &eqs.model.symbolic;
+    eqs.jacobian(&w.s, matrix);
+    w.ds.copy_from_slice(&w.r);
+    if !contact_rows::assemble(eqs, &w.s, cw, matrix, &mut w.ds) {
+        return false;
+    }
+    if matrix.factor(sym).is_err() {
+        return false;
+    }
+    w.ds.iter_mut().for_each(|d| *d = -*d);
+    matrix.solve(sym, &mut w.ds);
+    for ci in cw.selection.iter() {
+        let on = eqs.model.addresses.contact(ci);
+        cw.nodes.recover(ci, &w.ds[on..], &mut cw.vars.de);
+    }
+    w.ds.iter().chain(cw.vars.de.iter()).all(|d| d.is_finite())
+}
+
+/// Solves the factored Newton system (from the last [`direction`]) again for the
+/// residual now in (it.r, cw.re); the direction goes to it.ds and cw.de.
+pub fn resolve(eqs: &Equations, sc: &mut Scratch) -> bool {
+    let Scratch { it: w, matrix, contacts: cw } = sc;
+    let sym = &eqs.model.symbolic;
+    let at = &eqs.model.addresses;
+    w.ds.copy_from_slice(&w.r);
+    for ci in cw.selection.iter() {
+        let on = at.contact(ci);
+        let nk = cw.nodes.layout(ci).nk;
+        cw.nodes.condense_rhs(ci, &cw.vars.re, &mut w.ds[on..on + nk]);
+    }
+    w.ds.iter_mut().for_each(|d| *d = -*d);
+    matrix.solve(sym, &mut w.ds);
+    for ci in cw.selection.iter() {
+        let on = at.contact(ci);
+        cw.nodes.recover(ci, &w.ds[on..], &mut cw.vars.de);
+    }
+    w.ds.iter().chain(cw.vars.de.iter()).all(|d| d.is_finite())
+}
+
+/// Backtracking from the fraction-to-boundary step along (it.ds, cw.de) on ‖F(s; μ)‖₂
+/// (Armijo with 1e-4), rejecting |ω| ≥ 2/dt. Leaves the accepted point in it.trial,
+/// cw.e_trial and its residual in it.r_trial, cw.re_trial. Returns (accepted, α).
+pub fn line_search(eqs: &Equations, sc: &mut Scratch, mu: f64, merit: f64, stats: &mut StepStats) -> (bool, f64) {
+    let two_over_dt = 2.0 / eqs.dt;
+    let mut alpha = (TAU * max_step(eqs, sc)).min(1.0);
+    let Scratch { it: w, contacts: cw, .. } = sc;
+    for _ in 0..LINE_SEARCH_HALVINGS {
+        for k in 0..w.s.len() {
+            w.trial[k] = w.s[k] + alpha * w.ds[k];
+        }
+        let v = &mut cw.vars;
+        for k in 0..v.e.len() {
+            v.e_trial[k] = v.e[k] + alpha * v.de[k];
+        }
+        if eqs.angular_speed_ok(&w.trial, two_over_dt) {
+            contact_rows::residual(eqs, &w.trial, cw, true, mu, &mut w.r_trial);
+            let m = norm2(&w.r_trial).hypot(norm2(&cw.vars.re_trial));
+            if m.is_finite() && m <= (1.0 - 1e-4 * alpha) * merit {
+                return (true, alpha);
+            }
+        }
+        alpha *= 0.5;
+        stats.line_search_halvings += 1;
+    }
+    (false, alpha)
+}
+
+/// Largest step along (it.ds, cw.de) that keeps every contact inside its cones.
+fn max_step(eqs: &Equations, sc: &Scratch) -> f64 {
+    let (w, cw) = (&sc.it, &sc.contacts);
+    let mut am = f64::INFINITY;
+    for ci in cw.selection.iter() {
+        let on = eqs.model.addresses.contact(ci);
+        let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
+        cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
+        cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, &mut dy);
+        am = cw.nodes.layout(ci).max_step(&y, &dy, am);
+    }
+    am
+}

@@ -1,0 +1,55 @@
+//! The interior point's fixed rules. Each constant states the rule and why it holds;
+//! the measurements that chose the values are in the commit history.
+
+/// Fraction-to-boundary factor τ: no variable moves more than this fraction of the way
+/// to its cone's boundary, so the iterate stays strictly inside (where the condensed
+/// blocks are invertible).
+pub const TAU: f64 = 0.99;
+/// Halvings of the step length before the line search gives up.
+pub const LINE_SEARCH_HALVINGS: usize = 40;
+/// Initial barrier parameter: the contact variables start at the centre of their cones,
+/// where every product is 1.
+pub const MU_INITIAL: f64 = 1.0;
+/// The iterate is centred (near the central path, where Mehrotra's choice of σ works)
+/// when its residual at barrier μ is at most this multiple of μ; the monotone rule lowers
+/// μ at the same level.
+pub const CENTRED: f64 = 10.0;
+/// A solve gives up (to step splitting or the Tresca rescue) after `ABORT_COUNT`
+/// consecutive steps shorter than `ABORT_ALPHA`: such a solve is jammed at the cones'
+/// boundary and crawls to the iteration limit without converging.
+pub const ABORT_ALPHA: f64 = 1e-6;
+pub const ABORT_COUNT: usize = 5;
+/// The predictor–corrector gives up after this many iterations without halving the
+/// merit ‖F‖₂: its barrier follows the iterate, so a solve that stops making progress
+/// is jammed, and a split step or the rescue is cheaper than the crawl.
+pub const STALE_ITERATIONS: usize = 10;
+/// The same for the monotone barrier rule, counted at one barrier (the window restarts
+/// when μ drops or the merit halves): its last decades converge slowly but steadily, so
+/// it gets a longer window than the predictor–corrector.
+pub const STALE_MONOTONE_ITERATIONS: usize = 20;
+/// Below this step length the corrector's direction is rejected for the plain centred
+/// direction at the same target, and the predictor–corrector hands over to the monotone
+/// rule: a short corrector step means the second-order term points out of the cones.
+pub const CORRECTOR_ALPHA: f64 = 0.1;
+/// A stalled solve is accepted (flagged `stalled`, like `SolverOptions::acceptance` for
+/// the equality rows) with complementarity products up to this multiple of the contact
+/// tolerance: friction at the edge of the cone without slip is a degenerate
+/// complementarity pair that the barrier cannot drive to the tolerance, while a product
+/// 100 times larger is still a slip far below the step's resolution.
+pub const CONTACT_ACCEPTANCE: f64 = 100.0;
+/// Normal force (N) above which the complementarity tolerance grows with the force
+/// (see `measures::force_scale`).
+pub const FORCE_REFERENCE: f64 = 100.0;
+/// Iterations without halving the equality residual after which a solve that is done
+/// but for the last digits stops (and is accepted as stalled, see
+/// `SolverOptions::acceptance`): the residual has reached its rounding floor.
+pub const FLOOR_ITERATIONS: usize = 3;
+/// Mehrotra's σ drops the target by decades in one iteration; near μ_end that leaves the
+/// products spread over decades (max product ≫ target), and the last iterations then
+/// crawl. Below `HANDOVER`·μ_end the monotone rule finishes the solve, starting from the
+/// barrier at which the iterate is centred (a tenth of its largest product).
+pub const HANDOVER: f64 = 100.0;
+/// The monotone rule (IPOPT): μ ← max(μ_end, min(κ μ, μ^θ)) with κ = `MU_FACTOR`,
+/// θ = `MU_POWER`.
+pub const MU_FACTOR: f64 = 0.2;
+pub const MU_POWER: f64 = 1.5;

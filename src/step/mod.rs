@@ -1,0 +1,100 @@
+//! One step of the integrator (paper section 3; appendix D for the solvers), as named
+//! stages on `(&Model, &mut Data)`:
+//!
+//! 1. predict: z_{k+1} from z_k, ż_k, and G(z_{k+1}) (`integrator`);
+//! 2. warm start the unknowns (`warm_start`);
+//! 3. select the contacts near enough to take part (`culling`);
+//! 4. solve the step equations: Newton (`newton`) without contacts, the interior point
+//!    (`interior_point`) with them, the Tresca rescue (`tresca`) when that fails and the
+//!    policy allows it;
+//! 5. verify the left-out contacts at the solution, adding and solving again if one
+//!    penetrates (`culling`);
+//! 6. commit the solution as z_{k+1}, ż_{k+1} (`commit`);
+//! 7. account the inputs' work and the dampers' dissipation (`forces::energy`).
+//!
+//! A step that does not converge is split in halves by the policy in `split`. No stage
+//! allocates.
+//!
+//! The solvers are peers with one shape, `solve(&Equations, &mut Scratch, &SolverOptions)
+//! -> Outcome`: the equations fixed for the step (`problem`), the iterate and workspace in
+//! the data's scratch, the options; a new solver is one more such function and one more
+//! arm in [`solve`].
+
+mod commit;
+pub(crate) mod culling;
+pub(crate) mod interior_point;
+pub(crate) mod newton;
+pub(crate) mod options;
+pub(crate) mod problem;
+pub(crate) mod split;
+mod tresca;
+pub(crate) mod warm_start;
+
+pub use options::SolverOptions;
+
+use self::problem::{Equations, Outcome};
+use self::warm_start::warm_start;
+use crate::data::{BodyStates, Data, Scratch, StepStats, WarmStart};
+use crate::integrator;
+use crate::model::{Error, Model, Result};
+
+/// Whether a failed contact solve may run the Tresca rescue (see `split`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rescue {
+    Allowed,
+    Deferred,
+}
+
+/// One step of the current `data.dt` (no splitting). On failure the state is unchanged
+/// and `data.stats` describes the attempt.
+pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue) -> Result<StepStats> {
+    predict(model, d);
+    warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
+    let eqs = Equations { model, frame: &d.frame, g: &d.g, dt: d.dt };
+    d.scratch.contacts.tresca.set_frozen(false);
+    culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
+    let mut iterations = 0;
+    let outcome = loop {
+        let outcome = solve(&eqs, &mut d.scratch, &d.warm, &d.state, opts, rescue);
+        iterations += outcome.stats.iterations;
+        if !outcome.converged || culling::left_out_contacts_hold(&eqs, &mut d.scratch) {
+            break outcome;
+        }
+        // a left-out contact penetrates at the solution: it is in now, solve again
+        warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
+    };
+    let stats = StepStats { iterations, substeps: 1, ..outcome.stats };
+    d.stats = stats;
+    if !outcome.converged {
+        return Err(Error::NotConverged { residual: stats.residual, iterations: stats.iterations });
+    }
+    commit::commit(model, d);
+    account_energy(model, d);
+    Ok(stats)
+}
+
+/// Stage 1: the prediction z_{k+1} from the velocities, which span the previous interval
+/// (dt unless a step was split), and G(z_{k+1}).
+pub fn predict(model: &Model, d: &mut Data) {
+    let s = &d.state;
+    integrator::predict(&s.x, &s.q, &s.v, &s.w, d.dt_prev, &mut d.frame);
+    d.g.compute(model, &d.frame);
+}
+
+/// Stage 4: the nonlinear solve from the iterate in `d.scratch`.
+fn solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions, rescue: Rescue) -> Outcome {
+    if eqs.model.contacts.is_empty() {
+        return newton::solve(eqs, sc, opts);
+    }
+    let outcome = interior_point::solve(eqs, sc, opts);
+    if !outcome.converged && rescue == Rescue::Allowed && sc.contacts.nodes.has_friction() {
+        return tresca::rescue(eqs, sc, opts, outcome, warm, state);
+    }
+    outcome
+}
+
+/// Stage 7: the work of the inputs and the dissipation of the dampers over the step just
+/// committed (`forces::energy`).
+fn account_energy(model: &Model, d: &mut Data) {
+    crate::forces::account_step(model, &d.frame, &d.state.v, &d.state.w, &mut d.energy);
+}

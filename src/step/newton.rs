@@ -1,0 +1,81 @@
+//! Newton with backtracking line search on the step equations of bodies, joints and force
+//! elements (paper appendix D, algorithm 7, for the equality-constrained case); the
+//! linear systems go through the graph LDU. No heap allocation.
+
+use super::options::SolverOptions;
+use super::problem::{norm2, norm_inf, Equations, Outcome};
+use crate::data::{Scratch, StepStats};
+
+/// Iterations without halving the residual after which the solve stops.
+const STALL_ITERATIONS: usize = 8;
+/// Halvings of the step length before the line search gives up.
+const LINE_SEARCH_HALVINGS: usize = 30;
+
+/// Solves f(s) = 0 from the iterate in `scratch.it.s`, leaving the solution (or the best
+/// iterate of a stalled solve) there.
+pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Outcome {
+    let Scratch { it: w, matrix, .. } = scratch;
+    let sym = &eqs.model.symbolic;
+    let two_over_dt = 2.0 / eqs.dt;
+    let mut stats = StepStats::default();
+    eqs.residual(&w.s, &mut w.r);
+    let mut nr = norm_inf(&w.r);
+    let mut n2 = norm2(&w.r);
+    let mut best = nr;
+    w.best.copy_from_slice(&w.s);
+    let mut since_progress = 0;
+    while nr >= opts.tolerance && stats.iterations < opts.max_iterations && since_progress < STALL_ITERATIONS {
+        eqs.jacobian(&w.s, matrix);
+        if matrix.factor(sym).is_err() {
+            break;
+        }
+        for (d, r) in w.ds.iter_mut().zip(&w.r) {
+            *d = -r;
+        }
+        matrix.solve(sym, &mut w.ds);
+        // backtracking: halve until the residual norm decreases and |ω| < 2/dt
+        let mut alpha = 1.0;
+        let mut accepted = false;
+        for _ in 0..LINE_SEARCH_HALVINGS {
+            for k in 0..w.s.len() {
+                w.trial[k] = w.s[k] + alpha * w.ds[k];
+            }
+            if eqs.angular_speed_ok(&w.trial, two_over_dt) {
+                eqs.residual(&w.trial, &mut w.r_trial);
+                let t2 = norm2(&w.r_trial);
+                if t2 < n2 {
+                    accepted = true;
+                    n2 = t2;
+                    break;
+                }
+            }
+            alpha *= 0.5;
+            stats.line_search_halvings += 1;
+        }
+        if !accepted {
+            break;
+        }
+        std::mem::swap(&mut w.s, &mut w.trial);
+        std::mem::swap(&mut w.r, &mut w.r_trial);
+        nr = norm_inf(&w.r);
+        stats.iterations += 1;
+        if nr < 0.5 * best {
+            since_progress = 0;
+        } else {
+            since_progress += 1;
+        }
+        if nr < best {
+            best = nr;
+            w.best.copy_from_slice(&w.s);
+        }
+    }
+    if nr >= opts.tolerance {
+        // stalled: keep the best iterate seen
+        w.s.copy_from_slice(&w.best);
+        nr = best;
+        stats.stalled = true;
+    }
+    stats.residual = nr;
+    let converged = nr < opts.tolerance || (stats.stalled && nr < opts.acceptance);
+    Outcome { stats, converged }
+}

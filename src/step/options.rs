@@ -1,0 +1,60 @@
+//! The nonlinear solvers' settings.
+
+use crate::model::{Error, Result};
+
+/// Newton solver settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SolverOptions {
+    /// Converged when the residual's largest entry is below this.
+    pub tolerance: f64,
+    pub max_iterations: usize,
+    /// A step whose residual stopped decreasing is still accepted below this level (and
+    /// flagged in the stats): at singular configurations (a four-bar in its parallel
+    /// pose) the step equations may have no exact solution.
+    pub acceptance: f64,
+    /// Contacts: converged when every complementarity product (normal force × gap slack,
+    /// friction pairs) is below this, scaled by the largest normal force / 100 N when that
+    /// exceeds 1 (impacts of kN would otherwise ask for gap slacks below what the linear
+    /// solve resolves); the barrier parameter ends at a tenth of it.
+    pub contact_tolerance: f64,
+    /// A step Newton cannot solve is retried as two halves, recursively, at most this
+    /// many levels deep (3: down to dt/8); 0 disables splitting.
+    pub max_splits: usize,
+    /// Contacts: Mehrotra predictor–corrector barrier steps (default); false gives the
+    /// monotone barrier rule (for comparison).
+    pub contact_predictor_corrector: bool,
+    /// Contacts whose gap at the predicted next configuration exceeds this margin (m) plus
+    /// the distance their point moves in one step are left out of the step's solve; one
+    /// found penetrating at the solution is added and the step solved again, so the result
+    /// is that of the full problem. `f64::INFINITY` keeps every contact in every solve.
+    pub contact_margin: f64,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 3, contact_predictor_corrector: true, contact_margin: 0.05 }
+    }
+}
+
+impl SolverOptions {
+    /// Checks every setting (the only way options reach a simulation).
+    pub fn validate(&self) -> Result<()> {
+        let o = self;
+        if !(o.tolerance.is_finite() && o.tolerance > 0.0) {
+            return Err(Error::InvalidArgument("tolerance", format!("{} must be finite and > 0", o.tolerance)));
+        }
+        if !(o.acceptance.is_finite() && o.acceptance >= o.tolerance) {
+            return Err(Error::InvalidArgument("acceptance", "must be finite and ≥ tolerance".into()));
+        }
+        if !(o.contact_tolerance.is_finite() && o.contact_tolerance > 0.0) {
+            return Err(Error::InvalidArgument("contact_tolerance", format!("{} must be finite and > 0", o.contact_tolerance)));
+        }
+        if !(o.contact_margin >= 0.0) {
+            return Err(Error::InvalidArgument("contact_margin", format!("{} must be ≥ 0 (infinity keeps every contact)", o.contact_margin)));
+        }
+        if o.max_iterations == 0 {
+            return Err(Error::InvalidArgument("max_iterations", "must be ≥ 1".into()));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,154 @@
+//! Step splitting, the retry policy around [`step_once`]: when Newton finds no solution of
+//! a step (a fast, light body asked to turn more than a quarter turn in one step, where
+//! the discrete rotation map folds: the momentum (h/2)(sI + [ω]×)Jω is bounded for
+//! |ω| < 2/h), the step is retried as two halves, recursively up to
+//! `SolverOptions::max_splits` levels. The halves use the variable-interval equations of
+//! `integrator::body_dynamics` (the intervals of the known and the unknown velocities may
+//! differ), so positions are always predicted with the interval their velocities were
+//! solved for and every constraint still holds at the end of each half. If the split also
+//! fails, the state returns to the last good step.
+//!
+//! The Tresca rescue (`tresca`) first runs only at the deepest level: a failed contact
+//! step is cheaper to retry as halves than to rescue at full length, where the rescue
+//! mostly fails too and takes many rounds when it succeeds. Only if that whole split
+//! fails is the step tried once more with the rescue at every level.
+
+use super::options::SolverOptions;
+use super::{step_once, Rescue};
+use crate::data::{BodyStates, Data, StepStats, WarmStart};
+use crate::forces::EnergyAccount;
+use crate::model::{Model, Result};
+
+/// Everything a successful step changes, preallocated (restoring allocates nothing).
+#[derive(Debug, Clone)]
+struct Snapshot {
+    state: BodyStates,
+    warm: WarmStart,
+    contact_forces: Vec<[f64; 4]>,
+    time: f64,
+    steps: u64,
+    dt_prev: f64,
+    energy: EnergyAccount,
+}
+
+impl Snapshot {
+    fn of(d: &Data) -> Snapshot {
+        Snapshot { state: d.state.clone(), warm: d.warm.clone(), contact_forces: d.contact_forces.clone(), time: d.time, steps: d.steps, dt_prev: d.dt_prev, energy: d.energy }
+    }
+
+    fn save(&mut self, d: &Data) {
+        self.state.copy_from(&d.state);
+        self.warm.copy_from(&d.warm);
+        self.contact_forces.copy_from_slice(&d.contact_forces);
+        self.time = d.time;
+        self.steps = d.steps;
+        self.dt_prev = d.dt_prev;
+        self.energy = d.energy;
+    }
+
+    fn restore(&self, d: &mut Data) {
+        d.state.copy_from(&self.state);
+        d.warm.copy_from(&self.warm);
+        d.contact_forces.copy_from_slice(&self.contact_forces);
+        d.time = self.time;
+        d.steps = self.steps;
+        d.dt_prev = self.dt_prev;
+        d.energy = self.energy;
+    }
+}
+
+/// The policy's bookkeeping, one per simulation.
+#[derive(Debug, Clone)]
+pub struct SplitPolicy {
+    snapshot: Snapshot,
+    /// Levels of splitting above the step being solved (0: a whole step).
+    depth: usize,
+    /// The Tresca rescue runs in solves at this depth or deeper.
+    tresca_depth: usize,
+}
+
+impl SplitPolicy {
+    pub fn new(d: &Data) -> SplitPolicy {
+        SplitPolicy { snapshot: Snapshot::of(d), depth: 0, tresca_depth: 0 }
+    }
+
+    fn rescue(&self) -> Rescue {
+        if self.depth >= self.tresca_depth {
+            Rescue::Allowed
+        } else {
+            Rescue::Deferred
+        }
+    }
+
+    /// Advances one time step of `d.dt`, split in halves if it fails (see the module
+    /// docs; `StepStats::substeps` tells how many were taken). On failure the state stays
+    /// at the last good step and `d.stats` describes the failed attempt.
+    pub fn step(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<StepStats> {
+        self.tresca_depth = opts.max_splits;
+        let first = match step_once(model, d, opts, self.rescue()) {
+            Ok(st) => return Ok(st),
+            Err(e) if opts.max_splits == 0 => return Err(e),
+            Err(e) => e,
+        };
+        let failed = d.stats;
+        self.snapshot.save(d);
+        let dt = d.dt;
+        let mut result = self.split(model, d, opts, dt, 1, failed);
+        if result.is_err() {
+            // last resort: the whole step again with the Tresca rescue at every level
+            self.snapshot.restore(d);
+            self.tresca_depth = 0;
+            (d.dt, d.frame.dt, self.depth) = (dt, dt, 0);
+            result = match step_once(model, d, opts, self.rescue()) {
+                Ok(st) => Ok(st),
+                Err(_) => self.split(model, d, opts, dt, 1, failed),
+            };
+        }
+        self.depth = 0;
+        d.dt = dt;
+        d.frame.dt = dt;
+        match result {
+            Ok(mut st) => {
+                // one step of dt, whatever it took
+                d.time = self.snapshot.time + dt;
+                d.steps = self.snapshot.steps + 1;
+                st.iterations += failed.iterations;
+                d.stats = st;
+                Ok(st)
+            }
+            Err(_) => {
+                self.snapshot.restore(d);
+                d.stats = failed;
+                Err(first)
+            }
+        }
+    }
+
+    /// Two halves of an interval h, each split again on failure down to `max_splits`.
+    fn split(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions, h: f64, level: usize, mut total: StepStats) -> Result<StepStats> {
+        total.iterations = 0;
+        total.substeps = 0;
+        for _ in 0..2 {
+            d.dt = 0.5 * h;
+            self.depth = level;
+            let st = match step_once(model, d, opts, self.rescue()) {
+                Ok(st) => StepStats { substeps: 1, ..st },
+                Err(e) if level >= opts.max_splits => return Err(e),
+                Err(_) => {
+                    let failed = d.stats;
+                    self.split(model, d, opts, 0.5 * h, level + 1, failed)?
+                }
+            };
+            total = StepStats {
+                iterations: total.iterations + st.iterations,
+                substeps: total.substeps + st.substeps,
+                line_search_halvings: total.line_search_halvings + st.line_search_halvings,
+                tresca_rounds: total.tresca_rounds + st.tresca_rounds,
+                fallback: total.fallback || st.fallback,
+                stalled: total.stalled || st.stalled,
+                ..st
+            };
+        }
+        Ok(total)
+    }
+}

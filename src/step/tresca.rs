@@ -1,0 +1,78 @@
+//! The Tresca rescue of a contact solve that failed.
+//!
+//! Coulomb friction couples the friction bound μ_f γ to the normal force, which makes
+//! the complementarity problem non-monotone: with μ_f = 1 and many sliding contacts (a
+//! chain crashing onto the ground) the central path can fold, and the interior point then
+//! jams at a point where the Newton matrix is singular although the step has a solution.
+//! With the bound frozen at ĝ (Tresca friction) the problem is monotone and the interior
+//! point is robust; the fixed point ĝ ← γ converges to the Coulomb solution (contracting
+//! by roughly μ_f × the coupling per round), and a last Coulomb solve started from it (at
+//! the final barrier) polishes the result.
+
+use super::interior_point::{self, IterationCap, Start};
+use super::options::SolverOptions;
+use super::problem::{Equations, Outcome};
+use super::warm_start::warm_start;
+use crate::data::{BodyStates, Scratch, WarmStart};
+
+/// Rounds of the fixed point before the rescue gives up.
+const ROUNDS: usize = 40;
+/// The fixed point has converged when no normal force changed by more than this
+/// (relative to the largest normal force, at least 1 N) in the last round.
+const AGREEMENT: f64 = 1e-7;
+/// Rounds without halving the change after which the fixed point is taken as it is: it
+/// may cycle instead of contracting (friction at the cone's edge without slip leaves the
+/// normal forces undetermined between rounds).
+const STALL: usize = 5;
+
+/// Runs the fixed point from the failed solve `first` (its iterate in `sc`); each round
+/// restarts from the step's warm start (`warm`, `state`).
+pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, first: Outcome, warm: &WarmStart, state: &BodyStates) -> Outcome {
+    let at = &eqs.model.addresses;
+    let mut stats = first.stats;
+    stats.fallback = true;
+    let gamma = |s: &[f64], ci: usize| s[at.contact(ci)].max(0.0);
+    for ci in 0..sc.contacts.count() {
+        sc.contacts.tresca.set_limit(ci, gamma(&sc.it.s, ci));
+    }
+    sc.contacts.tresca.set_frozen(true);
+    let (mut best_change, mut stall) = (f64::INFINITY, 0usize);
+    for _ in 0..ROUNDS {
+        warm_start(at, warm, state, &mut sc.it.s);
+        let round = interior_point::solve(eqs, sc, opts);
+        stats.iterations += round.stats.iterations;
+        stats.line_search_halvings += round.stats.line_search_halvings;
+        stats.tresca_rounds += 1;
+        if !round.converged {
+            break;
+        }
+        let bound = &mut sc.contacts.tresca;
+        let (mut change, mut scale) = (0.0f64, 1.0f64);
+        for ci in 0..sc.contacts.nodes.count() {
+            let g = gamma(&sc.it.s, ci);
+            change = change.max((g - bound.limit(ci)).abs());
+            scale = scale.max(g);
+            bound.set_limit(ci, g);
+        }
+        if change <= 0.5 * best_change {
+            (best_change, stall) = (change, 0);
+        } else {
+            stall += 1;
+        }
+        if change <= AGREEMENT * scale || stall >= STALL {
+            bound.set_frozen(false);
+            let mu_end = 0.1 * opts.contact_tolerance;
+            let polish = interior_point::solve_with(eqs, sc, opts, Start::Polish { mu: mu_end }, IterationCap::Options);
+            let st = polish.stats;
+            stats.iterations += st.iterations;
+            stats.line_search_halvings += st.line_search_halvings;
+            stats.residual = st.residual;
+            stats.complementarity = st.complementarity;
+            stats.active_contacts = st.active_contacts;
+            stats.stalled |= st.stalled;
+            return Outcome { stats, converged: polish.converged };
+        }
+    }
+    sc.contacts.tresca.set_frozen(false);
+    Outcome { stats, converged: false }
+}
