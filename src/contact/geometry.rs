@@ -27,7 +27,6 @@ pub use pairs::{narrow_phase, MAX_POINTS_PER_PAIR};
 pub use point::ContactPoint;
 pub use shape::{Shape, ShapeKind};
 
-use super::cone::Layout;
 use super::Contact;
 use crate::math::{V3, V4};
 
@@ -37,27 +36,12 @@ pub fn contact_points(c: &Contact, x: &[V3], q: &[V4], out: &mut [ContactPoint])
     narrow_phase(&s1, &s2, x, q, out)
 }
 
-// Transitional entry points: the step will run `contact_points` once at z_{k+1} into its
-// own storage and call the point functions per iterate; these three (narrow phase, then
-// the point function, on every call) go when it does. Each contact here has one point.
-
-/// The single contact point of `c` at (x, q).
+/// The single contact point of `c` at (x, q) (a description has one point).
 fn single_point(c: &Contact, x: &[V3], q: &[V4]) -> ContactPoint {
     let mut p = [ContactPoint::default()];
     let count = contact_points(c, x, q, &mut p);
     debug_assert_eq!(count, 1, "contact descriptions have one point");
     p[0]
-}
-
-/// Fills the frame of contact `c` at z_{k+1} = (x1, q1).
-pub fn frame(c: &Contact, layout: &Layout, x1: &[V3], q1: &[V4], f: &mut ContactFrame) {
-    f.fill(&single_point(c, x1, q1), layout, q1);
-}
-
-/// Gap at z_{k+2}(v, ω) and its Jacobian with respect to each side's (v, ω) (1 × 6).
-/// `vel(body)` gives the body's unknown (v, ω) at the current iterate.
-pub fn gap_and_jacobian(c: &Contact, x1: &[V3], q1: &[V4], dt: f64, vel: impl Fn(usize) -> (V3, V3), jac: Option<&mut [[f64; 6]; 2]>) -> f64 {
-    single_point(c, x1, q1).gap_and_jacobian(x1, q1, dt, vel, jac)
 }
 
 /// Gap at a configuration (x, q) (the state the user sees), normal taken there.

@@ -20,7 +20,7 @@
 //! all contacts is allocated once; nothing here allocates during a step.
 
 use super::cone::{Layout, MAX_Y};
-use super::geometry::ContactFrame;
+use super::geometry::{ContactFrame, ContactPoint};
 use super::Contact;
 use crate::math::dense::{gemm_sub, lu_factor, lu_solve};
 
@@ -291,6 +291,8 @@ impl Selection {
 pub struct ContactWork {
     pub nodes: ContactNodes,
     pub vars: ContactVariables,
+    /// Each contact's point from the narrow phase at z_{k+1} (the step's first stages).
+    pub points: Vec<ContactPoint>,
     /// Contact frames at z_{k+1} (set when a solve starts).
     pub frames: Vec<ContactFrame>,
     pub tresca: TrescaBound,
@@ -306,6 +308,7 @@ impl ContactWork {
         let n = contacts.len();
         ContactWork {
             vars: ContactVariables::new(nodes.e_len()),
+            points: vec![ContactPoint::default(); n],
             frames: vec![ContactFrame::default(); n],
             tresca: TrescaBound { frozen: false, limit: vec![0.0; n] },
             dy_aff: vec![[0.0; MAX_Y]; n],

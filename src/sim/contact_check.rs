@@ -11,7 +11,7 @@ use crate::solver::dense_reference::dense_solve;
 use crate::step::interior_point::{self, contact_rows, IterationCap, Start};
 use crate::step::problem::Equations;
 use crate::step::warm_start::warm_start;
-use crate::step::{culling, predict, SolverOptions};
+use crate::step::{culling, narrow_phase, predict, SolverOptions};
 
 /// Largest differences between the solutions, relative to the largest solution entry.
 #[doc(hidden)]
@@ -35,6 +35,7 @@ pub struct ContactSystemCheck {
 /// system (its right-hand side returned). The state is not changed.
 fn system_after(model: &Model, d: &mut Data, opts: SolverOptions, iterations: usize, mu: f64) -> Vec<f64> {
     predict(model, d);
+    narrow_phase(model, d);
     warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
     let eqs = Equations { model, frame: &d.frame, g: &d.g, dt: d.dt };
     let opts = SolverOptions { contact_margin: f64::INFINITY, ..opts };

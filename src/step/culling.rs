@@ -18,7 +18,6 @@
 //! that fails the check is added and the step solved again.
 
 use super::problem::Equations;
-use crate::contact::geometry::gap_and_jacobian;
 use crate::data::Scratch;
 
 /// Marks the contacts that take part in this step's solve, at the warm start in `sc.it.s`.
@@ -29,7 +28,7 @@ pub fn select_contacts(eqs: &Equations, margin: f64, sc: &mut Scratch) {
     for (ci, c) in model.contacts.iter().enumerate() {
         let active = if margin.is_finite() {
             let mut j = [[0.0; 6]; 2];
-            let phi = gap_and_jacobian(c, &eqs.frame.x1, &eqs.frame.q1, eqs.dt, vel, Some(&mut j));
+            let phi = cw.points[ci].gap_and_jacobian(&eqs.frame.x1, &eqs.frame.q1, eqs.dt, vel, Some(&mut j));
             // distance the contact point moves in one step at these velocities
             let mut reach = 0.0;
             let (a, b) = c.bodies();
@@ -54,8 +53,8 @@ pub fn left_out_contacts_hold(eqs: &Equations, sc: &mut Scratch) -> bool {
     let (s, cw) = (&sc.it.s, &mut sc.contacts);
     let vel = |b: usize| model.addresses.velocities(s, b);
     let mut hold = true;
-    for (ci, c) in model.contacts.iter().enumerate() {
-        if !cw.selection.contains(ci) && gap_and_jacobian(c, &eqs.frame.x1, &eqs.frame.q1, eqs.dt, vel, None) < 0.0 {
+    for ci in 0..model.contacts.len() {
+        if !cw.selection.contains(ci) && cw.points[ci].gap_and_jacobian(&eqs.frame.x1, &eqs.frame.q1, eqs.dt, vel, None) < 0.0 {
             cw.set_active(ci, true);
             hold = false;
         }

@@ -1,7 +1,8 @@
 //! One step of the integrator (paper section 3; appendix D for the solvers), as named
 //! stages on `(&Model, &mut Data)`:
 //!
-//! 1. predict: z_{k+1} from z_k, ż_k, and G(z_{k+1}) (`integrator`);
+//! 1. predict: z_{k+1} from z_k, ż_k, and G(z_{k+1}) (`integrator`), and the contact
+//!    points there (`narrow_phase`: the only stage that knows shapes);
 //! 2. warm start the unknowns (`warm_start`);
 //! 3. select the contacts near enough to take part (`culling`);
 //! 4. solve the step equations: Newton (`newton`) without contacts, the interior point
@@ -35,6 +36,7 @@ pub use options::SolverOptions;
 use self::problem::{Equations, Outcome};
 use self::warm_start::warm_start;
 use crate::data::{BodyStates, Data, Scratch, StepStats, WarmStart};
+use crate::contact::geometry::contact_points;
 use crate::integrator;
 use crate::model::{Error, Model, Result};
 
@@ -49,6 +51,7 @@ pub enum Rescue {
 /// and `data.stats` describes the attempt.
 pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue) -> Result<StepStats> {
     predict(model, d);
+    narrow_phase(model, d);
     warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
     let eqs = Equations { model, frame: &d.frame, g: &d.g, dt: d.dt };
     d.scratch.contacts.tresca.set_frozen(false);
@@ -79,6 +82,16 @@ pub fn predict(model: &Model, d: &mut Data) {
     let s = &d.state;
     integrator::predict(&s.x, &s.q, &s.v, &s.w, d.dt_prev, &mut d.frame);
     d.g.compute(model, &d.frame);
+}
+
+/// Stage 1b: each contact's point at z_{k+1}, held for the step; everything after this
+/// reads points, not shapes. (A contact description has one point; shapes on bodies with
+/// several points per pair get one contact node per point slot.)
+pub fn narrow_phase(model: &Model, d: &mut Data) {
+    for (c, p) in model.contacts.iter().zip(d.scratch.contacts.points.iter_mut()) {
+        let count = contact_points(c, &d.frame.x1, &d.frame.q1, std::slice::from_mut(p));
+        debug_assert_eq!(count, 1, "a contact description has one point");
+    }
 }
 
 /// Stage 4: the nonlinear solve from the iterate in `d.scratch`.

@@ -3,7 +3,6 @@
 //! the Newton matrix, each contact condensed to one node (`contact::node`).
 
 use crate::contact::cone::MAX_Y;
-use crate::contact::geometry::{frame, gap_and_jacobian};
 use crate::contact::node::ContactWork;
 use crate::contact::MAX_DIRECTIONS;
 use crate::solver::BlockMatrix;
@@ -13,14 +12,14 @@ use crate::step::problem::Equations;
 /// their cones (starting on the boundary would jam); a left-out contact's variables are 0.
 pub fn start_contacts(eqs: &Equations, s: &mut [f64], cw: &mut ContactWork) {
     let model = eqs.model;
-    for (ci, c) in model.contacts.iter().enumerate() {
+    for ci in 0..model.contacts.len() {
         let l = cw.nodes.layout(ci);
         let o = model.addresses.contact(ci);
         if !cw.selection.contains(ci) {
             s[o..o + l.nk].iter_mut().for_each(|k| *k = 0.0);
             continue;
         }
-        frame(c, &l, &eqs.frame.x1, &eqs.frame.q1, &mut cw.frames[ci]);
+        cw.frames[ci].fill(&cw.points[ci], &l, &eqs.frame.q1);
         let mut y = [0.0; MAX_Y];
         l.init(&mut y);
         s[o..o + l.nk].copy_from_slice(&y[..l.nk]);
@@ -40,7 +39,7 @@ pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, m
     let vel = |b: usize| at.velocities(s, b);
     let vars = &mut cw.vars;
     let (e, re) = if trial { (&vars.e_trial, &mut vars.re_trial) } else { (&vars.e, &mut vars.re) };
-    for (ci, c) in model.contacts.iter().enumerate() {
+    for ci in 0..model.contacts.len() {
         let l = cw.nodes.layout(ci);
         let fr = &cw.frames[ci];
         let on = at.contact(ci);
@@ -49,7 +48,7 @@ pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, m
             r[on..on + l.nk].iter_mut().chain(re[er].iter_mut()).for_each(|v| *v = 0.0);
             continue;
         }
-        let phi = gap_and_jacobian(c, &f.x1, &f.q1, dt, vel, None);
+        let phi = cw.points[ci].gap_and_jacobian(&f.x1, &f.q1, dt, vel, None);
         let mut bv = [0.0; MAX_DIRECTIONS];
         for side in 0..fr.sides {
             let ob = at.body(fr.bodies[side]);
@@ -82,7 +81,7 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
     let f = eqs.frame;
     let vel = |b: usize| at.velocities(s, b);
     let frozen = cw.tresca.is_frozen();
-    for (ci, c) in model.contacts.iter().enumerate() {
+    for ci in 0..model.contacts.len() {
         let l = cw.nodes.layout(ci);
         let nc = model.contact_node[ci];
         let on = at.contact(ci);
@@ -92,7 +91,7 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
             continue;
         }
         let mut gj = [[0.0; 6]; 2];
-        gap_and_jacobian(c, &f.x1, &f.q1, dt, vel, Some(&mut gj));
+        cw.points[ci].gap_and_jacobian(&f.x1, &f.q1, dt, vel, Some(&mut gj));
         let fr = &cw.frames[ci];
         for side in 0..fr.sides {
             let nb = model.body_node[fr.bodies[side]];
