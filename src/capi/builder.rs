@@ -13,8 +13,7 @@ use crate::joints::JointType;
 use crate::model::body::check_mass;
 use crate::model::{Builder, Inertia, Parent};
 
-/// The parent id meaning "the world" in `maxdyn_builder_add_joint` (and `body_a` of
-/// `maxdyn_builder_add_spring`).
+/// The parent id meaning "the world" in `maxdyn_builder_add_joint`.
 pub const MAXDYN_WORLD: i32 = -1;
 
 /// A body id or `MAXDYN_WORLD`, named `arg` in errors.
