@@ -389,7 +389,7 @@ fn box_drop_through_c_matches_rust_and_rests_on_four_corners() {
         // the same through Rust
         let mut rb = maxdyn::Builder::new();
         let body = rb.add_body(1.0, maxdyn::Inertia::from_rows(CUBE).unwrap()).unwrap();
-        rb.set_body_pose(body as usize, [0.0, 0.0, 1.25], [1.0, 0.0, 0.0, 0.0]).unwrap();
+        rb.set_body_pose(body, [0.0, 0.0, 1.25], [1.0, 0.0, 0.0, 0.0]).unwrap();
         for p in corners() {
             rb.add_ground_contact(body, p, 0.0, 0.3).unwrap();
         }

@@ -116,8 +116,8 @@ fn contact_step_does_not_allocate() {
     let mut b = Builder::new();
     let l1 = b.add_body(1.0, Inertia::sphere(1.0, 0.1).unwrap()).unwrap();
     let l2 = b.add_body(1.0, Inertia::sphere(1.0, 0.1).unwrap()).unwrap();
-    b.set_body_pose(l1 as usize, [0.0, 0.5, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
-    b.set_body_pose(l2 as usize, [0.0, 1.5, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
+    b.set_body_pose(l1, [0.0, 0.5, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
+    b.set_body_pose(l2, [0.0, 1.5, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
     b.add_joint(JointType::Revolute, Parent::World, l1, [0.0, 0.0, 1.0], [0.0, -0.5, 0.0], [1.0, 0.0, 0.0]).unwrap();
     b.add_joint(JointType::Revolute, l1, l2, [0.0, 0.5, 0.0], [0.0, -0.5, 0.0], [1.0, 0.0, 0.0]).unwrap();
     b.add_ground_contact(l2, [0.0, 0.5, 0.0], 0.05, 0.8).unwrap();

@@ -112,7 +112,7 @@ fn pendulum_period_matches_the_elliptic_integral() {
 fn torque_free_body_flips_and_conserves_discrete_momentum() {
     let mut b = Builder::new();
     b.set_gravity([0.0; 3]).unwrap();
-    let body = common::box_body(&mut b, 1.0, 0.1, 0.2, 0.4) as usize;
+    let body = common::box_body(&mut b, 1.0, 0.1, 0.2, 0.4);
     b.set_body_velocity(body, [0.0; 3], [0.1, 5.0, 0.1]).unwrap();
     let dt = 0.01;
     let mut sim = common::sim(&b, dt);

@@ -23,7 +23,7 @@ fn every_joint_type_moves_in_its_free_directions_only() {
         b.set_gravity(g.into()).unwrap();
         let body = b.add_body(2.0, Inertia::sphere(2.0, 0.3).unwrap()).unwrap();
         let anchor = [0.1, 0.2, 0.3];
-        b.set_body_pose(body as usize, anchor, [1.0, 0.0, 0.0, 0.0]).unwrap();
+        b.set_body_pose(body, anchor, [1.0, 0.0, 0.0, 0.0]).unwrap();
         let j = b.add_joint(kind, Parent::World, body, anchor, [0.0; 3], axis).unwrap();
         let mut sim = common::sim(&b, dt);
         let joint = sim.model().joints[j].clone();
