@@ -8,8 +8,7 @@
 
 use maxdyn_scenes::mechanisms;
 
-use maxdyn::math::{M3, V3};
-use maxdyn::{Builder, JointType, WORLD};
+use maxdyn::{Builder, Inertia, JointType, Parent};
 use std::f64::consts::{FRAC_PI_2, PI};
 
 /// Complete elliptic integral of the first kind K(k) by the arithmetic–geometric mean.
@@ -33,9 +32,9 @@ fn main() {
             let dt = s * 10f64.powi(-e);
             let mut b = Builder::new();
             // thin rod along body z: m l²/12 about its centre (m l²/3 about the pivot)
-            let j = M3::from_diagonal(&V3::new(m * l * l / 12.0, m * l * l / 12.0, m * l * l / 1200.0));
-            b.add_body(m, mechanisms::rows(j)).unwrap();
-            b.add_joint(JointType::Revolute, WORLD, 0, [0.0; 3], [0.0, 0.0, l / 2.0], mechanisms::X).unwrap();
+            let j = Inertia::diagonal(m * l * l / 12.0, m * l * l / 12.0, m * l * l / 1200.0).unwrap();
+            b.add_body(m, j).unwrap();
+            b.add_joint(JointType::Revolute, Parent::World, 0, [0.0; 3], [0.0, 0.0, l / 2.0], mechanisms::X).unwrap();
             let mut sim = mechanisms::sim(&b, dt);
             sim.set_joint_position(0, &[FRAC_PI_2]).unwrap();
             let steps = (half / dt).round() as usize;

@@ -4,20 +4,19 @@
 //!
 //!   cargo run --release --example box_drop [height]
 
-use maxdyn::{model::box_inertia, Builder, Model, Sim};
+use maxdyn::{Builder, Inertia, Model, Sim};
 use std::sync::Arc;
 
 fn main() {
     let h: f64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(0.4);
     let mut b = Builder::new();
-    let j = box_inertia(1.0, 0.5, 0.5, 0.5);
-    let body = b.add_body(1.0, j.as_slice().try_into().unwrap()).unwrap();
+    let body = b.add_body(1.0, Inertia::cuboid(1.0, 0.5, 0.5, 0.5).unwrap()).unwrap();
     b.set_body_pose(body, [0.0, 0.0, h + 0.25], [1.0, 0.0, 0.0, 0.0]).unwrap();
     let mut corners = Vec::new();
     for sx in [-0.25, 0.25] {
         for sy in [-0.25, 0.25] {
             for sz in [-0.25, 0.25] {
-                corners.push(b.add_ground_contact(body as i32, [sx, sy, sz], 0.0, 0.3).unwrap());
+                corners.push(b.add_ground_contact(body, [sx, sy, sz], 0.0, 0.3).unwrap());
             }
         }
     }

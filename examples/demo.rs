@@ -5,21 +5,16 @@
 
 use maxdyn_scenes::mechanisms;
 
-use maxdyn::model::{box_inertia, cylinder_inertia};
-use maxdyn::{Builder, JointType, Model, Sim, WORLD};
+use maxdyn::{Builder, Inertia, JointType, Model, Parent, Sim};
 use std::sync::Arc;
 use std::time::Instant;
-
-fn flat(m: nalgebra::Matrix3<f64>) -> [f64; 9] {
-    std::array::from_fn(|k| m[(k / 3, k % 3)])
-}
 
 fn main() -> Result<(), maxdyn::Error> {
     // SCENARIOS A2: two 1 kg boxes on 1 m links, released horizontally.
     let mut b = Builder::new();
-    let l1 = b.add_body(1.0, flat(box_inertia(1.0, 0.1, 0.1, 0.1)))? as i32;
-    let l2 = b.add_body(1.0, flat(box_inertia(1.0, 0.1, 0.1, 0.1)))? as i32;
-    let j1 = b.add_joint(JointType::Revolute, WORLD, l1, [0.0; 3], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0])?;
+    let l1 = b.add_body(1.0, Inertia::cuboid(1.0, 0.1, 0.1, 0.1)?)?;
+    let l2 = b.add_body(1.0, Inertia::cuboid(1.0, 0.1, 0.1, 0.1)?)?;
+    let j1 = b.add_joint(JointType::Revolute, Parent::World, l1, [0.0; 3], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0])?;
     b.add_joint(JointType::Revolute, l1, l2, [0.0; 3], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0])?;
     let mut sim = Sim::new(Arc::new(Model::new(&b)?), 0.01)?;
     sim.set_joint_position(j1, &[std::f64::consts::FRAC_PI_2])?;
@@ -54,12 +49,12 @@ fn main() -> Result<(), maxdyn::Error> {
 
     // SCENARIOS A4: a 0.5 m, 1 kg cube with 8 corner contacts (μ 0.3) dropped from 1 m
     let mut b = Builder::new();
-    let cube = b.add_body(1.0, flat(box_inertia(1.0, 0.5, 0.5, 0.5)))?;
+    let cube = b.add_body(1.0, Inertia::cuboid(1.0, 0.5, 0.5, 0.5)?)?;
     b.set_body_pose(cube, [0.0, 0.0, 1.25], [1.0, 0.0, 0.0, 0.0])?;
     let mut corners = Vec::new();
     for k in 0..8 {
         let c = |bit: usize| if k & bit == 0 { -0.25 } else { 0.25 };
-        corners.push(b.add_ground_contact(cube as i32, [c(1), c(2), c(4)], 0.0, 0.3)?);
+        corners.push(b.add_ground_contact(cube, [c(1), c(2), c(4)], 0.0, 0.3)?);
     }
     let mut sim = Sim::new(Arc::new(Model::new(&b)?), 0.01)?;
     let mut lowest = f64::INFINITY;
@@ -77,12 +72,12 @@ fn main() -> Result<(), maxdyn::Error> {
 
     // a 32-link pendulum chain
     let mut b = Builder::new();
-    let mut parent = WORLD;
+    let mut parent = Parent::World;
     for i in 0..32 {
-        let c = b.add_body(1.0, flat(cylinder_inertia(1.0, 0.05, 1.0)))? as i32;
+        let c = b.add_body(1.0, Inertia::cylinder(1.0, 0.05, 1.0)?)?;
         let pp = if i == 0 { [0.0; 3] } else { [0.0, 0.0, -0.5] };
         b.add_joint(JointType::Revolute, parent, c, pp, [0.0, 0.0, 0.5], [1.0, 0.0, 0.0])?;
-        parent = c;
+        parent = Parent::Body(c);
     }
     let mut sim = Sim::new(Arc::new(Model::new(&b)?), 0.01)?;
     sim.set_joint_position(0, &[std::f64::consts::FRAC_PI_4])?;

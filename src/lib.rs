@@ -20,7 +20,7 @@ pub mod sim;
 pub mod urdf;
 pub mod capi;
 
-pub use model::{Body, BodyId, Builder, Error, JointId, Model, WORLD};
+pub use model::{Body, BodyId, Builder, Error, Inertia, JointId, Model, Parent};
 pub use joints::JointType;
 pub use contact::{ConeType, ContactId};
 pub use sim::{Sim, SolverOptions, StepStats};

@@ -9,7 +9,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use common::*;
-use maxdyn::{model::box_inertia, Builder, JointType, Model, Sim, WORLD};
+use maxdyn::{Builder, Inertia, JointType, Model, Parent, Sim};
 
 /// Compiles `examples_c/<name>.c` into a scratch directory; returns the executable.
 fn build_example(name: &str) -> PathBuf {
@@ -39,11 +39,10 @@ fn field(out: &str, prefix: &str) -> Vec<f64> {
 /// The same mechanism and start through the Rust API: body 2's position after `steps`.
 fn rust_double_pendulum(steps: usize) -> [f64; 3] {
     let mut b = Builder::new();
-    let j = box_inertia(1.0, 0.1, 0.1, 0.1);
-    let ja: [f64; 9] = j.as_slice().try_into().unwrap();
-    let b1 = b.add_body(1.0, ja).unwrap() as i32;
-    let b2 = b.add_body(1.0, ja).unwrap() as i32;
-    let j1 = b.add_joint(JointType::Revolute, WORLD, b1, [0.0; 3], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]).unwrap();
+    let ja = Inertia::cuboid(1.0, 0.1, 0.1, 0.1).unwrap();
+    let b1 = b.add_body(1.0, ja).unwrap();
+    let b2 = b.add_body(1.0, ja).unwrap();
+    let j1 = b.add_joint(JointType::Revolute, Parent::World, b1, [0.0; 3], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]).unwrap();
     let j2 = b.add_joint(JointType::Revolute, b1, b2, [0.0; 3], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]).unwrap();
     let mut s = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
     s.set_joint_position(j1, &[std::f64::consts::FRAC_PI_2]).unwrap();
@@ -87,13 +86,12 @@ fn run_example(exe: &std::path::Path, args: &[&str]) -> (bool, String) {
 /// Lowest corner height every 5 steps of the same box drop through the Rust API.
 fn rust_box_drop(drop: f64) -> Vec<f64> {
     let mut b = Builder::new();
-    let j = box_inertia(1.0, 0.5, 0.5, 0.5);
-    let body = b.add_body(1.0, j.as_slice().try_into().unwrap()).unwrap();
+    let body = b.add_body(1.0, Inertia::cuboid(1.0, 0.5, 0.5, 0.5).unwrap()).unwrap();
     b.set_body_pose(body, [0.0, 0.0, 0.25 + drop], [1.0, 0.0, 0.0, 0.0]).unwrap();
     let mut cs = Vec::new();
     for k in 0..8 {
         let c = |bit: usize| if k & bit != 0 { 0.25 } else { -0.25 };
-        cs.push(b.add_ground_contact(body as i32, [c(1), c(2), c(4)], 0.0, 0.3).unwrap());
+        cs.push(b.add_ground_contact(body, [c(1), c(2), c(4)], 0.0, 0.3).unwrap());
     }
     let mut s = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
     let mut lowest = Vec::new();

@@ -388,14 +388,14 @@ fn box_drop_through_c_matches_rust_and_rests_on_four_corners() {
 
         // the same through Rust
         let mut rb = maxdyn::Builder::new();
-        let body = rb.add_body(1.0, CUBE).unwrap() as i32;
-        rb.set_body_pose(body as usize, [0.0, 0.0, 1.25], [1.0, 0.0, 0.0, 0.0]).unwrap();
+        let body = rb.add_body(1.0, maxdyn::Inertia::from_rows(CUBE).unwrap()).unwrap();
+        rb.set_body_pose(body, [0.0, 0.0, 1.25], [1.0, 0.0, 0.0, 0.0]).unwrap();
         for p in corners() {
             rb.add_ground_contact(body, p, 0.0, 0.3).unwrap();
         }
-        let other = rb.add_body(1.0, CUBE).unwrap();
+        let other = rb.add_body(1.0, maxdyn::Inertia::from_rows(CUBE).unwrap()).unwrap();
         rb.set_body_pose(other, [3.0, 0.0, 0.25], [1.0, 0.0, 0.0, 0.0]).unwrap();
-        rb.add_ground_contact(other as i32, [0.0; 3], 0.25, 0.5).unwrap();
+        rb.add_ground_contact(other, [0.0; 3], 0.25, 0.5).unwrap();
         let mut rs = maxdyn::Sim::new(Arc::new(maxdyn::Model::new(&rb).unwrap()), 0.01).unwrap();
 
         let mut worst_pen: f64 = 0.0;
@@ -568,14 +568,14 @@ fn force_elements_and_energy_account_through_c() {
         // the same mechanism in Rust
         let mut rb = maxdyn::Builder::new();
         for m in [1.0, 1.0, 0.5] {
-            rb.add_body(m, ROD).unwrap();
+            rb.add_body(m, maxdyn::Inertia::from_rows(ROD).unwrap()).unwrap();
         }
-        rb.add_joint(maxdyn::JointType::Revolute, -1, 0, [0.0; 3], [0.0, 0.0, 0.5], X).unwrap();
+        rb.add_joint(maxdyn::JointType::Revolute, maxdyn::Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], X).unwrap();
         rb.add_joint(maxdyn::JointType::Revolute, 0, 1, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], X).unwrap();
         rb.add_joint(maxdyn::JointType::Fixed, 1, 2, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], X).unwrap();
         rb.set_joint_spring(0, &[3.0], &[0.1]).unwrap();
         rb.set_joint_damper(1, &[0.2]).unwrap();
-        rb.add_spring(-1, [0.0, 1.0, 0.0], 2, [0.0; 3], 5.0, 0.5, 0.3).unwrap();
+        rb.add_spring(maxdyn::Parent::World, [0.0, 1.0, 0.0], 2, [0.0; 3], 5.0, 0.5, 0.3).unwrap();
         let mut rs = maxdyn::Sim::new(Arc::new(maxdyn::Model::new(&rb).unwrap()), 0.001).unwrap();
         rs.set_joint_position(0, &[0.5]).unwrap();
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use maxdyn::capi::maxdyn_status::*;
 use maxdyn::capi::*;
-use maxdyn::{Builder, Model, Sim, SolverOptions};
+use maxdyn::{Builder, Inertia, Model, Sim, SolverOptions};
 
 #[path = "common/capi.rs"]
 mod capi_helpers;
@@ -315,14 +315,14 @@ fn options_take_effect_and_stats_report_tresca_rounds() {
 /// `builder()` through the Rust API.
 fn rust_builder() -> Builder {
     let mut b = Builder::new();
-    let cube = b.add_body(1.0, CUBE).unwrap();
+    let cube = b.add_body(1.0, Inertia::from_rows(CUBE).unwrap()).unwrap();
     b.set_body_pose(cube, [0.0, 0.0, 0.25], [1.0, 0.0, 0.0, 0.0]).unwrap();
     for p in corners() {
-        b.add_ground_contact(cube as i32, p, 0.0, 0.3).unwrap();
+        b.add_ground_contact(cube, p, 0.0, 0.3).unwrap();
     }
-    let bob = b.add_body(1.0, CUBE).unwrap();
+    let bob = b.add_body(1.0, Inertia::from_rows(CUBE).unwrap()).unwrap();
     b.set_body_pose(bob, [3.0, 0.0, 2.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
-    b.add_joint(maxdyn::JointType::Revolute, maxdyn::WORLD, bob as i32, [3.0, 0.0, 3.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]).unwrap();
-    b.add_spring(maxdyn::WORLD, [3.0, 1.0, 2.0], bob as i32, [0.0; 3], 10.0, 0.1, 0.5).unwrap();
+    b.add_joint(maxdyn::JointType::Revolute, maxdyn::Parent::World, bob, [3.0, 0.0, 3.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]).unwrap();
+    b.add_spring(maxdyn::Parent::World, [3.0, 1.0, 2.0], bob, [0.0; 3], 10.0, 0.1, 0.5).unwrap();
     b
 }

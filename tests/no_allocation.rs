@@ -4,8 +4,7 @@
 //! so the tests may run in parallel.
 
 mod common;
-use maxdyn::model::sphere_inertia;
-use maxdyn::{Builder, JointType, Model, Sim, WORLD};
+use maxdyn::{Builder, Inertia, JointType, Model, Parent, Sim};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -60,12 +59,12 @@ fn jointed_chains_do_not_allocate() {
 
 #[test]
 fn stepping_with_force_elements_does_not_allocate() {
-    let ja = [0.1, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0, 0.0, 0.3];
+    let ja = Inertia::diagonal(0.1, 0.2, 0.3).unwrap();
     let mut b = Builder::new();
     for _ in 0..3 {
         b.add_body(1.0, ja).unwrap();
     }
-    let j0 = b.add_joint(JointType::Spherical, WORLD, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+    let j0 = b.add_joint(JointType::Spherical, Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     let j1 = b.add_joint(JointType::Cylindrical, 0, 1, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [0.0, 1.0, 0.0]).unwrap();
     let j2 = b.add_joint(JointType::Revolute, 1, 2, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     b.set_joint_spring(j0, &[1.0, 2.0, 3.0], &[0.1, 0.0, 0.0]).unwrap();
@@ -74,7 +73,7 @@ fn stepping_with_force_elements_does_not_allocate() {
     b.set_joint_damper(j1, &[0.5, 0.05]).unwrap();
     b.set_joint_damper(j2, &[0.05]).unwrap();
     b.add_spring(0, [0.05, 0.0, 0.0], 2, [0.0, 0.05, 0.0], 10.0, 0.2, 0.5).unwrap();
-    b.add_spring(WORLD, [0.5, 0.0, 0.0], 2, [0.0; 3], 5.0, 0.1, 0.2).unwrap();
+    b.add_spring(Parent::World, [0.5, 0.0, 0.0], 2, [0.0; 3], 5.0, 0.1, 0.2).unwrap();
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
     sim.set_joint_position(j0, &[0.3, 0.2, 0.1]).unwrap();
     sim.set_joint_input(j2, &[0.2]).unwrap();
@@ -115,11 +114,11 @@ fn contact_step_does_not_allocate() {
 
     // a pendulum of two links whose tip sphere lands on the ground
     let mut b = Builder::new();
-    let l1 = b.add_body(1.0, common::inertia(sphere_inertia(1.0, 0.1))).unwrap() as i32;
-    let l2 = b.add_body(1.0, common::inertia(sphere_inertia(1.0, 0.1))).unwrap() as i32;
-    b.set_body_pose(l1 as usize, [0.0, 0.5, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
-    b.set_body_pose(l2 as usize, [0.0, 1.5, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
-    b.add_joint(JointType::Revolute, WORLD, l1, [0.0, 0.0, 1.0], [0.0, -0.5, 0.0], [1.0, 0.0, 0.0]).unwrap();
+    let l1 = b.add_body(1.0, Inertia::sphere(1.0, 0.1).unwrap()).unwrap();
+    let l2 = b.add_body(1.0, Inertia::sphere(1.0, 0.1).unwrap()).unwrap();
+    b.set_body_pose(l1, [0.0, 0.5, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
+    b.set_body_pose(l2, [0.0, 1.5, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
+    b.add_joint(JointType::Revolute, Parent::World, l1, [0.0, 0.0, 1.0], [0.0, -0.5, 0.0], [1.0, 0.0, 0.0]).unwrap();
     b.add_joint(JointType::Revolute, l1, l2, [0.0, 0.5, 0.0], [0.0, -0.5, 0.0], [1.0, 0.0, 0.0]).unwrap();
     b.add_ground_contact(l2, [0.0, 0.5, 0.0], 0.05, 0.8).unwrap();
     b.add_ground_contact(l1, [0.0; 3], 0.1, 0.8).unwrap();

@@ -1,19 +1,12 @@
 //! The mechanisms of SCENARIOS A1, A8, B1, B3, B6, built through the public Rust API.
 //! Used by the examples, benchmarks and integration tests.
 
-use maxdyn::math::M3;
-use maxdyn::model::{box_inertia, cylinder_inertia};
-use maxdyn::{Builder, JointType, Model, Sim, WORLD};
+use maxdyn::{Builder, Inertia, JointType, Model, Parent, Sim};
 use std::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_4, PI};
 use std::sync::Arc;
 
 pub const X: [f64; 3] = [1.0, 0.0, 0.0];
 pub const Y: [f64; 3] = [0.0, 1.0, 0.0];
-
-/// Row-major copy of a 3×3 inertia for `Builder::add_body`.
-pub fn rows(j: M3) -> [f64; 9] {
-    j.transpose().as_slice().try_into().unwrap()
-}
 
 /// Quaternion (w, x, y, z) of a rotation by `angle` about a unit axis.
 pub fn axis_angle(axis: [f64; 3], angle: f64) -> [f64; 4] {
@@ -31,10 +24,10 @@ pub fn three_link_loop(dt: f64) -> Sim {
     let l = [1.0, FRAC_1_SQRT_2, 1.0];
     let mut b = Builder::new();
     for &li in &l {
-        b.add_body(li, rows(box_inertia(li, 0.1, 0.1, li))).unwrap();
+        b.add_body(li, Inertia::cuboid(li, 0.1, 0.1, li).unwrap()).unwrap();
     }
-    let j0 = b.add_joint(JointType::Revolute, WORLD, 0, [0.0; 3], [0.0, 0.0, 0.5], X).unwrap();
-    let j1 = b.add_joint(JointType::Revolute, WORLD, 2, [0.0, 1.0, 0.0], [0.0, 0.0, 0.5], X).unwrap();
+    let j0 = b.add_joint(JointType::Revolute, Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], X).unwrap();
+    let j1 = b.add_joint(JointType::Revolute, Parent::World, 2, [0.0, 1.0, 0.0], [0.0, 0.0, 0.5], X).unwrap();
     let j2 = b.add_joint(JointType::Revolute, 0, 1, [0.0, 0.0, -0.5], [0.0, 0.0, l[1] / 2.0], X).unwrap();
     b.add_joint(JointType::Revolute, 1, 2, [0.0, 0.0, -l[1] / 2.0], [0.0, 0.0, -0.5], X).unwrap();
     let mut s = sim(&b, dt);
@@ -50,13 +43,13 @@ pub fn three_link_loop(dt: f64) -> Sim {
 pub fn crank_rocker(dt: f64) -> Sim {
     let (ground, crank, coupler, rocker) = (2.0, 0.5, 2.0, 1.0);
     let mut b = Builder::new();
-    let c = b.add_body(0.5, rows(box_inertia(0.5, 0.05, 0.05, crank))).unwrap();
-    let k = b.add_body(2.0, rows(box_inertia(2.0, 0.05, 0.05, coupler))).unwrap();
-    let r = b.add_body(1.0, rows(box_inertia(1.0, 0.05, 0.05, rocker))).unwrap();
-    let jc = b.add_joint(JointType::Revolute, WORLD, c as i32, [0.0; 3], [0.0, 0.0, -crank / 2.0], X).unwrap();
-    let jk = b.add_joint(JointType::Revolute, c as i32, k as i32, [0.0, 0.0, crank / 2.0], [0.0, 0.0, -coupler / 2.0], X).unwrap();
-    let jr = b.add_joint(JointType::Revolute, WORLD, r as i32, [0.0, ground, 0.0], [0.0, 0.0, -rocker / 2.0], X).unwrap();
-    b.add_joint(JointType::Revolute, k as i32, r as i32, [0.0, 0.0, coupler / 2.0], [0.0, 0.0, rocker / 2.0], X).unwrap();
+    let c = b.add_body(0.5, Inertia::cuboid(0.5, 0.05, 0.05, crank).unwrap()).unwrap();
+    let k = b.add_body(2.0, Inertia::cuboid(2.0, 0.05, 0.05, coupler).unwrap()).unwrap();
+    let r = b.add_body(1.0, Inertia::cuboid(1.0, 0.05, 0.05, rocker).unwrap()).unwrap();
+    let jc = b.add_joint(JointType::Revolute, Parent::World, c, [0.0; 3], [0.0, 0.0, -crank / 2.0], X).unwrap();
+    let jk = b.add_joint(JointType::Revolute, c, k, [0.0, 0.0, crank / 2.0], [0.0, 0.0, -coupler / 2.0], X).unwrap();
+    let jr = b.add_joint(JointType::Revolute, Parent::World, r, [0.0, ground, 0.0], [0.0, 0.0, -rocker / 2.0], X).unwrap();
+    b.add_joint(JointType::Revolute, k, r, [0.0, 0.0, coupler / 2.0], [0.0, 0.0, rocker / 2.0], X).unwrap();
     let mut s = sim(&b, dt);
     // crank up at 0 rad (along +z); solve the loop closure in the plane (y, z)
     let theta: f64 = 0.3;
@@ -81,7 +74,7 @@ pub fn crank_rocker(dt: f64) -> Sim {
 /// Bodies 0–2 cranks (pivots at x = 0, 1, 2), 3–4 couplers; bars along their body z.
 pub fn double_four_bar(dt: f64) -> Sim {
     let mut b = Builder::new();
-    let bar = rows(M3::from_diagonal(&maxdyn::math::V3::new(1.0 / 12.0, 1.0 / 12.0, 1e-4)));
+    let bar = Inertia::diagonal(1.0 / 12.0, 1.0 / 12.0, 1e-4).unwrap();
     for i in 0..3 {
         let c = b.add_body(1.0, bar).unwrap();
         b.set_body_pose(c, [i as f64, 0.0, 0.5], [1.0, 0.0, 0.0, 0.0]).unwrap();
@@ -95,7 +88,7 @@ pub fn double_four_bar(dt: f64) -> Sim {
     }
     let (lo, hi) = ([0.0, 0.0, -0.5], [0.0, 0.0, 0.5]);
     for i in 0..3 {
-        b.add_joint(JointType::Revolute, WORLD, i, [i as f64, 0.0, 0.0], lo, Y).unwrap();
+        b.add_joint(JointType::Revolute, Parent::World, i, [i as f64, 0.0, 0.0], lo, Y).unwrap();
     }
     b.add_joint(JointType::Revolute, 0, 3, hi, lo, Y).unwrap();
     b.add_joint(JointType::Revolute, 1, 3, hi, hi, Y).unwrap();
@@ -110,10 +103,10 @@ pub fn pendulum_chain(n: usize, spherical: bool, dt: f64) -> Sim {
     let kind = if spherical { JointType::Spherical } else { JointType::Revolute };
     let mut b = Builder::new();
     for i in 0..n {
-        b.add_body(1.0, rows(cylinder_inertia(1.0, 0.05, 1.0))).unwrap();
-        let parent = if i == 0 { WORLD } else { i as i32 - 1 };
+        b.add_body(1.0, Inertia::cylinder(1.0, 0.05, 1.0).unwrap()).unwrap();
+        let parent = if i == 0 { Parent::World } else { Parent::Body(i - 1) };
         let p1 = if i == 0 { [0.0; 3] } else { [0.0, 0.0, -0.5] };
-        b.add_joint(kind, parent, i as i32, p1, [0.0, 0.0, 0.5], X).unwrap();
+        b.add_joint(kind, parent, i, p1, [0.0, 0.0, 0.5], X).unwrap();
     }
     let mut s = sim(&b, dt);
     let first: &[f64] = if spherical { &[FRAC_PI_4, 0.0, 0.0] } else { &[FRAC_PI_4] };
@@ -128,7 +121,7 @@ pub fn pendulum_chain(n: usize, spherical: bool, dt: f64) -> Sim {
 pub fn loop_segment_chain(segments: usize, dt: f64) -> Sim {
     let alpha: f64 = 0.5; // half opening angle of each rhombus
     let tilt: f64 = 0.2; // the whole chain starts swung aside
-    let link = rows(box_inertia(1.0, 0.1, 0.1, 1.0));
+    let link = Inertia::cuboid(1.0, 0.1, 0.1, 1.0).unwrap();
     let (top, bot) = ([0.0, 0.0, 0.5], [0.0, 0.0, -0.5]);
     let mut b = Builder::new();
     let mut above: Option<usize> = None; // body whose bottom end is this segment's top point
@@ -136,14 +129,14 @@ pub fn loop_segment_chain(segments: usize, dt: f64) -> Sim {
     for _ in 0..segments {
         let ids: Vec<usize> = (0..4).map(|_| b.add_body(1.0, link).unwrap()).collect();
         let (pa, pp) = match above {
-            None => (WORLD, [0.0; 3]),
-            Some(c) => (c as i32, bot),
+            None => (Parent::World, [0.0; 3]),
+            Some(c) => (Parent::Body(c), bot),
         };
-        let ja = b.add_joint(JointType::Revolute, pa, ids[0] as i32, pp, top, X).unwrap();
-        let jb = b.add_joint(JointType::Revolute, pa, ids[1] as i32, pp, top, X).unwrap();
-        let jc = b.add_joint(JointType::Revolute, ids[0] as i32, ids[2] as i32, bot, top, X).unwrap();
-        let jd = b.add_joint(JointType::Revolute, ids[1] as i32, ids[3] as i32, bot, top, X).unwrap();
-        b.add_joint(JointType::Revolute, ids[2] as i32, ids[3] as i32, bot, bot, X).unwrap();
+        let ja = b.add_joint(JointType::Revolute, pa, ids[0], pp, top, X).unwrap();
+        let jb = b.add_joint(JointType::Revolute, pa, ids[1], pp, top, X).unwrap();
+        let jc = b.add_joint(JointType::Revolute, ids[0], ids[2], bot, top, X).unwrap();
+        let jd = b.add_joint(JointType::Revolute, ids[1], ids[3], bot, top, X).unwrap();
+        b.add_joint(JointType::Revolute, ids[2], ids[3], bot, bot, X).unwrap();
         tree_joints.push((above.is_none(), ja, jb, jc, jd));
         above = Some(ids[2]);
     }
@@ -179,14 +172,14 @@ pub fn sphere_chain_rising(n: usize, friction: f64, cone: maxdyn::ConeType, elev
     let rot = rotation(&q0);
     let mut contacts = Vec::new();
     for i in 0..n {
-        let body = b.add_body(1.0, rows(maxdyn::model::sphere_inertia(1.0, r))).unwrap();
+        let body = b.add_body(1.0, Inertia::sphere(1.0, r).unwrap()).unwrap();
         let x = V3::new(0.0, 0.0, r) + rot * V3::new(0.0, 0.0, -1.0) * i as f64;
         b.set_body_pose(body, [x.x, x.y, x.z], [q0[0], q0[1], q0[2], q0[3]]).unwrap();
         if i > 0 {
-            b.add_joint(JointType::Spherical, (i - 1) as i32, i as i32, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], X).unwrap();
+            b.add_joint(JointType::Spherical, i - 1, i, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], X).unwrap();
         }
         if friction >= 0.0 {
-            let c = b.add_ground_contact(body as i32, [0.0; 3], r, friction).unwrap();
+            let c = b.add_ground_contact(body, [0.0; 3], r, friction).unwrap();
             if cone == maxdyn::ConeType::Nonlinear {
                 b.set_contact_cone(c, cone, 2).unwrap();
             }

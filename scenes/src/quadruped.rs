@@ -85,7 +85,7 @@ impl Quadruped {
                 joints[l][k] = u.joint(&format!("{leg}_{part}_joint")).expect("leg joint");
             }
             let calf = u.body(&format!("{leg}_calf")).expect("calf body");
-            feet[l] = u.builder.add_ground_contact(calf as i32, FOOT, 0.0, FRICTION).unwrap();
+            feet[l] = u.builder.add_ground_contact(calf, FOOT, 0.0, FRICTION).unwrap();
         }
         let model = Arc::new(Model::new(&u.builder).expect("compile the A1"));
         Quadruped { model, trunk, joints, feet }

@@ -5,15 +5,25 @@
 use std::sync::atomic::AtomicBool;
 
 use super::args::{array, body_index, count_i32, joint_index, out, slice_mut};
-use super::error::Failure;
+use super::error::{CResult, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::handles::{free, into_raw, Object};
 use super::status::maxdyn_status;
 use crate::joints::JointType;
-use crate::model::Builder;
+use crate::model::body::check_mass;
+use crate::model::{Builder, Inertia, Parent};
 
 /// The parent id meaning "the world" in `maxdyn_builder_add_joint`.
 pub const MAXDYN_WORLD: i32 = -1;
+
+/// A body id or `MAXDYN_WORLD`, named `arg` in errors.
+pub(crate) fn parent_arg(id: i32, count: usize, arg: &str) -> CResult<Parent> {
+    if id == MAXDYN_WORLD {
+        Ok(Parent::World)
+    } else {
+        body_index(id, count, arg).map(Parent::Body)
+    }
+}
 
 // Joint types for `maxdyn_builder_add_joint` (the joint table of the paper's appendix B;
 // values are `JointType` discriminants, checked by a test). Free directions in brackets:
@@ -120,7 +130,10 @@ pub unsafe extern "C" fn maxdyn_builder_add_body(
     call("maxdyn_builder_add_body", || {
         let j = array::<9>(inertia, "inertia")?;
         let out_body = out(out_body, "out_body")?;
-        let id = with_mut(builder, "builder", |b| Ok(b.inner.add_body(mass, j)?))?;
+        let id = with_mut(builder, "builder", |b| {
+            check_mass(mass)?; // a call with both wrong reports the mass
+            Ok(b.inner.add_body(mass, Inertia::from_rows(j)?)?)
+        })?;
         *out_body = count_i32(id);
         Ok(())
     })
@@ -200,10 +213,8 @@ pub unsafe extern "C" fn maxdyn_builder_add_joint(
         let out_joint = out(out_joint, "out_joint")?;
         let id = with_mut(builder, "builder", |b| {
             let n = b.inner.body_count();
-            if parent != MAXDYN_WORLD {
-                body_index(parent, n, "parent")?;
-            }
-            body_index(child, n, "child")?;
+            let parent = parent_arg(parent, n, "parent")?;
+            let child = body_index(child, n, "child")?;
             Ok(b.inner.add_joint(kind, parent, child, pp, pc, ax)?)
         })?;
         *out_joint = count_i32(id);
@@ -277,6 +288,5 @@ mod tests {
             assert_eq!(c[k], *t as i32, "{t:?}");
             assert_eq!(JointType::from_i32(c[k]), Some(*t));
         }
-        assert_eq!(MAXDYN_WORLD, crate::model::WORLD);
     }
 }

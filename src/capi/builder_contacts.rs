@@ -44,7 +44,7 @@ pub unsafe extern "C" fn maxdyn_builder_add_plane_contact(
         let n = array::<3>(normal, "normal")?;
         let o = out(out_contact, "out_contact")?;
         let id = with_mut(builder, "builder", |b| {
-            body_index(body, b.inner.body_count(), "body")?;
+            let body = body_index(body, b.inner.body_count(), "body")?;
             Ok(b.inner.add_plane_contact(body, p, radius, n, offset, friction)?)
         })?;
         *o = count_i32(id);
@@ -70,7 +70,7 @@ pub unsafe extern "C" fn maxdyn_builder_add_ground_contact(
         let p = array::<3>(p, "p")?;
         let o = out(out_contact, "out_contact")?;
         let id = with_mut(builder, "builder", |b| {
-            body_index(body, b.inner.body_count(), "body")?;
+            let body = body_index(body, b.inner.body_count(), "body")?;
             Ok(b.inner.add_ground_contact(body, p, radius, friction)?)
         })?;
         *o = count_i32(id);
@@ -104,8 +104,8 @@ pub unsafe extern "C" fn maxdyn_builder_add_sphere_contact(
         let o = out(out_contact, "out_contact")?;
         let id = with_mut(builder, "builder", |b| {
             let n = b.inner.body_count();
-            body_index(body_a, n, "body_a")?;
-            body_index(body_b, n, "body_b")?;
+            let body_a = body_index(body_a, n, "body_a")?;
+            let body_b = body_index(body_b, n, "body_b")?;
             Ok(b.inner.add_sphere_contact(body_a, pa, ra, body_b, pb, rb, friction)?)
         })?;
         *o = count_i32(id);

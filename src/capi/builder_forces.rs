@@ -3,7 +3,7 @@
 //! layer checks pointers, ids and array lengths, all before anything changes.
 
 use super::args::{array, body_index, count_i32, joint_index, out, slice};
-use super::builder::{maxdyn_builder, MAXDYN_WORLD};
+use super::builder::{maxdyn_builder, parent_arg};
 use super::error::{CResult, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::status::maxdyn_status::{self, *};
@@ -95,10 +95,8 @@ pub unsafe extern "C" fn maxdyn_builder_add_spring(
         let o = out(out_spring, "out_spring")?;
         let id = with_mut(builder, "builder", |b| {
             let nb = b.inner.body_count();
-            if body_a != MAXDYN_WORLD {
-                body_index(body_a, nb, "body_a")?;
-            }
-            body_index(body_b, nb, "body_b")?;
+            let body_a = parent_arg(body_a, nb, "body_a")?;
+            let body_b = body_index(body_b, nb, "body_b")?;
             Ok(b.inner.add_spring(body_a, pa, body_b, pb, stiffness, damping, rest_length)?)
         })?;
         *o = count_i32(id);

@@ -3,14 +3,28 @@
 //! input completely before it changes anything, so a failed call leaves the builder as it
 //! was.
 
-use super::body::{check_quat, check_vec3, validate_inertia, validate_mass, Body};
+use super::body::{check_quat, check_vec3, Body};
 use super::contact::Contact;
-use super::error::{check_finite, Error, Result};
+use super::error::{Error, Result};
 use super::forces::ForceElements;
-use super::{BodyId, JointId, WORLD};
+use super::{BodyId, Inertia, JointId, Parent};
 use crate::joints::{Joint, JointType};
-use crate::math::{M3, V3};
+use crate::math::V3;
 
+/// A mechanism under construction: bodies (ids 0, 1, … in order of addition), joints,
+/// force elements and contacts.
+///
+/// ```
+/// use maxdyn::{Builder, Inertia, JointType, Parent};
+/// let mut b = Builder::new();
+/// let rod = b.add_body(1.0, Inertia::cuboid(1.0, 0.1, 0.1, 1.0)?)?;
+/// let bob = b.add_body(0.5, Inertia::sphere(0.5, 0.05)?)?;
+/// let x = [1.0, 0.0, 0.0];
+/// b.add_joint(JointType::Revolute, Parent::World, rod, [0.0; 3], [0.0, 0.0, 0.5], x)?;
+/// b.add_joint(JointType::Spherical, rod, bob, [0.0, 0.0, -0.5], [0.0; 3], x)?;
+/// b.add_ground_contact(bob, [0.0; 3], 0.05, 0.5)?;
+/// # Ok::<(), maxdyn::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Builder {
     pub(crate) gravity: V3,
@@ -41,14 +55,10 @@ impl Builder {
         self.gravity.into()
     }
 
-    /// Adds a body with mass and inertia (row-major 3×3 about the centre of mass, body
-    /// frame; symmetric positive definite). Pose identity, at rest.
-    pub fn add_body(&mut self, mass: f64, inertia: [f64; 9]) -> Result<BodyId> {
-        check_finite("mass", &[mass])?;
-        validate_mass(mass)?;
-        let j = M3::from_row_slice(&inertia);
-        validate_inertia(&j)?;
-        self.bodies.push(Body::new(mass, j)?);
+    /// Adds a body with `mass` (finite, > 0) and `inertia` (about its centre of mass, in
+    /// its frame). Pose identity, at rest.
+    pub fn add_body(&mut self, mass: f64, inertia: Inertia) -> Result<BodyId> {
+        self.bodies.push(Body::new(mass, inertia)?);
         Ok(self.bodies.len() - 1)
     }
 
@@ -61,11 +71,11 @@ impl Builder {
     }
 
     pub fn body(&self, id: BodyId) -> Result<&Body> {
-        self.bodies.get(id).ok_or(Error::UnknownBody(id as i32))
+        self.bodies.get(id).ok_or_else(|| unknown_body(id))
     }
 
     fn body_mut(&mut self, id: BodyId) -> Result<&mut Body> {
-        self.bodies.get_mut(id).ok_or(Error::UnknownBody(id as i32))
+        self.bodies.get_mut(id).ok_or_else(|| unknown_body(id))
     }
 
     pub fn joint(&self, id: JointId) -> Result<&Joint> {
@@ -99,20 +109,21 @@ impl Builder {
         Ok(())
     }
 
-    /// Adds a joint of `kind` between `parent` (a body id or [`WORLD`]) and `child`, with
-    /// joint points in each body's frame (the world frame for the world) and an axis in
-    /// the parent frame (ignored by joints that use no axis, but must still be finite).
+    /// Adds a joint of `kind` between `parent` (a body id or [`Parent::World`]) and
+    /// `child`, with joint points in each body's frame (the world frame for the world) and
+    /// an axis in the parent frame (ignored by joints that use no axis, but must still be
+    /// finite and non-zero).
     pub fn add_joint(
         &mut self,
         kind: JointType,
-        parent: i32,
-        child: i32,
+        parent: impl Into<Parent>,
+        child: BodyId,
         p_parent: [f64; 3],
         p_child: [f64; 3],
         axis: [f64; 3],
     ) -> Result<JointId> {
-        let parent = self.parent_id(parent)?;
-        let child = self.body_id(child)?;
+        let parent = self.known_parent(parent.into())?;
+        self.body(child)?;
         if parent == Some(child) {
             return Err(Error::InvalidArgument("child", "a joint cannot connect a body to itself".into()));
         }
@@ -141,19 +152,56 @@ impl Builder {
         Ok(())
     }
 
-    pub(crate) fn body_id(&self, id: i32) -> Result<BodyId> {
-        if id >= 0 && (id as usize) < self.bodies.len() {
-            Ok(id as usize)
-        } else {
-            Err(Error::UnknownBody(id))
+    /// The parent's body (`None` for the world), checked to exist.
+    pub(crate) fn known_parent(&self, parent: Parent) -> Result<Option<BodyId>> {
+        if let Parent::Body(b) = parent {
+            self.body(b)?;
         }
+        Ok(parent.body())
+    }
+}
+
+/// `UnknownBody` carries the id as the C API spells it (an `int32_t`).
+fn unknown_body(id: BodyId) -> Error {
+    Error::UnknownBody(i32::try_from(id).unwrap_or(i32::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_bodies() -> Builder {
+        let mut b = Builder::new();
+        for _ in 0..2 {
+            b.add_body(1.0, Inertia::diagonal(0.1, 0.2, 0.3).unwrap()).unwrap();
+        }
+        b
     }
 
-    pub(crate) fn parent_id(&self, id: i32) -> Result<Option<BodyId>> {
-        if id == WORLD {
-            Ok(None)
-        } else {
-            self.body_id(id).map(Some)
-        }
+    #[test]
+    fn add_body_checks_the_mass() {
+        let mut b = Builder::new();
+        let j = Inertia::sphere(1.0, 0.1).unwrap();
+        assert_eq!(b.add_body(f64::NAN, j), Err(Error::NonFinite("mass")));
+        assert_eq!(b.add_body(0.0, j), Err(Error::InvalidMass(0.0)));
+        assert_eq!(b.body_count(), 0);
+        assert_eq!(b.add_body(2.0, j), Ok(0));
+        assert_eq!(b.body(0).unwrap().inertia, *j.matrix());
+    }
+
+    #[test]
+    fn add_joint_takes_the_world_or_a_known_body_as_parent() {
+        let mut b = two_bodies();
+        let (x, z) = ([1.0, 0.0, 0.0], [0.0; 3]);
+        assert_eq!(b.add_joint(JointType::Revolute, Parent::World, 0, z, z, x), Ok(0));
+        assert_eq!(b.add_joint(JointType::Revolute, 0, 1, z, z, x), Ok(1));
+        assert_eq!(b.joints[0].parent, None);
+        assert_eq!(b.joints[1].parent, Some(0));
+        assert_eq!(b.add_joint(JointType::Revolute, 2, 1, z, z, x), Err(Error::UnknownBody(2)));
+        assert_eq!(b.add_joint(JointType::Revolute, Parent::World, 5, z, z, x), Err(Error::UnknownBody(5)));
+        assert_eq!(b.add_joint(JointType::Revolute, usize::MAX, 1, z, z, x), Err(Error::UnknownBody(i32::MAX)));
+        assert!(matches!(b.add_joint(JointType::Revolute, 1, 1, z, z, x), Err(Error::InvalidArgument("child", _))));
+        assert_eq!(b.add_joint(JointType::Revolute, 0, 1, z, z, z), Err(Error::ZeroAxis("axis")));
+        assert_eq!(b.joint_count(), 2, "failed calls add nothing");
     }
 }

@@ -3,7 +3,7 @@
 use super::body::check_vec3;
 use super::contact::{ConeType, Contact, ContactId, ContactShape, MAX_DIRECTIONS};
 use super::error::{check_finite, Error, Result};
-use super::Builder;
+use super::{BodyId, Builder};
 
 fn check_radius(name: &'static str, r: f64) -> Result<f64> {
     check_finite(name, &[r])?;
@@ -30,8 +30,8 @@ impl Builder {
     /// A sphere of `radius` (0: a point) centred at body point `p` (body frame) against the
     /// world half-space normal·x ≥ offset (`normal` is normalized), with friction
     /// coefficient `friction` (0: frictionless). Linear cone with 4 directions by default.
-    pub fn add_plane_contact(&mut self, body: i32, p: [f64; 3], radius: f64, normal: [f64; 3], offset: f64, friction: f64) -> Result<ContactId> {
-        let body = self.body_id(body)?;
+    pub fn add_plane_contact(&mut self, body: BodyId, p: [f64; 3], radius: f64, normal: [f64; 3], offset: f64, friction: f64) -> Result<ContactId> {
+        self.body(body)?;
         let p = check_vec3("p", &p)?;
         let radius = check_radius("radius", radius)?;
         let n = check_vec3("normal", &normal)?;
@@ -44,16 +44,16 @@ impl Builder {
     }
 
     /// The same against the ground z ≥ 0.
-    pub fn add_ground_contact(&mut self, body: i32, p: [f64; 3], radius: f64, friction: f64) -> Result<ContactId> {
+    pub fn add_ground_contact(&mut self, body: BodyId, p: [f64; 3], radius: f64, friction: f64) -> Result<ContactId> {
         self.add_plane_contact(body, p, radius, [0.0, 0.0, 1.0], 0.0, friction)
     }
 
     /// Sphere (centre `pa` in body_a's frame, radius `ra`) against sphere (`pb`, `rb`) on
     /// another body.
     #[allow(clippy::too_many_arguments)]
-    pub fn add_sphere_contact(&mut self, body_a: i32, pa: [f64; 3], ra: f64, body_b: i32, pb: [f64; 3], rb: f64, friction: f64) -> Result<ContactId> {
-        let body_a = self.body_id(body_a)?;
-        let body_b = self.body_id(body_b)?;
+    pub fn add_sphere_contact(&mut self, body_a: BodyId, pa: [f64; 3], ra: f64, body_b: BodyId, pb: [f64; 3], rb: f64, friction: f64) -> Result<ContactId> {
+        self.body(body_a)?;
+        self.body(body_b)?;
         if body_a == body_b {
             return Err(Error::InvalidArgument("body_b", "a contact cannot connect a body to itself".into()));
         }

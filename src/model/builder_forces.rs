@@ -4,7 +4,7 @@
 use super::body::check_vec3;
 use crate::error::{check_finite, check_len, check_non_negative, Error, Result};
 use super::forces::{ForceElements, JointDamper, JointSpring, PointSpring};
-use super::{Builder, JointId};
+use super::{BodyId, Builder, JointId, Parent};
 
 impl Builder {
     /// The force elements added so far.
@@ -52,22 +52,22 @@ impl Builder {
     }
 
     /// Point-to-point spring-damper between point `pa` of `body_a` (or the world point
-    /// `pa` for [`WORLD`](super::WORLD)) and point `pb` of `body_b` (body frames), acting along the line
-    /// between them. Returns the element's index.
+    /// `pa` for [`Parent::World`]) and point `pb` of `body_b` (body frames), acting along
+    /// the line between them. Returns the element's index.
     #[allow(clippy::too_many_arguments)]
     pub fn add_spring(
         &mut self,
-        body_a: i32,
+        body_a: impl Into<Parent>,
         pa: [f64; 3],
-        body_b: i32,
+        body_b: BodyId,
         pb: [f64; 3],
         stiffness: f64,
         damping: f64,
         rest_length: f64,
     ) -> Result<usize> {
-        let a = self.parent_id(body_a)?;
-        let b = self.body_id(body_b)?;
-        if a == Some(b) {
+        let a = self.known_parent(body_a.into())?;
+        self.body(body_b)?;
+        if a == Some(body_b) {
             return Err(Error::InvalidArgument("body_b", "a spring cannot connect a body to itself".into()));
         }
         let pa = check_vec3("pa", &pa)?;
@@ -78,7 +78,7 @@ impl Builder {
         check_non_negative("stiffness", &[stiffness])?;
         check_non_negative("damping", &[damping])?;
         check_non_negative("rest_length", &[rest_length])?;
-        self.forces.point_springs.push(PointSpring { a, pa, b, pb, stiffness, damping, rest_length });
+        self.forces.point_springs.push(PointSpring { a, pa, b: body_b, pb, stiffness, damping, rest_length });
         Ok(self.forces.point_springs.len() - 1)
     }
 }

@@ -110,18 +110,18 @@ impl MechanismGraph {
 mod tests {
     use super::*;
     use crate::joints::JointType;
-    use crate::model::{Builder, WORLD};
+    use crate::model::{Builder, Inertia, Parent};
 
     #[test]
     fn bodies_joints_dampers_and_contacts_become_nodes_and_edges() {
         let mut b = Builder::new();
-        let inertia = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+        let inertia = Inertia::diagonal(1.0, 1.0, 1.0).unwrap();
         let (b0, b1) = (b.add_body(1.0, inertia).unwrap(), b.add_body(1.0, inertia).unwrap());
         let z = [0.0, 0.0, 1.0];
-        b.add_joint(JointType::Floating, WORLD, b0 as i32, [0.0; 3], [0.0; 3], z).unwrap();
-        let hinge = b.add_joint(JointType::Revolute, b0 as i32, b1 as i32, [0.0; 3], [0.0; 3], z).unwrap();
+        b.add_joint(JointType::Floating, Parent::World, b0, [0.0; 3], [0.0; 3], z).unwrap();
+        let hinge = b.add_joint(JointType::Revolute, b0, b1, [0.0; 3], [0.0; 3], z).unwrap();
         b.set_joint_damper(hinge, &[0.5]).unwrap();
-        let c = b.add_ground_contact(b1 as i32, [0.0; 3], 0.0, 0.5).unwrap();
+        let c = b.add_ground_contact(b1, [0.0; 3], 0.0, 0.5).unwrap();
         b.set_contact_cone(c, crate::model::contact::ConeType::Linear, 6).unwrap();
         let m = MechanismGraph::new(2, &b.joints, &[false, false], &b.forces, &b.contacts);
         assert_eq!(m.nodes, [Node::Body(0), Node::Body(1), Node::Joint(1), Node::Contact(0)]);

@@ -11,9 +11,11 @@ mod builder_forces;
 pub mod contact;
 pub mod forces;
 mod graph;
+mod inertia;
 pub mod model;
 
-pub use body::{box_inertia, capsule_inertia, cylinder_inertia, sphere_inertia, Body};
+pub use body::Body;
+pub use inertia::Inertia;
 pub use builder::Builder;
 pub use crate::error::{check_finite, Error, Result};
 pub use model::{Model, Node};
@@ -27,5 +29,27 @@ pub mod error {
 pub type BodyId = usize;
 /// Joint index.
 pub type JointId = usize;
-/// The world as a joint parent in the C ABI and in [`Builder::add_joint`].
-pub const WORLD: i32 = -1;
+
+/// What a joint hangs from (its parent) or a point-to-point spring is anchored to: the
+/// fixed world or a body. A [`BodyId`] converts into `Parent::Body`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Parent {
+    World,
+    Body(BodyId),
+}
+
+impl From<BodyId> for Parent {
+    fn from(body: BodyId) -> Parent {
+        Parent::Body(body)
+    }
+}
+
+impl Parent {
+    /// The body, `None` for the world.
+    pub fn body(self) -> Option<BodyId> {
+        match self {
+            Parent::World => None,
+            Parent::Body(b) => Some(b),
+        }
+    }
+}

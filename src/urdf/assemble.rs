@@ -19,7 +19,8 @@ use super::{LinkFrame, Urdf};
 use crate::joints::constraint::Pose;
 use crate::joints::JointType;
 use crate::math::{conj, qmul, rotation, M3, V3};
-use crate::model::{BodyId, Builder, Error, Result, WORLD};
+use crate::model::body::check_mass;
+use crate::model::{BodyId, Builder, Error, Inertia, Parent, Result};
 
 fn err(msg: String) -> Error {
     Error::Urdf(msg)
@@ -136,8 +137,9 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
         let r = rotation(&inertial.frame.q);
         let j: M3 = r * inertial.inertia * r.transpose();
         let j = 0.5 * (j + j.transpose()); // exact symmetry after rotation
-        let rows: [f64; 9] = [j[(0, 0)], j[(0, 1)], j[(0, 2)], j[(1, 0)], j[(1, 1)], j[(1, 2)], j[(2, 0)], j[(2, 1)], j[(2, 2)]];
-        let id = b.add_body(inertial.mass, rows).map_err(|e| err(format!("{what}: {e}")))?;
+        // the mass first: a link with both wrong reports the mass
+        let inertia = check_mass(inertial.mass).and_then(|_| Inertia::from_matrix(j));
+        let id = inertia.and_then(|j| b.add_body(inertial.mass, j)).map_err(|e| err(format!("{what}: {e}")))?;
         b.set_body_name(id, &l.name)?;
         // body frame: at the COM, with the link frame's orientation
         let com = Pose { x: inertial.frame.x, q: crate::math::IDENTITY };
@@ -257,15 +259,15 @@ fn add_between(b: &mut Builder, kind: JointType, parent: Owner, t1: &Pose, child
         Owner::Body(id) => id,
         Owner::World => return Err(err(format!("{what}: both ends are fixed to the world"))),
     };
-    let parent_id = match parent {
-        Owner::World => WORLD,
+    let parent = match parent {
+        Owner::World => Parent::World,
         Owner::Body(id) if id == child => return Err(err(format!("{what}: both ends are on the same rigid body"))),
-        Owner::Body(id) => id as i32,
+        Owner::Body(id) => Parent::Body(id),
     };
     let axis_parent = rotation(&t1.q) * axis;
     let offset = qmul(&t1.q, &conj(&t2.q)).normalize();
     let id = b
-        .add_joint(kind, parent_id, child as i32, t1.x.into(), t2.x.into(), axis_parent.into())
+        .add_joint(kind, parent, child, t1.x.into(), t2.x.into(), axis_parent.into())
         .map_err(|e| err(format!("{what}: {e}")))?;
     b.set_joint_offset(id, offset.into()).map_err(|e| err(format!("{what}: {e}")))?;
     Ok(id)

@@ -5,26 +5,15 @@ mod c_artifacts;
 #[allow(unused_imports)]
 pub use c_artifacts::*;
 
-use maxdyn::model::{box_inertia, cylinder_inertia, sphere_inertia};
-use maxdyn::{Builder, ConeType, JointType, Model, Sim, WORLD};
+use maxdyn::{BodyId, Builder, ConeType, Inertia, JointType, Model, Parent, Sim};
 use std::sync::Arc;
 
-pub fn flat(m: nalgebra::Matrix3<f64>) -> [f64; 9] {
-    let mut a = [0.0; 9];
-    for r in 0..3 {
-        for c in 0..3 {
-            a[r * 3 + c] = m[(r, c)];
-        }
-    }
-    a
+pub fn box_body(b: &mut Builder, m: f64, x: f64, y: f64, z: f64) -> BodyId {
+    b.add_body(m, Inertia::cuboid(m, x, y, z).unwrap()).unwrap()
 }
 
-pub fn box_body(b: &mut Builder, m: f64, x: f64, y: f64, z: f64) -> i32 {
-    b.add_body(m, flat(box_inertia(m, x, y, z))).unwrap() as i32
-}
-
-pub fn cylinder_body(b: &mut Builder, m: f64, r: f64, h: f64) -> i32 {
-    b.add_body(m, flat(cylinder_inertia(m, r, h))).unwrap() as i32
+pub fn cylinder_body(b: &mut Builder, m: f64, r: f64, h: f64) -> BodyId {
+    b.add_body(m, Inertia::cylinder(m, r, h).unwrap()).unwrap()
 }
 
 pub fn sim(b: &Builder, dt: f64) -> Sim {
@@ -37,7 +26,7 @@ pub fn double_pendulum(dt: f64) -> Sim {
     let b1 = box_body(&mut b, 1.0, 0.1, 0.1, 0.1);
     let b2 = box_body(&mut b, 1.0, 0.1, 0.1, 0.1);
     let x = [1.0, 0.0, 0.0];
-    let j1 = b.add_joint(JointType::Revolute, WORLD, b1, [0.0; 3], [0.0, 0.0, 1.0], x).unwrap();
+    let j1 = b.add_joint(JointType::Revolute, Parent::World, b1, [0.0; 3], [0.0, 0.0, 1.0], x).unwrap();
     b.add_joint(JointType::Revolute, b1, b2, [0.0; 3], [0.0, 0.0, 1.0], x).unwrap();
     let mut s = sim(&b, dt);
     s.set_joint_position(j1, &[std::f64::consts::FRAC_PI_2]).unwrap();
@@ -47,12 +36,12 @@ pub fn double_pendulum(dt: f64) -> Sim {
 /// SCENARIOS B1: n links Cylinder(0.05, 1, 1) hanging along −z, first link at π/4.
 pub fn chain(n: usize, kind: JointType, dt: f64) -> Sim {
     let mut b = Builder::new();
-    let mut parent = WORLD;
+    let mut parent = Parent::World;
     for i in 0..n {
         let c = cylinder_body(&mut b, 1.0, 0.05, 1.0);
         let pp = if i == 0 { [0.0; 3] } else { [0.0, 0.0, -0.5] };
         b.add_joint(kind, parent, c, pp, [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
-        parent = c;
+        parent = Parent::Body(c);
     }
     let mut s = sim(&b, dt);
     let q0: Vec<f64> = match kind {
@@ -65,16 +54,12 @@ pub fn chain(n: usize, kind: JointType, dt: f64) -> Sim {
 
 // ---- contact scenes
 
-pub fn inertia(j: maxdyn::math::M3) -> [f64; 9] {
-    j.as_slice().try_into().unwrap()
-}
-
 /// A cube of edge `a` and mass `m` with contacts at `corners` (body frame) against the plane
 /// through the origin with normal `n`, placed resting on it (bottom face on the plane) and
 /// then lifted by `lift` along the normal. Returns (builder, body, contacts).
 pub fn box_on_plane(a: f64, m: f64, corners: &[[f64; 3]], n: [f64; 3], mu: f64, lift: f64) -> (Builder, usize, Vec<usize>) {
     let mut b = Builder::new();
-    let body = b.add_body(m, inertia(box_inertia(m, a, a, a))).unwrap();
+    let body = b.add_body(m, Inertia::cuboid(m, a, a, a).unwrap()).unwrap();
     // rotate body z onto n (rotation about z × n)
     let nv = maxdyn::math::V3::from(n).normalize();
     let axis = maxdyn::math::V3::z().cross(&nv);
@@ -86,7 +71,7 @@ pub fn box_on_plane(a: f64, m: f64, corners: &[[f64; 3]], n: [f64; 3], mu: f64, 
     };
     let x = nv * (0.5 * a + lift);
     b.set_body_pose(body, [x.x, x.y, x.z], q).unwrap();
-    let cs = corners.iter().map(|p| b.add_plane_contact(body as i32, *p, 0.0, n, 0.0, mu).unwrap()).collect();
+    let cs = corners.iter().map(|p| b.add_plane_contact(body, *p, 0.0, n, 0.0, mu).unwrap()).collect();
     (b, body, cs)
 }
 
@@ -130,7 +115,7 @@ pub fn sphere_stack(mu: f64) -> (Builder, Vec<usize>) {
     let mut b = Builder::new();
     let mut contacts = Vec::new();
     for i in 0..3 {
-        let body = b.add_body(1.0, inertia(sphere_inertia(1.0, r))).unwrap();
+        let body = b.add_body(1.0, Inertia::sphere(1.0, r).unwrap()).unwrap();
         b.set_body_pose(body, [0.0, 0.0, r + 2.0 * r * i as f64], [1.0, 0.0, 0.0, 0.0]).unwrap();
         if i == 0 {
             contacts.push(b.add_ground_contact(0, [0.0; 3], r, mu).unwrap());

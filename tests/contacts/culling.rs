@@ -4,8 +4,7 @@
 //! added before the step is accepted.
 
 use crate::common;
-use maxdyn::model::sphere_inertia;
-use maxdyn::Builder;
+use maxdyn::{Builder, Inertia};
 
 /// B2 chain (n = 8) falling onto the ground, 100 steps (into the first impacts): the
 /// trajectory with culling equals the one with every contact in every solve to 2e-8 m.
@@ -42,9 +41,9 @@ fn culled_trajectory_equals_the_full_one() {
 fn a_left_out_contact_that_would_be_crossed_is_added() {
     let r = 0.1;
     let mut b = Builder::new();
-    let body = b.add_body(1.0, common::inertia(sphere_inertia(1.0, r))).unwrap();
+    let body = b.add_body(1.0, Inertia::sphere(1.0, r).unwrap()).unwrap();
     b.set_body_pose(body, [0.0, 0.0, r + 0.5], [1.0, 0.0, 0.0, 0.0]).unwrap();
-    let c = b.add_ground_contact(body as i32, [0.0; 3], r, 0.5).unwrap();
+    let c = b.add_ground_contact(body, [0.0; 3], r, 0.5).unwrap();
     let mut s = common::sim(&b, 0.01);
     s.set_body_force(body, [0.0, 0.0, -1e4], [0.0; 3]).unwrap();
     let st = s.step().unwrap();
@@ -71,11 +70,11 @@ fn a_left_out_contact_between_two_bodies_is_added() {
     let r = 0.1;
     let mut b = Builder::new();
     b.set_gravity([0.0; 3]).unwrap();
-    let a = b.add_body(1.0, common::inertia(sphere_inertia(1.0, r))).unwrap();
-    let c = b.add_body(1.0, common::inertia(sphere_inertia(1.0, r))).unwrap();
+    let a = b.add_body(1.0, Inertia::sphere(1.0, r).unwrap()).unwrap();
+    let c = b.add_body(1.0, Inertia::sphere(1.0, r).unwrap()).unwrap();
     b.set_body_pose(a, [-0.25, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
     b.set_body_pose(c, [0.25, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
-    let contact = b.add_sphere_contact(a as i32, [0.0; 3], r, c as i32, [0.0; 3], r, 0.3).unwrap();
+    let contact = b.add_sphere_contact(a, [0.0; 3], r, c, [0.0; 3], r, 0.3).unwrap();
     let mut s = common::sim(&b, 0.01);
     s.set_body_force(a, [1e4, 0.0, 0.0], [0.0; 3]).unwrap();
     s.set_body_force(c, [-1e4, 0.0, 0.0], [0.0; 3]).unwrap();

@@ -5,14 +5,14 @@
 //! interpenetrate, and momentum passes from the first pendulum to the second.
 
 use crate::common::*;
-use maxdyn::{Builder, JointType, WORLD};
+use maxdyn::{Builder, JointType, Parent};
 
 fn side_by_side() -> (Builder, usize) {
     let mut b = Builder::new();
     let l1 = box_body(&mut b, 1.0, 0.05, 0.05, 1.0);
     let l2 = box_body(&mut b, 1.0, 0.05, 0.05, 1.0);
-    b.add_joint(JointType::Revolute, WORLD, l1, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
-    b.add_joint(JointType::Revolute, WORLD, l2, [0.0, 0.3, 0.0], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+    b.add_joint(JointType::Revolute, Parent::World, l1, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+    b.add_joint(JointType::Revolute, Parent::World, l2, [0.0, 0.3, 0.0], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     // tip spheres r = 0.1, 0.3 apart at rest: gap 0.1
     let c = b.add_sphere_contact(l1, [0.0, 0.0, -0.5], 0.1, l2, [0.0, 0.0, -0.5], 0.1, 0.2).unwrap();
     (b, c)

@@ -1,6 +1,6 @@
 //! The contact step's linear algebra and derivatives, the builder's validation, outputs.
 use crate::common::*;
-use maxdyn::{ConeType, Error};
+use maxdyn::{ConeType, Error, Inertia};
 
 fn scenes() -> Vec<(&'static str, maxdyn::Builder)> {
     let (mut tilted, _, cs) = box_on_plane(0.2, 1.0, &bottom_corners(0.1), [0.3, -0.2, 1.0], 0.5, 0.0);
@@ -65,8 +65,8 @@ fn contact_jacobians_match_finite_differences() {
 #[test]
 fn builder_validates_contacts_before_changing_anything() {
     let mut b = maxdyn::Builder::new();
-    let body = b.add_body(1.0, inertia(maxdyn::math::M3::identity())).unwrap() as i32;
-    let body2 = b.add_body(1.0, inertia(maxdyn::math::M3::identity())).unwrap() as i32;
+    let body = b.add_body(1.0, Inertia::diagonal(1.0, 1.0, 1.0).unwrap()).unwrap();
+    let body2 = b.add_body(1.0, Inertia::diagonal(1.0, 1.0, 1.0).unwrap()).unwrap();
     assert_eq!(b.add_plane_contact(7, [0.0; 3], 0.0, [0.0, 0.0, 1.0], 0.0, 0.3), Err(Error::UnknownBody(7)));
     assert_eq!(b.add_plane_contact(body, [0.0; 3], 0.0, [0.0; 3], 0.0, 0.3), Err(Error::ZeroAxis("normal")));
     assert_eq!(b.add_plane_contact(body, [f64::NAN, 0.0, 0.0], 0.0, [0.0, 0.0, 1.0], 0.0, 0.3), Err(Error::NonFinite("p")));

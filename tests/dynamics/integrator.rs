@@ -2,7 +2,7 @@
 
 use crate::common;
 use maxdyn::math::{rotation, skew, V3, V4};
-use maxdyn::{Builder, JointType, WORLD};
+use maxdyn::{Builder, JointType, Parent};
 use std::f64::consts::PI;
 
 /// Heun (RK2) on the same double pendulum in absolute angles: the comparison of A2.
@@ -83,7 +83,7 @@ fn pendulum_period_matches_the_elliptic_integral() {
     for (amp, bound) in [(PI / 2.0, 1.3e-3), (PI / 3.0, 8e-4), (PI / 6.0, 4e-4)] {
         let mut b = Builder::new();
         let c = common::cylinder_body(&mut b, 1.0, 0.01, 1.0);
-        b.add_joint(JointType::Revolute, WORLD, c, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+        b.add_joint(JointType::Revolute, Parent::World, c, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
         let dt = 0.01;
         let mut sim = common::sim(&b, dt);
         sim.set_joint_position(0, &[amp]).unwrap();
@@ -112,7 +112,7 @@ fn pendulum_period_matches_the_elliptic_integral() {
 fn torque_free_body_flips_and_conserves_discrete_momentum() {
     let mut b = Builder::new();
     b.set_gravity([0.0; 3]).unwrap();
-    let body = common::box_body(&mut b, 1.0, 0.1, 0.2, 0.4) as usize;
+    let body = common::box_body(&mut b, 1.0, 0.1, 0.2, 0.4);
     b.set_body_velocity(body, [0.0; 3], [0.1, 5.0, 0.1]).unwrap();
     let dt = 0.01;
     let mut sim = common::sim(&b, dt);

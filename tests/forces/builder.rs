@@ -3,13 +3,15 @@
 
 use maxdyn::*;
 
-const JA: [f64; 9] = [0.1, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0, 0.0, 0.3];
+fn ja() -> Inertia {
+    Inertia::diagonal(0.1, 0.2, 0.3).unwrap()
+}
 
 fn two_links() -> (Builder, usize, usize, usize) {
     let mut b = Builder::new();
-    b.add_body(1.0, JA).unwrap();
-    b.add_body(1.0, JA).unwrap();
-    let j0 = b.add_joint(JointType::Revolute, WORLD, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+    b.add_body(1.0, ja()).unwrap();
+    b.add_body(1.0, ja()).unwrap();
+    let j0 = b.add_joint(JointType::Revolute, Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     let j1 = b.add_joint(JointType::PlanarFree, 0, 1, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     let jf = b.add_joint(JointType::Fixed, 0, 1, [0.0; 3], [0.0; 3], [1.0, 0.0, 0.0]).unwrap();
     (b, j0, j1, jf)
@@ -58,11 +60,12 @@ fn joint_spring_and_damper_setters_validate_everything_first() {
 #[test]
 fn add_spring_validates_and_returns_consecutive_ids() {
     let (mut b, ..) = two_links();
-    assert_eq!(b.add_spring(WORLD, [0.0; 3], 0, [0.0; 3], 1.0, 0.0, 0.0).unwrap(), 0);
+    assert_eq!(b.add_spring(Parent::World, [0.0; 3], 0, [0.0; 3], 1.0, 0.0, 0.0).unwrap(), 0);
     assert_eq!(b.add_spring(0, [0.1, 0.0, 0.0], 1, [0.0; 3], 1.0, 0.5, 0.2).unwrap(), 1);
     let before = b.forces().clone();
     assert!(matches!(b.add_spring(0, [0.0; 3], 0, [0.0; 3], 1.0, 0.0, 0.0), Err(Error::InvalidArgument("body_b", _))));
-    assert!(matches!(b.add_spring(0, [0.0; 3], WORLD, [0.0; 3], 1.0, 0.0, 0.0), Err(Error::UnknownBody(-1))));
+    // body_b cannot be the world: its type is a body id
+    assert!(matches!(b.add_spring(0, [0.0; 3], 2, [0.0; 3], 1.0, 0.0, 0.0), Err(Error::UnknownBody(2))));
     assert!(matches!(b.add_spring(5, [0.0; 3], 1, [0.0; 3], 1.0, 0.0, 0.0), Err(Error::UnknownBody(5))));
     assert!(matches!(b.add_spring(0, [f64::NAN, 0.0, 0.0], 1, [0.0; 3], 1.0, 0.0, 0.0), Err(Error::NonFinite("pa"))));
     assert!(matches!(b.add_spring(0, [0.0; 3], 1, [0.0; 3], -1.0, 0.0, 0.0), Err(Error::InvalidArgument("stiffness", _))));
@@ -76,9 +79,9 @@ fn add_spring_validates_and_returns_consecutive_ids() {
 fn dampers_between_bodies_add_a_body_body_coupling_to_the_pattern() {
     let coupled = |f: &dyn Fn(&mut Builder, usize, usize)| {
         let mut b = Builder::new();
-        b.add_body(1.0, JA).unwrap();
-        b.add_body(1.0, JA).unwrap();
-        let j0 = b.add_joint(JointType::Revolute, WORLD, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+        b.add_body(1.0, ja()).unwrap();
+        b.add_body(1.0, ja()).unwrap();
+        let j0 = b.add_joint(JointType::Revolute, Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
         let j1 = b.add_joint(JointType::Revolute, 0, 1, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
         f(&mut b, j0, j1);
         let m = Model::new(&b).unwrap();

@@ -11,8 +11,8 @@ const G: f64 = 9.81;
 /// Box(0.1, 0.1, 1, m) on a revolute about x at its end (0, 0, 0.5).
 fn pendulum(m: f64) -> (Builder, usize) {
     let mut b = Builder::new();
-    b.add_body(m, model::box_inertia(m, 0.1, 0.1, 1.0).as_slice().try_into().unwrap()).unwrap();
-    let j = b.add_joint(JointType::Revolute, WORLD, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+    b.add_body(m, Inertia::cuboid(m, 0.1, 0.1, 1.0).unwrap()).unwrap();
+    let j = b.add_joint(JointType::Revolute, Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     (b, j)
 }
 
@@ -78,8 +78,8 @@ fn body_frame_torque_spins_a_free_body_about_its_body_axis() {
     // with ω = (2/dt) sin α: sin 2α_N = N dt² τ/J (→ ω = τ t/J as dt → 0).
     let mut b = Builder::new();
     b.set_gravity([0.0; 3]).unwrap();
-    let jb = model::box_inertia(1.0, 0.3, 0.2, 0.1);
-    b.add_body(1.0, jb.as_slice().try_into().unwrap()).unwrap();
+    let jb = *Inertia::cuboid(1.0, 0.3, 0.2, 0.1).unwrap().matrix();
+    b.add_body(1.0, Inertia::from_matrix(jb).unwrap()).unwrap();
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
     let (tau, dt, n) = (0.03, 0.01, 100);
     sim.set_body_wrench(0, [0.0; 3], [0.0, 0.0, tau], [0.0; 3]).unwrap();
@@ -105,8 +105,8 @@ fn prismatic_actuator_pushes_the_child_and_inputs_hold_until_changed() {
     let (m, u, dt) = (3.0, 1.5, 0.01);
     let mut b = Builder::new();
     b.set_gravity([0.0; 3]).unwrap();
-    b.add_body(m, model::box_inertia(m, 0.1, 0.1, 0.1).as_slice().try_into().unwrap()).unwrap();
-    let j = b.add_joint(JointType::Prismatic, WORLD, 0, [0.0; 3], [0.0; 3], [1.0, 1.0, 0.0]).unwrap();
+    b.add_body(m, Inertia::cuboid(m, 0.1, 0.1, 0.1).unwrap()).unwrap();
+    let j = b.add_joint(JointType::Prismatic, Parent::World, 0, [0.0; 3], [0.0; 3], [1.0, 1.0, 0.0]).unwrap();
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap();
     sim.set_joint_input(j, &[u]).unwrap();
     let n = 100;

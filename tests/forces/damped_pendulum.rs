@@ -58,9 +58,8 @@ fn damped_pendulum_beats_explicit_euler() {
     let dt = 0.05;
     let steps = 200; // 10 s
     let mut b = Builder::new();
-    let ji = model::box_inertia(M, 0.1, 0.1, 1.0);
-    b.add_body(M, ji.as_slice().try_into().unwrap()).unwrap();
-    let j = b.add_joint(JointType::Revolute, WORLD, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+    b.add_body(M, Inertia::cuboid(M, 0.1, 0.1, 1.0).unwrap()).unwrap();
+    let j = b.add_joint(JointType::Revolute, Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     b.set_joint_damper(j, &[C]).unwrap();
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap();
     sim.set_joint_position(j, &[FRAC_PI_2]).unwrap();

@@ -5,8 +5,8 @@
 use maxdyn::*;
 use std::sync::Arc;
 
-fn rod() -> [f64; 9] {
-    model::box_inertia(1.0, 0.1, 0.1, 1.0).as_slice().try_into().unwrap()
+fn rod() -> Inertia {
+    Inertia::cuboid(1.0, 0.1, 0.1, 1.0).unwrap()
 }
 
 /// Least-squares slope of y over equally spaced samples (per sample).
@@ -64,7 +64,7 @@ fn double_pendulum(dt: f64, secs: f64) -> Balance {
     let mut b = Builder::new();
     b.add_body(1.0, rod()).unwrap();
     b.add_body(1.0, rod()).unwrap();
-    let j1 = b.add_joint(JointType::Revolute, WORLD, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+    let j1 = b.add_joint(JointType::Revolute, Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     let j2 = b.add_joint(JointType::Revolute, 0, 1, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     b.set_joint_damper(j1, &[0.2]).unwrap();
     b.set_joint_damper(j2, &[0.1]).unwrap();
@@ -103,19 +103,19 @@ fn damped_parallelogram_loop_with_point_spring_and_wrench_balances_energy() {
     let mut b = Builder::new();
     let c1 = b.add_body(1.0, rod()).unwrap();
     let c2 = b.add_body(1.0, rod()).unwrap();
-    let cp = b.add_body(1.0, model::box_inertia(1.0, 0.1, 1.0, 0.1).as_slice().try_into().unwrap()).unwrap();
+    let cp = b.add_body(1.0, Inertia::cuboid(1.0, 0.1, 1.0, 0.1).unwrap()).unwrap();
     b.set_body_pose(c1, [0.0, 0.5 * s, -0.5 * c], q).unwrap();
     b.set_body_pose(c2, [0.0, 1.0 + 0.5 * s, -0.5 * c], q).unwrap();
     b.set_body_pose(cp, [0.0, 0.5 + s, -c], [1.0, 0.0, 0.0, 0.0]).unwrap();
     let x = [1.0, 0.0, 0.0];
-    let j1 = b.add_joint(JointType::Revolute, WORLD, c1 as i32, [0.0; 3], [0.0, 0.0, 0.5], x).unwrap();
-    let j2 = b.add_joint(JointType::Revolute, WORLD, c2 as i32, [0.0, 1.0, 0.0], [0.0, 0.0, 0.5], x).unwrap();
-    let j3 = b.add_joint(JointType::Revolute, c1 as i32, cp as i32, [0.0, 0.0, -0.5], [0.0, -0.5, 0.0], x).unwrap();
-    let j4 = b.add_joint(JointType::Revolute, c2 as i32, cp as i32, [0.0, 0.0, -0.5], [0.0, 0.5, 0.0], x).unwrap();
+    let j1 = b.add_joint(JointType::Revolute, Parent::World, c1, [0.0; 3], [0.0, 0.0, 0.5], x).unwrap();
+    let j2 = b.add_joint(JointType::Revolute, Parent::World, c2, [0.0, 1.0, 0.0], [0.0, 0.0, 0.5], x).unwrap();
+    let j3 = b.add_joint(JointType::Revolute, c1, cp, [0.0, 0.0, -0.5], [0.0, -0.5, 0.0], x).unwrap();
+    let j4 = b.add_joint(JointType::Revolute, c2, cp, [0.0, 0.0, -0.5], [0.0, 0.5, 0.0], x).unwrap();
     for (j, d) in [(j1, 0.1), (j2, 0.2), (j3, 0.15), (j4, 0.05)] {
         b.set_joint_damper(j, &[d]).unwrap();
     }
-    b.add_spring(WORLD, [0.0, 2.0, -1.0], cp as i32, [0.0, 0.4, 0.0], 5.0, 0.3, 0.8).unwrap();
+    b.add_spring(Parent::World, [0.0, 2.0, -1.0], cp, [0.0, 0.4, 0.0], 5.0, 0.3, 0.8).unwrap();
     let model = Arc::new(Model::new(&b).unwrap());
     assert_eq!(model.loop_count, 1);
     let mut sim = Sim::new(model, 1e-3).unwrap();

@@ -56,11 +56,11 @@ fn mechanism(rng: &mut Rng) -> Arc<Model> {
     let mut b = Builder::new();
     let nb = KINDS.len();
     for _ in 0..nb {
-        b.add_body(1.0 + rng.next().abs(), [0.1, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0, 0.0, 0.3]).unwrap();
+        b.add_body(1.0 + rng.next().abs(), Inertia::diagonal(0.1, 0.2, 0.3).unwrap()).unwrap();
     }
     for (i, &k) in KINDS.iter().enumerate() {
-        let parent = if i == 0 { WORLD } else { i as i32 - 1 };
-        let j = b.add_joint(k, parent, i as i32, rng.a3(0.5), rng.a3(0.5), rng.a3(1.0)).unwrap();
+        let parent = if i == 0 { Parent::World } else { Parent::Body(i - 1) };
+        let j = b.add_joint(k, parent, i, rng.a3(0.5), rng.a3(0.5), rng.a3(1.0)).unwrap();
         let q = rng.quat(0.5);
         b.set_joint_offset(j, [q[0], q[1], q[2], q[3]]).unwrap();
         let n = b.joint(j).unwrap().dof();
@@ -70,9 +70,9 @@ fn mechanism(rng: &mut Rng) -> Arc<Model> {
         b.set_joint_spring(j, &stiff, &rest).unwrap();
         b.set_joint_damper(j, &damp).unwrap();
     }
-    let lj = b.add_joint(JointType::Revolute, nb as i32 - 1, 2, rng.a3(0.5), rng.a3(0.5), rng.a3(1.0)).unwrap();
+    let lj = b.add_joint(JointType::Revolute, nb - 1, 2, rng.a3(0.5), rng.a3(0.5), rng.a3(1.0)).unwrap();
     b.set_joint_damper(lj, &[0.7]).unwrap();
-    b.add_spring(WORLD, rng.a3(1.0), 3, rng.a3(0.3), 20.0, 1.5, 0.4).unwrap();
+    b.add_spring(Parent::World, rng.a3(1.0), 3, rng.a3(0.3), 20.0, 1.5, 0.4).unwrap();
     b.add_spring(1, rng.a3(0.3), 7, rng.a3(0.3), 15.0, 2.5, 0.2).unwrap();
     Arc::new(Model::new(&b).unwrap())
 }
@@ -289,10 +289,10 @@ fn inputs_and_springs_add_no_jacobian_blocks() {
     // a model with springs, inputs and wrenches but no dampers: the residual hook does
     // not depend on the velocities, so the Jacobian hook must add nothing
     let mut b = Builder::new();
-    let ja = [0.1, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0, 0.0, 0.3];
+    let ja = Inertia::diagonal(0.1, 0.2, 0.3).unwrap();
     b.add_body(1.0, ja).unwrap();
     b.add_body(1.0, ja).unwrap();
-    let j0 = b.add_joint(JointType::Spherical, WORLD, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+    let j0 = b.add_joint(JointType::Spherical, Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     let j1 = b.add_joint(JointType::Cylindrical, 0, 1, [0.0; 3], [0.0, 0.0, 0.5], [0.0, 1.0, 0.0]).unwrap();
     b.set_joint_spring(j0, &[1.0, 2.0, 3.0], &[0.1, 0.2, 0.3]).unwrap();
     b.set_joint_spring(j1, &[4.0, 5.0], &[0.0, 0.5]).unwrap();

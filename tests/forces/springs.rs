@@ -6,8 +6,8 @@ use maxdyn::*;
 use std::f64::consts::PI;
 use std::sync::Arc;
 
-fn inertia(m: f64, a: f64, b: f64, c: f64) -> [f64; 9] {
-    model::box_inertia(m, a, b, c).as_slice().try_into().unwrap()
+fn inertia(m: f64, a: f64, b: f64, c: f64) -> Inertia {
+    Inertia::cuboid(m, a, b, c).unwrap()
 }
 
 /// Mean period from upward crossings of `level` (linear interpolation), and the
@@ -56,7 +56,7 @@ fn mass_on_prismatic_spring_has_period_two_pi_sqrt_m_over_k() {
     let mut b = Builder::new();
     b.add_body(m, inertia(m, 0.2, 0.2, 0.2)).unwrap();
     // vertical slider under gravity: the spring's equilibrium moves to −mg/k, the period does not
-    let j = b.add_joint(JointType::Prismatic, WORLD, 0, [0.0; 3], [0.0; 3], [0.0, 0.0, 1.0]).unwrap();
+    let j = b.add_joint(JointType::Prismatic, Parent::World, 0, [0.0; 3], [0.0; 3], [0.0, 0.0, 1.0]).unwrap();
     b.set_joint_spring(j, &[k], &[0.0]).unwrap();
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap();
     sim.set_joint_position(j, &[0.1]).unwrap();
@@ -78,11 +78,11 @@ fn mass_on_prismatic_spring_has_period_two_pi_sqrt_m_over_k() {
 fn torsional_spring_on_revolute_has_period_two_pi_sqrt_inertia_over_k() {
     let (m, k, dt) = (1.0, 1.0, 1e-3);
     let jb = inertia(m, 0.4, 0.2, 0.1);
-    let izz = jb[8];
+    let izz = jb.matrix()[(2, 2)];
     let mut b = Builder::new();
     b.add_body(m, jb).unwrap();
     // about the body's own z axis through the centre of mass: gravity exerts no torque
-    let j = b.add_joint(JointType::Revolute, WORLD, 0, [0.0; 3], [0.0; 3], [0.0, 0.0, 1.0]).unwrap();
+    let j = b.add_joint(JointType::Revolute, Parent::World, 0, [0.0; 3], [0.0; 3], [0.0, 0.0, 1.0]).unwrap();
     b.set_joint_spring(j, &[k], &[0.2]).unwrap();
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap();
     sim.set_joint_position(j, &[0.9]).unwrap();
@@ -103,7 +103,7 @@ fn torsional_spring_on_revolute_has_period_two_pi_sqrt_inertia_over_k() {
 fn spherical_run(dt: f64, secs: f64) -> Run {
     let mut b = Builder::new();
     b.add_body(1.0, inertia(1.0, 0.1, 0.3, 0.5)).unwrap();
-    let j = b.add_joint(JointType::Spherical, WORLD, 0, [0.0; 3], [0.0; 3], [1.0, 0.0, 0.0]).unwrap();
+    let j = b.add_joint(JointType::Spherical, Parent::World, 0, [0.0; 3], [0.0; 3], [1.0, 0.0, 0.0]).unwrap();
     b.set_joint_spring(j, &[2.0, 3.0, 5.0], &[0.1, -0.2, 0.3]).unwrap();
     b.set_body_velocity(0, [0.0; 3], [4.0, -3.0, 6.0]).unwrap();
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap();
@@ -141,7 +141,7 @@ fn point_spring_to_the_world_and_between_bodies() {
     let mut b = Builder::new();
     b.add_body(m, inertia(m, 0.1, 0.1, 0.1)).unwrap();
     b.set_body_pose(0, [0.0, 0.0, 0.3], [1.0, 0.0, 0.0, 0.0]).unwrap();
-    b.add_spring(WORLD, [0.0, 0.0, 1.0], 0, [0.0, 0.0, 0.05], k, 0.0, 0.5).unwrap();
+    b.add_spring(Parent::World, [0.0, 0.0, 1.0], 0, [0.0, 0.0, 0.05], k, 0.0, 0.5).unwrap();
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap();
     let exact = 2.0 * PI * (m / k).sqrt();
     let steps = (10.5 * exact / dt) as usize;
@@ -201,7 +201,7 @@ fn damped_prismatic_oscillator_decays_at_the_logarithmic_decrement() {
     b.set_gravity([0.0; 3]).unwrap();
     b.add_body(m, inertia(m, 0.2, 0.2, 0.2)).unwrap();
     // slider along a tilted axis, joint point off the centre of mass
-    let j = b.add_joint(JointType::Prismatic, WORLD, 0, [0.1, 0.0, 0.0], [0.0, 0.1, -0.1], [0.0, 1.0, 1.0]).unwrap();
+    let j = b.add_joint(JointType::Prismatic, Parent::World, 0, [0.1, 0.0, 0.0], [0.0, 0.1, -0.1], [0.0, 1.0, 1.0]).unwrap();
     b.set_joint_spring(j, &[k], &[0.0]).unwrap();
     b.set_joint_damper(j, &[c]).unwrap();
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap();

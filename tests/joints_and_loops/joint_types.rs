@@ -9,8 +9,7 @@
 //! Cᵀg·dt²·N(N−1)/2 (exact for this first-order integrator).
 
 use crate::common;
-use maxdyn::model::sphere_inertia;
-use maxdyn::{Builder, JointType, WORLD};
+use maxdyn::{Builder, Inertia, JointType, Parent};
 use nalgebra::Vector3;
 
 #[test]
@@ -22,10 +21,10 @@ fn every_joint_type_moves_in_its_free_directions_only() {
     for kind in JointType::ALL {
         let mut b = Builder::new();
         b.set_gravity(g.into()).unwrap();
-        let body = b.add_body(2.0, common::flat(sphere_inertia(2.0, 0.3))).unwrap() as i32;
+        let body = b.add_body(2.0, Inertia::sphere(2.0, 0.3).unwrap()).unwrap();
         let anchor = [0.1, 0.2, 0.3];
-        b.set_body_pose(body as usize, anchor, [1.0, 0.0, 0.0, 0.0]).unwrap();
-        let j = b.add_joint(kind, WORLD, body, anchor, [0.0; 3], axis).unwrap();
+        b.set_body_pose(body, anchor, [1.0, 0.0, 0.0, 0.0]).unwrap();
+        let j = b.add_joint(kind, Parent::World, body, anchor, [0.0; 3], axis).unwrap();
         let mut sim = common::sim(&b, dt);
         let joint = sim.model().joints[j].clone();
         let nt = joint.ct.len;
@@ -79,7 +78,7 @@ fn prismatic_slider_accelerates_by_g_cos_angle() {
     let ang = 30f64.to_radians();
     let mut b = Builder::new();
     let body = common::box_body(&mut b, 1.0, 0.1, 0.1, 0.1);
-    b.add_joint(JointType::Prismatic, WORLD, body, [0.0; 3], [0.0; 3], [ang.cos(), 0.0, -ang.sin()]).unwrap();
+    b.add_joint(JointType::Prismatic, Parent::World, body, [0.0; 3], [0.0; 3], [ang.cos(), 0.0, -ang.sin()]).unwrap();
     let mut sim = common::sim(&b, 0.001);
     for _ in 0..1000 {
         sim.step().unwrap();

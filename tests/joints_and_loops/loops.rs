@@ -4,8 +4,7 @@
 //! matrix of loop mechanisms against its own product.
 
 
-use maxdyn::model::box_inertia;
-use maxdyn::{JointType, Sim};
+use maxdyn::{Inertia, JointType, Sim};
 use maxdyn_scenes::mechanisms::*;
 
 /// Per-step record of a run.
@@ -181,17 +180,17 @@ fn loop_with_a_tree_tail() {
     let mut b = maxdyn::Builder::new();
     let l = [1.0, std::f64::consts::FRAC_1_SQRT_2, 1.0];
     for &li in &l {
-        b.add_body(li, rows(box_inertia(li, 0.1, 0.1, li))).unwrap();
+        b.add_body(li, Inertia::cuboid(li, 0.1, 0.1, li).unwrap()).unwrap();
     }
-    b.add_joint(JointType::Revolute, maxdyn::WORLD, 0, [0.0; 3], [0.0, 0.0, 0.5], X).unwrap();
-    b.add_joint(JointType::Revolute, maxdyn::WORLD, 2, [0.0, 1.0, 0.0], [0.0, 0.0, 0.5], X).unwrap();
+    b.add_joint(JointType::Revolute, maxdyn::Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], X).unwrap();
+    b.add_joint(JointType::Revolute, maxdyn::Parent::World, 2, [0.0, 1.0, 0.0], [0.0, 0.0, 0.5], X).unwrap();
     b.add_joint(JointType::Revolute, 0, 1, [0.0, 0.0, -0.5], [0.0, 0.0, l[1] / 2.0], X).unwrap();
     b.add_joint(JointType::Revolute, 1, 2, [0.0, 0.0, -l[1] / 2.0], [0.0, 0.0, -0.5], X).unwrap();
     let mut parent = 1;
     for _ in 0..5 {
-        let c = b.add_body(1.0, rows(box_inertia(1.0, 0.1, 0.1, 1.0))).unwrap();
-        b.add_joint(JointType::Spherical, parent, c as i32, [0.0; 3], [0.0, 0.0, 0.5], X).unwrap();
-        parent = c as i32;
+        let c = b.add_body(1.0, Inertia::cuboid(1.0, 0.1, 0.1, 1.0).unwrap()).unwrap();
+        b.add_joint(JointType::Spherical, parent, c, [0.0; 3], [0.0, 0.0, 0.5], X).unwrap();
+        parent = c;
     }
     let model = maxdyn::Model::new(&b).unwrap();
     assert_eq!(model.loop_count, 1);

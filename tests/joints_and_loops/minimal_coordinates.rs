@@ -2,7 +2,7 @@
 //! state satisfies position and velocity constraints; setting one joint keeps the others.
 
 use crate::common;
-use maxdyn::{Builder, JointType, WORLD};
+use maxdyn::{Builder, JointType, Parent};
 
 /// A branched mechanism using every joint type with free directions, with offsets.
 fn mixed() -> (maxdyn::Sim, Vec<usize>) {
@@ -21,17 +21,20 @@ fn mixed() -> (maxdyn::Sim, Vec<usize>) {
         JointType::Floating,
     ];
     let mut joints = Vec::new();
-    let mut parent = WORLD;
+    let mut parent = Parent::World;
     for (i, k) in kinds.iter().enumerate() {
         let c = common::box_body(&mut b, 1.0 + 0.1 * i as f64, 0.1, 0.2, 0.3);
         // branch: every third joint hangs from the previous-but-one body
-        let p = if i % 3 == 2 && parent > 0 { parent - 1 } else { parent };
+        let p = match parent {
+            Parent::Body(pb) if i % 3 == 2 && pb > 0 => Parent::Body(pb - 1),
+            _ => parent,
+        };
         let j = b
             .add_joint(*k, p, c, [0.05, -0.1, 0.2], [0.1, 0.02, -0.3], [0.3, -1.0, 0.5 + 0.1 * i as f64])
             .unwrap();
         b.set_joint_offset(j, [0.9, 0.1, -0.2, 0.3]).unwrap();
         joints.push(j);
-        parent = c;
+        parent = Parent::Body(c);
     }
     (common::sim(&b, 0.01), joints)
 }
