@@ -7,7 +7,6 @@
 //! both bodies' diagonals and the body–body coupling (an extra graph edge).
 
 use super::joint_directions::rate_rows;
-use super::wrench_pair::velocity_in;
 use crate::joints::constraint::Pose;
 use crate::joints::Joint;
 use crate::model::Model;
@@ -21,7 +20,7 @@ impl JointDamper {
             let c = self.damping[i];
             if c != 0.0 {
                 let rows = rate_rows(j, a, b, i);
-                let xi = rows.rate(|k| velocity_in(model, s, k));
+                let xi = rows.rate(|k| model.addresses.velocities(s, k));
                 rows.apply(-c * xi, model, r);
             }
         }

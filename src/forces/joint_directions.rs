@@ -16,7 +16,7 @@ use super::rotation_log::inverse_right_jacobian;
 use super::wrench_pair::{BodyRow, WrenchPair};
 use crate::joints::constraint::Pose;
 use crate::joints::Joint;
-use crate::math::{conj, qmul, rotation, rotation_vector, V3};
+use crate::math::{rotation, rotation_vector, V3};
 
 /// Rows of translational free direction c (parent frame): the point p_b of the child
 /// moving relative to the parent along R_a c.
@@ -53,8 +53,7 @@ pub fn gradient_rows(j: &Joint, a: &Pose, b: &Pose, i: usize) -> WrenchPair {
         return translation_rows(j, a, b, &j.ct.dirs[i]);
     }
     let c = j.cr.dirs[i - nt];
-    let rel = qmul(&qmul(&conj(&a.q), &b.q), &conj(&j.q_offset));
-    let jinv = inverse_right_jacobian(&rotation_vector(&rel));
+    let jinv = inverse_right_jacobian(&rotation_vector(&j.relative_rotation(a, b)));
     let child = rotation(&j.q_offset).transpose() * (jinv.transpose() * c);
     WrenchPair {
         a: j.parent.map(|p| BodyRow { body: p, jv: V3::zeros(), jw: -(jinv * c) }),

@@ -6,7 +6,7 @@
 //! linear in the velocities). When the points coincide the direction is undefined and
 //! the element exerts no force.
 
-use super::wrench_pair::{velocity_in, BodyRow, WrenchPair};
+use super::wrench_pair::{BodyRow, WrenchPair};
 use crate::math::{rotation, V3, V4};
 use crate::model::Model;
 use crate::solver::BlockMatrix;
@@ -48,7 +48,7 @@ impl PointSpring {
         let Some((rows, len)) = self.rows(pose) else { return };
         let mut f = -self.stiffness * (len - self.rest_length);
         if self.damping != 0.0 {
-            f -= self.damping * rows.rate(|k| velocity_in(model, s, k));
+            f -= self.damping * rows.rate(|k| model.addresses.velocities(s, k));
         }
         rows.apply(f, model, r);
     }

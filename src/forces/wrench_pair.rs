@@ -28,18 +28,6 @@ pub struct WrenchPair {
     pub b: BodyRow,
 }
 
-#[inline]
-pub(crate) fn body_offset(model: &Model, body: usize) -> usize {
-    model.symbolic.offsets[model.body_node[body]]
-}
-
-/// Velocities (v, ω) of body `i` in a step solution vector `s`.
-#[inline]
-pub(crate) fn velocity_in(model: &Model, s: &[f64], i: usize) -> (V3, V3) {
-    let o = body_offset(model, i);
-    (V3::new(s[o], s[o + 1], s[o + 2]), V3::new(s[o + 3], s[o + 4], s[o + 5]))
-}
-
 impl WrenchPair {
     #[inline]
     fn rows(&self) -> impl Iterator<Item = &BodyRow> {
@@ -61,7 +49,7 @@ impl WrenchPair {
     #[inline]
     pub fn apply(&self, f: f64, model: &Model, r: &mut [f64]) {
         for row in self.rows() {
-            let o = body_offset(model, row.body);
+            let o = model.addresses.body(row.body);
             for k in 0..3 {
                 r[o + k] -= f * row.jv[k];
                 r[o + 3 + k] -= 2.0 * f * row.jw[k];

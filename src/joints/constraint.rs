@@ -46,8 +46,7 @@ impl GeneralConstraint {
         let dgt_dqb = ra.transpose() * d_rotate(&b.q, &j.p_child);
         let dgt_dqa = d_rotate_transpose(&a.q, &d);
         let qoc = conj(&j.q_offset);
-        let rel = qmul(&qmul(&conj(&a.q), &b.q), &qoc);
-        let gr = vec_part(&rel);
+        let gr = vec_part(&j.relative_rotation(a, b));
         // ∂/∂q_b: L(q_a*) R(q_off*) ; ∂/∂q_a: R(q_b ⊗ q_off*) T   (rows 1..3)
         let dqb = lmat(&conj(&a.q)) * rmat(&qoc);
         let dqa = rmat(&qmul(&b.q, &qoc)) * tmat();
@@ -72,12 +71,24 @@ pub enum Side {
 }
 
 impl Joint {
+    /// g_T: the child's joint point seen from the parent's frame, relative to the
+    /// parent's joint point, Q(q_a)ᵀ(x_b + Q(q_b) p_b − x_a) − p_a (appendix B); it is
+    /// also the translational joint displacement the minimal coordinates read.
+    pub fn displacement(&self, a: &Pose, b: &Pose) -> V3 {
+        rotation(&a.q).transpose() * (b.x + rotation(&b.q) * self.p_child - a.x) - self.p_parent
+    }
+
+    /// The relative rotation q_a* ⊗ q_b ⊗ q_off* (appendix B); g_R is its vector part and
+    /// the rotational minimal coordinates its rotation vector.
+    pub fn relative_rotation(&self, a: &Pose, b: &Pose) -> V4 {
+        qmul(&qmul(&conj(&a.q), &b.q), &conj(&self.q_offset))
+    }
+
     /// Constraint values [D_Tᵀ g_T; D_Rᵀ g_R] written into `out` (length nc).
     /// (Values only: the residual needs no derivatives.)
     pub fn constraint(&self, a: &Pose, b: &Pose, out: &mut [f64]) {
-        let ra = rotation(&a.q);
-        let gt = ra.transpose() * (b.x + rotation(&b.q) * self.p_child - a.x) - self.p_parent;
-        let gr = vec_part(&qmul(&qmul(&conj(&a.q), &b.q), &conj(&self.q_offset)));
+        let gt = self.displacement(a, b);
+        let gr = vec_part(&self.relative_rotation(a, b));
         self.select_values(&gt, &gr, out);
     }
 

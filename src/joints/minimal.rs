@@ -6,7 +6,7 @@
 
 use super::constraint::Pose;
 use super::Joint;
-use crate::math::{conj, from_rotation_vector, qmul, rotation, rotation_vector, V3};
+use crate::math::{from_rotation_vector, qmul, rotation, rotation_vector, V3};
 
 /// Body velocity: linear (world) and angular (body frame).
 #[derive(Debug, Clone, Copy)]
@@ -20,17 +20,10 @@ impl Twist {
 }
 
 impl Joint {
-    /// Translational offset g_T + p_a... expressed as the joint displacement in the parent
-    /// frame: Q(q_a)ᵀ(x_b + Q(q_b)p_b − x_a) − p_a.
-    fn displacement(&self, a: &Pose, b: &Pose) -> V3 {
-        rotation(&a.q).transpose() * (b.x + rotation(&b.q) * self.p_child - a.x) - self.p_parent
-    }
-
     /// Minimal coordinates into `out` (length `dof()`).
     pub fn minimal_position(&self, a: &Pose, b: &Pose, out: &mut [f64]) {
         let d = self.displacement(a, b);
-        let rel = qmul(&qmul(&conj(&a.q), &b.q), &conj(&self.q_offset));
-        let rv = rotation_vector(&rel);
+        let rv = rotation_vector(&self.relative_rotation(a, b));
         let nt = self.ct.len;
         for (i, c) in self.ct.as_slice().iter().enumerate() {
             out[i] = c.dot(&d);

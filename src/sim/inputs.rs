@@ -4,7 +4,8 @@
 //! them again before each step). They act as explicit forces over a step, with their
 //! directions taken at z_{k+1} = (x_k + v_k dt, q_k ⊗ ω̄_k).
 
-use super::{check_len, Sim};
+use super::Sim;
+use crate::error::check_len;
 use crate::forces::EnergyAccount;
 use crate::math::V3;
 use crate::model::error::check_finite;

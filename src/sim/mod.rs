@@ -100,11 +100,3 @@ impl Sim {
     }
 }
 
-/// A caller's slice has the length the joint needs.
-fn check_len(name: &'static str, got: usize, expected: usize) -> Result<()> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(Error::WrongLength { name, got, expected })
-    }
-}

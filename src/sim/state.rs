@@ -1,6 +1,7 @@
 //! State access: body states, minimal coordinates, energy, constraint violation.
 
-use super::{check_len, Sim};
+use super::Sim;
+use crate::error::check_len;
 use crate::joints::constraint::Pose;
 use crate::joints::Joint;
 use crate::integrator::prediction::advance;
