@@ -48,7 +48,7 @@ fn run(n: usize, friction: f64, dt: f64, steps: usize, tilt: f64) -> Result<Run,
             r.splits += 1;
             r.split_iterations += st.iterations;
         }
-        r.penetration = r.penetration.max(cs.iter().map(|&c| -s.contact(c).unwrap()[0]).fold(0.0, f64::max));
+        r.penetration = r.penetration.max(cs.iter().map(|&c| -s.contact(c).unwrap().gap).fold(0.0, f64::max));
     }
     r.seconds = t.elapsed().as_secs_f64();
     Ok(r)

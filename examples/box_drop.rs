@@ -25,7 +25,7 @@ fn main() {
     let mut lowest_ever = f64::INFINITY;
     for k in 1..=100 {
         let st = sim.step().expect("step failed");
-        let low = corners.iter().map(|&c| sim.contact(c).unwrap()[0]).fold(f64::INFINITY, f64::min);
+        let low = corners.iter().map(|&c| sim.contact(c).unwrap().gap).fold(f64::INFINITY, f64::min);
         lowest_ever = lowest_ever.min(low);
         if k % 5 == 0 || (low < 0.01 && k < 40) {
             println!("{:6.2} {:14.6e} {:6} {:7} {:12.3e}", sim.time(), low, st.iterations, st.active_contacts, st.complementarity);

@@ -61,10 +61,10 @@ fn main() -> Result<(), maxdyn::Error> {
     for _ in 0..200 {
         sim.step()?;
         for &c in &corners {
-            lowest = lowest.min(sim.contact(c)?[0]);
+            lowest = lowest.min(sim.contact(c)?.gap);
         }
     }
-    let rest = corners.iter().map(|&c| sim.contact(c).map(|o| o[0])).collect::<Result<Vec<_>, _>>()?;
+    let rest = corners.iter().map(|&c| sim.contact(c).map(|o| o.gap)).collect::<Result<Vec<_>, _>>()?;
     println!(
         "box drop from 1 m: lowest corner ever {lowest:.2e} m (never below the ground), at rest {:.2e} m above it\n",
         rest.iter().cloned().fold(f64::INFINITY, f64::min)

@@ -23,4 +23,4 @@ pub mod capi;
 pub use model::{Body, BodyId, Builder, Error, Inertia, JointId, Model, Parent};
 pub use joints::JointType;
 pub use contact::{ConeType, ContactId};
-pub use sim::{Sim, SolverOptions, StepStats};
+pub use sim::{ContactReport, Sim, SolverOptions, StepStats};

@@ -98,7 +98,7 @@ fn rust_box_drop(drop: f64) -> Vec<f64> {
     for step in 1..=100 {
         s.step().unwrap();
         if step % 5 == 0 {
-            lowest.push(cs.iter().map(|&c| s.contact(c).unwrap()[0]).fold(f64::INFINITY, f64::min));
+            lowest.push(cs.iter().map(|&c| s.contact(c).unwrap().gap).fold(f64::INFINITY, f64::min));
         }
     }
     lowest

@@ -129,7 +129,7 @@ fn sphere_chain_never_penetrates_for_any_size() {
         let mut pen = 0.0f64;
         for k in 0..500 {
             s.step().unwrap_or_else(|e| panic!("n = {n}: step {k}: {e}"));
-            pen = pen.max(cs.iter().map(|&c| -s.contact(c).unwrap()[0]).fold(f64::MIN, f64::max));
+            pen = pen.max(cs.iter().map(|&c| -s.contact(c).unwrap().gap).fold(f64::MIN, f64::max));
         }
         if pen > worst.0 || n == 1 {
             worst = (pen, n);

@@ -44,14 +44,14 @@ fn main() {
         let turn = (0..n).map(|i| { let st = s.body_state(i).unwrap(); (st[10]*st[10]+st[11]*st[11]+st[12]*st[12]).sqrt() * dt / 2.0 }).fold(0.0, f64::max);
         max_turn = max_turn.max(turn);
         if turn > 0.5 { turn_steps += 1; }
-        let gaps: Vec<f64> = cs.iter().map(|&c| s.contact(c).unwrap()[0]).collect();
+        let gaps: Vec<f64> = cs.iter().map(|&c| s.contact(c).unwrap().gap).collect();
         let near = gaps.iter().filter(|&&g| g < 0.05).count();
         match s.step() {
             Ok(st) => {
                 tot += st.iterations;
                 maxit = maxit.max(st.iterations);
                 fb += st.fallback as usize;
-                pen = pen.max(cs.iter().map(|&c| -s.contact(c).unwrap()[0]).fold(0.0, f64::max));
+                pen = pen.max(cs.iter().map(|&c| -s.contact(c).unwrap().gap).fold(0.0, f64::max));
                 if st.fallback || verbose {
                     println!("step {k} it {} fb {} rounds {} vmax {vmax:.2} near-ground {near} active {}", st.iterations, st.fallback, st.tresca_rounds, st.active_contacts);
                 }

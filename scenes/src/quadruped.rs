@@ -101,7 +101,7 @@ impl Quadruped {
             sim.set_joint_position(self.joints[l][1], &[thigh]).unwrap();
             sim.set_joint_position(self.joints[l][2], &[calf]).unwrap();
         }
-        let lowest = self.feet.iter().map(|&c| sim.contact(c).unwrap()[0]).fold(f64::INFINITY, f64::min);
+        let lowest = self.feet.iter().map(|&c| sim.contact(c).unwrap().gap).fold(f64::INFINITY, f64::min);
         let x0 = sim.body_state(self.trunk).unwrap();
         for i in 0..self.model.body_count() {
             let mut s = sim.body_state(i).unwrap();
@@ -129,7 +129,7 @@ impl Quadruped {
 
     /// Lowest foot height (negative: penetration).
     pub fn lowest_foot(&self, sim: &Sim) -> f64 {
-        self.feet.iter().map(|&c| sim.contact(c).unwrap()[0]).fold(f64::INFINITY, f64::min)
+        self.feet.iter().map(|&c| sim.contact(c).unwrap().gap).fold(f64::INFINITY, f64::min)
     }
 }
 
@@ -214,7 +214,7 @@ pub fn rollout(q: &Quadruped, gait: &Gait, steps: usize, options: SolverOptions,
         }
         r.steps = k + 1;
         r.max_penetration = r.max_penetration.max(-q.lowest_foot(&sim));
-        r.max_foot_height = q.feet.iter().map(|&c| sim.contact(c).unwrap()[0]).fold(r.max_foot_height, f64::max);
+        r.max_foot_height = q.feet.iter().map(|&c| sim.contact(c).unwrap().gap).fold(r.max_foot_height, f64::max);
         let z = sim.body_state(q.trunk).unwrap()[2];
         r.min_trunk_z = r.min_trunk_z.min(z);
         r.max_trunk_z = r.max_trunk_z.max(z);

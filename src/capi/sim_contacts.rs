@@ -23,7 +23,7 @@ pub unsafe extern "C" fn maxdyn_sim_get_contact(sim: *const maxdyn_sim, contact:
         let o = slice_mut(out, MAXDYN_CONTACT_SIZE, "out")?;
         let c = with_ref(sim, "sim", |s| {
             let c = contact_index(contact, s.inner.contact_count(), "contact")?;
-            Ok(s.inner.contact(c)?)
+            Ok(s.inner.contact(c)?.to_array())
         })?;
         o.copy_from_slice(&c);
         Ok(())

@@ -9,6 +9,7 @@ mod inputs;
 pub mod inspect;
 mod state;
 
+pub use contacts::ContactReport;
 pub use inspect::ConstraintRank;
 
 pub use crate::data::StepStats;

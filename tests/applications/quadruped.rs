@@ -29,8 +29,8 @@ fn standing_start_gait_holds_the_robot_on_its_feet() {
         zmax = zmax.max(z);
     }
     let weight = q.model.bodies.iter().map(|b| b.mass).sum::<f64>() * G;
-    let support: f64 = q.feet.iter().map(|&c| sim.contact(c).unwrap()[1]).sum();
-    let gaps: Vec<f64> = q.feet.iter().map(|&c| sim.contact(c).unwrap()[0]).collect();
+    let support: f64 = q.feet.iter().map(|&c| sim.contact(c).unwrap().normal_force).sum();
+    let gaps: Vec<f64> = q.feet.iter().map(|&c| sim.contact(c).unwrap().gap).collect();
     let s = sim.body_state(q.trunk).unwrap();
     println!("standing 1 s: trunk z {z0:.4} → {:.4} (range {zmin:.4}…{zmax:.4}), drift x {:.2e}, max penetration {max_pen:.2e} m", s[2], s[0]);
     println!("  Σ normal forces {support:.4} N vs weight {weight:.4} N (relative difference {:.1e}); foot gaps {gaps:?}", (support - weight).abs() / weight);

@@ -100,7 +100,7 @@ pub fn set_cone(b: &mut Builder, contacts: &[usize], cone: ConeType, dirs: usize
 
 /// Smallest gap over the contacts at the current state.
 pub fn min_gap(s: &Sim, contacts: &[usize]) -> f64 {
-    contacts.iter().map(|&c| s.contact(c).unwrap()[0]).fold(f64::INFINITY, f64::min)
+    contacts.iter().map(|&c| s.contact(c).unwrap().gap).fold(f64::INFINITY, f64::min)
 }
 
 /// SCENARIOS B2 with its friction 1 and the linear cone (see `maxdyn_scenes::mechanisms`).

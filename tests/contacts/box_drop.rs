@@ -24,7 +24,7 @@ fn box_drop_all_heights_stays_on_the_ground() {
         assert!(speed < 1e-6, "h = {h}: still moving at {speed} m/s");
         assert_eq!(s.stats().active_contacts, 4, "h = {h}: resting on the 4 bottom corners");
         // the supporting corners carry the weight: Σγ = m g
-        let total: f64 = cs.iter().map(|&c| s.contact(c).unwrap()[1]).sum();
+        let total: f64 = cs.iter().map(|&c| s.contact(c).unwrap().normal_force).sum();
         assert!((total - 9.81).abs() < 1e-6, "h = {h}: Σγ = {total}");
     }
     println!("worst penetration {worst_pen:e} m, worst rest height {worst_rest:e} m");

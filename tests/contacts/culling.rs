@@ -47,11 +47,11 @@ fn a_left_out_contact_that_would_be_crossed_is_added() {
     let mut s = common::sim(&b, 0.01);
     s.set_body_force(body, [0.0, 0.0, -1e4], [0.0; 3]).unwrap();
     let st = s.step().unwrap();
-    let push = s.contact(c).unwrap()[1];
+    let push = s.contact(c).unwrap().normal_force;
     // the step solved for v_{k+1}; the position it reaches shows after the next step
     s.set_body_force(body, [0.0; 3], [0.0; 3]).unwrap();
     s.step().unwrap();
-    let gap = s.contact(c).unwrap()[0];
+    let gap = s.contact(c).unwrap().gap;
     println!("gap after the blow {gap:.2e} m, normal force {push:.1} N, {} iterations", st.iterations);
     assert!(gap > -1e-8, "penetration {gap} m");
     assert!(gap < 1e-6, "the sphere should reach the ground within the step (gap {gap} m)");
@@ -82,7 +82,7 @@ fn a_left_out_contact_between_two_bodies_is_added() {
     s.set_body_force(a, [0.0; 3], [0.0; 3]).unwrap();
     s.set_body_force(c, [0.0; 3], [0.0; 3]).unwrap();
     s.step().unwrap();
-    let gap = s.contact(contact).unwrap()[0];
+    let gap = s.contact(contact).unwrap().gap;
     let (xa, xc) = (s.body_state(a).unwrap()[0], s.body_state(c).unwrap()[0]);
     println!("gap {gap:.2e} m, centres at {xa:.4} and {xc:.4} m");
     assert!(gap > -1e-8 && gap < 1e-6, "gap {gap} m");

@@ -30,12 +30,12 @@ fn contact_between_jointed_bodies_closes_a_cycle_and_solves_like_dense() {
     for k in 0..150 {
         s.step().unwrap_or_else(|e| panic!("step {k}: {e}"));
         let o = s.contact(c).unwrap();
-        worst_pen = worst_pen.max(-o[0]);
-        if o[1] > 1e-3 && first_touch.is_none() {
+        worst_pen = worst_pen.max(-o.gap);
+        if o.normal_force > 1e-3 && first_touch.is_none() {
             first_touch = Some(k);
         }
         // while the spheres press on each other, the cycle's system is solved exactly
-        if o[1] > 1.0 && !checked {
+        if o.normal_force > 1.0 && !checked {
             for (it, mu) in [(0, 1.0), (3, 1e-2), (6, 1e-5)] {
                 let chk = s.debug_contact_system_check(it, mu);
                 assert!(chk.sparse_vs_dense < 1e-10, "{chk:?}");

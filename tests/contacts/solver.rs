@@ -92,7 +92,7 @@ fn builder_validates_contacts_before_changing_anything() {
     let s = sim(&b, 0.01);
     assert_eq!(s.contact(2), Err(Error::UnknownContact(2)));
     // the plane normal was normalized: gap = n·x − offset − r = 0 − 0.5 − 0.1
-    assert!((s.contact(c).unwrap()[0] + 0.6).abs() < 1e-15);
+    assert!((s.contact(c).unwrap().gap + 0.6).abs() < 1e-15);
 }
 
 /// Contact outputs: the 4-direction cone of a z normal uses ±x, ±y, and a box sliding along
@@ -107,7 +107,7 @@ fn contact_reports_gap_normal_and_friction_force() {
     }
     let mut total = [0.0; 3];
     for &c in &cs {
-        let o = s.contact(c).unwrap();
+        let o = s.contact(c).unwrap().to_array();
         assert!(o[0].abs() < 1e-8, "gap {}", o[0]);
         assert!(o[1] > 0.0);
         assert!((o[2] + 0.5 * o[1]).abs() < 1e-7 * o[1], "friction {o:?}");

@@ -28,7 +28,7 @@ fn three_sphere_stack_rests_without_drift() {
     assert!(worst_drift <= 1e-9, "{worst_drift}");
     for (c, weights) in cs.iter().zip([3.0, 2.0, 1.0]) {
         let o = s.contact(*c).unwrap();
-        assert!((o[1] - weights * 9.81).abs() < 1e-6, "contact {c}: {o:?}");
+        assert!((o.normal_force - weights * 9.81).abs() < 1e-6, "contact {c}: {o:?}");
     }
 }
 
