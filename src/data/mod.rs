@@ -13,7 +13,7 @@ pub use state::{BodyStates, WarmStart};
 pub use stats::StepStats;
 
 use crate::forces::EnergyAccount;
-use crate::integrator::{MultiplierJacobians, StepFrame};
+use crate::integrator::{Inputs, MultiplierJacobians, StepFrame};
 use crate::model::Model;
 
 #[derive(Debug, Clone)]
@@ -26,8 +26,9 @@ pub struct Data {
     pub(crate) steps: u64,
     /// z_k, ż_k.
     pub(crate) state: BodyStates,
-    /// The held inputs (body wrenches, joint inputs) and, during a step, the prediction
-    /// z_{k+1} with the velocities ż_k it came from.
+    /// The caller's inputs (body wrenches, joint inputs), held until changed.
+    pub(crate) inputs: Inputs,
+    /// During a step: the prediction z_{k+1} with the velocities ż_k it came from.
     pub(crate) frame: StepFrame,
     /// Where the next step's iterate starts.
     pub(crate) warm: WarmStart,
@@ -53,7 +54,8 @@ impl Data {
             time: 0.0,
             steps: 0,
             state: BodyStates::new(model),
-            frame: StepFrame::new(nb, dt).with_joints(model.joint_count()),
+            inputs: Inputs::new(nb, model.joint_count()),
+            frame: StepFrame::new(nb, dt),
             warm: WarmStart::new(model),
             g: MultiplierJacobians::new(model),
             scratch: Scratch::new(model),

@@ -1,7 +1,7 @@
 //! Joint actuation: an input uᵢ per free direction (N along a free translation, N·m
 //! about a free rotation), applied as the equal-and-opposite wrench pair of the paper
 //! (section 2, actuators) with the directions at z_{k+1}. Inputs are per simulation
-//! (`StepFrame::joint_input`) and hold until the caller changes them.
+//! (`Inputs::joint_input`) and hold until the caller changes them.
 
 use super::joint_directions::rate_rows;
 use crate::joints::constraint::Pose;

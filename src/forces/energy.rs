@@ -14,7 +14,7 @@
 
 use super::joint_directions::rate_rows;
 use super::{frame_pose, ForceElements};
-use crate::integrator::StepFrame;
+use crate::integrator::{Inputs, StepFrame};
 use crate::math::{rotation, V3};
 use crate::model::Model;
 
@@ -28,14 +28,14 @@ pub struct EnergyAccount {
 }
 
 /// Adds one committed step: `frame` holds v_k, ω_k and z_{k+1}; `v1`, `w1` are v_{k+1}, ω_{k+1}.
-pub fn account_step(model: &Model, frame: &StepFrame, v1: &[V3], w1: &[V3], acc: &mut EnergyAccount) {
+pub fn account_step(model: &Model, frame: &StepFrame, inputs: &Inputs, v1: &[V3], w1: &[V3], acc: &mut EnergyAccount) {
     let dt = frame.dt;
     let vel0 = |i: usize| (frame.v0[i], frame.w0[i]);
     let vel1 = |i: usize| (v1[i], w1[i]);
     let forces: &ForceElements = &model.forces;
     // joint inputs
     for (ji, j) in model.joints.iter().enumerate() {
-        let u = &frame.joint_input[ji];
+        let u = &inputs.joint_input[ji];
         if u.iter().all(|&x| x == 0.0) {
             continue;
         }
@@ -49,7 +49,7 @@ pub fn account_step(model: &Model, frame: &StepFrame, v1: &[V3], w1: &[V3], acc:
     }
     // body forces (at a body point) and torques
     for i in 0..model.body_count() {
-        let (f, tau, p) = (frame.force[i], frame.torque[i], frame.force_point[i]);
+        let (f, tau, p) = (inputs.force[i], inputs.torque[i], inputs.force_point[i]);
         if f == V3::zeros() && tau == V3::zeros() {
             continue;
         }

@@ -27,7 +27,7 @@ pub use joint_damper::JointDamper;
 pub use joint_spring::JointSpring;
 pub use point_spring::PointSpring;
 
-use crate::integrator::StepFrame;
+use crate::integrator::{Inputs, StepFrame};
 use crate::joints::constraint::Pose;
 use crate::math::{V3, V4};
 use crate::model::Model;
@@ -36,7 +36,7 @@ use crate::solver::BlockMatrix;
 pub(crate) use crate::integrator::frame_pose;
 
 /// Adds force-element terms to the step residual at iterate `s`.
-pub fn add_residual(model: &Model, frame: &StepFrame, s: &[f64], r: &mut [f64]) {
+pub fn add_residual(model: &Model, frame: &StepFrame, inputs: &Inputs, s: &[f64], r: &mut [f64]) {
     let f = &model.forces;
     for sp in &f.joint_springs {
         let j = &model.joints[sp.joint];
@@ -50,12 +50,12 @@ pub fn add_residual(model: &Model, frame: &StepFrame, s: &[f64], r: &mut [f64]) 
         sp.add_residual(|k| (frame.x1[k], frame.q1[k]), model, s, r);
     }
     for (ji, j) in model.joints.iter().enumerate() {
-        let u = &frame.joint_input[ji];
+        let u = &inputs.joint_input[ji];
         if u.iter().any(|&x| x != 0.0) {
             actuator::add_residual(j, u, &frame_pose(frame, j.parent), &frame_pose(frame, Some(j.child)), model, r);
         }
     }
-    external_wrench::add_residual(model, frame, r);
+    external_wrench::add_residual(model, frame, inputs, r);
 }
 
 /// Adds force-element Jacobian blocks to the Newton matrix at iterate `s` (only the

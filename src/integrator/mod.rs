@@ -27,9 +27,11 @@ pub use residual::residual_into;
 
 use crate::math::{V3, V4};
 
-/// Per-step inputs that stay fixed during the Newton iterations.
+/// What a step holds fixed during its Newton iterations: the interval of the known
+/// velocities, those velocities ż_k and the prediction z_{k+1} (`prediction::predict`).
 #[derive(Debug, Clone)]
 pub struct StepFrame {
+    /// Interval spanned by the known velocities.
     pub dt: f64,
     /// Previous velocities v_k, ω_k.
     pub v0: Vec<V3>,
@@ -37,34 +39,30 @@ pub struct StepFrame {
     /// Configuration z_{k+1}.
     pub x1: Vec<V3>,
     pub q1: Vec<V4>,
-    /// Applied force (world) and torque (body frame) per body, held over the step.
-    pub force: Vec<V3>,
-    pub torque: Vec<V3>,
-    /// Body-frame point where `force` acts (zero: the centre of mass).
-    pub force_point: Vec<V3>,
-    /// Actuator input per joint and free direction (translations first; unused entries
-    /// 0), held until changed.
-    pub joint_input: Vec<[f64; 6]>,
 }
 
 impl StepFrame {
     pub fn new(nb: usize, dt: f64) -> StepFrame {
-        StepFrame {
-            dt,
-            v0: vec![V3::zeros(); nb],
-            w0: vec![V3::zeros(); nb],
-            x1: vec![V3::zeros(); nb],
-            q1: vec![crate::math::IDENTITY; nb],
-            force: vec![V3::zeros(); nb],
-            torque: vec![V3::zeros(); nb],
-            force_point: vec![V3::zeros(); nb],
-            joint_input: Vec::new(),
-        }
+        StepFrame { dt, v0: vec![V3::zeros(); nb], w0: vec![V3::zeros(); nb], x1: vec![V3::zeros(); nb], q1: vec![crate::math::IDENTITY; nb] }
     }
+}
 
-    /// With room for the inputs of `nj` joints.
-    pub fn with_joints(mut self, nj: usize) -> StepFrame {
-        self.joint_input = vec![[0.0; 6]; nj];
-        self
+/// The caller's inputs, held until changed; they act as explicit forces over each step
+/// (directions at z_{k+1}, `forces`).
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    /// Applied force (world) and torque (body frame) per body.
+    pub force: Vec<V3>,
+    pub torque: Vec<V3>,
+    /// Body-frame point where `force` acts (zero: the centre of mass).
+    pub force_point: Vec<V3>,
+    /// Actuator input per joint and free direction (translations first; unused entries 0).
+    pub joint_input: Vec<[f64; 6]>,
+}
+
+impl Inputs {
+    /// All zero, for `nb` bodies and `nj` joints.
+    pub fn new(nb: usize, nj: usize) -> Inputs {
+        Inputs { force: vec![V3::zeros(); nb], torque: vec![V3::zeros(); nb], force_point: vec![V3::zeros(); nb], joint_input: vec![[0.0; 6]; nj] }
     }
 }

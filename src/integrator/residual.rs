@@ -4,16 +4,16 @@
 
 use super::multipliers::MultiplierJacobians;
 use super::prediction::pose_next;
-use super::{body_dynamics, StepFrame};
+use super::{body_dynamics, Inputs, StepFrame};
 use crate::model::Model;
 
 /// Body and joint rows of f(s) into `r` (every row of bodies and joints is written).
-pub fn residual_into(model: &Model, f: &StepFrame, g: &MultiplierJacobians, dt: f64, s: &[f64], r: &mut [f64]) {
+pub fn residual_into(model: &Model, f: &StepFrame, inputs: &Inputs, g: &MultiplierJacobians, dt: f64, s: &[f64], r: &mut [f64]) {
     let at = &model.addresses;
     for (i, b) in model.bodies.iter().enumerate() {
         let o = at.body(i);
         let (v, w) = at.velocities(s, i);
-        body_dynamics::residual(b.mass, &b.inertia, &model.gravity, f.dt, dt, &f.v0[i], &f.w0[i], &v, &w, &f.force[i], &f.torque[i], &mut r[o..o + 6]);
+        body_dynamics::residual(b.mass, &b.inertia, &model.gravity, f.dt, dt, &f.v0[i], &f.w0[i], &v, &w, &inputs.force[i], &inputs.torque[i], &mut r[o..o + 6]);
     }
     for (ji, j) in model.joints.iter().enumerate() {
         let Some(oj) = at.joint(ji) else { continue };

@@ -20,7 +20,7 @@ impl Sim {
         let n = self.model.joints.get(joint).ok_or(Error::UnknownJoint(joint as i32))?.dof();
         check_len("u", u.len(), n)?;
         check_finite("u", u)?;
-        let slot = &mut self.data.frame.joint_input[joint];
+        let slot = &mut self.data.inputs.joint_input[joint];
         *slot = [0.0; 6];
         slot[..n].copy_from_slice(u);
         Ok(())
@@ -30,7 +30,7 @@ impl Sim {
     pub fn joint_input(&self, joint: usize, out: &mut [f64]) -> Result<()> {
         let n = self.model.joints.get(joint).ok_or(Error::UnknownJoint(joint as i32))?.dof();
         check_len("out", out.len(), n)?;
-        out.copy_from_slice(&self.data.frame.joint_input[joint][..n]);
+        out.copy_from_slice(&self.data.inputs.joint_input[joint][..n]);
         Ok(())
     }
 
@@ -49,16 +49,16 @@ impl Sim {
         check_finite("force", &force)?;
         check_finite("torque", &torque)?;
         check_finite("point", &point)?;
-        self.data.frame.force[body] = V3::from(force);
-        self.data.frame.torque[body] = V3::from(torque);
-        self.data.frame.force_point[body] = V3::from(point);
+        self.data.inputs.force[body] = V3::from(force);
+        self.data.inputs.torque[body] = V3::from(torque);
+        self.data.inputs.force_point[body] = V3::from(point);
         Ok(())
     }
 
     /// Sets every joint input and body wrench to zero.
     pub fn clear_inputs(&mut self) {
-        self.data.frame.joint_input.iter_mut().for_each(|u| *u = [0.0; 6]);
-        for v in [&mut self.data.frame.force, &mut self.data.frame.torque, &mut self.data.frame.force_point] {
+        self.data.inputs.joint_input.iter_mut().for_each(|u| *u = [0.0; 6]);
+        for v in [&mut self.data.inputs.force, &mut self.data.inputs.torque, &mut self.data.inputs.force_point] {
             v.iter_mut().for_each(|x| *x = V3::zeros());
         }
     }

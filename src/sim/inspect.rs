@@ -83,7 +83,7 @@ impl Sim {
         let (model, d) = (&*self.model, &mut self.data);
         crate::step::predict(model, d);
         crate::step::warm_start::warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
-        let eqs = crate::step::problem::Equations { model, frame: &d.frame, g: &d.g, dt: d.dt };
+        let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
         eqs.jacobian(&d.scratch.it.s, &mut d.scratch.matrix);
         d.scratch.matrix.clone()
     }

@@ -53,7 +53,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
     predict(model, d);
     narrow_phase(model, d);
     warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
-    let eqs = Equations { model, frame: &d.frame, g: &d.g, dt: d.dt };
+    let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
     d.scratch.contacts.tresca.set_frozen(false);
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
     let mut iterations = 0;
@@ -109,5 +109,5 @@ fn solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates
 /// Stage 7: the work of the inputs and the dissipation of the dampers over the step just
 /// committed (`forces::energy`).
 fn account_energy(model: &Model, d: &mut Data) {
-    crate::forces::account_step(model, &d.frame, &d.state.v, &d.state.w, &mut d.energy);
+    crate::forces::account_step(model, &d.frame, &d.inputs, &d.state.v, &d.state.w, &mut d.energy);
 }

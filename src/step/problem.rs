@@ -4,7 +4,7 @@
 
 use crate::data::StepStats;
 use crate::forces;
-use crate::integrator::{self, MultiplierJacobians, StepFrame};
+use crate::integrator::{self, Inputs, MultiplierJacobians, StepFrame};
 use crate::model::Model;
 use crate::solver::BlockMatrix;
 
@@ -12,8 +12,10 @@ use crate::solver::BlockMatrix;
 #[derive(Clone, Copy)]
 pub struct Equations<'a> {
     pub model: &'a Model,
-    /// Inputs and the prediction z_{k+1}.
+    /// The prediction z_{k+1} and the known velocities.
     pub frame: &'a StepFrame,
+    /// The caller's forces and joint inputs.
+    pub inputs: &'a Inputs,
     pub g: &'a MultiplierJacobians,
     /// Interval of the unknown velocities.
     pub dt: f64,
@@ -22,8 +24,8 @@ pub struct Equations<'a> {
 impl Equations<'_> {
     /// f(s) into `r`: bodies and joints, then the force elements.
     pub fn residual(&self, s: &[f64], r: &mut [f64]) {
-        integrator::residual_into(self.model, self.frame, self.g, self.dt, s, r);
-        forces::add_residual(self.model, self.frame, s, r);
+        integrator::residual_into(self.model, self.frame, self.inputs, self.g, self.dt, s, r);
+        forces::add_residual(self.model, self.frame, self.inputs, s, r);
     }
 
     /// ∂f/∂s at `s` into `matrix` (cleared first).

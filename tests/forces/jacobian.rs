@@ -7,7 +7,7 @@
 use maxdyn::forces::joint_directions::{gradient_rows, rate_rows};
 use maxdyn::forces::rotation_log::inverse_right_jacobian;
 use maxdyn::forces::{add_jacobian, add_residual, potential_energy};
-use maxdyn::integrator::StepFrame;
+use maxdyn::integrator::{Inputs, StepFrame};
 use maxdyn::joints::constraint::Pose;
 use maxdyn::joints::minimal::Twist;
 use maxdyn::math::{from_rotation_vector, qmul, rotation_vector, V3, V4};
@@ -77,33 +77,34 @@ fn mechanism(rng: &mut Rng) -> Arc<Model> {
     Arc::new(Model::new(&b).unwrap())
 }
 
-fn random_frame(model: &Model, rng: &mut Rng, dt: f64, inputs: bool) -> StepFrame {
+fn random_frame(model: &Model, rng: &mut Rng, dt: f64, inputs: bool) -> (StepFrame, Inputs) {
     let nb = model.body_count();
-    let mut f = StepFrame::new(nb, dt).with_joints(model.joint_count());
+    let mut f = StepFrame::new(nb, dt);
+    let mut u = Inputs::new(nb, model.joint_count());
     for i in 0..nb {
         f.x1[i] = rng.v3(1.0);
         f.q1[i] = rng.quat(1.0);
         f.v0[i] = rng.v3(1.0);
         f.w0[i] = rng.v3(1.0);
         if inputs {
-            f.force[i] = rng.v3(2.0);
-            f.torque[i] = rng.v3(2.0);
-            f.force_point[i] = rng.v3(0.5);
+            u.force[i] = rng.v3(2.0);
+            u.torque[i] = rng.v3(2.0);
+            u.force_point[i] = rng.v3(0.5);
         }
     }
     if inputs {
-        for u in f.joint_input.iter_mut() {
-            for x in u.iter_mut() {
+        for ji in u.joint_input.iter_mut() {
+            for x in ji.iter_mut() {
                 *x = rng.next();
             }
         }
     }
-    f
+    (f, u)
 }
 
-fn hook_residual(model: &Model, f: &StepFrame, s: &[f64]) -> Vec<f64> {
+fn hook_residual(model: &Model, f: &StepFrame, u: &Inputs, s: &[f64]) -> Vec<f64> {
     let mut r = vec![0.0; s.len()];
-    add_residual(model, f, s, &mut r);
+    add_residual(model, f, u, s, &mut r);
     r
 }
 
@@ -112,7 +113,7 @@ fn damper_jacobian_blocks_match_finite_differences() {
     let mut rng = Rng(0x9e3779b97f4a7c15);
     let model = mechanism(&mut rng);
     let sym = &model.symbolic;
-    let f = random_frame(&model, &mut rng, 0.01, true);
+    let (f, u) = random_frame(&model, &mut rng, 0.01, true);
     let mut s = vec![0.0; model.system_size()];
     for x in s.iter_mut() {
         *x = rng.next();
@@ -130,7 +131,7 @@ fn damper_jacobian_blocks_match_finite_differences() {
             let mut sm = s.clone();
             sp[sym.offsets[ny] + col] += h;
             sm[sym.offsets[ny] + col] -= h;
-            let (rp, rm) = (hook_residual(&model, &f, &sp), hook_residual(&model, &f, &sm));
+            let (rp, rm) = (hook_residual(&model, &f, &u, &sp), hook_residual(&model, &f, &u, &sm));
             for x in 0..model.body_count() {
                 let nx = model.body_node[x];
                 let blk = sym.block_offset(nx, ny).map(|_| m.block(sym, nx, ny));
@@ -165,9 +166,9 @@ fn spring_residual_is_the_gradient_of_the_spring_potential() {
     let mut rng = Rng(0x1234_5678_9abc_def1);
     let model = mechanism(&mut rng);
     let sym = &model.symbolic;
-    let f = random_frame(&model, &mut rng, 0.01, false);
+    let (f, u) = random_frame(&model, &mut rng, 0.01, false);
     let s = vec![0.0; model.system_size()]; // dampers exert nothing at rest
-    let r = hook_residual(&model, &f, &s);
+    let r = hook_residual(&model, &f, &u, &s);
     let (x, q) = (f.x1.clone(), f.q1.clone());
     let h = 1e-6;
     let mut worst: f64 = 0.0;
@@ -299,13 +300,13 @@ fn inputs_and_springs_add_no_jacobian_blocks() {
     b.add_spring(0, [0.1, 0.0, 0.0], 1, [0.0, 0.1, 0.0], 10.0, 0.0, 0.3).unwrap();
     let model = Model::new(&b).unwrap();
     let mut rng = Rng(5);
-    let f = random_frame(&model, &mut rng, 0.01, true);
+    let (f, u) = random_frame(&model, &mut rng, 0.01, true);
     let s: Vec<f64> = (0..model.system_size()).map(|_| rng.next()).collect();
     let mut m = BlockMatrix::new(&model.symbolic);
     add_jacobian(&model, &f, &s, &mut m);
     assert!(m.values.iter().all(|&v| v == 0.0));
-    let r0 = hook_residual(&model, &f, &s);
-    let r1 = hook_residual(&model, &f, &vec![0.0; s.len()]);
+    let r0 = hook_residual(&model, &f, &u, &s);
+    let r1 = hook_residual(&model, &f, &u, &vec![0.0; s.len()]);
     assert_eq!(r0, r1);
     assert!(r0.iter().map(|x| x.abs()).sum::<f64>() > 1.0);
 }
