@@ -22,29 +22,13 @@ fn check_friction(mu: f64) -> Result<f64> {
     Ok(mu)
 }
 
-/// Tolerance of a plane's unit normal, on |n|² − 1 (a normalized vector is within ulps).
-const UNIT_NORMAL_TOLERANCE: f64 = 1e-12;
-
 impl Builder {
-    /// Checks one side's shape: its body exists, its numbers are finite, a radius is ≥ 0
-    /// and a plane's normal has unit length.
+    /// Checks one side's shape: its body (if any) exists and its parameters are valid.
     fn check_shape(&self, side: &'static str, shape: &Shape) -> Result<()> {
-        match *shape {
-            Shape::Plane { normal, offset } => {
-                check_finite(side, &[normal.x, normal.y, normal.z, offset])?;
-                if (normal.norm_squared() - 1.0).abs() > UNIT_NORMAL_TOLERANCE {
-                    return Err(Error::InvalidArgument(side, format!("plane normal {normal:?} must have unit length")));
-                }
-            }
-            Shape::Sphere { body, centre, radius } => {
-                self.body(body)?;
-                check_finite(side, &[centre.x, centre.y, centre.z, radius])?;
-                if radius < 0.0 {
-                    return Err(Error::InvalidArgument(side, format!("sphere radius {radius} must be ≥ 0")));
-                }
-            }
+        if let Some(body) = shape.body() {
+            self.body(body)?;
         }
-        Ok(())
+        shape.validate(side)
     }
 
     /// A contact between two shapes with friction coefficient `friction` (0:

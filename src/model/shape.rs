@@ -3,7 +3,11 @@
 //! `contact::geometry::pairs`.
 
 use super::BodyId;
+use crate::error::{check_finite, Error, Result};
 use crate::math::V3;
+
+/// Tolerance of a plane's unit normal, on |n|² − 1 (a normalized vector is within ulps).
+const UNIT_NORMAL_TOLERANCE: f64 = 1e-12;
 
 /// Shape kinds, in the order of the narrow phase's pair table (a pair function takes the
 /// lower kind first). Discriminants are the C ABI's shape numbers (`MAXDYN_SHAPE_*`): a
@@ -66,6 +70,26 @@ impl Shape {
             Shape::Plane { .. } => None,
             Shape::Sphere { body, .. } => Some(body),
         }
+    }
+
+    /// Checks the shape's own parameters (not its body, which the builder knows): finite
+    /// numbers, a radius ≥ 0, a plane's unit normal. Errors name the argument `side`.
+    pub fn validate(&self, side: &'static str) -> Result<()> {
+        match *self {
+            Shape::Plane { normal, offset } => {
+                check_finite(side, &[normal.x, normal.y, normal.z, offset])?;
+                if (normal.norm_squared() - 1.0).abs() > UNIT_NORMAL_TOLERANCE {
+                    return Err(Error::InvalidArgument(side, format!("plane normal {normal:?} must have unit length")));
+                }
+            }
+            Shape::Sphere { centre, radius, .. } => {
+                check_finite(side, &[centre.x, centre.y, centre.z, radius])?;
+                if radius < 0.0 {
+                    return Err(Error::InvalidArgument(side, format!("sphere radius {radius} must be ≥ 0")));
+                }
+            }
+        }
+        Ok(())
     }
 }
 
