@@ -123,11 +123,11 @@ mod tests {
     use crate::math::V3;
     use crate::model::Inertia;
 
-    fn two_bodies() -> Builder {
+    /// Bodies 0 and 1 (balls of 1 and 2 kg).
+    fn two_balls() -> Builder {
         let mut b = Builder::new();
-        for _ in 0..2 {
-            b.add_body(1.0, Inertia::diagonal(0.1, 0.2, 0.3).unwrap()).unwrap();
-        }
+        let ball = |m| Inertia::sphere(m, 0.1).unwrap();
+        assert_eq!((b.add_body(1.0, ball(1.0)), b.add_body(2.0, ball(2.0))), (Ok(0), Ok(1)));
         b
     }
 
@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn add_contact_rejects_each_bad_shape_and_adds_nothing() {
-        let mut b = two_bodies();
+        let mut b = two_balls();
         let nan = V3::new(f64::NAN, 0.0, 0.0);
         assert_eq!(b.add_contact(sphere(2, 0.1), ground(), 0.5), Err(Error::UnknownBody(2)));
         assert_eq!(b.add_contact(sphere(0, 0.1), sphere(7, 0.1), 0.5), Err(Error::UnknownBody(7)));
@@ -173,7 +173,7 @@ mod tests {
 
     #[test]
     fn add_contact_puts_the_body_shape_on_side_a() {
-        let mut b = two_bodies();
+        let mut b = two_balls();
         assert_eq!(b.add_contact(ground(), sphere(1, 0.1), 0.5), Ok(0));
         assert_eq!(b.contact(0).unwrap().shapes, [sphere(1, 0.1), ground()]);
         assert_eq!(b.contact(0).unwrap().bodies(), (1, None));
@@ -185,7 +185,7 @@ mod tests {
 
     #[test]
     fn setters_build_the_shapes_and_keep_their_argument_names() {
-        let mut b = two_bodies();
+        let mut b = two_balls();
         assert_eq!(b.add_plane_contact(0, [0.1, 0.0, 0.0], 0.1, [0.0, 0.0, 2.0], 0.5, 0.3), Ok(0));
         let plane = Shape::Plane { normal: V3::z(), offset: 0.5 };
         assert_eq!(b.contact(0).unwrap().shapes, [sphere(0, 0.1), plane]);
