@@ -86,6 +86,25 @@
 // Doubles written by `maxdyn_sim_get_contact`: gap, normal force, friction force (3).
 #define MAXDYN_CONTACT_SIZE 5
 
+// Contact shape types (values are `ShapeKind` discriminants, the order of the narrow
+// phase's pair table; checked by a test). Shapes to come take the next numbers:
+// `MAXDYN_SHAPE_CAPSULE`, `MAXDYN_SHAPE_BOX` and `MAXDYN_SHAPE_CYLINDER` (collision
+// geometry, issue 12).
+enum maxdyn_shape_type
+#ifdef __cplusplus
+  : int32_t
+#endif // __cplusplus
+ {
+    // A plane's solid half-space (today fixed in the world, keeping bodies on the side
+    // `normal · x ≥ offset`).
+    MAXDYN_SHAPE_PLANE = 0,
+    // A sphere (radius 0: a point) on a body.
+    MAXDYN_SHAPE_SPHERE = 1,
+};
+#ifndef __cplusplus
+typedef int32_t maxdyn_shape_type;
+#endif // __cplusplus
+
 // Status of a C API call. `MAXDYN_STATUS_OK` (0) is success; anything else is a
 // failure whose details are in `maxdyn_last_error_message()`.
 //

@@ -9,7 +9,7 @@
 //! One file per C object or group of functions (rustls-ffi style). cbindgen writes the
 //! header in the order of the `mod` lines below, so their order is the header's:
 //! status, errors and version; the builder (bodies and joints, names, force elements,
-//! contacts, URDF); the model; the sim (stepping, options, state, inputs, contacts,
+//! contacts, shape types, URDF); the model; the sim (stepping, options, state, inputs, contacts,
 //! diagnostics); last the deprecated names.
 
 #![allow(non_camel_case_types)]
@@ -25,6 +25,7 @@ pub mod builder;
 pub mod builder_names;
 pub mod builder_forces;
 pub mod builder_contacts;
+pub mod builder_shapes;
 pub mod urdf;
 pub mod model;
 pub mod sim;
@@ -38,6 +39,7 @@ pub mod deprecated;
 pub use builder::*;
 pub use builder_contacts::*;
 pub use builder_forces::*;
+pub use builder_shapes::maxdyn_shape_type;
 pub use builder_names::*;
 pub use deprecated::*;
 pub use diagnostics::*;

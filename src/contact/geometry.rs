@@ -1,6 +1,6 @@
 //! Contact geometry: narrow phase → contact points → gap, gap Jacobian and force maps.
 //!
-//! * [`pairs`]: one narrow-phase function per shape pair ([`shape`] kinds), in a table;
+//! * [`pairs`]: one narrow-phase function per shape pair ([`ShapeKind`]s), in a table;
 //!   each writes [`ContactPoint`]s (normal, anchor and radius per side) at z_{k+1}.
 //! * [`point`]: the gap of a point, φ = n·(c_a − c_b) − r_a − r_b, at a configuration and
 //!   at z_{k+2}(v, ω) with its analytic velocity Jacobian (per Newton iterate).
@@ -13,27 +13,27 @@
 //! the signed one stays negative when a fast sphere would pass through the other within a
 //! step (the distance is positive again behind it; `tests/contact_culling.rs`).
 //!
-//! Layering: this module reads the contact description (`contact::ContactShape`), the
+//! Layering: this module reads the contact description and its shapes (`model::contact`,
+//! `model::shape`, re-exported here), the
 //! cone layout (for the friction directions), `math` and the pose prediction of
 //! `integrator::joint_rows`; it never reaches into `sim`.
 
 pub mod maps;
 pub mod pairs;
 pub mod point;
-pub mod shape;
 
 pub use maps::ContactFrame;
 pub use pairs::{narrow_phase, MAX_POINTS_PER_PAIR};
 pub use point::ContactPoint;
-pub use shape::{Shape, ShapeKind};
+pub use crate::model::shape::{Shape, ShapeKind, SHAPE_KINDS};
 
 use super::Contact;
 use crate::math::{V3, V4};
 
 /// Contact points of contact description `c` at (x, q) into `out`; returns the count.
 pub fn contact_points(c: &Contact, x: &[V3], q: &[V4], out: &mut [ContactPoint]) -> usize {
-    let [s1, s2] = Shape::pair_of(&c.shape);
-    narrow_phase(&s1, &s2, x, q, out)
+    let [a, b] = &c.shapes;
+    narrow_phase(a, b, x, q, out)
 }
 
 /// The single contact point of `c` at (x, q) (a description has one point).
@@ -52,7 +52,7 @@ pub fn gap(c: &Contact, x: &[V3], q: &[V4]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::{ConeType, ContactShape};
+    use crate::contact::ConeType;
 
     /// The step pairs a point's sides with the description's bodies (forces are reported on
     /// body a): the narrow phase keeps them, world last.
@@ -60,10 +60,10 @@ mod tests {
     fn points_keep_the_description_bodies() {
         let x = vec![V3::new(0.0, 0.0, 1.0), V3::new(0.1, 0.0, 0.0), V3::zeros()];
         let q = vec![V4::new(1.0, 0.0, 0.0, 0.0); 3];
-        let contact = |shape| Contact { shape, friction: 0.5, cone: ConeType::Linear, directions: 4 };
-        let plane = ContactShape::Plane { body: 1, p: V3::x(), radius: 0.1, normal: V3::z(), offset: 0.0 };
-        let spheres = ContactShape::Spheres { body_a: 2, pa: V3::zeros(), ra: 0.1, body_b: 0, pb: V3::zeros(), rb: 0.2 };
-        for c in [contact(plane), contact(spheres)] {
+        let contact = |shapes| Contact { shapes, friction: 0.5, cone: ConeType::Linear, directions: 4 };
+        let sphere = |body, radius| Shape::Sphere { body, centre: V3::zeros(), radius };
+        let plane = [Shape::Sphere { body: 1, centre: V3::x(), radius: 0.1 }, Shape::Plane { normal: V3::z(), offset: 0.0 }];
+        for c in [contact(plane), contact([sphere(2, 0.1), sphere(0, 0.2)])] {
             let mut out = [ContactPoint::default(); MAX_POINTS_PER_PAIR];
             assert_eq!(contact_points(&c, &x, &q, &mut out), 1);
             assert_eq!(out[0].bodies(), c.bodies());

@@ -13,14 +13,14 @@
 //! * [`node`]: the per-contact condensed Newton block and the interior-point helpers
 //!   (fraction-to-boundary, complementarity).
 //!
-//! The descriptions ([`Contact`], [`ContactShape`], [`ConeType`]) live in
-//! `crate::model::contact`; they are re-exported here.
+//! The descriptions ([`Contact`], [`ConeType`], the shapes [`geometry::Shape`]) live in
+//! `crate::model::contact` and `crate::model::shape`; they are re-exported here.
 
 pub mod cone;
 pub mod geometry;
 pub mod node;
 
-pub use crate::model::contact::{ConeType, Contact, ContactId, ContactShape, MAX_DIRECTIONS};
+pub use crate::model::contact::{ConeType, Contact, ContactId, MAX_DIRECTIONS};
 
 impl Contact {
     /// The cone layout this contact uses (frictionless when μ = 0).

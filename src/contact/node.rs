@@ -341,11 +341,13 @@ impl ContactWork {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::{ConeType, ContactShape};
+    use crate::contact::geometry::Shape;
+    use crate::contact::ConeType;
     use crate::math::V3;
 
     fn ground(friction: f64, cone: ConeType) -> Contact {
-        Contact { shape: ContactShape::Plane { body: 0, p: V3::zeros(), radius: 0.0, normal: V3::z(), offset: 0.0 }, friction, cone, directions: 4 }
+        let shapes = [Shape::Sphere { body: 0, centre: V3::zeros(), radius: 0.0 }, Shape::Plane { normal: V3::z(), offset: 0.0 }];
+        Contact { shapes, friction, cone, directions: 4 }
     }
 
     fn three() -> Vec<Contact> {

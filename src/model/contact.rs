@@ -1,7 +1,7 @@
 //! Contact descriptions: what touches what, with which friction and cone. The physics of
 //! a contact (gap, cone equations, condensed node) is in `crate::contact`.
 
-use crate::math::V3;
+use super::shape::Shape;
 
 /// Contact index.
 pub type ContactId = usize;
@@ -29,21 +29,12 @@ impl ConeType {
     }
 }
 
-/// What touches what.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ContactShape {
-    /// A sphere of `radius` (0: a point) centred at body point `p` (body frame) against the
-    /// world half-space {x : normal·x ≥ offset} (`normal` unit length).
-    Plane { body: usize, p: V3, radius: f64, normal: V3, offset: f64 },
-    /// Sphere (centre `pa` in body_a's frame, radius `ra`) against sphere (`pb`, `rb`) on
-    /// body_b. The normal points from b to a.
-    Spheres { body_a: usize, pa: V3, ra: f64, body_b: usize, pb: V3, rb: f64 },
-}
-
-/// One contact: shape, friction coefficient, cone.
+/// One contact: the two shapes that touch, friction coefficient, cone.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Contact {
-    pub shape: ContactShape,
+    /// Side a (a body's shape) and side b (a body's or the world's); the normal points
+    /// from b to a and the contact's reported forces act on a.
+    pub shapes: [Shape; 2],
     pub friction: f64,
     pub cone: ConeType,
     /// Directions of the linearized cone (even, ≥ 2); ignored by the second-order cone.
@@ -53,10 +44,8 @@ pub struct Contact {
 impl Contact {
     /// Bodies the contact acts on: (first, optional second).
     pub fn bodies(&self) -> (usize, Option<usize>) {
-        match self.shape {
-            ContactShape::Plane { body, .. } => (body, None),
-            ContactShape::Spheres { body_a, body_b, .. } => (body_a, Some(body_b)),
-        }
+        let [a, b] = self.shapes.map(|s| s.body());
+        (a.expect("side a of a contact is a body's shape (Builder::add_contact)"), b)
     }
 
     /// Size of the contact's graph node: the variables kept after condensing, the normal
@@ -76,11 +65,20 @@ impl Contact {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::V3;
+
+    #[test]
+    fn bodies_are_side_a_and_side_b() {
+        let sphere = |body| Shape::Sphere { body, centre: V3::zeros(), radius: 0.1 };
+        let contact = |shapes| Contact { shapes, friction: 0.0, cone: ConeType::Linear, directions: 4 };
+        assert_eq!(contact([sphere(2), Shape::Plane { normal: V3::z(), offset: 0.0 }]).bodies(), (2, None));
+        assert_eq!(contact([sphere(2), sphere(0)]).bodies(), (2, Some(0)));
+    }
 
     #[test]
     fn node_size_counts_the_normal_force_and_the_coupled_friction_variables() {
-        let shape = ContactShape::Plane { body: 0, p: V3::zeros(), radius: 0.0, normal: V3::z(), offset: 0.0 };
-        let c = |friction, cone, directions| Contact { shape, friction, cone, directions }.node_size();
+        let shapes = [Shape::Sphere { body: 0, centre: V3::zeros(), radius: 0.0 }, Shape::Plane { normal: V3::z(), offset: 0.0 }];
+        let c = |friction, cone, directions| Contact { shapes, friction, cone, directions }.node_size();
         assert_eq!(c(0.0, ConeType::Linear, 8), 1);
         assert_eq!(c(0.0, ConeType::Nonlinear, 4), 1);
         assert_eq!(c(0.5, ConeType::Linear, 8), 9);

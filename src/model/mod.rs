@@ -1,4 +1,5 @@
-//! Mechanism description: bodies, joints, contacts and force-element parameters, the
+//! Mechanism description: bodies, joints, contacts (with their shapes) and force-element
+//! parameters, the
 //! builder that validates them, and the compiled immutable model (graph, elimination
 //! order, block layout). Descriptions only: the physics that uses them is in `joints`,
 //! `forces`, `contact` and `integrator`.
@@ -13,12 +14,14 @@ pub mod forces;
 mod graph;
 mod inertia;
 pub mod model;
+pub mod shape;
 
 pub use body::Body;
 pub use inertia::Inertia;
 pub use builder::Builder;
 pub use crate::error::{check_finite, Error, Result};
 pub use model::{Model, Node};
+pub use shape::{Shape, ShapeKind};
 
 /// The errors moved to the crate root (`crate::error`); this path keeps working.
 pub mod error {

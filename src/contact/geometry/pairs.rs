@@ -8,13 +8,16 @@
 //! more, at most [`MAX_POINTS_PER_PAIR`]. Side a of every point is a body; a world shape
 //! is side b. A pair of two body shapes keeps the caller's order of bodies.
 //!
-//! Adding a shape pair: a `ShapeKind` (and its `Shape` variant), a file here with its
-//! function, and its entry in `TABLE`.
+//! Adding a shape pair: a file here with its function, its entry in `TABLE`, and `true` at
+//! the same place in the model's `PAIRS` (the builder validates contacts against it; the
+//! check below fails the build if the two differ). A new kind also adds its `ShapeKind`
+//! and `Shape` variant (`model/shape.rs`) and its `MAXDYN_SHAPE_*` (`capi`).
 
 mod plane_sphere;
 mod sphere_sphere;
 
-use super::shape::{Shape, SHAPE_KINDS};
+use super::{Shape, SHAPE_KINDS};
+use crate::model::shape::PAIRS;
 use super::ContactPoint;
 use crate::math::{V3, V4};
 
@@ -31,6 +34,20 @@ pub const TABLE: [[Option<NarrowPhase>; SHAPE_KINDS]; SHAPE_KINDS] = [
     // Sphere: (plane: lower kind first), sphere
     [None, Some(sphere_sphere::collide)],
 ];
+
+// The model's list of pairs that can touch (checked by `Builder::add_contact`) is this
+// table's: checked when the crate compiles.
+const _: () = {
+    let mut i = 0;
+    while i < SHAPE_KINDS {
+        let mut j = 0;
+        while j < SHAPE_KINDS {
+            assert!(TABLE[i][j].is_some() == PAIRS[i][j], "pair table and model::shape::PAIRS differ");
+            j += 1;
+        }
+        i += 1;
+    }
+};
 
 /// Contact points of shapes `s1` and `s2` at (x, q) into `out`; returns the count.
 pub fn narrow_phase(s1: &Shape, s2: &Shape, x: &[V3], q: &[V4], out: &mut [ContactPoint]) -> usize {

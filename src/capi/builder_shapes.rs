@@ -1,0 +1,64 @@
+//! Shape types of the C API: `maxdyn_shape_type`, the C numbers of the contact shapes
+//! (`ShapeKind`), and their conversion. The shapes themselves are described in
+//! `model::shape`; a function that takes a shape type from C converts it here.
+
+use crate::model::ShapeKind;
+
+/// Contact shape types (values are `ShapeKind` discriminants, the order of the narrow
+/// phase's pair table; checked by a test). Shapes to come take the next numbers:
+/// `MAXDYN_SHAPE_CAPSULE`, `MAXDYN_SHAPE_BOX` and `MAXDYN_SHAPE_CYLINDER` (collision
+/// geometry, issue 12).
+#[repr(i32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum maxdyn_shape_type {
+    /// A plane's solid half-space (today fixed in the world, keeping bodies on the side
+    /// `normal · x ≥ offset`).
+    MAXDYN_SHAPE_PLANE = 0,
+    /// A sphere (radius 0: a point) on a body.
+    MAXDYN_SHAPE_SPHERE = 1,
+}
+
+impl From<ShapeKind> for maxdyn_shape_type {
+    fn from(kind: ShapeKind) -> maxdyn_shape_type {
+        match kind {
+            ShapeKind::Plane => maxdyn_shape_type::MAXDYN_SHAPE_PLANE,
+            ShapeKind::Sphere => maxdyn_shape_type::MAXDYN_SHAPE_SPHERE,
+        }
+    }
+}
+
+impl From<maxdyn_shape_type> for ShapeKind {
+    fn from(t: maxdyn_shape_type) -> ShapeKind {
+        match t {
+            maxdyn_shape_type::MAXDYN_SHAPE_PLANE => ShapeKind::Plane,
+            maxdyn_shape_type::MAXDYN_SHAPE_SPHERE => ShapeKind::Sphere,
+        }
+    }
+}
+
+impl maxdyn_shape_type {
+    /// The shape type with C number `v` (an `int32_t` argument); None: no such type (a
+    /// caller answers `Failure::invalid_enum`, `MAXDYN_STATUS_INVALID_ENUM`).
+    pub fn from_i32(v: i32) -> Option<maxdyn_shape_type> {
+        ShapeKind::from_i32(v).map(maxdyn_shape_type::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shape_types_are_the_shape_kind_discriminants() {
+        for kind in ShapeKind::ALL {
+            let t = maxdyn_shape_type::from(kind);
+            assert_eq!(t as i32, kind as i32);
+            assert_eq!(ShapeKind::from(t), kind);
+            assert_eq!(maxdyn_shape_type::from_i32(kind as i32), Some(t));
+        }
+        assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_PLANE as i32, 0);
+        assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_SPHERE as i32, 1);
+        assert_eq!(maxdyn_shape_type::from_i32(2), None);
+        assert_eq!(maxdyn_shape_type::from_i32(-1), None);
+    }
+}
