@@ -20,7 +20,7 @@ pub mod sim;
 pub mod urdf;
 pub mod capi;
 
-pub use model::{Body, BodyId, Builder, Error, Inertia, JointId, Model, Parent};
+pub use model::{Body, BodyId, Builder, Error, Inertia, JointId, Model, Parent, Shape, ShapeKind};
 pub use joints::JointType;
 pub use contact::{ConeType, ContactId};
 pub use sim::{ContactReport, Sim, SolverOptions, StepStats};
