@@ -19,7 +19,7 @@
 //! buffers, the contact frames, which contacts take part, the Tresca bound. Storage for
 //! all contacts is allocated once; nothing here allocates during a step.
 
-use super::cone::{Layout, MAX_Y};
+use super::cone::{Layout, MAX_E, MAX_K, MAX_Y};
 use super::geometry::{ContactFrame, ContactPoint};
 use super::Contact;
 use crate::math::dense::{gemm_sub, lu_factor, lu_solve};
@@ -148,7 +148,7 @@ impl ContactNodes {
         }
         lu_solve(lu, ne, piv, x, nk);
         // A_KE (nk × ne) as a contiguous copy for the kernels
-        let mut ake = [0.0; MAX_Y * MAX_Y];
+        let mut ake = [0.0; MAX_K * MAX_E];
         for r in 0..nk {
             for c in 0..ne {
                 ake[r * ne + c] = a[r * ny + nk + c];

@@ -74,12 +74,14 @@ impl Joint {
     /// g_T: the child's joint point seen from the parent's frame, relative to the
     /// parent's joint point, Q(q_a)ᵀ(x_b + Q(q_b) p_b − x_a) − p_a (appendix B); it is
     /// also the translational joint displacement the minimal coordinates read.
+    #[inline]
     pub fn displacement(&self, a: &Pose, b: &Pose) -> V3 {
         rotation(&a.q).transpose() * (b.x + rotation(&b.q) * self.p_child - a.x) - self.p_parent
     }
 
     /// The relative rotation q_a* ⊗ q_b ⊗ q_off* (appendix B); g_R is its vector part and
     /// the rotational minimal coordinates its rotation vector.
+    #[inline]
     pub fn relative_rotation(&self, a: &Pose, b: &Pose) -> V4 {
         qmul(&qmul(&conj(&a.q), &b.q), &conj(&self.q_offset))
     }

@@ -68,9 +68,10 @@ impl Addresses {
     }
 
     /// Body `i`'s (v, ω) in the step vector `s`.
-    #[inline]
+    #[inline(always)]
     pub fn velocities(&self, s: &[f64], i: usize) -> (V3, V3) {
-        (self.linear_velocity(s, i), self.angular_velocity(s, i))
+        let o = self.body[i];
+        (read_v3(s, o), read_v3(s, o + 3))
     }
 
     /// Writes body `i`'s (v, ω) into the step vector `s`.
