@@ -209,6 +209,10 @@ typedef struct maxdyn_solver_options {
     // so results are those of the full problem (≥ 0; default 0.05; `INFINITY` keeps
     // every contact in every solve).
     double contact_margin;
+    // Contacts: 1 (default) starts each step's interior point from the last step's
+    // contact variables, restarting cold when that solve fails (counted in
+    // `maxdyn_step_stats.cold_restarts`); 0 starts every step cold.
+    int32_t contact_warm_start;
 } maxdyn_solver_options;
 
 // What the last step (successful or not) did. Fields are only ever added at the end
@@ -239,6 +243,9 @@ typedef struct maxdyn_step_stats {
     int32_t substeps;
     // Rounds of the Tresca fixed point (0 unless `fallback`).
     int32_t tresca_rounds;
+    // Warm-started contact solves that failed and were restarted cold (their
+    // iterations are counted in `iterations`).
+    int32_t cold_restarts;
 } maxdyn_step_stats;
 
 #ifdef __cplusplus

@@ -177,6 +177,7 @@ fn rust_defaults() -> maxdyn_solver_options {
         max_splits: d.max_splits as i32,
         contact_predictor_corrector: i32::from(d.contact_predictor_corrector),
         contact_margin: d.contact_margin,
+        contact_warm_start: i32::from(d.contact_warm_start),
     }
 }
 
@@ -202,6 +203,7 @@ fn solver_options_struct_round_trips_every_field() {
             max_splits: 1,
             contact_predictor_corrector: 0,
             contact_margin: f64::INFINITY,
+            contact_warm_start: 0,
         };
         ok(maxdyn_sim_set_options(s, &set));
         ok(maxdyn_sim_get_options(s, &mut got));
@@ -237,7 +239,7 @@ fn invalid_solver_options_name_the_field_and_change_nothing() {
         let good = maxdyn_solver_options { max_splits: 2, ..maxdyn_solver_options_default() };
         ok(maxdyn_sim_set_options(s, &good));
         let d = good;
-        let cases: [(maxdyn_solver_options, maxdyn_status, &str); 13] = [
+        let cases: [(maxdyn_solver_options, maxdyn_status, &str); 14] = [
             (maxdyn_solver_options { tolerance: f64::NAN, ..d }, MAXDYN_STATUS_NON_FINITE, "options.tolerance"),
             (maxdyn_solver_options { tolerance: 0.0, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "tolerance"),
             (maxdyn_solver_options { max_iterations: -1, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.max_iterations"),
@@ -251,6 +253,7 @@ fn invalid_solver_options_name_the_field_and_change_nothing() {
             (maxdyn_solver_options { contact_margin: f64::NAN, ..d }, MAXDYN_STATUS_NON_FINITE, "options.contact_margin"),
             (maxdyn_solver_options { contact_margin: f64::NEG_INFINITY, ..d }, MAXDYN_STATUS_NON_FINITE, "options.contact_margin"),
             (maxdyn_solver_options { contact_margin: -0.01, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "contact_margin"),
+            (maxdyn_solver_options { contact_warm_start: -1, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.contact_warm_start"),
         ];
         let mut got = d;
         for (bad, status, field) in cases {
@@ -274,8 +277,8 @@ fn invalid_solver_options_name_the_field_and_change_nothing() {
     assert_eq!(l.live(), 0);
 }
 
-/// Options set through the struct act like the Rust ones: with 2 Newton iterations and
-/// no splitting, a step of the resting box fails after the direct solve and one Tresca
+/// Options set through the struct act like the Rust ones: with 2 Newton iterations, no
+/// splitting and a cold start, a step of the resting box fails after the direct solve and one Tresca
 /// round, and the C stats (`fallback`, `tresca_rounds`, `iterations`) are the Rust
 /// stats of the same step.
 #[test]
@@ -287,9 +290,9 @@ fn options_take_effect_and_stats_report_tresca_rounds() {
         let mut rust = Sim::new(Arc::new(Model::new(&rust_builder()).unwrap()), 0.01).unwrap();
         ok(maxdyn_sim_step(s));
         rust.step().unwrap();
-        let tight = maxdyn_solver_options { max_iterations: 2, max_splits: 0, ..maxdyn_solver_options_default() };
+        let tight = maxdyn_solver_options { max_iterations: 2, max_splits: 0, contact_warm_start: 0, ..maxdyn_solver_options_default() };
         ok(maxdyn_sim_set_options(s, &tight));
-        rust.set_options(SolverOptions { max_iterations: 2, max_splits: 0, ..SolverOptions::default() }).unwrap();
+        rust.set_options(SolverOptions { max_iterations: 2, max_splits: 0, contact_warm_start: false, ..SolverOptions::default() }).unwrap();
         assert_eq!(maxdyn_sim_step(s), MAXDYN_STATUS_NOT_CONVERGED, "{}", last_error());
         assert!(rust.step().is_err());
         let mut st = maxdyn_step_stats::default();

@@ -3,7 +3,8 @@
 //! fallback/failure (every step with V), the sphere speeds and gaps; at the end the
 //! largest |ω|·dt/2 (1 is where the discrete rotation map folds).
 //!   N=64 DT=0.01 MU=1 CONE=lin|soc STEPS=500 CTOL=1e-8 MARGIN=0.05 V=1 \
-//!   TIP=10 (rise to a 10 m tip instead of 45°) cargo run --release --example diag_chain
+//!   TIP=10 (rise to a 10 m tip instead of 45°) WARM=0 (cold-start every contact solve)
+//!   cargo run --release --example diag_chain
 use maxdyn_scenes::mechanisms;
 
 use maxdyn::{Model, Sim};
@@ -28,6 +29,7 @@ fn main() {
     let mut s = Sim::new(model, dt).unwrap();
     let mut o = s.options();
     o.contact_tolerance = env("CTOL", o.contact_tolerance);
+    o.contact_warm_start = env("WARM", 1) == 1;
     o.contact_margin = env("MARGIN", o.contact_margin);
     s.set_options(o).unwrap();
     // REPLAY_MU: on failure, replay the failing step's state with this friction (< 0: no contacts)

@@ -164,6 +164,7 @@ class StepStats(_Struct):
         ("fallback", ctypes.c_int32),
         ("substeps", ctypes.c_int32),
         ("tresca_rounds", ctypes.c_int32),
+        ("cold_restarts", ctypes.c_int32),
     ]
 
 
@@ -173,7 +174,8 @@ _declare("maxdyn_sim_get_step_stats", _i32, _handle, ctypes.POINTER(StepStats))
 class SolverOptions(_Struct):
     """Every solver option of a sim (maxdyn_solver_options); SolverOptions() holds the
     defaults. Fields: tolerance, max_iterations, acceptance, contact_tolerance,
-    max_splits, contact_predictor_corrector (1 or 0), contact_margin."""
+    max_splits, contact_predictor_corrector (1 or 0), contact_margin, contact_warm_start
+    (1 or 0)."""
 
     _fields_ = [
         ("tolerance", ctypes.c_double),
@@ -183,6 +185,7 @@ class SolverOptions(_Struct):
         ("max_splits", ctypes.c_int32),
         ("contact_predictor_corrector", ctypes.c_int32),
         ("contact_margin", ctypes.c_double),
+        ("contact_warm_start", ctypes.c_int32),
     ]
 
     def __init__(self, **fields):

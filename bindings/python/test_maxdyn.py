@@ -310,8 +310,8 @@ def test_contact_and_input_errors():
 
 def test_solver_options_struct_and_step_stats():
     """Every option through one struct: the defaults, a round trip, a bad field rejected
-    with the options unchanged; with 2 Newton iterations and no splitting the resting box's
-    step fails after one Tresca round (tresca_rounds in the stats)."""
+    with the options unchanged; with 2 Newton iterations, no splitting and a cold start the
+    resting box's step fails after one Tresca round (tresca_rounds in the stats)."""
     with maxdyn.Builder() as b:
         box = b.add_body(1.0, CUBE)
         b.set_body_pose(box, [0, 0, 0.25], [1, 0, 0, 0])
@@ -320,8 +320,8 @@ def test_solver_options_struct_and_step_stats():
         sim = maxdyn.Sim(maxdyn.Model(b), 0.01)
     defaults = maxdyn.SolverOptions()
     assert (defaults.tolerance, defaults.max_iterations, defaults.acceptance, defaults.contact_tolerance,
-            defaults.max_splits, defaults.contact_predictor_corrector, defaults.contact_margin) == (
-        1e-10, 100, 1e-8, 1e-8, 3, 1, 0.05)
+            defaults.max_splits, defaults.contact_predictor_corrector, defaults.contact_margin,
+            defaults.contact_warm_start) == (1e-10, 100, 1e-8, 1e-8, 3, 1, 0.05, 1)
     assert sim.options == defaults
     custom = maxdyn.SolverOptions(tolerance=1e-11, max_splits=1, contact_predictor_corrector=0, contact_margin=math.inf)
     sim.options = custom
@@ -334,7 +334,7 @@ def test_solver_options_struct_and_step_stats():
     assert sim.options == custom
     sim.options = maxdyn.SolverOptions()
     sim.step()
-    sim.options = maxdyn.SolverOptions(max_iterations=2, max_splits=0)
+    sim.options = maxdyn.SolverOptions(max_iterations=2, max_splits=0, contact_warm_start=0)
     try:
         sim.step()
         raise AssertionError("the step should not converge in 2 iterations")

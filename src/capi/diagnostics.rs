@@ -37,6 +37,9 @@ pub struct maxdyn_step_stats {
     pub substeps: i32,
     /// Rounds of the Tresca fixed point (0 unless `fallback`).
     pub tresca_rounds: i32,
+    /// Warm-started contact solves that failed and were restarted cold (their
+    /// iterations are counted in `iterations`).
+    pub cold_restarts: i32,
 }
 
 /// Statistics of the last step (successful or not) in `*out`; all zero before the first.
@@ -60,6 +63,7 @@ pub unsafe extern "C" fn maxdyn_sim_get_step_stats(sim: *const maxdyn_sim, out: 
                 fallback: i32::from(st.fallback),
                 substeps: count_i32(st.substeps),
                 tresca_rounds: count_i32(st.tresca_rounds),
+                cold_restarts: count_i32(st.cold_restarts),
             })
         })?;
         Ok(())

@@ -41,6 +41,10 @@ pub struct maxdyn_solver_options {
     /// so results are those of the full problem (≥ 0; default 0.05; `INFINITY` keeps
     /// every contact in every solve).
     pub contact_margin: f64,
+    /// Contacts: 1 (default) starts each step's interior point from the last step's
+    /// contact variables, restarting cold when that solve fails (counted in
+    /// `maxdyn_step_stats.cold_restarts`); 0 starts every step cold.
+    pub contact_warm_start: i32,
 }
 
 impl From<SolverOptions> for maxdyn_solver_options {
@@ -53,6 +57,7 @@ impl From<SolverOptions> for maxdyn_solver_options {
             max_splits: count_i32(o.max_splits),
             contact_predictor_corrector: i32::from(o.contact_predictor_corrector),
             contact_margin: o.contact_margin,
+            contact_warm_start: i32::from(o.contact_warm_start),
         }
     }
 }
@@ -99,11 +104,13 @@ fn to_rust(o: &maxdyn_solver_options) -> CResult<SolverOptions> {
         }
     }
     check_margin("options.contact_margin", o.contact_margin)?;
-    let contact_predictor_corrector = match o.contact_predictor_corrector {
-        0 => false,
-        1 => true,
-        v => return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `options.contact_predictor_corrector` is {v}, expected 0 or 1"))),
+    let flag = |name: &str, v: i32| match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        v => Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `options.{name}` is {v}, expected 0 or 1"))),
     };
+    let contact_predictor_corrector = flag("contact_predictor_corrector", o.contact_predictor_corrector)?;
+    let contact_warm_start = flag("contact_warm_start", o.contact_warm_start)?;
     Ok(SolverOptions {
         tolerance: o.tolerance,
         max_iterations: non_negative("options.max_iterations", o.max_iterations)?,
@@ -112,6 +119,7 @@ fn to_rust(o: &maxdyn_solver_options) -> CResult<SolverOptions> {
         max_splits: non_negative("options.max_splits", o.max_splits)?,
         contact_predictor_corrector,
         contact_margin: o.contact_margin,
+        contact_warm_start,
     })
 }
 

@@ -65,6 +65,9 @@ pub const MAX_Y: usize = MAX_K + MAX_E;
 trait ConeKind {
     /// Moves the friction variables of an all-ones `y` into the cone's interior centre.
     fn init(&self, y: &mut [f64]);
+    /// Puts the friction pairs of a warm-start `y` on the central path at barrier μ (see
+    /// `Layout::centre`).
+    fn centre(&self, y: &mut [f64], mu: f64);
     /// Friction K and E rows, with `bound` = μ_f × the normal force that bounds friction.
     #[allow(clippy::too_many_arguments)]
     fn residual(&self, k: &[f64], e: &[f64], bv: &[f64], bound: f64, mu: f64, rk: &mut [f64], re: &mut [f64]);
@@ -127,6 +130,22 @@ impl Layout {
     pub fn init(&self, y: &mut [f64]) {
         y[..self.ny()].iter_mut().for_each(|v| *v = 1.0);
         with_cone!(self, |cone| cone.init(y))
+    }
+
+    /// Puts a warm-start `y` on the central path at barrier μ (every complementarity
+    /// product μ), keeping in each pair the partner that carries the solution: the gap
+    /// slack is the gap φ at the iterate unless the normal force says the contact is
+    /// closed (φ ≤ μ/γ), the normal force then follows as μ/s_φ; in the other pairs the
+    /// larger partner stays and the smaller becomes μ over it (the Jordan inverse in a
+    /// second-order cone). Which partner is zero at a solution does not change often from
+    /// step to step, so the Newton steps from here are long.
+    pub fn centre(&self, y: &mut [f64], phi: f64, mu: f64) {
+        let floor = mu.sqrt();
+        let nk = self.nk;
+        let gamma = y[0].max(floor);
+        y[nk] = phi.max(mu / gamma);
+        y[0] = mu / y[nk];
+        with_cone!(self, |cone| cone.centre(y, mu))
     }
 
     /// Local residual: K rows (without the body terms −φ/dt and bv, added by the caller
@@ -202,6 +221,14 @@ impl Layout {
         }
         f
     }
+}
+
+/// The orthant pair (a, b) on the central path at μ: the larger partner (at least √μ)
+/// stays, the smaller becomes μ over it.
+fn centre_pair(a: &mut f64, b: &mut f64, mu: f64) {
+    let (hi, lo) = if *a >= *b { (a, b) } else { (b, a) };
+    *hi = hi.max(mu.sqrt());
+    *lo = mu / *hi;
 }
 
 /// Largest α ≤ `limit` keeping every y_i + α dy_i ≥ 0 (all variables in the orthant).

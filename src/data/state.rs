@@ -48,6 +48,9 @@ pub struct WarmStart {
     pub solution: Vec<f64>,
     /// The contacts' condensed variables E (slacks and cone variables), flat.
     pub e_solution: Vec<f64>,
+    /// The contact variables are a solution the next step may start from: a step with
+    /// contacts was committed, and its own warm start did not fail (see `step::commit`).
+    pub contacts_solved: bool,
 }
 
 impl WarmStart {
@@ -60,11 +63,12 @@ impl WarmStart {
             l.init(&mut y);
             e_solution.extend_from_slice(&y[l.nk..l.ny()]);
         }
-        WarmStart { solution: vec![0.0; model.system_size()], e_solution }
+        WarmStart { solution: vec![0.0; model.system_size()], e_solution, contacts_solved: false }
     }
 
     pub fn copy_from(&mut self, other: &WarmStart) {
         self.solution.copy_from_slice(&other.solution);
         self.e_solution.copy_from_slice(&other.e_solution);
+        self.contacts_solved = other.contacts_solved;
     }
 }

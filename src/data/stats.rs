@@ -20,6 +20,9 @@ pub struct StepStats {
     pub fallback: bool,
     /// Rounds of the Tresca fixed point (0 unless `fallback`).
     pub tresca_rounds: usize,
+    /// Warm-started contact solves that failed and were restarted cold (their iterations
+    /// are counted in `iterations`).
+    pub cold_restarts: usize,
     /// Intervals the step took: 1, or more when it had to be split (see `Sim::step`).
     pub substeps: usize,
 }

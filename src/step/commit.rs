@@ -18,6 +18,9 @@ pub fn commit(model: &Model, d: &mut Data) {
     if !model.contacts.is_empty() {
         let cw = &d.scratch.contacts;
         d.warm.e_solution.copy_from_slice(&cw.vars.e);
+        // a step whose warm start failed is followed by a cold one: hard steps (impacts)
+        // come in runs, where warm starts mostly fail
+        d.warm.contacts_solved = d.stats.cold_restarts == 0;
         for ci in 0..cw.count() {
             let l = cw.nodes.layout(ci);
             let on = at.contact(ci);

@@ -99,11 +99,30 @@ fn solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates
     if eqs.model.contacts.is_empty() {
         return newton::solve(eqs, sc, opts);
     }
-    let outcome = interior_point::solve(eqs, sc, opts);
+    let outcome = contact_solve(eqs, sc, warm, state, opts);
     if !outcome.converged && rescue == Rescue::Allowed && sc.contacts.nodes.has_friction() {
         return tresca::rescue(eqs, sc, opts, outcome, warm, state);
     }
     outcome
+}
+
+/// The interior point from the last step's contact variables when there are any and the
+/// options allow it; a warm solve that fails is restarted cold from the step's warm start.
+fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions) -> Outcome {
+    if !(opts.contact_warm_start && warm.contacts_solved) {
+        return interior_point::solve(eqs, sc, opts);
+    }
+    sc.contacts.vars.e.copy_from_slice(&warm.e_solution);
+    let first = interior_point::solve_warm(eqs, sc, opts);
+    if first.converged {
+        return first;
+    }
+    warm_start(&eqs.model.addresses, warm, state, &mut sc.it.s);
+    let mut cold = interior_point::solve(eqs, sc, opts);
+    cold.stats.iterations += first.stats.iterations;
+    cold.stats.line_search_halvings += first.stats.line_search_halvings;
+    cold.stats.cold_restarts += 1;
+    cold
 }
 
 /// Stage 7: the work of the inputs and the dissipation of the dampers over the step just

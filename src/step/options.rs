@@ -28,11 +28,16 @@ pub struct SolverOptions {
     /// found penetrating at the solution is added and the step solved again, so the result
     /// is that of the full problem. `f64::INFINITY` keeps every contact in every solve.
     pub contact_margin: f64,
+    /// Contacts: each step's interior point starts from the last step's contact
+    /// variables (pushed inside their cones, at the barrier of their mean product),
+    /// falling back to a cold start when that solve fails (default); false starts every
+    /// step cold, at the centre of the cones with barrier 1.
+    pub contact_warm_start: bool,
 }
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 3, contact_predictor_corrector: true, contact_margin: 0.05 }
+        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 3, contact_predictor_corrector: true, contact_margin: 0.05, contact_warm_start: true }
     }
 }
 

@@ -144,6 +144,7 @@ impl SplitPolicy {
                 substeps: total.substeps + st.substeps,
                 line_search_halvings: total.line_search_halvings + st.line_search_halvings,
                 tresca_rounds: total.tresca_rounds + st.tresca_rounds,
+                cold_restarts: total.cold_restarts + st.cold_restarts,
                 fallback: total.fallback || st.fallback,
                 stalled: total.stalled || st.stalled,
                 ..st

@@ -20,6 +20,17 @@ impl Linear {
 impl ConeKind for Linear {
     fn init(&self, _y: &mut [f64]) {}
 
+    /// (ψ, s_ψ) and each (β_i, η_i).
+    fn centre(&self, y: &mut [f64], mu: f64) {
+        let nk = self.nk();
+        let (k, e) = y.split_at_mut(nk);
+        let (psi, rest) = e[1..].split_first_mut().unwrap();
+        super::centre_pair(psi, &mut rest[0], mu);
+        for i in 0..self.nd {
+            super::centre_pair(&mut k[1 + i], &mut e[3 + i], mu);
+        }
+    }
+
     fn residual(&self, k: &[f64], e: &[f64], bv: &[f64], bound: f64, mu: f64, rk: &mut [f64], re: &mut [f64]) {
         let nd = self.nd;
         let beta = &k[1..1 + nd];

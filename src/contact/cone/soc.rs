@@ -10,6 +10,9 @@ pub struct Soc;
 
 const NK: usize = 3;
 const NY: usize = NK + 5;
+/// A warm start's cone variable keeps its axis at least this factor above the norm of
+/// the rest (strictly inside the cone, where the Jordan inverse exists).
+const INSIDE: f64 = 1.001;
 
 impl ConeKind for Soc {
     /// b and e start at the cone axis.
@@ -18,6 +21,22 @@ impl ConeKind for Soc {
         y[2] = 0.0;
         y[NK + 3] = 0.0;
         y[NK + 4] = 0.0;
+    }
+
+    /// β = (E1, K1, K2) and η = (E2, E3, E4): the one with the larger axis component is
+    /// moved strictly inside (axis ≥ (1 + 1e-3)·|rest| and ≥ √μ), the other becomes μ
+    /// times its Jordan inverse, so that β∘η = μ(1, 0, 0).
+    fn centre(&self, y: &mut [f64], mu: f64) {
+        let beta = [NK + 1, 1, 2];
+        let eta = [NK + 2, NK + 3, NK + 4];
+        let (big, small) = if y[beta[0]] >= y[eta[0]] { (beta, eta) } else { (eta, beta) };
+        let rest = y[big[1]].hypot(y[big[2]]);
+        let axis = y[big[0]].max(INSIDE * rest).max(mu.sqrt());
+        y[big[0]] = axis;
+        let det = axis * axis - rest * rest;
+        y[small[0]] = mu * axis / det;
+        y[small[1]] = -mu * y[big[1]] / det;
+        y[small[2]] = -mu * y[big[2]] / det;
     }
 
     fn residual(&self, k: &[f64], e: &[f64], bv: &[f64], bound: f64, mu: f64, rk: &mut [f64], re: &mut [f64]) {

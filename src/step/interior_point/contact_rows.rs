@@ -27,6 +27,40 @@ pub fn start_contacts(eqs: &Equations, s: &mut [f64], cw: &mut ContactWork) {
     }
 }
 
+/// The contact variables' warm start from the last step's solution (K in `s` and E in
+/// `cw.vars.e`, put there by `step::warm_start`), centred at barrier μ
+/// (`Layout::centre`) with the gap at the iterate. A contact that was left out of the
+/// last step (γ = 0 exactly: the interior point keeps γ > 0) starts from zero forces.
+/// False if a variable is not finite.
+pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWork) -> bool {
+    let model = eqs.model;
+    let at = &model.addresses;
+    let f = eqs.frame;
+    for ci in 0..model.contacts.len() {
+        let l = cw.nodes.layout(ci);
+        let o = at.contact(ci);
+        let er = cw.nodes.e_range(ci);
+        if !cw.selection.contains(ci) {
+            s[o..o + l.nk].iter_mut().for_each(|k| *k = 0.0);
+            continue;
+        }
+        cw.frames[ci].fill(&cw.points[ci], &l, &f.q1);
+        let mut y = [0.0; MAX_Y];
+        if s[o] != 0.0 {
+            y[..l.nk].copy_from_slice(&s[o..o + l.nk]);
+            y[l.nk..l.ny()].copy_from_slice(&cw.vars.e[er.clone()]);
+        }
+        let phi = cw.points[ci].gap_and_jacobian(&f.x1, &f.q1, eqs.dt, |b| at.velocities(s, b), None);
+        l.centre(&mut y, phi, mu);
+        if !y[..l.ny()].iter().all(|v| v.is_finite()) {
+            return false;
+        }
+        s[o..o + l.nk].copy_from_slice(&y[..l.nk]);
+        cw.vars.e[er].copy_from_slice(&y[l.nk..l.ny()]);
+    }
+    true
+}
+
 /// Step residual at (s, E) with barrier μ: body/joint rows and the contacts' K rows into
 /// `r`, the contacts' E rows into `cw.vars.re` (or `re_trial` with `trial`, reading E
 /// from `e_trial`).

@@ -7,6 +7,11 @@
 //! the fraction-to-boundary rule (`settings::TAU`), and backtracking on ‖F(s; μ)‖₂ that
 //! also rejects |ω| ≥ 2/dt (`direction`).
 //!
+//! A solve starts cold (contact variables at the centre of their cones, barrier 1) or warm
+//! from the last step's solution centred at a small barrier (`Start::Warm`: a robot
+//! standing converges in a few iterations instead of fifteen); a warm solve that jams is
+//! abandoned and the step restarts cold (`step::contact_solve`).
+//!
 //! The barrier moves through the phases of [`Phase`]: μ = 1 until the iterate is centred,
 //! then Mehrotra's predictor–corrector (`mehrotra`: one factorization, two solves per
 //! iteration), and for the last decades (target ≤ `HANDOVER` μ_end) or after a jam the
@@ -37,6 +42,10 @@ pub enum Start {
     /// From the current iterate at barrier `mu`, already centred (a last Coulomb solve
     /// after the Tresca fixed point).
     Polish { mu: f64 },
+    /// From the last step's contact variables (in the iterate), put on the central path
+    /// at a barrier set by the residual there (`contact_rows::warm_contacts`,
+    /// `settings::WARM_BARRIER_PER_RESIDUAL`); no centring phase.
+    Warm,
 }
 
 /// How many iterations a solve may take.
@@ -67,6 +76,13 @@ pub fn solve(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome
     solve_with(eqs, sc, opts, Start::Fresh, IterationCap::Options)
 }
 
+/// A solve warm-started from the last step's contact variables (`Start::Warm`), capped at
+/// `WARM_ITERATIONS`: a warm start that does not converge by then is worse than a cold
+/// one, and the caller restarts cold.
+pub fn solve_warm(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome {
+    solve_with(eqs, sc, opts, Start::Warm, IterationCap::AtMost(WARM_ITERATIONS))
+}
+
 /// One interior-point solve from `start`; the solution (or the last iterate) stays in
 /// `sc` (s in `it.s`, the contacts' E variables in `contacts.vars.e`).
 pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start: Start, cap: IterationCap) -> Outcome {
@@ -85,10 +101,20 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
             (MU_INITIAL, if predictor_corrector { Phase::Centring } else { Phase::Monotone })
         }
         Start::Polish { mu } => (mu, if predictor_corrector { Phase::PredictorCorrector } else { Phase::Monotone }),
+        Start::Warm => {
+            // the barrier from how far the last solution is from solving this step
+            eqs.residual(&sc.it.s, &mut sc.it.r);
+            let mu = (WARM_BARRIER_PER_RESIDUAL * norm_inf(&sc.it.r)).clamp(mu_end, WARM_BARRIER_MAX);
+            if !contact_rows::warm_contacts(eqs, &mut sc.it.s, mu, &mut sc.contacts) {
+                return Outcome { stats, converged: false };
+            }
+            (mu, if predictor_corrector { Phase::PredictorCorrector } else { Phase::Monotone })
+        }
     };
     let mut converged = false;
     let (mut eq, mut comp);
     let mut tiny_steps = 0usize;
+    let mut short_steps = 0usize;
     let mut stale = StaleWindow::default();
     let mut floor = RoundingFloor::default();
     // Some(μ): (it.r, cw.re) already hold the iterate's residual at barrier μ (the line
@@ -127,8 +153,9 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
                 let Some(pc) = mehrotra::step(eqs, sc, eq, mu_end, &mut stats) else { break };
                 mu = pc.target;
                 // the last decades, or a jam (even the centred direction short), go to the
-                // monotone rule
-                if pc.target <= HANDOVER * mu_end || pc.alpha < CORRECTOR_ALPHA {
+                // monotone rule; a warm start's short first steps are contacts opening or
+                // closing, and its own guard (`WARM_SHORT_COUNT`) catches jams
+                if pc.target <= HANDOVER * mu_end || (pc.alpha < CORRECTOR_ALPHA && start != Start::Warm) {
                     phase = Phase::Monotone;
                     mu = mu.max(0.1 * comp);
                 }
@@ -158,6 +185,13 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         std::mem::swap(&mut cw.vars.re, &mut cw.vars.re_trial);
         evaluated_at = Some(searched_at);
         stats.iterations += 1;
+        if start == Start::Warm {
+            // a warm start that jams at the cones' boundary is abandoned for a cold one
+            short_steps = if alpha < WARM_SHORT_ALPHA { short_steps + 1 } else { 0 };
+            if short_steps >= WARM_SHORT_COUNT {
+                break;
+            }
+        }
         tiny_steps = if alpha < ABORT_ALPHA { tiny_steps + 1 } else { 0 };
         if tiny_steps >= ABORT_COUNT {
             break;

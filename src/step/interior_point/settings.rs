@@ -7,6 +7,19 @@
 pub const TAU: f64 = 0.99;
 /// Halvings of the step length before the line search gives up.
 pub const LINE_SEARCH_HALVINGS: usize = 40;
+/// A warm start (`Start::Warm`) puts the last step's contact variables on the central
+/// path at barrier μ = this × the largest equality residual there, within
+/// [μ_end, `WARM_BARRIER_MAX`]: a step like the last one (a robot standing) starts near
+/// the end, a step where contacts open or close starts far enough inside the cones that
+/// the partners that must change can.
+pub const WARM_BARRIER_PER_RESIDUAL: f64 = 1e-6;
+pub const WARM_BARRIER_MAX: f64 = 1e-3;
+/// A warm-started solve is abandoned for a cold start after `WARM_SHORT_COUNT`
+/// consecutive steps shorter than `WARM_SHORT_ALPHA` (jammed at the cones' boundary), or
+/// after `WARM_ITERATIONS` iterations: by then a cold start is cheaper.
+pub const WARM_SHORT_ALPHA: f64 = 0.01;
+pub const WARM_SHORT_COUNT: usize = 3;
+pub const WARM_ITERATIONS: usize = 20;
 /// Initial barrier parameter: the contact variables start at the centre of their cones,
 /// where every product is 1.
 pub const MU_INITIAL: f64 = 1.0;
