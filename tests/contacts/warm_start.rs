@@ -1,0 +1,71 @@
+//! The interior point's warm start (`SolverOptions::contact_warm_start`): far fewer
+//! iterations where contacts persist, the same trajectories as cold starts (to the solve's
+//! tolerance), and the cold restart when a warm solve jams.
+
+use crate::common::*;
+use maxdyn::SolverOptions;
+use maxdyn_scenes::mechanisms;
+use maxdyn_scenes::quadruped::*;
+
+fn cold() -> SolverOptions {
+    SolverOptions { contact_warm_start: false, ..SolverOptions::default() }
+}
+
+/// A box resting on four corners: after the first step every solve is warm and short.
+#[test]
+fn resting_box_converges_in_few_warm_iterations() {
+    let (b, body, _) = box_on_plane(0.5, 1.0, &all_corners(0.25), [0.0, 0.0, 1.0], 0.3, 0.0);
+    let (mut warm, mut cold_sim) = (sim(&b, 0.01), sim(&b, 0.01));
+    cold_sim.set_options(cold()).unwrap();
+    let (mut it_warm, mut it_cold) = (0, 0);
+    for _ in 0..100 {
+        it_warm += warm.step().unwrap().iterations;
+        it_cold += cold_sim.step().unwrap().iterations;
+    }
+    let (w, c) = (warm.body_state(body).unwrap(), cold_sim.body_state(body).unwrap());
+    let diff = w.iter().zip(&c).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+    println!("resting box, 100 steps: warm {it_warm} iterations, cold {it_cold}, state difference {diff:e}");
+    // measured: 304 warm, 700 cold
+    assert!(it_warm <= 310, "{it_warm}");
+    assert!(it_cold >= 2 * it_warm, "{it_cold} vs {it_warm}");
+    // measured: 1.3e-14
+    assert!(diff < 1e-12, "{diff}");
+}
+
+/// SCENARIOS C1's trot for 1 s: the same walk warm and cold, with under half the
+/// iterations warm, and no penetration.
+#[test]
+fn quadruped_trot_warm_equals_cold_in_fewer_iterations() {
+    let q = Quadruped::load();
+    let warm = rollout(&q, &LEARNED_SEED1, 1000, SolverOptions::default(), None);
+    let cold_run = rollout(&q, &LEARNED_SEED1, 1000, cold(), None);
+    let per_step = |r: &Rollout| r.iterations as f64 / r.steps as f64;
+    println!("trot 1 s: warm {} | cold {}", warm.summary(), cold_run.summary());
+    assert!(warm.failure.is_none() && cold_run.failure.is_none());
+    println!("distance difference {:e}", (warm.distance - cold_run.distance).abs());
+    // measured: 7.6e-8 m (the solves agree to their tolerance, not bit for bit)
+    assert!((warm.distance - cold_run.distance).abs() < 2e-7, "{} vs {}", warm.distance, cold_run.distance);
+    assert!(warm.max_penetration <= 1e-8);
+    // measured: 5.97 warm, 14.7 cold
+    assert!(per_step(&warm) <= 6.0, "{}", per_step(&warm));
+    assert!(per_step(&cold_run) >= 14.5, "{}", per_step(&cold_run));
+}
+
+/// The sphere chain of SCENARIOS B2 (n = 16) crashing onto the ground: some warm solves
+/// jam and restart cold; every step converges and nothing penetrates.
+#[test]
+fn jammed_warm_solves_restart_cold() {
+    let (b, contacts) = mechanisms::sphere_chain(16, 1.0, maxdyn::ConeType::Linear);
+    let mut s = sim(&b, 0.01);
+    let (mut restarts, mut worst) = (0, 0.0f64);
+    for _ in 0..500 {
+        restarts += s.step().unwrap().cold_restarts;
+        for &c in &contacts {
+            worst = worst.max(-s.contact(c).unwrap().gap);
+        }
+    }
+    println!("B2 n = 16: {restarts} cold restarts, deepest penetration {worst:e}");
+    // measured: 46
+    assert!(restarts >= 10, "{restarts}");
+    assert!(worst <= 0.0, "{worst}");
+}
