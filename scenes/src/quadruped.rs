@@ -12,7 +12,7 @@
 //! Likewise its samples are Gaussian (`randn`), where the appendix writes `rand`.
 
 use maxdyn::urdf::Urdf;
-use maxdyn::{Model, Sim, SolverOptions};
+use maxdyn::{ConeType, Model, Sim, SolverOptions};
 use std::f64::consts::PI;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -75,7 +75,13 @@ pub struct Quadruped {
 }
 
 impl Quadruped {
+    /// The A1 with the linearized friction cone (4 directions), as in the paper.
     pub fn load() -> Quadruped {
+        Quadruped::load_with_cone(ConeType::Linear)
+    }
+
+    /// The A1 with the given friction cone on its feet.
+    pub fn load_with_cone(cone: ConeType) -> Quadruped {
         let mut u = Urdf::from_file(model_path(), true).expect("load the A1 URDF");
         let trunk = u.body("trunk").expect("trunk");
         let mut joints = [[0; 3]; 4];
@@ -86,6 +92,9 @@ impl Quadruped {
             }
             let calf = u.body(&format!("{leg}_calf")).expect("calf body");
             feet[l] = u.builder.add_ground_contact(calf, FOOT, 0.0, FRICTION).unwrap();
+            if cone == ConeType::Nonlinear {
+                u.builder.set_contact_cone(feet[l], cone, 2).unwrap();
+            }
         }
         let model = Arc::new(Model::new(&u.builder).expect("compile the A1"));
         Quadruped { model, trunk, joints, feet }

@@ -21,6 +21,7 @@
 
 mod frictionless;
 mod linear;
+mod nt_scaling;
 mod soc;
 
 pub use soc::soc_max_step;
@@ -78,8 +79,9 @@ trait ConeKind {
     fn max_step(&self, y: &[f64], dy: &[f64], limit: f64) -> f64;
     fn complementarity(&self, re: &[f64], mu: f64) -> f64;
     fn products(&self, y: &[f64]) -> (f64, usize);
-    /// Friction part of Mehrotra's second-order term, from the direction's K and E parts.
-    fn add_second_order(&self, k: &[f64], e: &[f64], re: &mut [f64]);
+    /// Friction part of Mehrotra's second-order term at `y`, from the direction's K and E
+    /// parts.
+    fn add_second_order(&self, y: &[f64], k: &[f64], e: &[f64], re: &mut [f64]);
     fn cone_equality(&self, re: &[f64]) -> f64;
     /// The friction directions from the tangent basis (t1, t2).
     fn directions(&self, t1: &V3, t2: &V3, out: &mut [V3]);
@@ -202,10 +204,10 @@ impl Layout {
 
     /// Mehrotra's second-order term: adds the products of the predictor direction's
     /// complementarity partners, Δy_a∘Δy_b (Jordan product for the SOC), to the E rows.
-    pub fn add_second_order(&self, dy: &[f64], re: &mut [f64]) {
+    pub fn add_second_order(&self, y: &[f64], dy: &[f64], re: &mut [f64]) {
         let (k, e) = dy.split_at(self.nk);
         re[0] += k[0] * e[0];
-        with_cone!(self, |cone| cone.add_second_order(k, e, re))
+        with_cone!(self, |cone| cone.add_second_order(y, k, e, re))
     }
 
     /// Largest residual of the E rows that are not complementarity rows (cone equalities).

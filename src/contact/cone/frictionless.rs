@@ -28,7 +28,7 @@ impl ConeKind for Frictionless {
         (y[0] * y[1], 1)
     }
 
-    fn add_second_order(&self, _k: &[f64], _e: &[f64], _re: &mut [f64]) {}
+    fn add_second_order(&self, _y: &[f64], _k: &[f64], _e: &[f64], _re: &mut [f64]) {}
 
     fn cone_equality(&self, _re: &[f64]) -> f64 {
         0.0

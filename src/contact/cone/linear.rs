@@ -90,7 +90,7 @@ impl ConeKind for Linear {
         (k[0] * e[0] + e[1] * e[2] + sum, 2 + nd)
     }
 
-    fn add_second_order(&self, k: &[f64], e: &[f64], re: &mut [f64]) {
+    fn add_second_order(&self, _y: &[f64], k: &[f64], e: &[f64], re: &mut [f64]) {
         re[2] += e[1] * e[2];
         for i in 0..self.nd {
             re[3 + i] += k[1 + i] * e[3 + i];

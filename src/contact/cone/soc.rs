@@ -1,8 +1,13 @@
 //! The second-order cone, tangents t1, t2, y = [γ, b | s_φ, β₀, η₀, e]:
 //!   K: bv_i − e_i
 //!   E: β₀ − μ_f γ;  β∘η − μ(1,0,0)  (Jordan product, β = [β₀; b], η = [η₀; e])
-//! (as in Dojo's nonlinear contact), after the normal pair.
+//! (as in Dojo's nonlinear contact), after the normal pair. The complementarity rows are
+//! Nesterov–Todd scaled (`nt_scaling`): with λ = Wη = W⁻¹β they read λ∘λ − μ(1,0,0), which
+//! vanishes exactly where β∘η − μ(1,0,0) does, and their Newton rows
+//! λ∘(W⁻¹Δβ + WΔη) (W held at the iterate) treat β and η alike: the plain Jordan
+//! product's rows Arw(η)Δβ + Arw(β)Δη lose that symmetry off the central path and jam.
 
+use super::nt_scaling::{jordan, NtScaling};
 use super::ConeKind;
 use crate::math::V3;
 
@@ -13,6 +18,11 @@ const NY: usize = NK + 5;
 /// A warm start's cone variable keeps its axis at least this factor above the norm of
 /// the rest (strictly inside the cone, where the Jordan inverse exists).
 const INSIDE: f64 = 1.001;
+
+/// β = (E1, K1, K2) and η = (E2, E3, E4) of y = [K | E].
+fn pair(k: &[f64], e: &[f64]) -> ([f64; 3], [f64; 3]) {
+    ([e[1], k[1], k[2]], [e[2], e[3], e[4]])
+}
 
 impl ConeKind for Soc {
     /// b and e start at the cone axis.
@@ -40,14 +50,16 @@ impl ConeKind for Soc {
     }
 
     fn residual(&self, k: &[f64], e: &[f64], bv: &[f64], bound: f64, mu: f64, rk: &mut [f64], re: &mut [f64]) {
-        let (b1, b2) = (k[1], k[2]);
-        let (b0, e0, e1, e2) = (e[1], e[2], e[3], e[4]);
-        rk[1] = bv[0] - e1;
-        rk[2] = bv[1] - e2;
-        re[1] = b0 - bound;
-        re[2] = b0 * e0 + b1 * e1 + b2 * e2 - mu;
-        re[3] = b0 * e1 + e0 * b1;
-        re[4] = b0 * e2 + e0 * b2;
+        let (beta, eta) = pair(k, e);
+        rk[1] = bv[0] - e[3];
+        rk[2] = bv[1] - e[4];
+        re[1] = beta[0] - bound;
+        let lambda = NtScaling::of(&beta, &eta).apply(&eta);
+        let ll = jordan(&lambda, &lambda);
+        // λᵀλ = βᵀη: the first row as the product itself
+        re[2] = jordan(&beta, &eta)[0] - mu;
+        re[3] = ll[1];
+        re[4] = ll[2];
     }
 
     fn shift_barrier(&self, re: &mut [f64], d: f64) {
@@ -57,27 +69,24 @@ impl ConeKind for Soc {
     fn jacobian(&self, k: &[f64], e: &[f64], mu_f_gamma: f64, a: &mut [f64]) {
         let mut set = |r: usize, c: usize, v: f64| a[r * NY + c] = v;
         let ie = |i: usize| NK + i; // index of E variable / E row i
-        let (b1, b2) = (k[1], k[2]);
-        let (b0, e0, e1, e2) = (e[1], e[2], e[3], e[4]);
         set(1, ie(3), -1.0);
         set(2, ie(4), -1.0);
         set(ie(1), ie(1), 1.0);
         set(ie(1), 0, -mu_f_gamma);
-        // d(β∘η) = Arw(η) dβ + Arw(β) dη, β = (E1, K1, K2), η = (E2, E3, E4)
-        set(ie(2), ie(1), e0);
-        set(ie(2), 1, e1);
-        set(ie(2), 2, e2);
-        set(ie(2), ie(2), b0);
-        set(ie(2), ie(3), b1);
-        set(ie(2), ie(4), b2);
-        set(ie(3), ie(1), e1);
-        set(ie(3), 1, e0);
-        set(ie(3), ie(2), b1);
-        set(ie(3), ie(3), b0);
-        set(ie(4), ie(1), e2);
-        set(ie(4), 2, e0);
-        set(ie(4), ie(2), b2);
-        set(ie(4), ie(4), b0);
+        // λ∘(W⁻¹Δβ) + λ∘(WΔη): column by column through the unit vectors
+        let (beta, eta) = pair(k, e);
+        let w = NtScaling::of(&beta, &eta);
+        let lambda = w.apply(&eta);
+        let (cols_beta, cols_eta) = ([ie(1), 1, 2], [ie(2), ie(3), ie(4)]);
+        for j in 0..3 {
+            let mut u = [0.0; 3];
+            u[j] = 1.0;
+            let (db, de) = (jordan(&lambda, &w.apply_inverse(&u)), jordan(&lambda, &w.apply(&u)));
+            for r in 0..3 {
+                set(ie(2 + r), cols_beta[j], db[r]);
+                set(ie(2 + r), cols_eta[j], de[r]);
+            }
+        }
     }
 
     /// The normal pair as orthants, β and η as second-order cones.
@@ -105,12 +114,14 @@ impl ConeKind for Soc {
         (k[0] * e[0] + e[1] * e[2] + k[1] * e[3] + k[2] * e[4], 2)
     }
 
-    fn add_second_order(&self, k: &[f64], e: &[f64], re: &mut [f64]) {
-        let (b1, b2) = (k[1], k[2]);
-        let (b0, e0, e1, e2) = (e[1], e[2], e[3], e[4]);
-        re[2] += b0 * e0 + b1 * e1 + b2 * e2;
-        re[3] += b0 * e1 + e0 * b1;
-        re[4] += b0 * e2 + e0 * b2;
+    fn add_second_order(&self, y: &[f64], k: &[f64], e: &[f64], re: &mut [f64]) {
+        let (beta, eta) = pair(&y[..NK], &y[NK..]);
+        let w = NtScaling::of(&beta, &eta);
+        let (db, de) = pair(k, e);
+        let c = jordan(&w.apply_inverse(&db), &w.apply(&de));
+        for r in 0..3 {
+            re[2 + r] += c[r];
+        }
     }
 
     fn cone_equality(&self, re: &[f64]) -> f64 {

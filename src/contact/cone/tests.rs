@@ -29,6 +29,8 @@ fn rows(l: &Layout, y: &[f64], limit: Option<f64>) -> [f64; MAX_Y] {
     r
 }
 
+/// Every row but the second-order cone's complementarity rows, whose Newton rows hold the
+/// Nesterov–Todd scaling at the iterate (checked below).
 #[test]
 fn jacobian_matches_finite_differences_of_the_residual() {
     for l in LAYOUTS {
@@ -44,12 +46,57 @@ fn jacobian_matches_finite_differences_of_the_residual() {
                 dn[c] -= h;
                 let (ru, rd) = (rows(&l, &up, limit), rows(&l, &dn, limit));
                 for r in 0..ny {
+                    if l.kind == Kind::Soc && r >= l.nk + 2 {
+                        continue;
+                    }
                     let fd = (ru[r] - rd[r]) / (2.0 * h);
                     let an = a[r * ny + c];
                     assert!((an - fd).abs() < 1e-7 * (1.0 + fd.abs()), "{l:?} frozen {frozen}: ∂r{r}/∂y{c} analytic {an} fd {fd}");
                 }
             }
         }
+    }
+}
+
+/// The second-order cone's complementarity rows: the Newton rows are the derivative of
+/// (W⁻¹β)∘(Wη) with the scaling W held at the iterate, and the residual λ∘λ − μe
+/// vanishes where β∘η = μe.
+#[test]
+fn soc_complementarity_rows_are_the_scaled_newton_rows() {
+    use super::nt_scaling::{jordan, NtScaling};
+    let l = LAYOUTS[3];
+    let nk = l.nk;
+    let y = sample(&l);
+    let pair = |y: &[f64]| ([y[nk + 1], y[1], y[2]], [y[nk + 2], y[nk + 3], y[nk + 4]]);
+    let (beta, eta) = pair(&y);
+    let w = NtScaling::of(&beta, &eta);
+    let frozen = |y: &[f64]| {
+        let (b, e) = pair(y);
+        jordan(&w.apply_inverse(&b), &w.apply(&e))
+    };
+    let mut a = [f64::NAN; MAX_Y * MAX_Y];
+    l.jacobian(&y, 0.7, false, 0.01, &mut a);
+    let (ny, h) = (l.ny(), 1e-6);
+    for c in 0..ny {
+        let (mut up, mut dn) = (y, y);
+        up[c] += h;
+        dn[c] -= h;
+        let (fu, fd) = (frozen(&up), frozen(&dn));
+        for r in 0..3 {
+            let num = (fu[r] - fd[r]) / (2.0 * h);
+            let an = a[(nk + 2 + r) * ny + c];
+            assert!((an - num).abs() < 1e-8 * (1.0 + num.abs()), "row {r} column {c}: {an} vs {num}");
+        }
+    }
+    // on the central path: η = μ β⁻¹ (Jordan inverse)
+    let mu = 0.05;
+    let det = beta[0] * beta[0] - beta[1] * beta[1] - beta[2] * beta[2];
+    let mut c = y;
+    (c[nk + 2], c[nk + 3], c[nk + 4]) = (mu * beta[0] / det, -mu * beta[1] / det, -mu * beta[2] / det);
+    let r = rows(&l, &c, None);
+    for row in nk + 2..nk + 5 {
+        let target = if row == nk + 2 { 0.1 - mu } else { 0.0 };
+        assert!((r[row] + target).abs() < 1e-15, "row {row}: {}", r[row]);
     }
 }
 

@@ -64,7 +64,9 @@ pub fn step(eqs: &Equations, sc: &mut Scratch, eq: f64, mu_end: f64, stats: &mut
     let merit = norm2(&w.r).hypot(norm2(&cw.vars.re));
     for ci in cw.selection.iter() {
         let l = cw.nodes.layout(ci);
-        l.add_second_order(&cw.dy_aff[ci][..l.ny()], &mut cw.vars.re[cw.nodes.e_range(ci)]);
+        let mut y = [0.0; MAX_Y];
+        cw.nodes.gather(ci, &w.s[at.contact(ci)..], &cw.vars.e, &mut y);
+        l.add_second_order(&y[..l.ny()], &cw.dy_aff[ci][..l.ny()], &mut cw.vars.re[cw.nodes.e_range(ci)]);
     }
     if resolve(eqs, sc) {
         let (accepted, alpha) = line_search(eqs, sc, target, merit, stats);
