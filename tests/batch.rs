@@ -110,44 +110,43 @@ fn sphere_chain_with_contacts_matches_serial_stepping_for_any_thread_count() {
 
 #[test]
 fn a_failing_sim_stops_alone_at_its_last_good_step() {
-    // sim 1 may take one interior-point iteration per step and no split: it fails when
-    // the chain reaches the ground
-    let hobbled = |sim: &mut Sim| sim.set_options(SolverOptions { max_iterations: 1, max_splits: 0, ..sim.options() }).unwrap();
-    let steps = 250;
+    // from its step 40 on, sim 1 may take one interior-point iteration per step and no
+    // split: its next step fails (the chain lies on the ground from the start)
+    let control = |i: usize, sim: &mut Sim| {
+        if i == 1 && sim.step_count() == 40 {
+            sim.set_options(SolverOptions { max_iterations: 1, max_splits: 0, ..sim.options() }).unwrap();
+        }
+    };
+    let steps = 100;
     let mut reference = chain_sims(3);
-    hobbled(&mut reference[1]);
-    let mut failed_at = None;
     for (i, sim) in reference.iter_mut().enumerate() {
         for k in 0..steps {
+            control(i, sim);
             if let Err(e) = sim.step() {
-                assert_eq!(i, 1, "only the hobbled sim may fail: {e}");
-                failed_at = Some(k);
+                assert_eq!((i, k), (1, 40), "only the hobbled sim may fail, at its step 40: {e}");
                 break;
             }
         }
     }
-    let failed_at = failed_at.expect("the hobbled sim must fail");
-    assert!(failed_at > 0, "the hobbled sim must take steps before it fails");
     for threads in [1, 2] {
-        let mut sims = chain_sims(3);
-        hobbled(&mut sims[1]);
-        let mut batch = Batch::from_sims(sims, threads).unwrap();
-        assert_eq!(batch.step(steps), 1);
+        let mut batch = Batch::from_sims(chain_sims(3), threads).unwrap();
+        assert_eq!(batch.step_with(steps, control), 1);
         assert!(matches!(batch.failure(1), Some(Error::NotConverged { .. })), "{:?}", batch.failure(1));
         assert!(batch.failure(0).is_none() && batch.failure(2).is_none());
-        assert_eq!(batch.sim(1).step_count(), failed_at as u64);
-        assert_eq!(batch.sim(0).step_count(), steps as u64);
+        assert_eq!(batch.sim(1).step_count(), 40);
+        assert_eq!(batch.sim(2).step_count(), steps as u64);
         for (i, sim) in reference.iter().enumerate() {
             assert!(bits(batch.sim(i)) == bits(sim), "{threads} threads: sim {i} differs");
         }
         // a stopped sim stays stopped; cleared, it steps (and fails) again
         assert_eq!(batch.step(1), 1);
-        assert_eq!(batch.sim(1).step_count(), failed_at as u64);
+        assert_eq!(batch.sim(1).step_count(), 40);
         assert_eq!(batch.sim(0).step_count(), steps as u64 + 1);
         batch.clear_failure(1);
         assert!(batch.failure(1).is_none());
         assert_eq!(batch.step(1), 1);
         assert!(batch.failure(1).is_some());
+        assert_eq!(batch.sim(1).step_count(), 40);
     }
 }
 
