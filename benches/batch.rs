@@ -10,6 +10,7 @@
 //!
 //! Run: cargo bench --bench batch [-- ROLLOUTS [ROUND]]   (defaults 1000 and 20)
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use maxdyn::batch::Batch;
@@ -39,9 +40,18 @@ fn cpu_seconds() -> f64 {
     t(u.ru_utime) + t(u.ru_stime)
 }
 
+/// CPU time of the calling thread [s].
+fn thread_cpu_seconds() -> f64 {
+    let mut t: libc::timespec = unsafe { std::mem::zeroed() };
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
 struct Round {
     wall: f64,
     cpu: f64,
+    /// One thread: each sim's CPU time [s] (from the thread's clock at its first control call).
+    per_sim: Vec<f64>,
     states: Vec<f64>,
     failed: usize,
     fallen: usize,
@@ -52,16 +62,31 @@ fn round(q: &Quadruped, gaits: &[Gait], threads: usize) -> Round {
     let sims: Vec<Sim> = gaits.iter().map(|g| q.standing(g, 0.0)).collect();
     let mut batch = Batch::from_sims(sims, threads).unwrap();
     assert_eq!(batch.thread_count(), threads.min(gaits.len()));
+    let starts: Vec<AtomicU64> = (0..gaits.len()).map(|_| AtomicU64::new(0)).collect();
     let (t, cpu) = (Instant::now(), cpu_seconds());
     let failed = batch.step_with(STEPS, |i, sim| {
+        if sim.step_count() == 0 {
+            starts[i].store(thread_cpu_seconds().to_bits(), Ordering::Relaxed);
+        }
         let time = sim.time();
         q.control(sim, &gaits[i], time)
     });
+    let end = thread_cpu_seconds();
     let (wall, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+    let starts: Vec<f64> = starts.iter().map(|s| f64::from_bits(s.load(Ordering::Relaxed))).chain([end]).collect();
+    let per_sim = if threads == 1 { starts.windows(2).map(|w| w[1] - w[0]).collect() } else { Vec::new() };
     let mut states = vec![0.0; batch.len() * q.model.body_count() * 13];
     batch.body_states(&mut states).unwrap();
     let fallen = batch.sims().iter().filter(|s| s.body_state(q.trunk).unwrap()[2] < FALLEN).count();
-    Round { wall, cpu, states, failed, fallen }
+    Round { wall, cpu, per_sim, states, failed, fallen }
+}
+
+/// The speed-up two threads would reach on two free cores with the static chunks (the
+/// first half of the sims on one thread, the rest on the other), from one-thread CPU times.
+fn balanced_speed_up(per_sim: &[f64]) -> f64 {
+    let half = per_sim.len() / 2;
+    let (a, b): (f64, f64) = (per_sim[..half].iter().sum(), per_sim[half..].iter().sum());
+    (a + b) / a.max(b)
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -85,6 +110,7 @@ fn main() {
         "round", "sims", "1 thread /s", "2 threads /s", "speed-up", "CPU s/rollout 1", "CPU s/rollout 2"
     );
     let (mut rate1, mut rate2, mut ratio, mut cpu1, mut cpu2) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut balanced = Vec::new();
     let (mut failed, mut fallen) = (0, 0);
     let wall = Instant::now();
     for (r, chunk) in gaits.chunks(per_round).enumerate() {
@@ -102,6 +128,9 @@ fn main() {
         ratio.push(one.wall / two.wall);
         cpu1.push(one.cpu / n);
         cpu2.push(two.cpu / n);
+        if chunk.len() >= 2 {
+            balanced.push(balanced_speed_up(&one.per_sim));
+        }
         println!(
             "{r:>6} {:>6} | {:>12.2} {:>12.2} | {:>8.3} | {:>14.4} {:>14.4}",
             chunk.len(),
@@ -119,5 +148,13 @@ fn main() {
     println!("  2 threads: {m2:>8.2} rollouts/s {:>10.0} steps/s", m2 * STEPS as f64);
     println!("  speed-up : {mr:.3} (median of the rounds' ratios; {:.3} from the medians; bar ≥ 1.8)", m2 / m1);
     println!("  CPU time per rollout: 1 thread {c1:.4} s, 2 threads {c2:.4} s (ratio {:.3})", c2 / c1);
+    if !balanced.is_empty() {
+        let b = median(&mut balanced);
+        println!(
+            "  on two free cores: {b:.3} (the static chunks' balance, from one-thread CPU times per sim) / CPU ratio {:.3} = {:.3}",
+            c2 / c1,
+            b * c1 / c2
+        );
+    }
     println!("  rollouts that failed a step: {failed}, fell: {fallen}; 1 and 2 threads bit-identical");
 }
