@@ -339,3 +339,50 @@ pub unsafe extern "C" fn maxdyn_batch_get_body_states(batch: *const maxdyn_batch
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capi::builder::*;
+    use crate::capi::model::{maxdyn_model_free, maxdyn_model_new};
+    use crate::capi::sim_state::maxdyn_sim_get_step_count;
+
+    /// A sim left poisoned by a panic (as `with_mut` leaves it when its step panics) gets
+    /// its own status; the other sims step and the batch stays usable.
+    #[test]
+    fn a_poisoned_sim_is_its_own_status_and_the_others_step() {
+        unsafe {
+            let mut b = std::ptr::null_mut();
+            assert_eq!(maxdyn_builder_new(&mut b), MAXDYN_STATUS_OK);
+            let inertia = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+            let mut body = -1;
+            assert_eq!(maxdyn_builder_add_body(b, 1.0, inertia.as_ptr(), &mut body), MAXDYN_STATUS_OK);
+            let mut m = std::ptr::null_mut();
+            assert_eq!(maxdyn_model_new(b, &mut m), MAXDYN_STATUS_OK);
+            let mut batch = std::ptr::null_mut();
+            assert_eq!(maxdyn_batch_new(m, 3, 0.01, 2, &mut batch), MAXDYN_STATUS_OK);
+            let sims: Vec<*mut maxdyn_sim> = (0..3)
+                .map(|i| {
+                    let mut s = std::ptr::null_mut();
+                    assert_eq!(maxdyn_batch_get_sim(batch, i, &mut s), MAXDYN_STATUS_OK);
+                    s
+                })
+                .collect();
+            (*sims[2]).poison();
+            let mut statuses = [MAXDYN_STATUS_OK; 3];
+            let st = maxdyn_batch_step(batch, 4, None, std::ptr::null_mut(), statuses.as_mut_ptr(), 3);
+            assert_eq!(st, MAXDYN_STATUS_POISONED);
+            assert_eq!(statuses, [MAXDYN_STATUS_OK, MAXDYN_STATUS_OK, MAXDYN_STATUS_POISONED]);
+            for sim in &sims[..2] {
+                let mut steps = 0;
+                assert_eq!(maxdyn_sim_get_step_count(*sim, &mut steps), MAXDYN_STATUS_OK);
+                assert_eq!(steps, 4);
+            }
+            let mut size = 0;
+            assert_eq!(maxdyn_batch_get_size(batch, &mut size), MAXDYN_STATUS_OK, "the batch itself is not poisoned");
+            maxdyn_batch_free(batch);
+            maxdyn_model_free(m);
+            maxdyn_builder_free(b);
+        }
+    }
+}
