@@ -655,6 +655,8 @@ class Batch(_Handle):
     _free = _lib.maxdyn_batch_free
 
     def __init__(self, model, n, dt, threads=0):
+        if int(n) < 0 or int(threads) < 0:
+            raise ValueError(f"Batch needs n >= 0 and threads >= 0, got n = {n}, threads = {threads}")
         p = _handle()
         check(_lib.maxdyn_batch_new(model.ptr, int(n), float(dt), int(threads), ctypes.byref(p)))
         super().__init__(p)
@@ -690,6 +692,8 @@ class Batch(_Handle):
         correct but serial (use no control, or C, for speed). If it raises, that sim
         stops (status MAXDYN_STATUS_CALLBACK_ABORTED, 201) and the first exception is
         raised again after the step."""
+        if int(n) < 0:
+            raise ValueError(f"step needs n >= 0, got {n}")
         statuses = (_i32 * max(len(self.sims), 1))(*([-1] * max(len(self.sims), 1)))
         errors = []
         callback = None

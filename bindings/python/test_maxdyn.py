@@ -396,6 +396,12 @@ def test_batch_matches_serial_sims():
         except KeyError:
             pass
         assert batch.statuses() == [0, 200, 201, 0]
+        for bad in (lambda: batch.step(-1), lambda: maxdyn.Batch(model, -2, 0.01)):
+            try:
+                bad()
+                raise AssertionError("a negative count must be refused")
+            except ValueError:
+                pass
         batch.sims[1].options = maxdyn.SolverOptions()
         batch.clear_failure(1)
         assert batch.step(1) == [0, 0, 201, 0]
