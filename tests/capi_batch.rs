@@ -41,9 +41,10 @@ fn argument_errors_name_the_argument_and_write_nothing() {
         ok(maxdyn_batch_new(m, 3, 0.01, 2, &mut batch));
         assert_eq!(serial.live(), 5, "the model, the batch and its 3 sims");
 
-        let mut sim = 7 as *mut maxdyn_sim;
+        let untouched = std::ptr::dangling_mut::<maxdyn_sim>();
+        let mut sim = untouched;
         expect(maxdyn_batch_get_sim(batch, 3, &mut sim), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_batch_get_sim", "index");
-        assert_eq!(sim, 7 as *mut maxdyn_sim);
+        assert_eq!(sim, untouched);
         let mut statuses = [maxdyn_status::MAXDYN_STATUS_INTERNAL; 2];
         expect(maxdyn_batch_step(batch, 1, None, null_mut(), statuses.as_mut_ptr(), 2), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_batch_step", "n_statuses");
         assert_eq!(statuses, [MAXDYN_STATUS_INTERNAL; 2]);

@@ -193,7 +193,7 @@ mod tests {
                         counts[i].fetch_add(1, Ordering::Relaxed);
                         let name = std::thread::current().name().unwrap_or("").to_string();
                         let mut n = names[i].lock().unwrap();
-                        assert!(n.as_ref().map_or(true, |m| *m == name), "item {i} changed threads");
+                        assert!(n.as_ref().is_none_or(|m| *m == name), "item {i} changed threads");
                         *n = Some(name);
                     }
                 });
