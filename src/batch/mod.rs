@@ -106,6 +106,11 @@ impl Batch {
         &self.failures
     }
 
+    /// The sims back (the threads end here).
+    pub fn into_sims(self) -> Vec<Sim> {
+        self.sims
+    }
+
     /// Lets a stopped sim step again (e.g. after resetting its state).
     pub fn clear_failure(&mut self, i: usize) {
         self.failures[i] = None;
@@ -120,9 +125,10 @@ impl Batch {
     /// As [`Batch::step`], calling `control(i, sim)` before each step of sim `i` (on the
     /// thread stepping it) to set its inputs: closed-loop rollouts.
     pub fn step_with<F: Fn(usize, &mut Sim) + Sync>(&mut self, steps: usize, control: F) -> usize {
+        let n = self.sims.len();
         let sims = Chunks(self.sims.as_mut_ptr());
         let failures = Chunks(self.failures.as_mut_ptr());
-        self.pool.run(self.sims.len(), &|r: Range<usize>| {
+        self.pool.run(n, &|r: Range<usize>| {
             let first = r.start;
             // SAFETY: the pool gives each range to one thread; the ranges are disjoint.
             let (sims, failures) = unsafe { (sims.get(r.clone()), failures.get(r)) };
@@ -199,5 +205,8 @@ mod tests {
             assert_eq!(all[13 * i..13 * (i + 1)], b.sim(i).body_state(0).unwrap());
         }
         assert_ne!(all[..13], all[13..26]);
+        let sims = b.into_sims();
+        assert_eq!(sims.len(), 3);
+        assert_eq!(sims[2].step_count(), 10);
     }
 }
