@@ -159,6 +159,11 @@ enum maxdyn_status
 typedef int32_t maxdyn_status;
 #endif // __cplusplus
 
+// Sims of one model stepped on a pool of threads (opaque). Create with
+// `maxdyn_batch_new`, free with `maxdyn_batch_free`. Use one batch from one thread at
+// a time; its sims' trajectories are bit-identical to stepping them one by one.
+typedef struct maxdyn_batch maxdyn_batch;
+
 // A mechanism description under construction (opaque). Create with
 // `maxdyn_builder_new`, free with `maxdyn_builder_free`.
 typedef struct maxdyn_builder maxdyn_builder;
@@ -247,6 +252,15 @@ typedef struct maxdyn_step_stats {
     // iterations are counted in `iterations`).
     int32_t cold_restarts;
 } maxdyn_step_stats;
+
+// Called by `maxdyn_batch_step` before each step of each sim, with the sim, its index
+// in the batch and the `user_data` given to the step. Read the state and set inputs
+// here (e.g. `maxdyn_sim_set_joint_input`); return 0 to take the step, non-zero to stop
+// this sim (its status becomes `MAXDYN_STATUS_CALLBACK_ABORTED`, its state is
+// unchanged). It runs on the pool's threads, for different sims at the same time: it
+// must touch only its own sim and data that is safe to use from several threads. It
+// must not step or free the batch or a sim.
+typedef int (*maxdyn_batch_control)(struct maxdyn_sim *sim, size_t index, void *user_data);
 
 #ifdef __cplusplus
 extern "C" {
@@ -918,6 +932,91 @@ maxdyn_status maxdyn_sim_get_constraint_rank(const struct maxdyn_sim *sim,
 // Number of builders, models and sims created and not yet freed, over all threads.
 // For leak tests: it returns to 0 when every object has been freed.
 size_t maxdyn_debug_live_objects(void);
+
+// Creates a batch of `n_sims` sims of `model` with time step `dt` (> 0, s), all at
+// the bodies' initial states, stepped on `n_threads` threads (0: the machine's
+// parallelism; 1: on the calling thread, no workers; never more than `n_sims`).
+//
+// # Safety
+// `model` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_batch_new(const struct maxdyn_model *model,
+                               size_t n_sims,
+                               double dt,
+                               size_t n_threads,
+                               struct maxdyn_batch **out);
+
+// Frees a batch and its sims. NULL is accepted. Not from inside a control callback.
+//
+// # Safety
+// `batch` is NULL or from `maxdyn_batch_new` and not freed yet.
+void maxdyn_batch_free(struct maxdyn_batch *batch);
+
+// Number of sims, in `*out`.
+//
+// # Safety
+// `batch` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_batch_get_size(const struct maxdyn_batch *batch, size_t *out);
+
+// Number of threads that step the batch (the calling thread included), in `*out`.
+//
+// # Safety
+// `batch` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_batch_get_thread_count(const struct maxdyn_batch *batch, size_t *out);
+
+// The `index`-th sim in `*out`, to use with every `maxdyn_sim_*` function (set states,
+// inputs, options; read results). The pointer is borrowed: it stays valid until
+// `maxdyn_batch_free` and must not be passed to `maxdyn_sim_free`. The sim's own control
+// callback (`maxdyn_sim_set_control_callback`) is not called by `maxdyn_batch_step`.
+//
+// # Safety
+// `batch` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_batch_get_sim(const struct maxdyn_batch *batch,
+                                   size_t index,
+                                   struct maxdyn_sim **out);
+
+// Advances every sim that has not failed by `steps` steps, on the batch's threads,
+// calling `control` (may be NULL) before each step of each sim. A sim whose step fails
+// stops at its last good step and keeps that status until `maxdyn_batch_clear_failure`;
+// the other sims take all their steps.
+//
+// `statuses` (NULL, or `n_statuses` = the batch size entries) receives each sim's
+// status after the call, also when the call returns a sim's failure. Returns OK when
+// no sim is stopped; otherwise the status of the first stopped sim, with its index and
+// reason in `maxdyn_last_error_message()`. Argument errors, a poisoned batch and a call
+// from inside a control callback (`MAXDYN_STATUS_REENTRANT_CALL`) step nothing and
+// write nothing.
+//
+// # Safety
+// `batch` is NULL or live; `control` is NULL or a function as `maxdyn_batch_control`
+// describes; `statuses` is NULL or `n_statuses` writable entries.
+maxdyn_status maxdyn_batch_step(struct maxdyn_batch *batch,
+                                size_t steps,
+                                maxdyn_batch_control control,
+                                void *user_data,
+                                maxdyn_status *statuses,
+                                size_t n_statuses);
+
+// The status of sim `index` in `*out`: OK, or the failure that stopped it.
+//
+// # Safety
+// `batch` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_batch_get_status(const struct maxdyn_batch *batch,
+                                      size_t index,
+                                      maxdyn_status *out);
+
+// Lets a stopped sim step again (e.g. after setting a new state); OK if it was not stopped.
+//
+// # Safety
+// `batch` is NULL or live.
+maxdyn_status maxdyn_batch_clear_failure(struct maxdyn_batch *batch, size_t index);
+
+// Copies every sim's body states to `out`, a `[n_sims][n_bodies][13]` array (as
+// `maxdyn_sim_get_body_states` per sim, sim after sim); `n` must be
+// `n_sims · n_bodies · 13`.
+//
+// # Safety
+// `batch` is NULL or live; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_batch_get_body_states(const struct maxdyn_batch *batch, double *out, size_t n);
 
 // Deprecated alias of `maxdyn_builder_get_body_count`; kept for existing code.
 //

@@ -17,6 +17,7 @@ pub mod contact;
 mod data;
 mod step;
 pub mod sim;
+pub mod batch;
 pub mod urdf;
 pub mod capi;
 

@@ -167,3 +167,19 @@ fn pd_control_c_example_settles_at_the_balance_angle() {
     let (success, _) = run_example(&exe, &["100"]);
     assert!(!success, "pd_control 100 should fail its 1e-6 rad check");
 }
+
+/// Batch rollouts from C: a batch of PD-controlled pendulums with ground contacts on 1, 2
+/// and 3 threads (and the machine's count) lands bit for bit where sims stepped one by one
+/// land, also when the callback stops one sim.
+#[test]
+fn batch_rollouts_c_example_matches_serial_sims_bit_for_bit() {
+    let exe = build_example("batch_rollouts");
+    for threads in ["1", "2", "3", "0"] {
+        let (success, stdout) = run_example(&exe, &[threads]);
+        assert!(success, "batch_rollouts {threads} failed");
+        assert!(stdout.contains("all running: batch and serial bit-identical"), "{stdout}");
+        assert!(stdout.contains("sim 2 aborted: batch and serial bit-identical"), "{stdout}");
+        assert!(stdout.contains("statuses: 0 0 201 0 0 0"), "{stdout}");
+        assert!(stdout.contains("batch rollouts: OK"), "{stdout}");
+    }
+}

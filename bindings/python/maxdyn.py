@@ -28,7 +28,7 @@ __all__ = [
     "MaxdynError", "check", "version", "live_objects", "Builder", "Model", "Sim", "WORLD",
     "BODY_STATE_SIZE", "FIXED", "PRISMATIC", "PLANAR", "FIXED_ORIENTATION", "REVOLUTE",
     "CYLINDRICAL", "PLANAR_AXIS", "FREE_REVOLUTE", "SPHERICAL", "CYLINDRICAL_FREE",
-    "PLANAR_FREE", "FLOATING", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions",
+    "PLANAR_FREE", "FLOATING", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions", "Batch",
 ]
 
 WORLD = -1
@@ -200,6 +200,17 @@ class SolverOptions(_Struct):
 _declare("maxdyn_solver_options_default", SolverOptions)
 _declare("maxdyn_sim_set_options", _i32, _handle, ctypes.POINTER(SolverOptions))
 _declare("maxdyn_sim_get_options", _i32, _handle, ctypes.POINTER(SolverOptions))
+
+_batch_control = ctypes.CFUNCTYPE(ctypes.c_int, _handle, _size, ctypes.c_void_p)
+_declare("maxdyn_batch_new", _i32, _handle, _size, ctypes.c_double, _size, _handle_p)
+_declare("maxdyn_batch_free", None, _handle)
+_declare("maxdyn_batch_get_size", _i32, _handle, ctypes.POINTER(_size))
+_declare("maxdyn_batch_get_thread_count", _i32, _handle, ctypes.POINTER(_size))
+_declare("maxdyn_batch_get_sim", _i32, _handle, _size, _handle_p)
+_declare("maxdyn_batch_step", _i32, _handle, _size, _batch_control, ctypes.c_void_p, _i32_p, _size)
+_declare("maxdyn_batch_get_status", _i32, _handle, _size, _i32_p)
+_declare("maxdyn_batch_clear_failure", _i32, _handle, _size)
+_declare("maxdyn_batch_get_body_states", _i32, _handle, _c_double_p, _size)
 
 try:  # present when the library was built with the URDF entry point
     _declare("maxdyn_builder_from_urdf", _i32, ctypes.c_char_p, _i32, _handle_p)
@@ -616,3 +627,118 @@ class Sim(_Handle):
         e = ctypes.c_double()
         check(_lib.maxdyn_sim_get_spring_energy(self.ptr, ctypes.byref(e)))
         return e.value
+
+
+class _BatchSim(Sim):
+    """A sim owned by a batch: every Sim method works on it; closing it does nothing
+    (the batch frees its sims) and it keeps the batch alive."""
+
+    def __init__(self, batch, ptr, dofs):
+        self._ptr = ptr
+        self._batch = batch
+        self._dofs = dofs
+
+    def close(self):
+        self._ptr = None
+
+
+class Batch(_Handle):
+    """`n` sims of one model stepped on a pool of `threads` threads (0: the machine's
+    count). Every sim's trajectory is bit-identical to stepping it alone as a Sim.
+
+        batch = maxdyn.Batch(model, 100, 0.01, threads=2)
+        for i, sim in enumerate(batch.sims):
+            sim.set_joint_position(j, [0.01 * i])
+        statuses = batch.step(500)          # the sims step in parallel, no GIL held
+        states = batch.body_states()        # n * bodies * 13 floats, sim after sim
+
+    A sim whose step fails stops at its last good step with a non-zero status (see
+    step()) until clear_failure(i); the others go on."""
+
+    _free = _lib.maxdyn_batch_free
+
+    def __init__(self, model, n, dt, threads=0):
+        if int(n) < 0 or int(threads) < 0:
+            raise ValueError(f"Batch needs n >= 0 and threads >= 0, got n = {n}, threads = {threads}")
+        p = _handle()
+        check(_lib.maxdyn_batch_new(model.ptr, int(n), float(dt), int(threads), ctypes.byref(p)))
+        super().__init__(p)
+        self._bodies = model.body_count
+        dofs = [model.joint_dof(j) for j in range(model.joint_count)]
+        self.sims = []
+        for i in range(int(n)):
+            s = _handle()
+            check(_lib.maxdyn_batch_get_sim(self.ptr, i, ctypes.byref(s)))
+            self.sims.append(_BatchSim(self, s, dofs))
+
+    def close(self):
+        for s in getattr(self, "sims", []):
+            s.close()  # the batch frees them
+        super().close()
+
+    def __len__(self):
+        return len(self.sims)
+
+    def __getitem__(self, i):
+        return self.sims[i]
+
+    @property
+    def thread_count(self):
+        out = _size()
+        check(_lib.maxdyn_batch_get_thread_count(self.ptr, ctypes.byref(out)))
+        return out.value
+
+    def step(self, n=1, control=None):
+        """Takes `n` steps of every running sim; returns each sim's status (0: running).
+        `control(i, sim)`, if given, is called before each step of sim i to set its
+        inputs; it runs on the batch's threads under the GIL, so Python control is
+        correct but serial (use no control, or C, for speed). If it raises, that sim
+        stops (status MAXDYN_STATUS_CALLBACK_ABORTED, 201) and the first exception is
+        raised again after the step."""
+        if int(n) < 0:
+            raise ValueError(f"step needs n >= 0, got {n}")
+        statuses = (_i32 * max(len(self.sims), 1))(*([-1] * max(len(self.sims), 1)))
+        errors = []
+        callback = None
+        if control is not None:
+            sims = self.sims
+
+            def trampoline(_sim, index, _user):
+                try:
+                    control(index, sims[index])
+                    return 0
+                except BaseException as e:  # noqa: B036 -- it must not unwind into C
+                    errors.append(e)
+                    return 1
+
+            callback = _batch_control(trampoline)
+        rc = _lib.maxdyn_batch_step(self.ptr, int(n), callback if callback is not None else _batch_control(), None, statuses,
+                                    len(self.sims))
+        if errors:
+            raise errors[0]
+        written = all(s != -1 for s in statuses[:len(self.sims)])
+        if rc != 0 and not written:
+            check(rc)
+        return list(statuses[:len(self.sims)])
+
+    def statuses(self):
+        """Each sim's status: 0, or the failure that stopped it."""
+        out = []
+        for i in range(len(self.sims)):
+            s = _i32()
+            check(_lib.maxdyn_batch_get_status(self.ptr, i, ctypes.byref(s)))
+            out.append(s.value)
+        return out
+
+    def clear_failure(self, i):
+        """Lets stopped sim i step again (e.g. after setting a new state)."""
+        check(_lib.maxdyn_batch_clear_failure(self.ptr, i))
+
+    def body_states(self, out=None):
+        """Every sim's body states, sim after sim, 13 numbers per body: a list, or
+        written into `out` (any writable buffer of len(batch) * bodies * 13 doubles,
+        e.g. array.array('d') or a float64 numpy array) and returned."""
+        n = len(self.sims) * self._bodies * BODY_STATE_SIZE
+        buf = (ctypes.c_double * max(n, 1))() if out is None else (ctypes.c_double * n).from_buffer(out)
+        check(_lib.maxdyn_batch_get_body_states(self.ptr, buf, n))
+        return list(buf[:n]) if out is None else out

@@ -347,6 +347,76 @@ def test_solver_options_struct_and_step_stats():
     assert sim.step_stats().tresca_rounds == 0
 
 
+def test_batch_matches_serial_sims():
+    import array
+    gc.collect()
+    before = maxdyn.live_objects()
+    model, (b1, b2), (j1, j2) = double_pendulum()
+    angles = [0.3, 0.9, 1.5, 2.1]
+
+    def pd(i, sim):  # a different target per sim
+        th, om = sim.joint_position(j1)[0], sim.joint_velocity(j1)[0]
+        sim.set_joint_input(j1, [5.0 * (0.2 * i - th) - 0.5 * om])
+
+    serial = []
+    for i, a in enumerate(angles):
+        sim = maxdyn.Sim(model, 0.01)
+        sim.set_joint_position(j1, [a])
+        for _ in range(150):
+            pd(i, sim)
+            sim.step()
+        serial.append(sim.body_state(b1) + sim.body_state(b2))
+    for threads in (1, 2):
+        batch = maxdyn.Batch(model, len(angles), 0.01, threads=threads)
+        assert (len(batch), batch.thread_count) == (4, threads)
+        for sim, a in zip(batch.sims, angles):
+            sim.set_joint_position(j1, [a])
+        assert batch.step(100, control=pd) == [0, 0, 0, 0]
+        assert batch.step(50, control=pd) == [0, 0, 0, 0]
+        states = batch.body_states()
+        assert len(states) == 4 * 2 * 13
+        for i in range(4):
+            assert states[26 * i:26 * (i + 1)] == serial[i], f"{threads} threads: sim {i} differs from the serial sim"
+            assert abs(batch[i].time - 1.5) < 1e-12
+        buf = array.array("d", [0.0]) * (4 * 26)
+        assert list(batch.body_states(out=buf)) == states
+        # a sim that fails stops alone; a raising controller stops its sim and re-raises
+        batch.sims[1].options = maxdyn.SolverOptions(max_iterations=1, max_splits=0)
+        assert batch.step(3) == [0, 200, 0, 0]
+        assert batch.statuses() == [0, 200, 0, 0]
+        assert abs(batch[1].time - 1.5) < 1e-12 and abs(batch[0].time - 1.53) < 1e-12
+
+        def shaky(i, sim):
+            if i == 2:
+                raise KeyError("controller of sim 2")
+
+        try:
+            batch.step(1, control=shaky)
+            raise AssertionError("the controller's exception must be raised again")
+        except KeyError:
+            pass
+        assert batch.statuses() == [0, 200, 201, 0]
+        for bad in (lambda: batch.step(-1), lambda: maxdyn.Batch(model, -2, 0.01)):
+            try:
+                bad()
+                raise AssertionError("a negative count must be refused")
+            except ValueError:
+                pass
+        batch.sims[1].options = maxdyn.SolverOptions()
+        batch.clear_failure(1)
+        assert batch.step(1) == [0, 0, 201, 0]
+        assert abs(batch[1].time - 1.51) < 1e-12
+        assert maxdyn.live_objects() == before + 1 + 1 + 4  # the model, the batch and its sims
+        sim = batch[0]
+        batch.close()  # frees its sims: `sim` is closed too
+        assert maxdyn.live_objects() == before + 1
+        try:
+            sim.time
+            raise AssertionError("a sim of a closed batch must refuse calls")
+        except ValueError:
+            pass
+
+
 if __name__ == "__main__":
     tests = [f for name, f in sorted(globals().items()) if name.startswith("test_")]
     failed = 0

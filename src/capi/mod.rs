@@ -34,6 +34,7 @@ pub mod sim_state;
 pub mod sim_inputs;
 pub mod sim_contacts;
 pub mod diagnostics;
+pub mod batch;
 pub mod deprecated;
 
 pub use builder::*;
