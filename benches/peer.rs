@@ -42,9 +42,14 @@ fn cpu_model() -> String {
     format!("{model}, {cores} cores")
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+/// Median and spread (slowest / fastest) of the repetitions.
+fn median(mut v: Vec<f64>) -> (f64, f64) {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[v.len() / 2]
+    (v[v.len() / 2], v[v.len() - 1] / v[0])
+}
+
+fn ratio(r: f64) -> String {
+    if r < 10.0 { format!("{r:.2}×") } else { format!("{r:.1}×") }
 }
 
 fn meters(x: Option<f64>) -> String {
@@ -52,8 +57,11 @@ fn meters(x: Option<f64>) -> String {
 }
 
 fn distance(x: Option<f64>) -> String {
-    x.map_or("—".into(), |v| format!("{v:.3}"))
+    x.map_or("—".into(), |v| format!("{:.3}", if v.abs() < 5e-4 { 0.0 } else { v }))
 }
+
+/// Steps per turn of one engine before the other takes over.
+const CHUNK: usize = 50;
 
 struct Case {
     label: String,
@@ -127,43 +135,57 @@ fn main() {
         println!("  {:<58} COM {:.1e} m, orientation {:.1e}, mass/inertia {:.1e} (relative)", c.label, a.position, a.orientation, a.inertia);
     }
 
-    println!("\n| case | maxdyn µs/step | MuJoCo µs/step | ratio | penetration maxdyn / MuJoCo (m) | iterations/step maxdyn / MuJoCo | distance maxdyn / MuJoCo (m) |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("\n| case | maxdyn µs/step | MuJoCo µs/step | ratio | penetration maxdyn / MuJoCo (m) | iterations/step maxdyn / MuJoCo | distance maxdyn / MuJoCo (m) | spread maxdyn / MuJoCo |");
+    println!("|---|---|---|---|---|---|---|---|");
     let mut notes = Vec::new();
     for c in &mut cases {
-        let (mut t_maxdyn, mut t_mujoco) = (Vec::new(), Vec::new());
+        // chunk × repetition step times: the engines alternate every CHUNK steps (who goes
+        // first alternates too), so load changes on the shared machine hit both alike; a
+        // chunk's time is its median over the repetitions, robust to bursts
+        let chunks = c.steps.div_ceil(CHUNK);
+        let (mut ta, mut tb) = (vec![Vec::new(); chunks], vec![Vec::new(); chunks]);
+        let (mut total_a, mut total_b) = (Vec::new(), Vec::new());
         let (mut a, mut b) = (Outcome::default(), Outcome::default());
         for rep in 0..reps {
-            // alternate which engine goes first so drifts in machine load hit both alike
-            if rep % 2 == 0 {
-                a = c.pair.run_maxdyn(c.steps);
-                b = c.pair.run_mujoco(c.steps);
-            } else {
-                b = c.pair.run_mujoco(c.steps);
-                a = c.pair.run_maxdyn(c.steps);
+            let (mut ra, mut rb) = c.pair.rollouts();
+            for (k, (ta, tb)) in ta.iter_mut().zip(tb.iter_mut()).enumerate() {
+                let n = CHUNK.min(c.steps - k * CHUNK);
+                if (rep + k) % 2 == 0 {
+                    ta.push(ra.advance(n));
+                    tb.push(rb.advance(n));
+                } else {
+                    tb.push(rb.advance(n));
+                    ta.push(ra.advance(n));
+                }
             }
-            t_maxdyn.push(a.micros_per_step());
-            t_mujoco.push(b.micros_per_step());
+            (a, b) = (ra.outcome(), rb.outcome());
+            total_a.push(a.step_seconds);
+            total_b.push(b.step_seconds);
         }
-        let (ta, tb) = (median(t_maxdyn), median(t_mujoco));
+        let per_step = |t: Vec<Vec<f64>>, o: &Outcome| 1e6 * t.into_iter().map(|v| median(v).0).sum::<f64>() / o.steps.max(1) as f64;
+        let (ta, tb) = (per_step(ta, &a), per_step(tb, &b));
+        let (sa, sb) = (median(total_a).1, median(total_b).1);
         let failed = if a.failure.is_some() || b.failure.is_some() { " †" } else { "" };
         println!(
-            "| {} | {:.1}{failed} | {:.1} | {:.1}× | {} / {} | {:.1} / {:.1} | {} / {} |",
+            "| {} | {:.1}{failed} | {:.1} | {} | {} / {} | {:.1} / {:.1} | {} / {} | {:.2} / {:.2} |",
             c.label,
             ta,
             tb,
-            ta / tb,
+            ratio(ta / tb),
             meters(a.penetration),
             meters(b.penetration),
             a.iterations_per_step(),
             b.iterations_per_step(),
             distance(a.distance),
-            distance(b.distance)
+            distance(b.distance),
+            sa,
+            sb
         );
         if let Some(f) = a.failure.or(b.failure) {
             notes.push(format!("† {}: {f} (the row's numbers are over the {} steps done)", c.label, a.steps));
         }
     }
+    println!("(µs/step: CPU time of the step calls, each chunk of {CHUNK} steps its median over the repetitions; spread: slowest / fastest repetition's total)");
     for n in notes {
         println!("{n}");
     }

@@ -1,7 +1,8 @@
 //! The benchmark's cases, each built in both engines: the A1 quadruped (SCENARIOS C1) under
 //! its PD gait controller and the B1 pendulum chains. Each side runs from the same
 //! initial state with the same controller, computed from that engine's own joint angles
-//! and velocities; only the step calls are timed.
+//! and velocities. Only the step calls count (see `ChunkClock`). Rollouts advance in chunks so that
+//! the caller can interleave the two engines.
 
 use crate::mujoco::{MjSim, Mujoco};
 use maxdyn::urdf::Urdf;
@@ -12,13 +13,48 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// CPU time of this thread [s]: on the shared machine, unlike wall time, it leaves out
+/// the time the thread waits for a core. (A system call of ≈0.6 µs: read per chunk.)
+fn thread_cpu_seconds() -> f64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + 1e-9 * t.tv_nsec as f64
+}
+
+/// Times a chunk of steps: the step calls' share of the chunk's wall time (the
+/// controller and readouts excluded) applied to the chunk's CPU time.
+struct ChunkClock {
+    cpu: f64,
+    wall: Instant,
+    steps_wall: f64,
+}
+
+impl ChunkClock {
+    fn start() -> ChunkClock {
+        ChunkClock { cpu: thread_cpu_seconds(), wall: Instant::now(), steps_wall: 0.0 }
+    }
+    #[inline]
+    fn time<T>(&mut self, step: impl FnOnce() -> T) -> T {
+        let t = Instant::now();
+        let r = step();
+        self.steps_wall += t.elapsed().as_secs_f64();
+        r
+    }
+    /// CPU seconds of the step calls.
+    fn stop(self) -> f64 {
+        let (cpu, wall) = (thread_cpu_seconds() - self.cpu, self.wall.elapsed().as_secs_f64());
+        if wall > 0.0 { cpu * self.steps_wall / wall } else { 0.0 }
+    }
+}
+
 /// Radius of MuJoCo's foot spheres (make_models.py): MuJoCo starts this much higher.
 const FOOT_RADIUS: f64 = 0.001;
 
 /// What one rollout of one engine did.
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {
-    /// Wall time of the step calls [s].
+    /// CPU time of the step calls [s].
     pub step_seconds: f64,
     pub steps: usize,
     /// Solver iterations summed over the steps.
@@ -31,9 +67,6 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub fn micros_per_step(&self) -> f64 {
-        1e6 * self.step_seconds / self.steps.max(1) as f64
-    }
     pub fn iterations_per_step(&self) -> f64 {
         self.iterations as f64 / self.steps.max(1) as f64
     }
@@ -51,8 +84,8 @@ pub struct Agreement {
 /// One case in both engines.
 pub trait Pair {
     fn agreement(&self) -> Agreement;
-    fn run_maxdyn(&self, steps: usize) -> Outcome;
-    fn run_mujoco(&mut self, steps: usize) -> Outcome;
+    /// Both engines at the initial state, ready to step.
+    fn rollouts(&mut self) -> (MaxdynRollout<'_>, MujocoRollout<'_>);
 }
 
 /// Compares maxdyn body `i` (state x, q; mass and inertia) with MuJoCo body `b`, MuJoCo
@@ -164,63 +197,13 @@ impl Pair for QuadrupedPair {
         a
     }
 
-    fn run_maxdyn(&self, steps: usize) -> Outcome {
-        let (q, gait) = (&self.q, &self.gait);
-        let mut sim = q.standing(gait, 0.0);
-        let x0 = sim.body_state(q.trunk).unwrap()[0];
-        let mut lowest = q.lowest_foot(&sim);
-        let mut out = Outcome::default();
-        for k in 0..steps {
-            q.control(&mut sim, gait, k as f64 * DT);
-            let t = Instant::now();
-            let result = sim.step();
-            out.step_seconds += t.elapsed().as_secs_f64();
-            match result {
-                Ok(st) => out.iterations += st.iterations,
-                Err(e) => {
-                    out.failure = Some(format!("maxdyn failed at step {k}: {e}"));
-                    break;
-                }
-            }
-            out.steps += 1;
-            lowest = lowest.min(q.lowest_foot(&sim));
-        }
-        out.penetration = Some((-lowest).max(0.0));
-        out.distance = Some(sim.body_state(q.trunk).unwrap()[0] - x0);
-        out
-    }
-
-    fn run_mujoco(&mut self, steps: usize) -> Outcome {
-        let mj = &mut self.mj;
-        mj.reset();
-        mj.qpos().copy_from_slice(&self.start);
-        mj.forward();
-        let x0 = mj.xipos(self.mj_trunk)[0];
-        let mut lowest = mj.min_contact_dist();
-        let mut out = Outcome::default();
-        for k in 0..steps {
-            let t = k as f64 * DT;
-            for (l, leg) in self.mj_joints.iter().enumerate() {
-                let (thigh, calf) = self.gait.targets(l, t);
-                for (p, target) in [0.0, thigh, calf].into_iter().enumerate() {
-                    let (qa, da, act) = leg[p];
-                    let u = KP[p] * (target - mj.qpos_at(qa)) - KD[p] * mj.qvel_at(da);
-                    mj.set_ctrl(act, u);
-                }
-            }
-            let t = Instant::now();
-            mj.step();
-            out.step_seconds += t.elapsed().as_secs_f64();
-            out.steps += 1;
-            out.iterations += mj.solver_iterations();
-            // the contacts of this step were found at its start configuration
-            lowest = lowest.min(mj.min_contact_dist());
-        }
-        mj.forward();
-        lowest = lowest.min(mj.min_contact_dist());
-        out.penetration = Some((-lowest).max(0.0));
-        out.distance = Some(mj.xipos(self.mj_trunk)[0] - x0);
-        out
+    fn rollouts(&mut self) -> (MaxdynRollout<'_>, MujocoRollout<'_>) {
+        let sim = self.q.standing(&self.gait, 0.0);
+        self.mj.reset();
+        self.mj.qpos().copy_from_slice(&self.start);
+        self.mj.forward();
+        let a1 = MjA1 { joints: self.mj_joints, gait: self.gait, trunk: self.mj_trunk };
+        (MaxdynRollout::new(sim, Some((&self.q, self.gait))), MujocoRollout::new(&mut self.mj, Some(a1)))
     }
 }
 
@@ -254,35 +237,125 @@ impl Pair for ChainPair {
         a
     }
 
-    fn run_maxdyn(&self, steps: usize) -> Outcome {
-        let mut sim = pendulum_chain(self.n, self.spherical, CHAIN_DT);
-        let mut out = Outcome::default();
-        for k in 0..steps {
-            let t = Instant::now();
-            let result = sim.step();
-            out.step_seconds += t.elapsed().as_secs_f64();
+    fn rollouts(&mut self) -> (MaxdynRollout<'_>, MujocoRollout<'_>) {
+        self.mj.reset();
+        (MaxdynRollout::new(pendulum_chain(self.n, self.spherical, CHAIN_DT), None), MujocoRollout::new(&mut self.mj, None))
+    }
+}
+
+/// A maxdyn run in progress, under the quadruped's controller if given.
+pub struct MaxdynRollout<'a> {
+    sim: Sim,
+    a1: Option<(&'a Quadruped, Gait)>,
+    x0: f64,
+    lowest: f64,
+    out: Outcome,
+}
+
+impl<'a> MaxdynRollout<'a> {
+    fn new(sim: Sim, a1: Option<(&'a Quadruped, Gait)>) -> MaxdynRollout<'a> {
+        let (x0, lowest) = a1.map_or((0.0, 0.0), |(q, _)| (sim.body_state(q.trunk).unwrap()[0], q.lowest_foot(&sim)));
+        MaxdynRollout { sim, a1, x0, lowest, out: Outcome::default() }
+    }
+
+    /// Up to `steps` more steps (none after a failure); returns their CPU seconds.
+    pub fn advance(&mut self, steps: usize) -> f64 {
+        let mut clock = ChunkClock::start();
+        for _ in 0..steps {
+            if self.out.failure.is_some() {
+                break;
+            }
+            let k = self.out.steps;
+            if let Some((q, gait)) = self.a1 {
+                q.control(&mut self.sim, &gait, k as f64 * DT);
+            }
+            let sim = &mut self.sim;
+            let result = clock.time(|| sim.step());
             match result {
-                Ok(st) => out.iterations += st.iterations,
+                Ok(st) => self.out.iterations += st.iterations,
                 Err(e) => {
-                    out.failure = Some(format!("maxdyn failed at step {k}: {e}"));
+                    self.out.failure = Some(format!("maxdyn failed at step {k}: {e}"));
                     break;
                 }
             }
-            out.steps += 1;
+            self.out.steps += 1;
+            if let Some((q, _)) = self.a1 {
+                self.lowest = self.lowest.min(q.lowest_foot(&self.sim));
+            }
+        }
+        let seconds = clock.stop();
+        self.out.step_seconds += seconds;
+        seconds
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        let mut out = self.out.clone();
+        if let Some((q, _)) = self.a1 {
+            out.penetration = Some((-self.lowest).max(0.0));
+            out.distance = Some(self.sim.body_state(q.trunk).unwrap()[0] - self.x0);
         }
         out
     }
+}
 
-    fn run_mujoco(&mut self, steps: usize) -> Outcome {
-        let mj = &mut self.mj;
-        mj.reset();
-        let mut out = Outcome::default();
+/// The quadruped's controller in MuJoCo: (qpos address, dof address, actuator) of each
+/// leg joint, the gait, the trunk body.
+#[derive(Clone, Copy)]
+pub struct MjA1 {
+    joints: [[(usize, usize, usize); 3]; 4],
+    gait: Gait,
+    trunk: usize,
+}
+
+/// A MuJoCo run in progress (from the state the data holds), under the quadruped's
+/// controller if given.
+pub struct MujocoRollout<'a> {
+    mj: &'a mut MjSim,
+    a1: Option<MjA1>,
+    x0: f64,
+    lowest: f64,
+    out: Outcome,
+}
+
+impl<'a> MujocoRollout<'a> {
+    fn new(mj: &'a mut MjSim, a1: Option<MjA1>) -> MujocoRollout<'a> {
+        let x0 = a1.map_or(0.0, |a| mj.xipos(a.trunk)[0]);
+        let lowest = mj.min_contact_dist();
+        MujocoRollout { mj, a1, x0, lowest, out: Outcome::default() }
+    }
+
+    /// `steps` more steps; returns their CPU seconds.
+    pub fn advance(&mut self, steps: usize) -> f64 {
+        let (mj, mut clock) = (&mut *self.mj, ChunkClock::start());
         for _ in 0..steps {
-            let t = Instant::now();
-            mj.step();
-            out.step_seconds += t.elapsed().as_secs_f64();
-            out.steps += 1;
-            out.iterations += mj.solver_iterations();
+            if let Some(a1) = &self.a1 {
+                let t = self.out.steps as f64 * DT;
+                for (l, leg) in a1.joints.iter().enumerate() {
+                    let (thigh, calf) = a1.gait.targets(l, t);
+                    for (p, target) in [0.0, thigh, calf].into_iter().enumerate() {
+                        let (qa, da, act) = leg[p];
+                        mj.set_ctrl(act, KP[p] * (target - mj.qpos_at(qa)) - KD[p] * mj.qvel_at(da));
+                    }
+                }
+            }
+            clock.time(|| mj.step());
+            self.out.steps += 1;
+            self.out.iterations += mj.solver_iterations();
+            // the contacts of this step were found at its start configuration
+            self.lowest = self.lowest.min(mj.min_contact_dist());
+        }
+        let seconds = clock.stop();
+        self.out.step_seconds += seconds;
+        seconds
+    }
+
+    /// The outcome (computes the final configuration's positions and contacts).
+    pub fn outcome(&mut self) -> Outcome {
+        let mut out = self.out.clone();
+        if let Some(a1) = self.a1 {
+            self.mj.forward();
+            out.penetration = Some((-self.lowest.min(self.mj.min_contact_dist())).max(0.0));
+            out.distance = Some(self.mj.xipos(a1.trunk)[0] - self.x0);
         }
         out
     }
