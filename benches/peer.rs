@@ -9,7 +9,7 @@
 //! models with `bash benches/peer/setup.sh` (venv with the `mujoco` wheel), or do setup
 //! and benchmark in one go with `bash benches/peer/run.sh`. docs/PEERS.md explains.
 //!
-//! Run: bash benches/peer/run.sh [-- --reps N] [-- --only SUBSTRING]
+//! Run: bash benches/peer/run.sh [-- --reps N --only SUBSTRING]
 //! Without `--bench` (under `cargo test --benches`) it only smoke-runs a few steps.
 
 #[path = "peer/cases.rs"]
