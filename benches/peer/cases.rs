@@ -267,7 +267,8 @@ impl<'a> MaxdynRollout<'a> {
             }
             let k = self.out.steps;
             if let Some((q, gait)) = self.a1 {
-                q.control(&mut self.sim, &gait, k as f64 * DT);
+                let t = self.sim.time();
+                q.control(&mut self.sim, &gait, t);
             }
             let sim = &mut self.sim;
             let result = clock.time(|| sim.step());
@@ -329,7 +330,7 @@ impl<'a> MujocoRollout<'a> {
         let (mj, mut clock) = (&mut *self.mj, ChunkClock::start());
         for _ in 0..steps {
             if let Some(a1) = &self.a1 {
-                let t = self.out.steps as f64 * DT;
+                let t = mj.time();
                 for (l, leg) in a1.joints.iter().enumerate() {
                     let (thigh, calf) = a1.gait.targets(l, t);
                     for (p, target) in [0.0, thigh, calf].into_iter().enumerate() {

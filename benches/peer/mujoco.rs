@@ -16,6 +16,7 @@ struct Api {
     forward: unsafe extern "C" fn(*mut c_void),
     step: unsafe extern "C" fn(*mut c_void),
     timestep: unsafe extern "C" fn(*const c_void) -> f64,
+    time: unsafe extern "C" fn(*const c_void) -> f64,
     nbody: unsafe extern "C" fn(*const c_void) -> c_int,
     nq: unsafe extern "C" fn(*const c_void) -> c_int,
     qpos: unsafe extern "C" fn(*mut c_void) -> *mut f64,
@@ -65,6 +66,7 @@ impl Mujoco {
                 forward: symbol(lib, "peer_forward")?,
                 step: symbol(lib, "peer_step")?,
                 timestep: symbol(lib, "peer_timestep")?,
+                time: symbol(lib, "peer_time")?,
                 nbody: symbol(lib, "peer_nbody")?,
                 nq: symbol(lib, "peer_nq")?,
                 qpos: symbol(lib, "peer_qpos")?,
@@ -135,6 +137,11 @@ impl MjSim {
     }
     pub fn timestep(&self) -> f64 {
         unsafe { (self.api.timestep)(self.ptr) }
+    }
+    /// Simulated time [s].
+    #[inline]
+    pub fn time(&self) -> f64 {
+        unsafe { (self.api.time)(self.ptr) }
     }
     pub fn nbody(&self) -> usize {
         unsafe { (self.api.nbody)(self.ptr) as usize }
