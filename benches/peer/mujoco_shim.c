@@ -1,0 +1,103 @@
+// A flat C face of MuJoCo for benches/peer.rs (loaded with dlopen): load a model, reach
+// its state arrays and names, step, and read what the table reports. Built by setup.sh
+// against the headers and libmujoco of the `mujoco` wheel.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+
+typedef struct {
+  mjModel* m;
+  mjData* d;
+} PeerSim;
+
+const char* peer_version(void) { return mj_versionString(); }
+
+// The model in an MJCF file and its data reset to keyframe 0 if it has one; NULL with the
+// message in err on failure.
+PeerSim* peer_load(const char* path, char* err, int err_len) {
+  mjModel* m = mj_loadXML(path, NULL, err, err_len);
+  if (!m) return NULL;
+  PeerSim* s = (PeerSim*)malloc(sizeof(PeerSim));
+  s->m = m;
+  s->d = mj_makeData(m);
+  if (m->nkey > 0) mj_resetDataKeyframe(m, s->d, 0);
+  mj_forward(m, s->d);
+  return s;
+}
+
+void peer_free(PeerSim* s) {
+  mj_deleteData(s->d);
+  mj_deleteModel(s->m);
+  free(s);
+}
+
+void peer_set_elliptic_cone(PeerSim* s, int elliptic) { s->m->opt.cone = elliptic ? mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL; }
+
+// Contact stiffness: the time constant of every geom's solref (MuJoCo default 0.02 s).
+void peer_set_contact_timeconst(PeerSim* s, double timeconst) {
+  for (int i = 0; i < s->m->ngeom; i++) s->m->geom_solref[mjNREF * i] = timeconst;
+}
+
+// Back to the initial state (keyframe 0 if any) with positions, contacts computed.
+void peer_reset(PeerSim* s) {
+  if (s->m->nkey > 0) mj_resetDataKeyframe(s->m, s->d, 0);
+  else mj_resetData(s->m, s->d);
+  mj_forward(s->m, s->d);
+}
+
+void peer_forward(PeerSim* s) { mj_forward(s->m, s->d); }
+void peer_step(PeerSim* s) { mj_step(s->m, s->d); }
+
+double peer_timestep(const PeerSim* s) { return s->m->opt.timestep; }
+double peer_time(const PeerSim* s) { return s->d->time; }
+int peer_nbody(const PeerSim* s) { return s->m->nbody; }
+int peer_nq(const PeerSim* s) { return s->m->nq; }
+double* peer_qpos(PeerSim* s) { return s->d->qpos; }
+double* peer_qvel(PeerSim* s) { return s->d->qvel; }
+double* peer_ctrl(PeerSim* s) { return s->d->ctrl; }
+// World positions of the bodies' centres of mass (nbody × 3) and orientations of their
+// body frames (nbody × 4, w x y z).
+const double* peer_xipos(const PeerSim* s) { return s->d->xipos; }
+const double* peer_xquat(const PeerSim* s) { return s->d->xquat; }
+
+int peer_body(const PeerSim* s, const char* name) { return mj_name2id(s->m, mjOBJ_BODY, name); }
+int peer_actuator(const PeerSim* s, const char* name) { return mj_name2id(s->m, mjOBJ_ACTUATOR, name); }
+int peer_joint_qpos(const PeerSim* s, const char* name) {
+  int j = mj_name2id(s->m, mjOBJ_JOINT, name);
+  return j < 0 ? -1 : s->m->jnt_qposadr[j];
+}
+int peer_joint_dof(const PeerSim* s, const char* name) {
+  int j = mj_name2id(s->m, mjOBJ_JOINT, name);
+  return j < 0 ? -1 : s->m->jnt_dofadr[j];
+}
+
+// Mass and full inertia (row-major 3×3, about the centre of mass, in the body frame).
+void peer_body_inertia(const PeerSim* s, int body, double out[10]) {
+  double r[9];
+  mju_quat2Mat(r, s->m->body_iquat + 4 * body);
+  const double* i = s->m->body_inertia + 3 * body;
+  out[0] = s->m->body_mass[body];
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      out[1 + 3 * a + b] = r[3 * a] * i[0] * r[3 * b] + r[3 * a + 1] * i[1] * r[3 * b + 1] + r[3 * a + 2] * i[2] * r[3 * b + 2];
+}
+
+// The most negative signed distance of the contacts found in the last step (+inf: none).
+double peer_min_contact_dist(const PeerSim* s) {
+  double m = INFINITY;
+  for (int i = 0; i < s->d->ncon; i++)
+    if (s->d->contact[i].dist < m) m = s->d->contact[i].dist;
+  return m;
+}
+
+// Constraint-solver iterations of the last step, summed over the constraint islands
+// (0 when there are no constraints).
+int peer_solver_iterations(const PeerSim* s) {
+  int n = s->d->nisland < mjNISLAND ? s->d->nisland : mjNISLAND;
+  if (n <= 0) return s->d->nefc > 0 ? s->d->solver_niter[0] : 0;
+  int total = 0;
+  for (int i = 0; i < n; i++) total += s->d->solver_niter[i];
+  return total;
+}
