@@ -77,6 +77,11 @@ fn chain_sims(n: usize) -> Vec<Sim> {
     (0..n)
         .map(|i| {
             let mut sim = Sim::new(model.clone(), 0.01).unwrap();
+            // odd chains get few iterations, so that they take split steps; the warm
+            // ones restart jammed solves cold (both retry paths covered)
+            let o = sim.options();
+            let max_iterations = if i % 2 == 0 { o.max_iterations } else { 20 };
+            sim.set_options(maxdyn::SolverOptions { max_iterations, ..o }).unwrap();
             let mut s = sim.body_state(7).unwrap();
             s[7] += 0.1 * i as f64;
             sim.set_body_state(7, &s).unwrap();
@@ -88,17 +93,20 @@ fn chain_sims(n: usize) -> Vec<Sim> {
 #[test]
 fn sphere_chain_with_contacts_matches_serial_stepping_for_any_thread_count() {
     let steps = 250;
-    let mut splits = 0;
+    let (mut splits, mut restarts) = (0, 0);
     let serial: Vec<Vec<u64>> = chain_sims(4)
         .into_iter()
         .map(|mut sim| {
             for _ in 0..steps {
-                splits += (sim.step().unwrap().substeps > 1) as usize;
+                let st = sim.step().unwrap();
+                splits += (st.substeps > 1) as usize;
+                restarts += st.cold_restarts;
             }
             bits(&sim)
         })
         .collect();
     assert!(splits >= 1, "no split step: the test no longer covers the retry path");
+    assert!(restarts >= 1, "no cold restart: the test no longer covers the warm start's retry");
     for threads in [1, 2, 3] {
         let mut batch = Batch::from_sims(chain_sims(4), threads).unwrap();
         assert_eq!(batch.step(steps), 0, "{:?}", batch.failures());
