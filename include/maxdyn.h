@@ -13,7 +13,7 @@
  * it changes with _set_, _add_, _clear_, _reset_; finds an id with _find_.
  * Order: status, errors and version; the builder (bodies and joints, names, force
  * elements, contacts, URDF); the model; the sim (stepping, options, state, inputs,
- * contacts, diagnostics); last the deprecated names of older releases, each an alias
+ * contacts, diagnostics); batches of sims on a thread pool; last the deprecated names of older releases, each an alias
  * of its maxdyn_<object>_get_<thing> function (kept so existing code compiles).
  * Structs (maxdyn_step_stats, maxdyn_solver_options) only ever grow at their end.
  */
