@@ -82,10 +82,30 @@ impl Sim {
     pub fn newton_matrix(&mut self) -> BlockMatrix {
         let (model, d) = (&*self.model, &mut self.data);
         crate::step::predict(model, d);
-        crate::step::warm_start::warm_start(&model.addresses, &d.warm, &d.state, &mut d.scratch.it.s);
+        crate::step::warm_start::warm_start(model, &d.warm, &d.state, &mut d.scratch.it.s);
         let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
         eqs.jacobian(&d.scratch.it.s, &mut d.scratch.matrix);
         d.scratch.matrix.clone()
+    }
+
+    /// ‖residual‖∞ of the next step's equality rows at its warm start, and at the plain
+    /// warm start (current velocities, last multipliers) for comparison. The state is not
+    /// changed.
+    #[cfg(feature = "test-support")]
+    pub fn debug_warm_start_residuals(&mut self) -> (f64, f64) {
+        let (model, d) = (&*self.model, &mut self.data);
+        crate::step::predict(model, d);
+        let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
+        let (s, r) = (&mut d.scratch.it.s, &mut d.scratch.it.r);
+        crate::step::warm_start::warm_start(model, &d.warm, &d.state, s);
+        eqs.residual(s, r);
+        let warm = crate::step::problem::norm_inf(r);
+        s.copy_from_slice(&d.warm.solution);
+        for i in 0..d.state.v.len() {
+            model.addresses.set_velocities(s, i, &d.state.v[i], &d.state.w[i]);
+        }
+        eqs.residual(s, r);
+        (warm, crate::step::problem::norm_inf(r))
     }
 
     /// [`Sim::newton_matrix`] as a dense row-major array (dimension `model().system_size()`).

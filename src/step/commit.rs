@@ -14,7 +14,11 @@ pub fn commit(model: &Model, d: &mut Data) {
         d.state.q[i] = d.frame.q1[i];
         (d.state.v[i], d.state.w[i]) = at.velocities(s, i);
     }
+    // the committed solution becomes the previous one; a step of the same interval as the
+    // last one (not a half of a split step) makes the pair an extrapolation base
+    std::mem::swap(&mut d.warm.previous, &mut d.warm.solution);
     d.warm.solution.copy_from_slice(s);
+    d.warm.extrapolate = d.steps > 0 && d.dt == d.dt_prev;
     if !model.contacts.is_empty() {
         let cw = &d.scratch.contacts;
         d.warm.e_solution.copy_from_slice(&cw.vars.e);

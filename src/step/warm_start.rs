@@ -1,14 +1,31 @@
 //! Where a step's iterate starts: the last step's solution (joint multipliers, contact
-//! variables) with the current velocities ż_k in the body rows.
+//! variables) with the current velocities ż_k in the body rows, or — after two steps of
+//! the same interval that the caller has not disturbed — the velocities extrapolated,
+//! 2 ż_k − ż_{k−1}: second order in dt where ż_k is first order, so that Newton's first
+//! step lands where the factorization can be reused (`newton::CHORD_CONTRACTION`).
 
 use crate::data::{BodyStates, WarmStart};
-use crate::model::addresses::Addresses;
+use crate::model::Model;
 
 /// The warm start into `s`. Also the restart of a solve that is repeated within a step
-/// (a left-out contact added, a Tresca round).
-pub fn warm_start(at: &Addresses, warm: &WarmStart, state: &BodyStates, s: &mut [f64]) {
+/// (a left-out contact added, a Tresca round, a cold restart).
+pub fn warm_start(model: &Model, warm: &WarmStart, state: &BodyStates, s: &mut [f64]) {
+    let at = &model.addresses;
+    // the state's velocities are the last solution's unless the caller set them since
+    let undisturbed = (0..state.v.len()).all(|i| at.velocities(&warm.solution, i) == (state.v[i], state.w[i]));
     s.copy_from_slice(&warm.solution);
-    for i in 0..state.v.len() {
-        at.set_velocities(s, i, &state.v[i], &state.w[i]);
+    if warm.extrapolate && undisturbed {
+        // velocities only: multipliers of redundant rows are not unique, and a step
+        // along their null space leaves a residual the solve cannot remove
+        for i in 0..state.v.len() {
+            let o = at.body(i);
+            for k in o..o + 6 {
+                s[k] = 2.0 * warm.solution[k] - warm.previous[k];
+            }
+        }
+    } else {
+        for i in 0..state.v.len() {
+            at.set_velocities(s, i, &state.v[i], &state.w[i]);
+        }
     }
 }

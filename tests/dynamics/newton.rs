@@ -60,3 +60,27 @@ fn newton_matrix_sparse_equals_dense_on_chains() {
         }
     }
 }
+
+/// The warm start extrapolates the velocities (2 ż_k − ż_{k−1}) once two steps of the
+/// same interval are done: on the 32-link chain the next step's residual there is far
+/// below the plain warm start's (measured 1.06 vs 6.92 at step 50: 6.5×; 28× later in the swing), so Newton's
+/// first step lands where the factorization is reused for the second.
+#[test]
+fn extrapolated_warm_start_is_closer_than_the_last_velocities() {
+    for spherical in [false, true] {
+        let mut sim = pendulum_chain(32, spherical, 0.01);
+        for _ in 0..50 {
+            sim.step().unwrap();
+        }
+        let (extrapolated, plain) = sim.debug_warm_start_residuals();
+        eprintln!("spherical {spherical}: residual at the warm start {extrapolated:e}, at the last velocities {plain:e}");
+        assert!(extrapolated < plain / 3.0, "{extrapolated:e} vs {plain:e}");
+        // a state set by the caller ends the extrapolation: both starts coincide
+        let s = sim.body_state(3).unwrap();
+        let mut t = s;
+        t[7] += 1e-3;
+        sim.set_body_state(3, &t).unwrap();
+        let (a, b) = sim.debug_warm_start_residuals();
+        assert_eq!(a, b);
+    }
+}
