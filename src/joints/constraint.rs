@@ -98,7 +98,7 @@ impl Joint {
         self.select_values(&g.gt, &g.gr, out);
     }
 
-    fn select_values(&self, gt: &V3, gr: &V3, out: &mut [f64]) {
+    pub(super) fn select_values(&self, gt: &V3, gr: &V3, out: &mut [f64]) {
         let nt = self.dt.len;
         for (r, d) in self.dt.as_slice().iter().enumerate() {
             out[r] = d.dot(gt);
