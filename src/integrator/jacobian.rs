@@ -6,6 +6,7 @@
 use super::multipliers::MultiplierJacobians;
 use super::{body_dynamics, StepFrame};
 use crate::joints::constraint::Side;
+use crate::joints::tangent::RotationMap;
 use crate::model::Model;
 use crate::solver::BlockMatrix;
 
@@ -29,14 +30,8 @@ pub fn assemble_jacobian(model: &Model, f: &StepFrame, g: &MultiplierJacobians, 
             let Some(body) = body else { continue };
             let nb = model.body_node[body];
             // ∂g(z_{k+2})/∂(v, ω): dx/dv = dt, δφ = M(ω) δω
-            j.tangent_block(&t, side, dt, next.map(body), matrix.block_mut(sym, nj, nb));
-            let gsrc = g.block(ji, nc, side == Side::Child);
-            let blk = &mut matrix.block_mut(sym, nb, nj)[..6 * nc];
-            for (c, gc) in gsrc.chunks_exact(6).enumerate() {
-                for (r, gv) in gc.iter().enumerate() {
-                    blk[r * nc + c] = -gv;
-                }
-            }
+            j.tangent_block(&t, side, dt, RotationMap::Matrix(next.map(body)), matrix.block_mut(sym, nj, nb));
+            matrix.block_mut(sym, nb, nj).copy_from_slice(g.coupling(ji, nc, side == Side::Child));
         }
     }
 }

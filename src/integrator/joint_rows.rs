@@ -2,9 +2,9 @@
 //! the constraint forces −G(z_{k+1})ᵀλ on the bodies (paper sec. 3.2).
 
 use crate::joints::constraint::{Pose, Side};
-use crate::joints::tangent::Placement;
+use crate::joints::tangent::{Placement, RotationMap};
 use crate::joints::Joint;
-use crate::math::{d_step_rotation, lmat, vt, M3, M43, V3, V4};
+use crate::math::{d_step_rotation, lmat, vt, M43, V3, V4};
 
 /// Pose at z_{k+2} from z_{k+1} and the step's unknown velocities (the one pose update,
 /// kept here under its old path).
@@ -23,14 +23,17 @@ pub fn rotational_map(q: &V4) -> M43 {
     lmat(q) * vt()
 }
 
-/// G blocks (nc×6 each) of a joint at configuration (a, b), the multiplier Jacobian: the
-/// constraint's derivative along q ⊗ (0, δφ), i.e. twice the body-frame rotation
-/// (`joints::tangent`).
+/// G blocks (nc×6 each) of a joint at configuration (a, b), the multiplier Jacobian.
 pub fn multiplier_jacobian(j: &Joint, a: &Pose, b: &Pose, ga: &mut [f64], gb: &mut [f64]) {
-    let t = j.tangent_jacobian(&Placement::of(a), &Placement::of(b));
-    let two = M3::from_diagonal_element(2.0);
+    multiplier_blocks(j, &Placement::of(a), &Placement::of(b), ga, gb);
+}
+
+/// [`multiplier_jacobian`] at placements: the constraint's derivative along q ⊗ (0, δφ),
+/// twice the body-frame rotation of `joints::tangent`.
+pub fn multiplier_blocks(j: &Joint, a: &Placement, b: &Placement, ga: &mut [f64], gb: &mut [f64]) {
+    let t = j.tangent_jacobian(a, b);
     if j.parent.is_some() {
-        j.tangent_block(&t, Side::Parent, 1.0, &two, ga);
+        j.tangent_block(&t, Side::Parent, 1.0, RotationMap::Scale(2.0), ga);
     }
-    j.tangent_block(&t, Side::Child, 1.0, &two, gb);
+    j.tangent_block(&t, Side::Child, 1.0, RotationMap::Scale(2.0), gb);
 }

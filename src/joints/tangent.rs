@@ -37,18 +37,45 @@ impl Placement {
     }
 }
 
-/// The derivatives above at one configuration of a joint (blocks its selection drops are
-/// left zero).
+/// The map from a body's angular velocity unknown to the rotation δφ of its pose.
 #[derive(Debug, Clone, Copy)]
-pub struct TangentJacobian {
-    /// Q_aᵀ = ∂g_T/∂x_b = −∂g_T/∂x_a.
-    rat: M3,
-    /// ∂g_T/∂δφ for the parent (a) and the child (b).
-    gt_a: M3,
-    gt_b: M3,
-    /// ∂g_R/∂δφ for the parent and the child.
-    gr_a: M3,
-    gr_b: M3,
+pub enum RotationMap<'a> {
+    /// δφ = M δω (the Newton matrix at z_{k+2}, `integrator::next_poses`).
+    Matrix(&'a M3),
+    /// δφ = c δω (c = 2: the multiplier Jacobian's q ⊗ (0, δω), paper sec. 3.2).
+    Scale(f64),
+}
+
+impl RotationMap<'_> {
+    /// X·map for a block X of derivatives with respect to δφ.
+    #[inline]
+    fn right(&self, x: &M3) -> M3 {
+        match self {
+            RotationMap::Matrix(m) => x * *m,
+            RotationMap::Scale(c) => x * *c,
+        }
+    }
+
+    /// mapᵀ·u for a row uᵀ of derivatives with respect to δφ.
+    #[inline]
+    fn row(&self, u: &V3) -> V3 {
+        match self {
+            RotationMap::Matrix(m) => m.tr_mul(u),
+            RotationMap::Scale(c) => u * *c,
+        }
+    }
+}
+
+/// A joint at one configuration (a, b), with what the blocks of both sides share; each
+/// block is evaluated on demand (`Joint::tangent_block`).
+#[derive(Debug, Clone, Copy)]
+pub struct TangentJacobian<'a> {
+    a: &'a Placement,
+    b: &'a Placement,
+    /// g_T + p_a = Q_aᵀ(x_b + Q_b p_b − x_a), when the joint has translational rows.
+    arm: V3,
+    /// ½ q_a* ⊗ q_b ⊗ q_off*, when the joint has rotational rows.
+    half_rel: V4,
 }
 
 impl Joint {
@@ -61,45 +88,74 @@ impl Joint {
         self.select_values(&gt, &gr, out);
     }
 
-    /// The closed-form derivatives of g_T and g_R at placements (a, b).
-    pub fn tangent_jacobian(&self, a: &Placement, b: &Placement) -> TangentJacobian {
-        let rat = a.r.transpose();
-        let (mut gt_a, mut gt_b, mut gr_a, mut gr_b) = (M3::zeros(), M3::zeros(), M3::zeros(), M3::zeros());
-        if self.dt.len > 0 {
-            let rb_p = b.r * self.p_child;
-            gt_a = skew(&(rat * (b.x + rb_p - a.x)));
-            gt_b = -(rat * b.r * skew(&self.p_child));
-        }
-        if self.dr.len > 0 {
-            let rel = qmul(&qmul(&conj(&a.q), &b.q), &conj(&self.q_offset));
-            let (s, v) = (0.5 * rel[0], 0.5 * vec_part(&rel));
-            let sv = skew(&v);
-            gr_a = sv - M3::from_diagonal_element(s);
-            gr_b = (M3::from_diagonal_element(s) + sv) * rotation(&self.q_offset);
-        }
-        TangentJacobian { rat, gt_a, gt_b, gr_a, gr_b }
+    /// The joint's derivatives at placements (a, b).
+    #[inline]
+    pub fn tangent_jacobian<'a>(&self, a: &'a Placement, b: &'a Placement) -> TangentJacobian<'a> {
+        let arm = if self.dt.len > 0 { a.r.tr_mul(&(b.x + b.r * self.p_child - a.x)) } else { V3::zeros() };
+        let half_rel = if self.dr.len > 0 { 0.5 * qmul(&qmul(&conj(&a.q), &b.q), &conj(&self.q_offset)) } else { V4::zeros() };
+        TangentJacobian { a, b, arm, half_rel }
     }
 
     /// Jacobian block (nc × 6, row-major) of the constraint with respect to one body's
     /// velocity unknowns: translational columns scaled by `dx`, rotational columns mapped
-    /// by `map` (δφ = map·δω), i.e. [D ∂g/∂x · dx, D ∂g/∂δφ · map]. Every entry is written.
-    pub fn tangent_block(&self, t: &TangentJacobian, side: Side, dx: f64, map: &M3, out: &mut [f64]) {
-        let (sx, gt, gr) = match side {
-            Side::Parent => (-dx, &t.gt_a, &t.gr_a),
-            Side::Child => (dx, &t.gt_b, &t.gr_b),
-        };
+    /// by `map`, i.e. [D ∂g/∂x · dx, D ∂g/∂δφ · map]. Every entry is written.
+    pub fn tangent_block(&self, t: &TangentJacobian, side: Side, dx: f64, map: RotationMap, out: &mut [f64]) {
         let (ts, rs) = self.kind.selection();
         let nt = self.dt.len;
         let (trans, rot) = out[..6 * (nt + self.dr.len)].split_at_mut(6 * nt);
-        match ts {
-            Selection::None => {}
-            Selection::Full => write_rows(&(t.rat * sx), &(gt * map), trans),
-            _ => project_rows(self.dt.as_slice(), Some((&t.rat, sx)), gt, map, trans),
+        let (a, b, p) = (t.a, t.b, &self.p_child);
+        let sx = if side == Side::Parent { -dx } else { dx };
+        match (ts, side) {
+            (Selection::None, _) => {}
+            // ±Q_aᵀ dx, [g_T + p_a]× M
+            (Selection::Full, Side::Parent) => write_rows(&(a.r.transpose() * sx), &map.right(&skew(&t.arm)), trans),
+            // −Q_aᵀ Q_b [p_b]× M: row r of A[p]× is (a_r × p)ᵀ
+            (Selection::Full, Side::Child) => {
+                let ab = a.r.tr_mul(&b.r);
+                let mut abp = M3::zeros();
+                for r in 0..3 {
+                    abp.set_row(r, &(p.cross(&ab.row(r).transpose())).transpose());
+                }
+                write_rows(&(a.r.transpose() * sx), &map.right(&abp), trans);
+            }
+            // rows dᵀ: ±(Q_a d)ᵀ dx, (Mᵀ(d × (g_T + p_a)))ᵀ or (Mᵀ(p_b × Q_bᵀ Q_a d))ᵀ
+            _ => {
+                for (d, row) in self.dt.as_slice().iter().zip(trans.chunks_exact_mut(6)) {
+                    let ad = a.r * d;
+                    let u = match side {
+                        Side::Parent => d.cross(&t.arm),
+                        Side::Child => p.cross(&b.r.tr_mul(&ad)),
+                    };
+                    write_row(&(ad * sx), &map.row(&u), row);
+                }
+            }
         }
-        match rs {
-            Selection::None => {}
-            Selection::Full => write_rows(&M3::zeros(), &(gr * map), rot),
-            _ => project_rows(self.dr.as_slice(), None, gr, map, rot),
+        let (s, v) = (t.half_rel[0], vec_part(&t.half_rel));
+        match (rs, side) {
+            (Selection::None, _) => {}
+            // −½(s I − [v]×) M
+            (Selection::Full, Side::Parent) => write_rows(&M3::zeros(), &map.right(&(skew(&v) - M3::from_diagonal_element(s))), rot),
+            // ½(s I + [v]×) Q(q_off) M
+            (Selection::Full, Side::Child) => {
+                let off = rotation(&self.q_offset);
+                let mut so = M3::zeros();
+                for c in 0..3 {
+                    let col = off.column(c).into_owned();
+                    so.set_column(c, &(s * col + v.cross(&col)));
+                }
+                write_rows(&M3::zeros(), &map.right(&so), rot);
+            }
+            // rows dᵀ: −(Mᵀ(s d + v × d))ᵀ or (Mᵀ Q(q_off)ᵀ (s d − v × d))ᵀ
+            _ => {
+                let off = if side == Side::Child { rotation(&self.q_offset) } else { M3::zeros() };
+                for (d, row) in self.dr.as_slice().iter().zip(rot.chunks_exact_mut(6)) {
+                    let u = match side {
+                        Side::Parent => -(s * d + v.cross(d)),
+                        Side::Child => off.tr_mul(&(s * d - v.cross(d))),
+                    };
+                    write_row(&V3::zeros(), &map.row(&u), row);
+                }
+            }
         }
     }
 }
@@ -108,25 +164,14 @@ impl Joint {
 #[inline]
 fn write_rows(x: &M3, phi: &M3, out: &mut [f64]) {
     for (r, row) in out.chunks_exact_mut(6).take(3).enumerate() {
-        for c in 0..3 {
-            row[c] = x[(r, c)];
-            row[3 + c] = phi[(r, c)];
-        }
+        write_row(&x.row(r).transpose(), &phi.row(r).transpose(), row);
     }
 }
 
-/// Rows [dᵀ X s, dᵀ Φ map] for each direction d (X, s: the translational block and its
-/// scale; none: zero columns).
 #[inline]
-fn project_rows(dirs: &[V3], x: Option<(&M3, f64)>, phi: &M3, map: &M3, out: &mut [f64]) {
-    for (d, row) in dirs.iter().zip(out.chunks_exact_mut(6)) {
-        let tx = x.map_or(V3::zeros(), |(m, s)| m.tr_mul(d) * s);
-        let tq = map.tr_mul(&phi.tr_mul(d));
-        for c in 0..3 {
-            row[c] = tx[c];
-            row[3 + c] = tq[c];
-        }
-    }
+fn write_row(x: &V3, phi: &V3, row: &mut [f64]) {
+    row[..3].copy_from_slice(x.as_slice());
+    row[3..6].copy_from_slice(phi.as_slice());
 }
 
 #[cfg(test)]
