@@ -69,7 +69,7 @@ mod tests {
     use crate::joints::JointType;
     use crate::math::step_rotation;
 
-    /// Largest difference relative to the block's largest entry seen here: 9e-16; the
+    /// Largest difference relative to the block's largest entry seen here: 1.1e-15; the
     /// bound leaves room for other platforms' rounding.
     const TOLERANCE: f64 = 1e-13;
 

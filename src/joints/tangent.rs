@@ -17,7 +17,7 @@
 
 use super::constraint::{Pose, Side};
 use super::{Joint, Selection};
-use crate::math::{conj, qmul, rotation, skew, vec_part, M3, V3, V4};
+use crate::math::{conj, qmul, rotation, skew, vec_part, IDENTITY, M3, V3, V4};
 
 /// A pose with its rotation matrix Q(q), computed once and shared by every joint on the
 /// body.
@@ -84,15 +84,33 @@ impl Joint {
     #[inline]
     pub fn constraint_at(&self, a: &Placement, b: &Placement, out: &mut [f64]) {
         let gt = a.r.transpose() * (b.x + b.r * self.p_child - a.x) - self.p_parent;
-        let gr = vec_part(&qmul(&qmul(&conj(&a.q), &b.q), &conj(&self.q_offset)));
+        let gr = vec_part(&self.relative_rotation_of(&a.q, &b.q));
         self.select_values(&gt, &gr, out);
+    }
+
+    /// q_a* ⊗ q_b ⊗ q_off* (appendix B); without an offset (q_off = 1, the common case)
+    /// the last product is skipped, which changes no value.
+    #[inline]
+    fn relative_rotation_of(&self, qa: &V4, qb: &V4) -> V4 {
+        let p = qmul(&conj(qa), qb);
+        if self.q_offset == IDENTITY {
+            p
+        } else {
+            qmul(&p, &conj(&self.q_offset))
+        }
+    }
+
+    /// Q(q_off), None without an offset.
+    #[inline]
+    fn offset_rotation(&self) -> Option<M3> {
+        (self.q_offset != IDENTITY).then(|| rotation(&self.q_offset))
     }
 
     /// The joint's derivatives at placements (a, b).
     #[inline]
     pub fn tangent_jacobian<'a>(&self, a: &'a Placement, b: &'a Placement) -> TangentJacobian<'a> {
         let arm = if self.dt.len > 0 { a.r.tr_mul(&(b.x + b.r * self.p_child - a.x)) } else { V3::zeros() };
-        let half_rel = if self.dr.len > 0 { 0.5 * qmul(&qmul(&conj(&a.q), &b.q), &conj(&self.q_offset)) } else { V4::zeros() };
+        let half_rel = if self.dr.len > 0 { 0.5 * self.relative_rotation_of(&a.q, &b.q) } else { V4::zeros() };
         TangentJacobian { a, b, arm, half_rel }
     }
 
@@ -137,21 +155,24 @@ impl Joint {
             (Selection::Full, Side::Parent) => write_rows(&M3::zeros(), &map.right(&(skew(&v) - M3::from_diagonal_element(s))), rot),
             // ½(s I + [v]×) Q(q_off) M
             (Selection::Full, Side::Child) => {
-                let off = rotation(&self.q_offset);
+                let off = self.offset_rotation();
                 let mut so = M3::zeros();
                 for c in 0..3 {
-                    let col = off.column(c).into_owned();
+                    let col = off.map_or(V3::ith(c, 1.0), |off| off.column(c).into_owned());
                     so.set_column(c, &(s * col + v.cross(&col)));
                 }
                 write_rows(&M3::zeros(), &map.right(&so), rot);
             }
             // rows dᵀ: −(Mᵀ(s d + v × d))ᵀ or (Mᵀ Q(q_off)ᵀ (s d − v × d))ᵀ
             _ => {
-                let off = if side == Side::Child { rotation(&self.q_offset) } else { M3::zeros() };
+                let off = if side == Side::Child { self.offset_rotation() } else { None };
                 for (d, row) in self.dr.as_slice().iter().zip(rot.chunks_exact_mut(6)) {
                     let u = match side {
                         Side::Parent => -(s * d + v.cross(d)),
-                        Side::Child => off.tr_mul(&(s * d - v.cross(d))),
+                        Side::Child => {
+                            let u = s * d - v.cross(d);
+                            off.map_or(u, |off| off.tr_mul(&u))
+                        }
                     };
                     write_row(&V3::zeros(), &map.row(&u), row);
                 }
@@ -163,15 +184,19 @@ impl Joint {
 /// Three rows [x_r, φ_r] from 3×3 blocks.
 #[inline]
 fn write_rows(x: &M3, phi: &M3, out: &mut [f64]) {
-    for (r, row) in out.chunks_exact_mut(6).take(3).enumerate() {
-        write_row(&x.row(r).transpose(), &phi.row(r).transpose(), row);
+    let out: &mut [f64; 18] = (&mut out[..18]).try_into().expect("three rows");
+    for r in 0..3 {
+        for c in 0..3 {
+            out[r * 6 + c] = x[(r, c)];
+            out[r * 6 + 3 + c] = phi[(r, c)];
+        }
     }
 }
 
 #[inline]
 fn write_row(x: &V3, phi: &V3, row: &mut [f64]) {
-    row[..3].copy_from_slice(x.as_slice());
-    row[3..6].copy_from_slice(phi.as_slice());
+    let row: &mut [f64; 6] = (&mut row[..6]).try_into().expect("one row");
+    *row = [x.x, x.y, x.z, phi.x, phi.y, phi.z];
 }
 
 #[cfg(test)]

@@ -28,9 +28,13 @@ impl Rng {
     }
 }
 
+/// A joint of `kind` with random points and axis, and a random orientation offset or
+/// (every third) none.
 pub(crate) fn random_joint(kind: JointType, rng: &mut Rng, parent: Option<usize>) -> Joint {
     let mut j = Joint::new(kind, parent, 1, rng.v3(0.5), rng.v3(0.5), rng.v3(1.0));
-    j.q_offset = rng.quat();
+    if rng.next() > -0.33 {
+        j.q_offset = rng.quat();
+    }
     j
 }
 
