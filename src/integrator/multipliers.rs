@@ -1,13 +1,21 @@
 //! The multiplier Jacobians G(z_{k+1}) of every joint (the constraint forces −Gᵀλ on the
 //! bodies, paper sec. 3.2): evaluated once per step at the prediction, fixed during the
 //! Newton iterations. Kept twice: as G for the residual's −Gᵀλ and as the Newton
-//! matrix's body–joint blocks −Gᵀ, which the assembly copies as they are. Storage for all
-//! joints is allocated once.
+//! matrix's body–joint blocks −Gᵀ, which the assembly copies as they are. Beside them the
+//! rows of each joint's free directions at z_{k+1}, along which actuators and dampers act
+//! (`forces::joint_directions`), also fixed for the step: computed at a joint's first
+//! request in the step (most joints have neither). Storage for all joints is allocated
+//! once.
 
 use super::joint_rows::multiplier_blocks;
 use super::StepFrame;
 use crate::joints::constraint::Pose;
+use crate::forces::joint_directions::rate_rows_at;
+use crate::forces::wrench_pair::{BodyRow, WrenchPair};
 use crate::joints::tangent::Placement;
+use crate::joints::Joint;
+use crate::math::V3;
+use std::cell::{Cell, RefCell};
 use crate::model::Model;
 
 #[derive(Debug, Clone, Default)]
@@ -22,6 +30,11 @@ pub struct MultiplierJacobians {
     offset: Vec<usize>,
     /// Each body's placement at z_{k+1}.
     place: Vec<Placement>,
+    /// Rate rows of every joint's free directions at z_{k+1}, from `rate_offset[joint]`,
+    /// valid for the joints marked in `rates_ready`.
+    rates: RefCell<Vec<WrenchPair>>,
+    rate_offset: Vec<usize>,
+    rates_ready: Vec<Cell<bool>>,
 }
 
 impl MultiplierJacobians {
@@ -32,7 +45,24 @@ impl MultiplierJacobians {
             offset.push(o);
             o += j.constraint_count() * 6;
         }
-        MultiplierJacobians { parent: vec![0.0; o], child: vec![0.0; o], parent_t: vec![0.0; o], child_t: vec![0.0; o], offset, place: vec![Placement::WORLD; model.body_count()] }
+        let mut rate_offset = Vec::with_capacity(model.joint_count());
+        let mut n = 0;
+        for j in &model.joints {
+            rate_offset.push(n);
+            n += j.dof();
+        }
+        let none = WrenchPair { a: None, b: BodyRow { body: 0, jv: V3::zeros(), jw: V3::zeros() } };
+        MultiplierJacobians {
+            parent: vec![0.0; o],
+            child: vec![0.0; o],
+            parent_t: vec![0.0; o],
+            child_t: vec![0.0; o],
+            offset,
+            place: vec![Placement::WORLD; model.body_count()],
+            rates: RefCell::new(vec![none; n]),
+            rate_offset,
+            rates_ready: vec![Cell::new(false); model.joint_count()],
+        }
     }
 
     /// G(z_{k+1}) per joint at the prediction in `frame`.
@@ -40,6 +70,7 @@ impl MultiplierJacobians {
         for (i, p) in self.place.iter_mut().enumerate() {
             *p = Placement::of(&Pose { x: frame.x1[i], q: frame.q1[i] });
         }
+        self.rates_ready.iter().for_each(|r| r.set(false));
         let place = |b: Option<usize>| b.map_or(&Placement::WORLD, |i| &self.place[i]);
         for (ji, j) in model.joints.iter().enumerate() {
             let nc = j.constraint_count();
@@ -60,6 +91,21 @@ impl MultiplierJacobians {
         let o = self.offset[ji];
         let g = if child { &self.child } else { &self.parent };
         &g[o..o + nc * 6]
+    }
+
+    /// Rate rows of joint `ji` (`j`)'s free direction `i` at z_{k+1}.
+    #[inline]
+    pub fn rate_rows(&self, ji: usize, j: &Joint, i: usize) -> WrenchPair {
+        let o = self.rate_offset[ji];
+        if !self.rates_ready[ji].get() {
+            let place = |b: Option<usize>| b.map_or(&Placement::WORLD, |i| &self.place[i]);
+            let (a, b) = (place(j.parent), place(Some(j.child)));
+            for (k, rows) in self.rates.borrow_mut()[o..o + j.dof()].iter_mut().enumerate() {
+                *rows = rate_rows_at(j, a, b, k);
+            }
+            self.rates_ready[ji].set(true);
+        }
+        self.rates.borrow()[o + i]
     }
 
     /// Joint `ji`'s −Gᵀ (6 × nc) on its child or its parent.
