@@ -2,6 +2,10 @@
 //! appendix D): each body's dynamics block, each joint's constraint Jacobian at z_{k+2}
 //! through the rotation maps of its bodies (`next_poses`), and the fixed coupling
 //! −G(z_{k+1})ᵀ. Force elements add theirs (`forces`).
+//!
+//! Every entry of these blocks is written, the zeros too (the joints' diagonal blocks
+//! are zero): only the blocks that force elements and contacts add to, and the
+//! factorization's fill-in, depend on the matrix being cleared first.
 
 use super::multipliers::MultiplierJacobians;
 use super::{body_dynamics, StepFrame};
@@ -12,19 +16,20 @@ use crate::solver::BlockMatrix;
 
 /// Clears `matrix` and writes the body and joint blocks at iterate `s`.
 pub fn assemble_jacobian(model: &Model, f: &StepFrame, g: &MultiplierJacobians, dt: f64, s: &[f64], matrix: &mut BlockMatrix) {
+    let mut next = f.next.borrow_mut();
+    next.update(model, f, dt, s, true);
     let sym = &model.symbolic;
     let at = &model.addresses;
     matrix.clear();
-    let mut next = f.next.borrow_mut();
-    next.update(model, f, dt, s, true);
     for (i, b) in model.bodies.iter().enumerate() {
         let n = model.body_node[i];
         let w = at.angular_velocity(s, i);
-        body_dynamics::add_jacobian(b.mass, &b.inertia, f.dt, dt, &w, matrix.block_mut(sym, n, n));
+        body_dynamics::write_jacobian(b.mass, &b.inertia, f.dt, dt, &w, matrix.block_mut(sym, n, n));
     }
     for (ji, j) in model.joints.iter().enumerate() {
         let Some(nj) = model.joint_node[ji] else { continue };
         let nc = j.constraint_count();
+        matrix.block_mut(sym, nj, nj).fill(0.0);
         let t = j.tangent_jacobian(next.placement(j.parent), next.placement(Some(j.child)));
         for (side, body) in [(Side::Child, Some(j.child)), (Side::Parent, j.parent)] {
             let Some(body) = body else { continue };

@@ -23,9 +23,10 @@ pub fn residual_into(model: &Model, f: &StepFrame, inputs: &Inputs, g: &Multipli
         for (body, child) in [(Some(j.child), true), (j.parent, false)] {
             let Some(body) = body else { continue };
             let ob = at.body(body);
-            let rb = &mut r[ob..ob + 6];
+            let rb: &mut [f64; 6] = (&mut r[ob..ob + 6]).try_into().expect("six body rows");
             // −G(z_{k+1})ᵀ λ
             for (gc, l) in g.block(ji, nc, child).chunks_exact(6).zip(lam) {
+                let gc: &[f64; 6] = gc.try_into().expect("a row of G");
                 for k in 0..6 {
                     rb[k] -= gc[k] * l;
                 }
