@@ -4,9 +4,11 @@
 //! matrix's body–joint blocks −Gᵀ, which the assembly copies as they are. Beside them the
 //! rows of each joint's free directions at z_{k+1}, along which actuators and dampers act
 //! (`forces::joint_directions`), also fixed for the step: computed at a joint's first
-//! request in the step (most joints have neither). Storage for all joints is allocated
-//! once.
+//! request in the step (most joints have neither). And each body's term of the known
+//! velocities in its rotational rows (`body_dynamics::known_momentum`). Storage is
+//! allocated once.
 
+use super::body_dynamics::known_momentum;
 use super::joint_rows::multiplier_blocks;
 use super::StepFrame;
 use crate::joints::constraint::Pose;
@@ -30,6 +32,8 @@ pub struct MultiplierJacobians {
     offset: Vec<usize>,
     /// Each body's placement at z_{k+1}.
     place: Vec<Placement>,
+    /// Each body's (s₀ I − [ω₀]×) J ω₀.
+    momentum: Vec<V3>,
     /// Rate rows of every joint's free directions at z_{k+1}, from `rate_offset[joint]`,
     /// valid for the joints marked in `rates_ready`.
     rates: RefCell<Vec<WrenchPair>>,
@@ -59,6 +63,7 @@ impl MultiplierJacobians {
             child_t: vec![0.0; o],
             offset,
             place: vec![Placement::WORLD; model.body_count()],
+            momentum: vec![V3::zeros(); model.body_count()],
             rates: RefCell::new(vec![none; n]),
             rate_offset,
             rates_ready: vec![Cell::new(false); model.joint_count()],
@@ -69,6 +74,9 @@ impl MultiplierJacobians {
     pub fn compute(&mut self, model: &Model, frame: &StepFrame) {
         for (i, p) in self.place.iter_mut().enumerate() {
             *p = Placement::of(&Pose { x: frame.x1[i], q: frame.q1[i] });
+        }
+        for (i, (p, b)) in self.momentum.iter_mut().zip(&model.bodies).enumerate() {
+            *p = known_momentum(&b.inertia, frame.dt, &frame.w0[i]);
         }
         self.rates_ready.iter().for_each(|r| r.set(false));
         let place = |b: Option<usize>| b.map_or(&Placement::WORLD, |i| &self.place[i]);
@@ -91,6 +99,12 @@ impl MultiplierJacobians {
         let o = self.offset[ji];
         let g = if child { &self.child } else { &self.parent };
         &g[o..o + nc * 6]
+    }
+
+    /// Body `i`'s term of the known velocities in its rotational rows.
+    #[inline]
+    pub fn known_momentum(&self, i: usize) -> &V3 {
+        &self.momentum[i]
     }
 
     /// Rate rows of joint `ji` (`j`)'s free direction `i` at z_{k+1}.

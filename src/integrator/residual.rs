@@ -14,7 +14,8 @@ pub fn residual_into(model: &Model, f: &StepFrame, inputs: &Inputs, g: &Multipli
     for (i, b) in model.bodies.iter().enumerate() {
         let o = at.body(i);
         let (v, w) = at.velocities(s, i);
-        body_dynamics::residual(b.mass, &b.inertia, &model.gravity, f.dt, dt, &f.v0[i], &f.w0[i], &v, &w, &inputs.force[i], &inputs.torque[i], &mut r[o..o + 6]);
+        let p0 = g.known_momentum(i);
+        body_dynamics::residual_from(b.mass, &b.inertia, &model.gravity, f.dt, dt, &f.v0[i], p0, &v, &w, &inputs.force[i], &inputs.torque[i], &mut r[o..o + 6]);
     }
     for (ji, j) in model.joints.iter().enumerate() {
         let Some(oj) = at.joint(ji) else { continue };
