@@ -46,8 +46,9 @@ impl NextPoses {
     }
 }
 
-/// The body-frame rotation δφ of q_{k+1} ⊗ ω̄(ω, dt) per change of ω: with
-/// q ⊗ ω̄(ω + δω) = q ⊗ ω̄ ⊗ (1, δφ/2), δφ = 2 Vec(ω̄* ⊗ ∂ω̄/∂ω δω) (paper sec. 3.1),
+/// The body-frame rotation δφ of q_{k+2} = q_{k+1} ⊗ ω̄(ω, dt) (paper sec. 3, eq.
+/// `updateOr`) per change of ω: with q ⊗ ω̄(ω + δω) = q ⊗ ω̄ ⊗ (1, δφ/2),
+/// δφ = 2 Vec(ω̄* ⊗ ∂ω̄/∂ω δω),
 /// ```text
 ///   M(ω) = (dt²/2) (s I + ω ωᵀ/s − [ω]×),   s = √(4/dt² − ωᵀω)
 /// ```

@@ -3,17 +3,18 @@
 //! q ↦ q ⊗ (1, δφ/2) (unit quaternions):
 //!
 //! ```text
-//!   ∂g_T/∂x_a = −Q_aᵀ            ∂g_T/∂δφ_a = [g_T + p_a]×
-//!   ∂g_T/∂x_b =  Q_aᵀ            ∂g_T/∂δφ_b = −Q_aᵀ Q_b [p_b]×
-//!   ∂g_R/∂δφ_a = −½ (s I − [v]×)  ∂g_R/∂δφ_b = ½ (s I + [v]×) Q(q_off),
+//!   ∂g_T/∂x_a = −Q_aᵀ             ∂g_T/∂δφ_a = [g_T + p_a]×
+//!   ∂g_T/∂x_b =  Q_aᵀ             ∂g_T/∂δφ_b = −Q_aᵀ Q_b [p_b]×
+//!   ∂g_R/∂δφ_a = −½ (s I − [v]×)  ∂g_R/∂δφ_b = ½ (s I + [v]×) Q(q_off)
 //! ```
-//! (s, v) = q_a* ⊗ q_b ⊗ q_off*. Perturbing q_a right-multiplies q_a* by (1, −δφ_a/2) on
-//! the left of the relative rotation, perturbing q_b inserts q_off ⊗ (1, δφ_b/2) ⊗ q_off*
-//! on its right. These equal the quaternion derivatives of `constraint::GeneralConstraint`
-//! times a rotation map (`L(q) Vᵀ` is 2·δφ, paper sec. 3.2) up to rounding, at a fraction
-//! of the cost, and each joint evaluates only the rows its selection keeps: D = I rows are
-//! copied, D = 0 rows skipped (the structural zeros of fixed, revolute, prismatic and
-//! spherical joints), other selections projected.
+//! with (s, v) = q_a* ⊗ q_b ⊗ q_off*: perturbing q_a puts (1, −δφ_a/2) on the left of the
+//! relative rotation, perturbing q_b puts q_off ⊗ (1, δφ_b/2) ⊗ q_off* on its right. The
+//! rotational gradient of appendix A, ∂f/∂ʳq = ∂f/∂q L(q)Vᵀ, is 2 ∂f/∂δφ, so G(z) of the
+//! constrained dynamics (sec. 3, eq. `constrained_d`) is [∂g/∂x, 2 ∂g/∂δφ]. These equal
+//! the quaternion derivatives of `constraint::GeneralConstraint` through a rotation map up
+//! to rounding, at a fraction of the cost, and each joint evaluates only the rows its
+//! selection keeps: D = I rows are copied and D = 0 rows skipped (the structural zeros of
+//! fixed, revolute, prismatic and spherical joints), other selections projected.
 
 use super::constraint::{Pose, Side};
 use super::{Joint, Selection};
