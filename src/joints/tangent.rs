@@ -164,20 +164,25 @@ impl Joint {
                 }
                 write_rows(&M3::zeros(), &map.right(&so), rot);
             }
-            // rows dᵀ: −(Mᵀ(s d + v × d))ᵀ or (Mᵀ Q(q_off)ᵀ (s d − v × d))ᵀ
-            _ => {
-                let off = if side == Side::Child { self.offset_rotation() } else { None };
+            // rows dᵀ: −(Mᵀ(s d + v × d))ᵀ
+            (_, Side::Parent) => {
                 for (d, row) in self.dr.as_slice().iter().zip(rot.chunks_exact_mut(6)) {
-                    let u = match side {
-                        Side::Parent => -(s * d + v.cross(d)),
-                        Side::Child => {
-                            let u = s * d - v.cross(d);
-                            off.map_or(u, |off| off.tr_mul(&u))
-                        }
-                    };
-                    write_row(&V3::zeros(), &map.row(&u), row);
+                    write_row(&V3::zeros(), &map.row(&-(s * d + v.cross(d))), row);
                 }
             }
+            // rows dᵀ: (Mᵀ Q(q_off)ᵀ (s d − v × d))ᵀ
+            (_, Side::Child) => match self.offset_rotation() {
+                None => {
+                    for (d, row) in self.dr.as_slice().iter().zip(rot.chunks_exact_mut(6)) {
+                        write_row(&V3::zeros(), &map.row(&(s * d - v.cross(d))), row);
+                    }
+                }
+                Some(off) => {
+                    for (d, row) in self.dr.as_slice().iter().zip(rot.chunks_exact_mut(6)) {
+                        write_row(&V3::zeros(), &map.row(&off.tr_mul(&(s * d - v.cross(d)))), row);
+                    }
+                }
+            },
         }
     }
 }
