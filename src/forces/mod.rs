@@ -42,10 +42,10 @@ pub fn add_residual(model: &Model, frame: &StepFrame, inputs: &Inputs, s: &[f64]
     add_residual_with(model, frame, inputs, |ji, i| frame_rate_rows(model, frame, ji, i), s, r);
 }
 
-/// [`add_residual`] with the joints' rate rows the step holds in `g` (computed once per
-/// step instead of once per evaluation).
+/// [`add_residual`] with the joints' rate rows from the placements at z_{k+1} the step
+/// holds in `g` (rotation matrices computed once per body and step, not per evaluation).
 pub fn add_step_residual(model: &Model, frame: &StepFrame, g: &MultiplierJacobians, inputs: &Inputs, s: &[f64], r: &mut [f64]) {
-    add_residual_with(model, frame, inputs, |ji, i| g.rate_rows(ji, &model.joints[ji], i), s, r);
+    add_residual_with(model, frame, inputs, |ji, i| g.rate_rows(&model.joints[ji], i), s, r);
 }
 
 /// Rate rows of joint `ji`'s free direction `i` at z_{k+1}.
@@ -83,9 +83,9 @@ pub fn add_jacobian(model: &Model, frame: &StepFrame, _s: &[f64], m: &mut BlockM
     add_jacobian_with(model, frame, |ji, i| frame_rate_rows(model, frame, ji, i), m);
 }
 
-/// [`add_jacobian`] with the joints' rate rows the step holds in `g`.
+/// [`add_jacobian`] with the joints' rate rows from the placements the step holds in `g`.
 pub fn add_step_jacobian(model: &Model, frame: &StepFrame, g: &MultiplierJacobians, _s: &[f64], m: &mut BlockMatrix) {
-    add_jacobian_with(model, frame, |ji, i| g.rate_rows(ji, &model.joints[ji], i), m);
+    add_jacobian_with(model, frame, |ji, i| g.rate_rows(&model.joints[ji], i), m);
 }
 
 fn add_jacobian_with(model: &Model, frame: &StepFrame, rows: impl Fn(usize, usize) -> WrenchPair, m: &mut BlockMatrix) {
@@ -119,10 +119,10 @@ mod tests {
     use crate::joints::JointType;
     use crate::model::{Builder, Inertia, Parent};
 
-    /// The step's hooks, with the rate rows cached per step, give exactly the residual and
-    /// Jacobian of the hooks that compute them at each call.
+    /// The step's hooks, with the rate rows from the step's placements, give exactly the
+    /// residual and Jacobian of the hooks that compute them from the poses.
     #[test]
-    fn cached_rate_rows_change_nothing() {
+    fn rate_rows_from_the_step_placements_change_nothing() {
         let mut b = Builder::new();
         let kinds = [JointType::Revolute, JointType::Cylindrical, JointType::Spherical, JointType::Floating];
         let mut rng = Rng(17);

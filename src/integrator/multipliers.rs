@@ -1,23 +1,21 @@
 //! The multiplier Jacobians G(z_{k+1}) of every joint (the constraint forces −Gᵀλ on the
-//! bodies, paper sec. 3.2): evaluated once per step at the prediction, fixed during the
-//! Newton iterations. Kept twice: as G for the residual's −Gᵀλ and as the Newton
-//! matrix's body–joint blocks −Gᵀ, which the assembly copies as they are. Beside them the
-//! rows of each joint's free directions at z_{k+1}, along which actuators and dampers act
-//! (`forces::joint_directions`), also fixed for the step: computed at a joint's first
-//! request in the step (most joints have neither). And each body's term of the known
-//! velocities in its rotational rows (`body_dynamics::known_momentum`). Storage is
-//! allocated once.
+//! bodies, paper sec. 3.2, eq. `constrained_d`): evaluated once per step at the
+//! prediction, fixed during the Newton iterations. Kept twice: as G for the residual's
+//! −Gᵀλ and as the Newton matrix's body–joint blocks −Gᵀ, which the assembly copies as
+//! they are. Beside them what else the step's rows read at z_{k+1}: each body's placement
+//! (from which the rows of the joints' free directions, along which actuators and dampers
+//! act, follow cheaply) and each body's term of the known velocities in its rotational
+//! rows (`body_dynamics::known_momentum`). Storage is allocated once.
 
 use super::body_dynamics::known_momentum;
 use super::joint_rows::multiplier_blocks;
 use super::StepFrame;
-use crate::joints::constraint::Pose;
 use crate::forces::joint_directions::rate_rows_at;
-use crate::forces::wrench_pair::{BodyRow, WrenchPair};
+use crate::forces::wrench_pair::WrenchPair;
+use crate::joints::constraint::Pose;
 use crate::joints::tangent::Placement;
 use crate::joints::Joint;
 use crate::math::V3;
-use std::cell::{Cell, RefCell};
 use crate::model::Model;
 
 #[derive(Debug, Clone, Default)]
@@ -34,11 +32,6 @@ pub struct MultiplierJacobians {
     place: Vec<Placement>,
     /// Each body's (s₀ I − [ω₀]×) J ω₀.
     momentum: Vec<V3>,
-    /// Rate rows of every joint's free directions at z_{k+1}, from `rate_offset[joint]`,
-    /// valid for the joints marked in `rates_ready`.
-    rates: RefCell<Vec<WrenchPair>>,
-    rate_offset: Vec<usize>,
-    rates_ready: Vec<Cell<bool>>,
 }
 
 impl MultiplierJacobians {
@@ -49,24 +42,15 @@ impl MultiplierJacobians {
             offset.push(o);
             o += j.constraint_count() * 6;
         }
-        let mut rate_offset = Vec::with_capacity(model.joint_count());
-        let mut n = 0;
-        for j in &model.joints {
-            rate_offset.push(n);
-            n += j.dof();
-        }
-        let none = WrenchPair { a: None, b: BodyRow { body: 0, jv: V3::zeros(), jw: V3::zeros() } };
+        let nb = model.body_count();
         MultiplierJacobians {
             parent: vec![0.0; o],
             child: vec![0.0; o],
             parent_t: vec![0.0; o],
             child_t: vec![0.0; o],
             offset,
-            place: vec![Placement::WORLD; model.body_count()],
-            momentum: vec![V3::zeros(); model.body_count()],
-            rates: RefCell::new(vec![none; n]),
-            rate_offset,
-            rates_ready: vec![Cell::new(false); model.joint_count()],
+            place: vec![Placement::WORLD; nb],
+            momentum: vec![V3::zeros(); nb],
         }
     }
 
@@ -78,7 +62,6 @@ impl MultiplierJacobians {
         for (i, (p, b)) in self.momentum.iter_mut().zip(&model.bodies).enumerate() {
             *p = known_momentum(&b.inertia, frame.dt, &frame.w0[i]);
         }
-        self.rates_ready.iter().for_each(|r| r.set(false));
         let place = |b: Option<usize>| b.map_or(&Placement::WORLD, |i| &self.place[i]);
         for (ji, j) in model.joints.iter().enumerate() {
             let nc = j.constraint_count();
@@ -101,33 +84,30 @@ impl MultiplierJacobians {
         &g[o..o + nc * 6]
     }
 
-    /// Body `i`'s term of the known velocities in its rotational rows.
-    #[inline]
-    pub fn known_momentum(&self, i: usize) -> &V3 {
-        &self.momentum[i]
-    }
-
-    /// Rate rows of joint `ji` (`j`)'s free direction `i` at z_{k+1}.
-    #[inline]
-    pub fn rate_rows(&self, ji: usize, j: &Joint, i: usize) -> WrenchPair {
-        let o = self.rate_offset[ji];
-        if !self.rates_ready[ji].get() {
-            let place = |b: Option<usize>| b.map_or(&Placement::WORLD, |i| &self.place[i]);
-            let (a, b) = (place(j.parent), place(Some(j.child)));
-            for (k, rows) in self.rates.borrow_mut()[o..o + j.dof()].iter_mut().enumerate() {
-                *rows = rate_rows_at(j, a, b, k);
-            }
-            self.rates_ready[ji].set(true);
-        }
-        self.rates.borrow()[o + i]
-    }
-
     /// Joint `ji`'s −Gᵀ (6 × nc) on its child or its parent.
     #[inline]
     pub fn coupling(&self, ji: usize, nc: usize, child: bool) -> &[f64] {
         let o = self.offset[ji];
         let g = if child { &self.child_t } else { &self.parent_t };
         &g[o..o + nc * 6]
+    }
+
+    /// A body's placement at z_{k+1} (the world for None).
+    #[inline]
+    pub fn placement(&self, body: Option<usize>) -> &Placement {
+        body.map_or(&Placement::WORLD, |i| &self.place[i])
+    }
+
+    /// Body `i`'s term of the known velocities in its rotational rows.
+    #[inline]
+    pub fn known_momentum(&self, i: usize) -> &V3 {
+        &self.momentum[i]
+    }
+
+    /// Rate rows of joint `j`'s free direction `i` at z_{k+1}.
+    #[inline]
+    pub fn rate_rows(&self, j: &Joint, i: usize) -> WrenchPair {
+        rate_rows_at(j, self.placement(j.parent), self.placement(Some(j.child)), i)
     }
 }
 
