@@ -3,15 +3,16 @@
 //! (section 2, actuators) with the directions at z_{k+1}. Inputs are per simulation
 //! (`Inputs::joint_input`) and hold until the caller changes them.
 
-use super::joint_directions::rate_rows;
-use crate::joints::constraint::Pose;
+use super::wrench_pair::WrenchPair;
 use crate::joints::Joint;
 use crate::model::Model;
 
-pub fn add_residual(j: &Joint, u: &[f64; 6], a: &Pose, b: &Pose, model: &Model, r: &mut [f64]) {
+/// Adds the pairs of joint `j`'s inputs `u`, with `rows(i)` the rate rows of its free
+/// direction i (`joint_directions`).
+pub fn add_residual(j: &Joint, u: &[f64; 6], rows: impl Fn(usize) -> WrenchPair, model: &Model, r: &mut [f64]) {
     for i in 0..j.dof() {
         if u[i] != 0.0 {
-            rate_rows(j, a, b, i).apply(u[i], model, r);
+            rows(i).apply(u[i], model, r);
         }
     }
 }

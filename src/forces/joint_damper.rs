@@ -6,31 +6,32 @@
 //! on the parent. The residual is linear in the velocities; the Jacobian has blocks on
 //! both bodies' diagonals and the body–body coupling (an extra graph edge).
 
-use super::joint_directions::rate_rows;
-use crate::joints::constraint::Pose;
+use super::wrench_pair::WrenchPair;
 use crate::joints::Joint;
 use crate::model::Model;
 use crate::solver::BlockMatrix;
 
 pub use crate::model::forces::JointDamper;
 
+/// Both hooks take `rows(i)`, the rate rows of the joint's free direction i at z_{k+1}
+/// (`joint_directions`).
 impl JointDamper {
-    pub fn add_residual(&self, j: &Joint, a: &Pose, b: &Pose, model: &Model, s: &[f64], r: &mut [f64]) {
+    pub fn add_residual(&self, j: &Joint, rows: impl Fn(usize) -> WrenchPair, model: &Model, s: &[f64], r: &mut [f64]) {
         for i in 0..j.dof() {
             let c = self.damping[i];
             if c != 0.0 {
-                let rows = rate_rows(j, a, b, i);
+                let rows = rows(i);
                 let xi = rows.rate(|k| model.addresses.velocities(s, k));
                 rows.apply(-c * xi, model, r);
             }
         }
     }
 
-    pub fn add_jacobian(&self, j: &Joint, a: &Pose, b: &Pose, model: &Model, m: &mut BlockMatrix) {
+    pub fn add_jacobian(&self, j: &Joint, rows: impl Fn(usize) -> WrenchPair, model: &Model, m: &mut BlockMatrix) {
         for i in 0..j.dof() {
             let c = self.damping[i];
             if c != 0.0 {
-                rate_rows(j, a, b, i).add_damping_jacobian(c, model, m);
+                rows(i).add_damping_jacobian(c, model, m);
             }
         }
     }

@@ -15,14 +15,14 @@
 use super::rotation_log::inverse_right_jacobian;
 use super::wrench_pair::{BodyRow, WrenchPair};
 use crate::joints::constraint::Pose;
+use crate::joints::tangent::Placement;
 use crate::joints::Joint;
 use crate::math::{rotation, rotation_vector, V3};
 
 /// Rows of translational free direction c (parent frame): the point p_b of the child
 /// moving relative to the parent along R_a c.
-fn translation_rows(j: &Joint, a: &Pose, b: &Pose, c: &V3) -> WrenchPair {
-    let ra = rotation(&a.q);
-    let rb = rotation(&b.q);
+fn translation_rows(j: &Joint, a: &Placement, b: &Placement, c: &V3) -> WrenchPair {
+    let (ra, rb) = (&a.r, &b.r);
     let e = ra * c; // world frame
     let u = ra.transpose() * (b.x + rb * j.p_child - a.x); // child point seen from a, a frame
     WrenchPair {
@@ -33,13 +33,18 @@ fn translation_rows(j: &Joint, a: &Pose, b: &Pose, c: &V3) -> WrenchPair {
 
 /// Rate rows of free direction `i`.
 pub fn rate_rows(j: &Joint, a: &Pose, b: &Pose, i: usize) -> WrenchPair {
+    rate_rows_at(j, &Placement::of(a), &Placement::of(b), i)
+}
+
+/// [`rate_rows`] at placements (rotation matrices computed once per body).
+pub fn rate_rows_at(j: &Joint, a: &Placement, b: &Placement, i: usize) -> WrenchPair {
     let nt = j.ct.len;
     if i < nt {
         return translation_rows(j, a, b, &j.ct.dirs[i]);
     }
     let c = j.cr.dirs[i - nt];
     // ξ = cᵀ(Q_aᵀQ_b ω_b − ω_a)
-    let child_axis = rotation(&b.q).transpose() * (rotation(&a.q) * c);
+    let child_axis = b.r.transpose() * (a.r * c);
     WrenchPair {
         a: j.parent.map(|p| BodyRow { body: p, jv: V3::zeros(), jw: -c }),
         b: BodyRow { body: j.child, jv: V3::zeros(), jw: child_axis },
@@ -50,7 +55,7 @@ pub fn rate_rows(j: &Joint, a: &Pose, b: &Pose, i: usize) -> WrenchPair {
 pub fn gradient_rows(j: &Joint, a: &Pose, b: &Pose, i: usize) -> WrenchPair {
     let nt = j.ct.len;
     if i < nt {
-        return translation_rows(j, a, b, &j.ct.dirs[i]);
+        return translation_rows(j, &Placement::of(a), &Placement::of(b), &j.ct.dirs[i]);
     }
     let c = j.cr.dirs[i - nt];
     let jinv = inverse_right_jacobian(&rotation_vector(&j.relative_rotation(a, b)));

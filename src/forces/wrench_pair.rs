@@ -50,9 +50,10 @@ impl WrenchPair {
     pub fn apply(&self, f: f64, model: &Model, r: &mut [f64]) {
         for row in self.rows() {
             let o = model.addresses.body(row.body);
+            let rb: &mut [f64; 6] = (&mut r[o..o + 6]).try_into().expect("six body rows");
             for k in 0..3 {
-                r[o + k] -= f * row.jv[k];
-                r[o + 3 + k] -= 2.0 * f * row.jw[k];
+                rb[k] -= f * row.jv[k];
+                rb[3 + k] -= 2.0 * f * row.jw[k];
             }
         }
     }

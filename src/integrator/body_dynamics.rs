@@ -18,24 +18,45 @@ fn s_of(w: &V3, dt: f64) -> f64 {
 
 /// Residual of one body (6 entries) before constraint forces.
 pub fn residual(m: f64, j: &M3, g: &V3, h0: f64, h1: f64, v0: &V3, w0: &V3, v1: &V3, w1: &V3, f: &V3, tau: &V3, out: &mut [f64]) {
-    let dt_ = m * (v1 - v0) / h0 - m * g - f;
-    let jw1 = j * w1;
-    let jw0 = j * w0;
-    let dr = (h1 / h0) * (s_of(w1, h1) * jw1 + w1.cross(&jw1)) - (s_of(w0, h0) * jw0 - w0.cross(&jw0)) - 2.0 * tau;
-    out[..3].copy_from_slice(dt_.as_slice());
-    out[3..6].copy_from_slice(dr.as_slice());
+    residual_from(m, j, g, h0, h1, v0, &known_momentum(j, h0, w0), v1, w1, f, tau, out);
 }
 
-/// ∂d/∂(v₁, ω₁) (6×6, row-major), added into `out`.
-pub fn add_jacobian(m: f64, j: &M3, h0: f64, h1: f64, w1: &V3, out: &mut [f64]) {
+/// The known interval's term (s₀ I − [ω₀]×) J ω₀ of d_R, fixed for the step.
+#[inline]
+pub fn known_momentum(j: &M3, h0: f64, w0: &V3) -> V3 {
+    let jw0 = j * w0;
+    s_of(w0, h0) * jw0 - w0.cross(&jw0)
+}
+
+/// [`residual`] with the known interval's term `p0` ([`known_momentum`]) given.
+#[inline]
+pub fn residual_from(m: f64, j: &M3, g: &V3, h0: f64, h1: f64, v0: &V3, p0: &V3, v1: &V3, w1: &V3, f: &V3, tau: &V3, out: &mut [f64]) {
+    let dt_ = m * (v1 - v0) / h0 - m * g - f;
+    let jw1 = j * w1;
+    let dr = (h1 / h0) * (s_of(w1, h1) * jw1 + w1.cross(&jw1)) - p0 - 2.0 * tau;
+    let out: &mut [f64; 6] = out.try_into().expect("six body rows");
+    *out = [dt_.x, dt_.y, dt_.z, dr.x, dr.y, dr.z];
+}
+
+/// ∂d/∂(v₁, ω₁) (6×6, row-major) written into `out`: every entry, the zeros too.
+pub fn write_jacobian(m: f64, j: &M3, h0: f64, h1: f64, w1: &V3, out: &mut [f64]) {
     let s = s_of(w1, h1);
     let jw = j * w1;
     // ∂/∂ω [s J ω + ω × J ω] = J ω (−ωᵀ/s) + s J + [ω]× J − [J ω]×
     let dr = (-(jw * w1.transpose()) / s + s * j + skew(w1) * j - skew(&jw)) * (h1 / h0);
+    let out: &mut [f64; 36] = out.try_into().expect("a 6×6 block");
+    *out = [0.0; 36];
     for r in 0..3 {
-        out[r * 6 + r] += m / h0;
+        out[r * 6 + r] = m / h0;
         for c in 0..3 {
-            out[(3 + r) * 6 + 3 + c] += dr[(r, c)];
+            out[(3 + r) * 6 + 3 + c] = dr[(r, c)];
         }
     }
+}
+
+/// [`write_jacobian`] added into `out`.
+pub fn add_jacobian(m: f64, j: &M3, h0: f64, h1: f64, w1: &V3, out: &mut [f64]) {
+    let mut b = [0.0; 36];
+    write_jacobian(m, j, h0, h1, w1, &mut b);
+    out.iter_mut().zip(b).for_each(|(o, v)| *o += v);
 }

@@ -11,12 +11,14 @@
 //! * [`prediction`]: the pose update z ↦ z one interval later, the step's prediction;
 //! * [`body_dynamics`]: one body's rows and block; [`joint_rows`]: one joint's maps;
 //! * [`multipliers`]: G(z_{k+1}) of every joint;
+//! * [`next_poses`]: each body's z_{k+2}(s), shared by the rows of every joint on it;
 //! * [`residual`], [`jacobian`]: the graph-wide assembly.
 
 pub mod body_dynamics;
 pub mod jacobian;
 pub mod joint_rows;
 pub mod multipliers;
+pub mod next_poses;
 pub mod prediction;
 pub mod residual;
 
@@ -26,9 +28,13 @@ pub use prediction::{frame_pose, pose_next, predict};
 pub use residual::residual_into;
 
 use crate::math::{V3, V4};
+use next_poses::NextPoses;
+use std::cell::RefCell;
 
 /// What a step holds fixed during its Newton iterations: the interval of the known
-/// velocities, those velocities ż_k and the prediction z_{k+1} (`prediction::predict`).
+/// velocities, those velocities ż_k and the prediction z_{k+1} (`prediction::predict`);
+/// and the workspace of the poses z_{k+2}(s) at the iterate being evaluated (the step's
+/// equations are evaluated through shared references).
 #[derive(Debug, Clone)]
 pub struct StepFrame {
     /// Interval spanned by the known velocities.
@@ -39,11 +45,12 @@ pub struct StepFrame {
     /// Configuration z_{k+1}.
     pub x1: Vec<V3>,
     pub q1: Vec<V4>,
+    pub(crate) next: RefCell<NextPoses>,
 }
 
 impl StepFrame {
     pub fn new(nb: usize, dt: f64) -> StepFrame {
-        StepFrame { dt, v0: vec![V3::zeros(); nb], w0: vec![V3::zeros(); nb], x1: vec![V3::zeros(); nb], q1: vec![crate::math::IDENTITY; nb] }
+        StepFrame { dt, v0: vec![V3::zeros(); nb], w0: vec![V3::zeros(); nb], x1: vec![V3::zeros(); nb], q1: vec![crate::math::IDENTITY; nb], next: RefCell::new(NextPoses::new(nb)) }
     }
 }
 

@@ -3,34 +3,36 @@
 //! each joint's constraint g(z_{k+2}(s)). Force elements add theirs (`forces`).
 
 use super::multipliers::MultiplierJacobians;
-use super::prediction::pose_next;
 use super::{body_dynamics, Inputs, StepFrame};
 use crate::model::Model;
 
 /// Body and joint rows of f(s) into `r` (every row of bodies and joints is written).
 pub fn residual_into(model: &Model, f: &StepFrame, inputs: &Inputs, g: &MultiplierJacobians, dt: f64, s: &[f64], r: &mut [f64]) {
     let at = &model.addresses;
+    let mut next = f.next.borrow_mut();
+    next.update(model, f, dt, s, false);
     for (i, b) in model.bodies.iter().enumerate() {
         let o = at.body(i);
         let (v, w) = at.velocities(s, i);
-        body_dynamics::residual(b.mass, &b.inertia, &model.gravity, f.dt, dt, &f.v0[i], &f.w0[i], &v, &w, &inputs.force[i], &inputs.torque[i], &mut r[o..o + 6]);
+        let p0 = g.known_momentum(i);
+        body_dynamics::residual_from(b.mass, &b.inertia, &model.gravity, f.dt, dt, &f.v0[i], p0, &v, &w, &inputs.force[i], &inputs.torque[i], &mut r[o..o + 6]);
     }
     for (ji, j) in model.joints.iter().enumerate() {
         let Some(oj) = at.joint(ji) else { continue };
         let nc = j.constraint_count();
+        let lam = &s[oj..oj + nc];
         for (body, child) in [(Some(j.child), true), (j.parent, false)] {
             let Some(body) = body else { continue };
             let ob = at.body(body);
-            let gb = g.block(ji, nc, child);
-            for c in 0..nc {
-                let lam = s[oj + c];
+            let rb: &mut [f64; 6] = (&mut r[ob..ob + 6]).try_into().expect("six body rows");
+            // −G(z_{k+1})ᵀ λ
+            for (gc, l) in g.block(ji, nc, child).chunks_exact(6).zip(lam) {
+                let gc: &[f64; 6] = gc.try_into().expect("a row of G");
                 for k in 0..6 {
-                    r[ob + k] -= gb[c * 6 + k] * lam;
+                    rb[k] -= gc[k] * l;
                 }
             }
         }
-        let a = pose_next(f, model, dt, s, j.parent);
-        let b = pose_next(f, model, dt, s, Some(j.child));
-        j.constraint(&a, &b, &mut r[oj..oj + nc]);
+        j.constraint_at(next.placement(j.parent), next.placement(Some(j.child)), &mut r[oj..oj + nc]);
     }
 }

@@ -8,7 +8,7 @@
 //! `L(q) Vᵀ` (multiplier Jacobian G, at z_{k+1}) or `L(q_{k+1}) ∂ω̄/∂ω` (Newton matrix,
 //! at z_{k+2}).
 
-use super::Joint;
+use super::{Joint, Selection};
 use crate::math::{conj, d_rotate, d_rotate_transpose, lmat, qmul, rmat, rotation, tmat, vec_part, M3, M34, M43, V3, V4};
 
 /// A body pose; the world is the identity pose.
@@ -98,13 +98,23 @@ impl Joint {
         self.select_values(&g.gt, &g.gr, out);
     }
 
-    fn select_values(&self, gt: &V3, gr: &V3, out: &mut [f64]) {
+    pub(super) fn select_values(&self, gt: &V3, gr: &V3, out: &mut [f64]) {
+        let (ts, rs) = self.kind.selection();
         let nt = self.dt.len;
-        for (r, d) in self.dt.as_slice().iter().enumerate() {
-            out[r] = d.dot(gt);
+        // D = I: the rows are the values themselves
+        if ts == Selection::Full {
+            out[..3].copy_from_slice(gt.as_slice());
+        } else {
+            for (r, d) in self.dt.as_slice().iter().enumerate() {
+                out[r] = d.dot(gt);
+            }
         }
-        for (r, d) in self.dr.as_slice().iter().enumerate() {
-            out[nt + r] = d.dot(gr);
+        if rs == Selection::Full {
+            out[nt..nt + 3].copy_from_slice(gr.as_slice());
+        } else {
+            for (r, d) in self.dr.as_slice().iter().enumerate() {
+                out[nt + r] = d.dot(gr);
+            }
         }
     }
 

@@ -4,6 +4,7 @@
 
 pub mod constraint;
 pub mod minimal;
+pub mod tangent;
 
 use crate::math::{axis_frame, V3, V4, IDENTITY};
 

@@ -25,13 +25,13 @@ impl Equations<'_> {
     /// f(s) into `r`: bodies and joints, then the force elements.
     pub fn residual(&self, s: &[f64], r: &mut [f64]) {
         integrator::residual_into(self.model, self.frame, self.inputs, self.g, self.dt, s, r);
-        forces::add_residual(self.model, self.frame, self.inputs, s, r);
+        forces::add_step_residual(self.model, self.frame, self.g, self.inputs, s, r);
     }
 
     /// ∂f/∂s at `s` into `matrix` (cleared first).
     pub fn jacobian(&self, s: &[f64], matrix: &mut BlockMatrix) {
         integrator::assemble_jacobian(self.model, self.frame, self.g, self.dt, s, matrix);
-        forces::add_jacobian(self.model, self.frame, s, matrix);
+        forces::add_step_jacobian(self.model, self.frame, self.g, s, matrix);
     }
 
     /// Every body's |ω| below `limit` (2/dt: beyond it the discrete rotation folds).
