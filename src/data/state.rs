@@ -50,8 +50,9 @@ pub struct WarmStart {
     pub e_solution: Vec<f64>,
     /// The solution of the step before (for the extrapolation of `step::warm_start`).
     pub previous: Vec<f64>,
-    /// `solution` and `previous` are two consecutive steps of the same interval.
-    pub extrapolate: bool,
+    /// The interval of `solution` and `previous` when they are two consecutive steps of
+    /// the same interval (NaN otherwise): a step of that interval may extrapolate them.
+    pub pair_interval: f64,
     /// The contact variables are a solution the next step may start from: a step with
     /// contacts was committed, and its own warm start did not fail (see `step::commit`).
     pub contacts_solved: bool,
@@ -67,13 +68,13 @@ impl WarmStart {
             l.init(&mut y);
             e_solution.extend_from_slice(&y[l.nk..l.ny()]);
         }
-        WarmStart { solution: vec![0.0; model.system_size()], previous: vec![0.0; model.system_size()], extrapolate: false, e_solution, contacts_solved: false }
+        WarmStart { solution: vec![0.0; model.system_size()], previous: vec![0.0; model.system_size()], pair_interval: f64::NAN, e_solution, contacts_solved: false }
     }
 
     pub fn copy_from(&mut self, other: &WarmStart) {
         self.solution.copy_from_slice(&other.solution);
         self.previous.copy_from_slice(&other.previous);
-        self.extrapolate = other.extrapolate;
+        self.pair_interval = other.pair_interval;
         self.e_solution.copy_from_slice(&other.e_solution);
         self.contacts_solved = other.contacts_solved;
     }

@@ -36,7 +36,7 @@ pub struct ContactSystemCheck {
 fn system_after(model: &Model, d: &mut Data, opts: SolverOptions, iterations: usize, mu: f64) -> Vec<f64> {
     predict(model, d);
     narrow_phase(model, d);
-    warm_start(model, &d.warm, &d.state, &mut d.scratch.it.s);
+    warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
     let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
     let opts = SolverOptions { contact_margin: f64::INFINITY, ..opts };
     d.scratch.contacts.tresca.set_frozen(false);

@@ -82,7 +82,7 @@ impl Sim {
     pub fn newton_matrix(&mut self) -> BlockMatrix {
         let (model, d) = (&*self.model, &mut self.data);
         crate::step::predict(model, d);
-        crate::step::warm_start::warm_start(model, &d.warm, &d.state, &mut d.scratch.it.s);
+        crate::step::warm_start::warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
         let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
         eqs.jacobian(&d.scratch.it.s, &mut d.scratch.matrix);
         d.scratch.matrix.clone()
@@ -97,7 +97,7 @@ impl Sim {
         crate::step::predict(model, d);
         let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
         let (s, r) = (&mut d.scratch.it.s, &mut d.scratch.it.r);
-        crate::step::warm_start::warm_start(model, &d.warm, &d.state, s);
+        crate::step::warm_start::warm_start(model, &d.warm, &d.state, d.dt, s);
         eqs.residual(s, r);
         let warm = crate::step::problem::norm_inf(r);
         s.copy_from_slice(&d.warm.solution);

@@ -18,7 +18,7 @@ pub fn commit(model: &Model, d: &mut Data) {
     // last one (not a half of a split step) makes the pair an extrapolation base
     std::mem::swap(&mut d.warm.previous, &mut d.warm.solution);
     d.warm.solution.copy_from_slice(s);
-    d.warm.extrapolate = d.steps > 0 && d.dt == d.dt_prev;
+    d.warm.pair_interval = if d.steps > 0 && d.dt == d.dt_prev { d.dt } else { f64::NAN };
     if !model.contacts.is_empty() {
         let cw = &d.scratch.contacts;
         d.warm.e_solution.copy_from_slice(&cw.vars.e);

@@ -52,7 +52,7 @@ pub enum Rescue {
 pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue) -> Result<StepStats> {
     predict(model, d);
     narrow_phase(model, d);
-    warm_start(model, &d.warm, &d.state, &mut d.scratch.it.s);
+    warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
     let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
     d.scratch.contacts.tresca.set_frozen(false);
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
@@ -64,7 +64,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
             break outcome;
         }
         // a left-out contact penetrates at the solution: it is in now, solve again
-        warm_start(model, &d.warm, &d.state, &mut d.scratch.it.s);
+        warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
     };
     let stats = StepStats { iterations, substeps: 1, ..outcome.stats };
     d.stats = stats;
@@ -117,7 +117,7 @@ fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &Bo
     if first.converged {
         return first;
     }
-    warm_start(eqs.model, warm, state, &mut sc.it.s);
+    warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
     let mut cold = interior_point::solve(eqs, sc, opts);
     cold.stats.iterations += first.stats.iterations;
     cold.stats.line_search_halvings += first.stats.line_search_halvings;

@@ -38,7 +38,7 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, first: Ou
     sc.contacts.tresca.set_frozen(true);
     let (mut best_change, mut stall) = (f64::INFINITY, 0usize);
     for _ in 0..ROUNDS {
-        warm_start(eqs.model, warm, state, &mut sc.it.s);
+        warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
         let round = interior_point::solve(eqs, sc, opts);
         stats.iterations += round.stats.iterations;
         stats.line_search_halvings += round.stats.line_search_halvings;

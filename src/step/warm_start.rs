@@ -7,14 +7,14 @@
 use crate::data::{BodyStates, WarmStart};
 use crate::model::Model;
 
-/// The warm start into `s`. Also the restart of a solve that is repeated within a step
+/// The warm start into `s` for a step of interval `dt`. Also the restart of a solve that is repeated within a step
 /// (a left-out contact added, a Tresca round, a cold restart).
-pub fn warm_start(model: &Model, warm: &WarmStart, state: &BodyStates, s: &mut [f64]) {
+pub fn warm_start(model: &Model, warm: &WarmStart, state: &BodyStates, dt: f64, s: &mut [f64]) {
     let at = &model.addresses;
     // the state's velocities are the last solution's unless the caller set them since
     let undisturbed = (0..state.v.len()).all(|i| at.velocities(&warm.solution, i) == (state.v[i], state.w[i]));
     s.copy_from_slice(&warm.solution);
-    if warm.extrapolate && undisturbed {
+    if warm.pair_interval == dt && undisturbed {
         // velocities only: multipliers of redundant rows are not unique, and a step
         // along their null space leaves a residual the solve cannot remove
         for i in 0..state.v.len() {
