@@ -45,7 +45,7 @@ pub fn add_residual(model: &Model, frame: &StepFrame, inputs: &Inputs, s: &[f64]
 /// [`add_residual`] with the joints' rate rows from the placements at z_{k+1} the step
 /// holds in `g` (rotation matrices computed once per body and step, not per evaluation).
 pub fn add_step_residual(model: &Model, frame: &StepFrame, g: &MultiplierJacobians, inputs: &Inputs, s: &[f64], r: &mut [f64]) {
-    add_residual_with(model, frame, inputs, |ji, i| g.rate_rows(&model.joints[ji], i), s, r);
+    add_residual_with(model, frame, inputs, |ji, i| step_rate_rows(g, &model.joints[ji], i), s, r);
 }
 
 /// Rate rows of joint `ji`'s free direction `i` at z_{k+1}.
@@ -85,7 +85,7 @@ pub fn add_jacobian(model: &Model, frame: &StepFrame, _s: &[f64], m: &mut BlockM
 
 /// [`add_jacobian`] with the joints' rate rows from the placements the step holds in `g`.
 pub fn add_step_jacobian(model: &Model, frame: &StepFrame, g: &MultiplierJacobians, _s: &[f64], m: &mut BlockMatrix) {
-    add_jacobian_with(model, frame, |ji, i| g.rate_rows(&model.joints[ji], i), m);
+    add_jacobian_with(model, frame, |ji, i| step_rate_rows(g, &model.joints[ji], i), m);
 }
 
 fn add_jacobian_with(model: &Model, frame: &StepFrame, rows: impl Fn(usize, usize) -> WrenchPair, m: &mut BlockMatrix) {
@@ -163,4 +163,10 @@ mod tests {
         assert_eq!(m0.values, m1.values);
         assert!(m0.values.iter().any(|&v| v != 0.0));
     }
+}
+
+/// Rate rows of joint `j`'s free direction `i` at z_{k+1}, from the step's placements.
+#[inline]
+fn step_rate_rows(g: &MultiplierJacobians, j: &crate::joints::Joint, i: usize) -> wrench_pair::WrenchPair {
+    joint_directions::rate_rows_at(j, g.placement(j.parent), g.placement(Some(j.child)), i)
 }

@@ -10,11 +10,8 @@
 use super::body_dynamics::known_momentum;
 use super::joint_rows::multiplier_blocks;
 use super::StepFrame;
-use crate::forces::joint_directions::rate_rows_at;
-use crate::forces::wrench_pair::WrenchPair;
 use crate::joints::constraint::Pose;
 use crate::joints::tangent::Placement;
-use crate::joints::Joint;
 use crate::math::V3;
 use crate::model::Model;
 
@@ -102,12 +99,6 @@ impl MultiplierJacobians {
     #[inline]
     pub fn known_momentum(&self, i: usize) -> &V3 {
         &self.momentum[i]
-    }
-
-    /// Rate rows of joint `j`'s free direction `i` at z_{k+1}.
-    #[inline]
-    pub fn rate_rows(&self, j: &Joint, i: usize) -> WrenchPair {
-        rate_rows_at(j, self.placement(j.parent), self.placement(Some(j.child)), i)
     }
 }
 
