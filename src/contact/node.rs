@@ -22,7 +22,7 @@
 use super::cone::{Layout, MAX_E, MAX_K, MAX_Y};
 use super::geometry::{ContactFrame, ContactPoint};
 use super::Contact;
-use crate::math::dense::{gemm_sub, lu_factor, lu_solve};
+use crate::math::block::{gemm_sub, lu_factor, lu_solve};
 
 use std::ops::Range;
 
@@ -42,6 +42,7 @@ pub struct ContactNodes {
     lu_off: Vec<usize>,
     lu: Vec<f64>,
     piv: Vec<usize>,
+    inv_pivot: Vec<f64>,
     x_off: Vec<usize>,
     x: Vec<f64>,
     z: Vec<f64>,
@@ -68,6 +69,7 @@ impl ContactNodes {
         w.e_len = eo;
         w.z = vec![0.0; eo];
         w.piv = vec![0; eo];
+        w.inv_pivot = vec![0.0; eo];
         w.a = vec![0.0; ao];
         w.lu = vec![0.0; lo];
         w.x = vec![0.0; xo];
@@ -142,11 +144,11 @@ impl ContactNodes {
             }
         }
         let eo = self.e_offset[ci];
-        let piv = &mut self.piv[eo..eo + ne];
-        if !lu_factor(lu, ne, piv) {
+        let (piv, inv) = (&mut self.piv[eo..eo + ne], &mut self.inv_pivot[eo..eo + ne]);
+        if !lu_factor(lu, ne, piv, inv) {
             return false;
         }
-        lu_solve(lu, ne, piv, x, nk);
+        lu_solve(lu, ne, piv, inv, x, nk);
         // A_KE (nk × ne) as a contiguous copy for the kernels
         let mut ake = [0.0; MAX_K * MAX_E];
         for r in 0..nk {
@@ -172,10 +174,10 @@ impl ContactNodes {
         let a = &self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
         let lu = &self.lu[self.lu_off[ci]..self.lu_off[ci] + ne * ne];
         let eo = self.e_offset[ci];
-        let piv = &self.piv[eo..eo + ne];
+        let (piv, inv) = (&self.piv[eo..eo + ne], &self.inv_pivot[eo..eo + ne]);
         let z = &mut self.z[eo..eo + ne];
         z.copy_from_slice(&re[eo..eo + ne]);
-        lu_solve(lu, ne, piv, z, 1);
+        lu_solve(lu, ne, piv, inv, z, 1);
         for r in 0..nk {
             rk[r] -= (0..ne).map(|c| a[r * ny + nk + c] * z[c]).sum::<f64>();
         }

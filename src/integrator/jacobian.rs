@@ -15,7 +15,7 @@ use crate::solver::BlockMatrix;
 pub fn assemble_jacobian(model: &Model, f: &StepFrame, g: &MultiplierJacobians, dt: f64, s: &[f64], matrix: &mut BlockMatrix) {
     let sym = &model.symbolic;
     let at = &model.addresses;
-    matrix.clear();
+    matrix.reset(sym);
     for (i, b) in model.bodies.iter().enumerate() {
         let n = model.body_node[i];
         let w = at.angular_velocity(s, i);
