@@ -19,10 +19,10 @@
 //! buffers, the contact frames, which contacts take part, the Tresca bound. Storage for
 //! all contacts is allocated once; nothing here allocates during a step.
 
-use super::cone::{Layout, MAX_E, MAX_K, MAX_Y};
+use super::cone::{Kind, Layout, MAX_K, MAX_Y};
+use super::condense::{self, Factors};
 use super::geometry::{ContactFrame, ContactPoint};
 use super::Contact;
-use crate::math::block::{gemm_sub, lu_factor, lu_solve};
 
 use std::ops::Range;
 
@@ -36,7 +36,8 @@ pub struct ContactNodes {
     e_offset: Vec<usize>,
     e_len: usize,
     has_soc: bool,
-    // condensation scratch, per contact at its offsets
+    // condensation scratch, per contact at its offsets: the local Jacobian (ny × ny),
+    // A_EE's factors (the LU only for the second-order cone, `condense`), X (ne × nk), z
     a_off: Vec<usize>,
     a: Vec<f64>,
     lu_off: Vec<usize>,
@@ -63,7 +64,9 @@ impl ContactNodes {
             w.x_off.push(xo);
             eo += l.ne;
             ao += l.ny() * l.ny();
-            lo += l.ne * l.ne;
+            if l.kind == Kind::Soc {
+                lo += l.ne * l.ne;
+            }
             xo += l.ne * l.nk;
         }
         w.e_len = eo;
@@ -133,33 +136,36 @@ impl ContactNodes {
         let (nk, ne, ny) = (l.nk, l.ne, l.ny());
         let a = &mut self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
         l.jacobian(y, self.friction[ci], frozen, dt, a);
-        let lu = &mut self.lu[self.lu_off[ci]..self.lu_off[ci] + ne * ne];
-        let x = &mut self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
-        for r in 0..ne {
-            for c in 0..ne {
-                lu[r * ne + c] = a[(nk + r) * ny + nk + c];
-            }
-            for c in 0..nk {
-                x[r * nk + c] = a[(nk + r) * ny + c];
-            }
-        }
+        let a = &*a;
         let eo = self.e_offset[ci];
+        let lu_len = if l.kind == Kind::Soc { ne * ne } else { 0 };
+        let lu = &mut self.lu[self.lu_off[ci]..self.lu_off[ci] + lu_len];
         let (piv, inv) = (&mut self.piv[eo..eo + ne], &mut self.inv_pivot[eo..eo + ne]);
-        if !lu_factor(lu, ne, piv, inv) {
+        if !condense::factor(&l, a, Factors { lu, piv, inv }) {
             return false;
         }
-        lu_solve(lu, ne, piv, inv, x, nk);
-        // A_KE (nk × ne) as a contiguous copy for the kernels
-        let mut ake = [0.0; MAX_K * MAX_E];
-        for r in 0..nk {
-            for c in 0..ne {
-                ake[r * ne + c] = a[r * ny + nk + c];
+        // X = A_EE⁻¹ A_EK
+        let x = &mut self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
+        for (r, row) in x.chunks_exact_mut(nk).enumerate() {
+            row.copy_from_slice(&a[(nk + r) * ny..][..nk]);
+        }
+        let (lu, piv, inv) = (&self.lu[self.lu_off[ci]..self.lu_off[ci] + lu_len], &self.piv[eo..eo + ne], &self.inv_pivot[eo..eo + ne]);
+        condense::solve(&l, a, lu, piv, inv, x, nk);
+        // A_KK − A_KE X, over A_KE's nonzero entries (a few per row)
+        for (r, out) in diag[..nk * nk].chunks_exact_mut(nk).enumerate() {
+            let (a_kk, a_ke) = a[r * ny..(r + 1) * ny].split_at(nk);
+            let mut sum = [0.0; MAX_K];
+            for (&f, xl) in a_ke.iter().zip(x.chunks_exact(nk)) {
+                if f != 0.0 {
+                    for (s, &v) in sum.iter_mut().zip(xl) {
+                        *s += f * v;
+                    }
+                }
             }
-            for c in 0..nk {
-                diag[r * nk + c] = a[r * ny + c];
+            for ((d, &akk), &s) in out.iter_mut().zip(a_kk).zip(&sum) {
+                *d = akk - s;
             }
         }
-        gemm_sub(diag, &ake[..nk * ne], x, nk, ne, nk);
         self.condense_rhs(ci, re, rk);
         true
     }
@@ -172,14 +178,22 @@ impl ContactNodes {
         let l = self.layouts[ci];
         let (nk, ne, ny) = (l.nk, l.ne, l.ny());
         let a = &self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
-        let lu = &self.lu[self.lu_off[ci]..self.lu_off[ci] + ne * ne];
+        let lu_len = if l.kind == Kind::Soc { ne * ne } else { 0 };
+        let lu = &self.lu[self.lu_off[ci]..self.lu_off[ci] + lu_len];
         let eo = self.e_offset[ci];
         let (piv, inv) = (&self.piv[eo..eo + ne], &self.inv_pivot[eo..eo + ne]);
         let z = &mut self.z[eo..eo + ne];
         z.copy_from_slice(&re[eo..eo + ne]);
-        lu_solve(lu, ne, piv, inv, z, 1);
-        for r in 0..nk {
-            rk[r] -= (0..ne).map(|c| a[r * ny + nk + c] * z[c]).sum::<f64>();
+        condense::solve(&l, a, lu, piv, inv, z, 1);
+        for (r, rk_r) in rk[..nk].iter_mut().enumerate() {
+            let a_ke = &a[r * ny + nk..(r + 1) * ny];
+            let mut sum = 0.0;
+            for (&f, &zl) in a_ke.iter().zip(z.iter()) {
+                if f != 0.0 {
+                    sum += f * zl;
+                }
+            }
+            *rk_r -= sum;
         }
     }
 
