@@ -45,6 +45,20 @@ macro_rules! by_size {
     };
 }
 
+/// `for $k in 0..$n { $body }` with the loop unrolled for $n ≤ 7 (a compile-time size),
+/// so that loops nested in the body get compile-time bounds and unroll too.
+macro_rules! unrolled_for {
+    ($k:ident in 0..$n:expr => $body:block) => {
+        unrolled_for!(@steps $k, $n, $body, [0 1 2 3 4 5 6])
+    };
+    (@steps $k:ident, $n:expr, $body:block, [$($x:literal)*]) => {
+        $({
+            let $k: usize = $x;
+            if $k < $n $body
+        })*
+    };
+}
+
 /// In-place LU with partial pivoting of an n×n block (as [`dense::lu_factor`]), and
 /// `inv[k]` = 1 / U_kk. Returns false on a zero or non-finite pivot.
 pub fn lu_factor(a: &mut [f64], n: usize, piv: &mut [usize], inv: &mut [f64]) -> bool {
@@ -59,14 +73,14 @@ pub fn lu_factor(a: &mut [f64], n: usize, piv: &mut [usize], inv: &mut [f64]) ->
 
 #[inline(always)]
 fn lu_factor_sized<const N: usize>(a: &mut [f64], piv: &mut [usize], inv: &mut [f64]) -> bool {
-    let (a, piv, inv) = (&mut a[..N * N], &mut piv[..N], &mut inv[..N]);
-    for k in 0..N {
+    let (piv, inv) = (&mut piv[..N], &mut inv[..N]);
+    let a = a[..N * N].as_chunks_mut::<N>().0;
+    unrolled_for!(k in 0..N => {
         let mut p = k;
-        let mut best = a[k * N + k].abs();
+        let mut best = a[k][k].abs();
         for i in k + 1..N {
-            let v = a[i * N + k].abs();
-            if v > best {
-                best = v;
+            if a[i][k].abs() > best {
+                best = a[i][k].abs();
                 p = i;
             }
         }
@@ -75,24 +89,20 @@ fn lu_factor_sized<const N: usize>(a: &mut [f64], piv: &mut [usize], inv: &mut [
             return false;
         }
         if p != k {
-            for j in 0..N {
-                a.swap(k * N + j, p * N + j);
-            }
+            a.swap(k, p);
         }
-        let d = 1.0 / a[k * N + k];
+        let d = 1.0 / a[k][k];
         inv[k] = d;
-        let (top, below) = a.split_at_mut((k + 1) * N);
-        let pivot_row = &top[k * N + k + 1..];
-        for row in below.chunks_exact_mut(N) {
-            let f = row[k] * d;
-            row[k] = f;
+        for i in k + 1..N {
+            let f = a[i][k] * d;
+            a[i][k] = f;
             if f != 0.0 {
-                for (x, &u) in row[k + 1..].iter_mut().zip(pivot_row) {
-                    *x -= f * u;
+                for j in k + 1..N {
+                    a[i][j] -= f * a[k][j];
                 }
             }
         }
-    }
+    });
     true
 }
 
@@ -105,34 +115,35 @@ pub fn lu_solve(lu: &[f64], n: usize, piv: &[usize], inv: &[f64], b: &mut [f64],
 /// so each entry sees the same operations in the same order as a column-by-column solve.
 #[inline(always)]
 fn lu_solve_sized<const N: usize, const M: usize>(lu: &[f64], piv: &[usize], inv: &[f64], b: &mut [f64]) {
-    let (lu, piv, inv) = (&lu[..N * N], &piv[..N], &inv[..N]);
+    let (lu, piv, inv) = (lu[..N * N].as_chunks::<N>().0, &piv[..N], &inv[..N]);
     let b = b[..N * M].as_chunks_mut::<M>().0;
-    for (k, &p) in piv.iter().enumerate() {
-        b.swap(k, p);
-    }
+    unrolled_for!(k in 0..N => {
+        if piv[k] != k {
+            b.swap(k, piv[k]);
+        }
+    });
     // forward: unit lower triangle
-    for i in 1..N {
-        let (done, rest) = b.split_at_mut(i);
-        let row = &mut rest[0];
-        for (l, &f) in lu[i * N..i * N + i].iter().enumerate() {
+    unrolled_for!(i in 0..N => {
+        for l in 0..i {
+            let (f, xl) = (lu[i][l], b[l]);
             for c in 0..M {
-                row[c] -= f * done[l][c];
+                b[i][c] -= f * xl[c];
             }
         }
-    }
+    });
     // backward: upper triangle, times the reciprocal pivot
-    for i in (0..N).rev() {
-        let (head, done) = b.split_at_mut(i + 1);
-        let row = &mut head[i];
-        for (l, &f) in lu[i * N + i + 1..(i + 1) * N].iter().enumerate() {
+    unrolled_for!(r in 0..N => {
+        let i = N - 1 - r;
+        for l in i + 1..N {
+            let (f, xl) = (lu[i][l], b[l]);
             for c in 0..M {
-                row[c] -= f * done[l][c];
+                b[i][c] -= f * xl[c];
             }
         }
-        for x in row.iter_mut() {
-            *x *= inv[i];
+        for c in 0..M {
+            b[i][c] *= inv[i];
         }
-    }
+    });
 }
 
 /// c (m×n) −= a (m×k) · b (k×n).
