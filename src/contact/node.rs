@@ -204,12 +204,13 @@ impl ContactNodes {
         let (nk, ne) = (l.nk, l.ne);
         let eo = self.e_offset[ci];
         let x = &self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
-        for r in 0..ne {
-            let mut s = self.z[eo + r];
-            for c in 0..nk {
-                s += x[r * nk + c] * dk[c];
+        let dk = &dk[..nk];
+        for ((d, &z), xr) in de[eo..eo + ne].iter_mut().zip(&self.z[eo..eo + ne]).zip(x.chunks_exact(nk)) {
+            let mut s = z;
+            for (&xv, &dv) in xr.iter().zip(dk) {
+                s += xv * dv;
             }
-            de[eo + r] = -s;
+            *d = -s;
         }
     }
 

@@ -90,10 +90,11 @@ impl BlockMatrix {
         self.decoupled.iter_mut().for_each(|d| *d = false);
     }
 
-    /// Zeros what the Newton assembly does not assign before it assembles again: every
-    /// block but the couplings of zero-diagonal nodes to their body nodes, which the
-    /// assembly writes in full (a joint's rows G and columns −Gᵀ; see `Symbolic`), and
-    /// couples every node again. Cheaper than [`BlockMatrix::clear`] by those blocks.
+    /// Zeros what the Newton assembly does not assign before it assembles again, and
+    /// couples every node again: every block but those the assembly writes in full,
+    /// a joint's couplings to its bodies (rows G, columns −Gᵀ) and a contact's blocks
+    /// (the condensed diagonal and its couplings, or [`BlockMatrix::decouple`]).
+    /// Cheaper than [`BlockMatrix::clear`] by those blocks.
     pub fn reset(&mut self, sym: &Symbolic) {
         for &(s, e) in &sym.reset_ranges {
             self.values[s..e].fill(0.0);
@@ -101,13 +102,20 @@ impl BlockMatrix {
         self.decoupled.fill(false);
     }
 
-    /// Makes `node` an identity block without coupling (its blocks must be zero, as after
-    /// `clear` or `reset`): factor and solve then skip it instead of eliminating zeros.
+    /// Makes `node` an identity block without coupling (zeros its row and column blocks):
+    /// factor and solve then skip it instead of eliminating zeros.
     pub fn decouple(&mut self, sym: &Symbolic, node: usize) {
         let n = sym.sizes[node];
         let d = sym.diag[node];
+        self.values[d..d + n * n].fill(0.0);
         for k in 0..n {
             self.values[d + k * n + k] = 1.0;
+        }
+        for &(j, o) in &sym.row_blocks[node] {
+            let len = n * sym.sizes[j];
+            self.values[o..o + len].fill(0.0);
+            let o = sym.block_offset(j, node).expect("pattern is symmetric");
+            self.values[o..o + len].fill(0.0);
         }
         self.decoupled[node] = true;
     }

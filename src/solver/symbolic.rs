@@ -42,8 +42,8 @@ pub struct Symbolic {
     pub value_len: usize,
     /// Number of off-diagonal block pairs created by fill-in.
     pub fill_blocks: usize,
-    /// Value ranges that [`BlockMatrix::reset`](super::BlockMatrix::reset) zeros: every
-    /// block but the couplings of zero-diagonal nodes to body nodes, adjacent blocks merged.
+    /// Value ranges that [`BlockMatrix::reset`](super::BlockMatrix::reset) zeros (adjacent
+    /// blocks merged): every block the Newton assembly does not assign in full.
     pub(super) reset_ranges: Vec<(usize, usize)>,
 }
 
@@ -129,20 +129,25 @@ impl Symbolic {
     }
 }
 
-/// The value ranges a reset between assemblies zeros. The Newton assembly adds into
-/// diagonal blocks and body–body couplings (dampers), and fill blocks start at zero, so
-/// those are zeroed; the couplings of a zero-diagonal node (joint rows G and columns −Gᵀ)
-/// to its bodies are assigned in full by every assembly and skip the zeroing.
+/// The value ranges a reset between assemblies zeros. The Newton assembly adds into body
+/// blocks (diagonals, damper couplings), the factorization accumulates Schur complements
+/// into joint diagonals (zero before) and fill blocks (absent from the assembly), so
+/// those are zeroed. Assigned in full by every assembly, and not zeroed: a joint's
+/// couplings to its bodies (rows G, columns −Gᵀ) and a contact's blocks on its graph
+/// edges (the condensed diagonal and the couplings; `BlockMatrix::decouple` zeros them
+/// for a contact left out).
 fn reset_ranges(g: &SparsityGraph, diag: &[usize], row_blocks: &[Vec<(usize, usize)>], value_len: usize) -> Vec<(usize, usize)> {
     let edges = g.adjacency();
+    let contact = |k: usize| g.kinds[k] == NodeKind::Contact;
     let assigned = |i: usize, j: usize| {
         let (zi, zj) = (g.kinds[i].has_zero_diagonal(), g.kinds[j].has_zero_diagonal());
         let body = |k: usize| g.kinds[k] == NodeKind::Body;
-        ((zi && body(j)) || (zj && body(i))) && edges[i].contains(&j)
+        let joint_body = (zi && body(j)) || (zj && body(i));
+        (joint_body || contact(i) || contact(j)) && edges[i].contains(&j)
     };
     let mut blocks: Vec<(usize, usize, bool)> = Vec::new(); // (start, end, zeroed)
     for (i, &d) in diag.iter().enumerate() {
-        blocks.push((d, d + g.sizes[i] * g.sizes[i], true));
+        blocks.push((d, d + g.sizes[i] * g.sizes[i], !contact(i)));
         for &(j, o) in &row_blocks[i] {
             blocks.push((o, o + g.sizes[i] * g.sizes[j], !assigned(i, j)));
         }
@@ -187,7 +192,7 @@ mod tests {
     }
 
     #[test]
-    fn reset_zeros_all_but_the_joint_body_couplings() {
+    fn reset_zeros_all_but_the_assigned_blocks() {
         let g = mechanism();
         let sym = Symbolic::new(&g);
         assert!(sym.fill_blocks > 0);
@@ -198,13 +203,26 @@ mod tests {
         for i in 0..g.node_count() {
             for j in 0..g.node_count() {
                 let Some(o) = sym.block_offset(i, j) else { continue };
-                let joint_body = i != j && adjacency[i].contains(&j) && (g.kinds[i].has_zero_diagonal() ^ g.kinds[j].has_zero_diagonal()) && (g.kinds[i] == NodeKind::Body || g.kinds[j] == NodeKind::Body);
+                let edge = i != j && adjacency[i].contains(&j);
+                let joint_body = edge && (g.kinds[i].has_zero_diagonal() ^ g.kinds[j].has_zero_diagonal()) && (g.kinds[i] == NodeKind::Body || g.kinds[j] == NodeKind::Body);
+                let contact = (edge || i == j) && (g.kinds[i] == NodeKind::Contact || g.kinds[j] == NodeKind::Contact);
                 let block = &m.values[o..o + g.sizes[i] * g.sizes[j]];
-                if joint_body {
+                if joint_body || contact {
                     assert!(block.iter().all(|v| v.is_nan()), "block ({i}, {j}) zeroed");
                 } else {
                     assert!(block.iter().all(|&v| v == 0.0), "block ({i}, {j}) not zeroed");
                 }
+            }
+        }
+        // a contact left out: identity diagonal, zero couplings
+        let c = g.node_count() - 1;
+        m.decouple(&sym, c);
+        for j in 0..g.node_count() {
+            for (r, s) in [(c, j), (j, c)] {
+                let Some(o) = sym.block_offset(r, s) else { continue };
+                let n = g.sizes[r] * g.sizes[s];
+                let want = |k: usize| if r == s && k % (g.sizes[c] + 1) == 0 { 1.0 } else { 0.0 };
+                assert!((0..n).all(|k| m.values[o + k] == want(k)), "block ({r}, {s}) after decouple");
             }
         }
     }
