@@ -148,7 +148,17 @@ fn lu_solve_sized<const N: usize, const M: usize>(lu: &[f64], piv: &[usize], inv
 
 /// c (m×n) −= a (m×k) · b (k×n).
 pub fn gemm_sub(c: &mut [f64], a: &[f64], b: &[f64], m: usize, k: usize, n: usize) {
+    // square updates are the common case (a tree's A_kk −= A_ki U_ik): rows unrolled too
+    if m == n {
+        return by_two_sizes!(k, n, gemm_sub_square(c, a, b), dense::gemm_sub(c, a, b, m, k, n));
+    }
     by_two_sizes!(k, n, gemm_sub_sized(c, a, b, m), dense::gemm_sub(c, a, b, m, k, n))
+}
+
+/// `gemm_sub_sized` with M = N.
+#[inline(always)]
+fn gemm_sub_square<const K: usize, const N: usize>(c: &mut [f64], a: &[f64], b: &[f64]) {
+    gemm_sub_sized::<K, N>(c, a, b, N)
 }
 
 /// Each row of c accumulates its products in a row of sums (vectorized over the
