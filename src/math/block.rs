@@ -71,6 +71,8 @@ pub fn lu_factor(a: &mut [f64], n: usize, piv: &mut [usize], inv: &mut [f64]) ->
     })
 }
 
+// indices rather than iterators: with the pivot loop unrolled the bounds are constants
+#[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn lu_factor_sized<const N: usize>(a: &mut [f64], piv: &mut [usize], inv: &mut [f64]) -> bool {
     let (piv, inv) = (&mut piv[..N], &mut inv[..N]);
@@ -140,9 +142,8 @@ fn lu_solve_sized<const N: usize, const M: usize>(lu: &[f64], piv: &[usize], inv
                 b[i][c] -= f * xl[c];
             }
         }
-        for c in 0..M {
-            b[i][c] *= inv[i];
-        }
+        let d = inv[i];
+        b[i].iter_mut().for_each(|x| *x *= d);
     });
 }
 

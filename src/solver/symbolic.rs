@@ -200,10 +200,10 @@ mod tests {
         m.values.fill(f64::NAN);
         m.reset(&sym);
         let adjacency = g.adjacency();
-        for i in 0..g.node_count() {
+        for (i, neighbours) in adjacency.iter().enumerate() {
             for j in 0..g.node_count() {
                 let Some(o) = sym.block_offset(i, j) else { continue };
-                let edge = i != j && adjacency[i].contains(&j);
+                let edge = i != j && neighbours.contains(&j);
                 let joint_body = edge && (g.kinds[i].has_zero_diagonal() ^ g.kinds[j].has_zero_diagonal()) && (g.kinds[i] == NodeKind::Body || g.kinds[j] == NodeKind::Body);
                 let contact = (edge || i == j) && (g.kinds[i] == NodeKind::Contact || g.kinds[j] == NodeKind::Contact);
                 let block = &m.values[o..o + g.sizes[i] * g.sizes[j]];
@@ -221,7 +221,7 @@ mod tests {
             for (r, s) in [(c, j), (j, c)] {
                 let Some(o) = sym.block_offset(r, s) else { continue };
                 let n = g.sizes[r] * g.sizes[s];
-                let want = |k: usize| if r == s && k % (g.sizes[c] + 1) == 0 { 1.0 } else { 0.0 };
+                let want = |k: usize| if r == s && k.is_multiple_of(g.sizes[c] + 1) { 1.0 } else { 0.0 };
                 assert!((0..n).all(|k| m.values[o + k] == want(k)), "block ({r}, {s}) after decouple");
             }
         }
