@@ -183,13 +183,13 @@ fn gemm_sub_sized<const K: usize, const N: usize>(c: &mut [f64], a: &[f64], b: &
 
 /// y (m) −= a (m×k) · x (k).
 pub fn gemv_sub(y: &mut [f64], a: &[f64], x: &[f64], m: usize, k: usize) {
-    by_size!(k, gemv_sub_sized(y, a, x, m), dense::gemv_sub(y, a, x, m, k))
+    by_two_sizes!(m, k, gemv_sub_sized(y, a, x), dense::gemv_sub(y, a, x, m, k))
 }
 
 #[inline(always)]
-fn gemv_sub_sized<const K: usize>(y: &mut [f64], a: &[f64], x: &[f64], m: usize) {
+fn gemv_sub_sized<const M: usize, const K: usize>(y: &mut [f64], a: &[f64], x: &[f64]) {
     let x: &[f64; K] = x[..K].try_into().unwrap();
-    for (yi, ai) in y[..m].iter_mut().zip(a[..m * K].as_chunks::<K>().0) {
+    for (yi, ai) in y[..M].iter_mut().zip(a[..M * K].as_chunks::<K>().0) {
         let mut s = 0.0;
         for l in 0..K {
             s += ai[l] * x[l];
@@ -255,11 +255,13 @@ mod tests {
                     assert_eq!(c, c_ref, "gemm m = {m}, k = {k}, n = {n}");
                 }
             }
-            let (a, x, y0) = (random(&mut rng, 6 * k), random(&mut rng, k), random(&mut rng, 6));
-            let (mut y, mut y_ref) = (y0.clone(), y0.clone());
-            gemv_sub(&mut y, &a, &x, 6, k);
-            dense::gemv_sub(&mut y_ref, &a, &x, 6, k);
-            assert_eq!(y, y_ref, "gemv k = {k}");
+            for m in 1..=9 {
+                let (a, x, y0) = (random(&mut rng, m * k), random(&mut rng, k), random(&mut rng, m));
+                let (mut y, mut y_ref) = (y0.clone(), y0.clone());
+                gemv_sub(&mut y, &a, &x, m, k);
+                dense::gemv_sub(&mut y_ref, &a, &x, m, k);
+                assert_eq!(y, y_ref, "gemv m = {m}, k = {k}");
+            }
         }
     }
 }
