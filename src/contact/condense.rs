@@ -12,7 +12,7 @@
 //! block holds the arrow matrix of β, whose LU pivots on values: it takes the dense
 //! kernels at their fixed sizes.
 
-use super::cone::{Kind, Layout};
+use super::cone::{Kind, Layout, MAX_K};
 use crate::math::block::{lu_factor, lu_solve};
 
 /// The factors of one contact's A_EE: reciprocal pivots `inv` (ne); for the
@@ -79,6 +79,46 @@ pub(super) fn solve(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize], inv: &[f64
     }
     for (row, &d) in orthant.chunks_exact_mut(m).zip(&inv[3..ne]) {
         row.iter_mut().for_each(|x| *x *= d);
+    }
+}
+
+/// X = A_EE⁻¹ A_EK into `x` (ne × nk) and the condensed block A_KK − A_KE X into `diag`
+/// (nk × nk), from the local Jacobian `a` and the factors of [`factor`]. A_KE has a few
+/// nonzeros per row (the K rows' slack and cone terms): the products skip its zeros.
+pub(super) fn schur(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize], inv: &[f64], x: &mut [f64], diag: &mut [f64]) {
+    match l.nk {
+        1 => schur_sized::<1>(l, a, lu, piv, inv, x, diag),
+        3 => schur_sized::<3>(l, a, lu, piv, inv, x, diag),
+        5 => schur_sized::<5>(l, a, lu, piv, inv, x, diag),
+        _ => schur_sized::<MAX_K>(l, a, lu, piv, inv, x, diag),
+    }
+}
+
+/// `schur` with rows of NK ≥ nk entries (the node's usual sizes at compile time).
+#[inline(always)]
+fn schur_sized<const NK: usize>(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize], inv: &[f64], x: &mut [f64], diag: &mut [f64]) {
+    let (nk, ne, ny) = (l.nk, l.ne, l.ny());
+    let x = &mut x[..ne * nk];
+    for (r, row) in x.chunks_exact_mut(nk).enumerate() {
+        let src = &a[(nk + r) * ny..][..nk];
+        for c in 0..nk.min(NK) {
+            row[c] = src[c];
+        }
+    }
+    solve(l, a, lu, piv, inv, x, nk);
+    for (r, out) in diag[..nk * nk].chunks_exact_mut(nk).enumerate() {
+        let (a_kk, a_ke) = a[r * ny..(r + 1) * ny].split_at(nk);
+        let mut sum = [0.0; NK];
+        for (&f, xl) in a_ke.iter().zip(x.chunks_exact(nk)) {
+            if f != 0.0 {
+                for (s, &v) in sum.iter_mut().zip(xl) {
+                    *s += f * v;
+                }
+            }
+        }
+        for ((d, &akk), &s) in out.iter_mut().zip(a_kk).zip(&sum) {
+            *d = akk - s;
+        }
     }
 }
 

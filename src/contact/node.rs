@@ -19,7 +19,7 @@
 //! buffers, the contact frames, which contacts take part, the Tresca bound. Storage for
 //! all contacts is allocated once; nothing here allocates during a step.
 
-use super::cone::{Kind, Layout, MAX_K, MAX_Y};
+use super::cone::{Kind, Layout, MAX_Y};
 use super::condense::{self, Factors};
 use super::geometry::{ContactFrame, ContactPoint};
 use super::Contact;
@@ -144,28 +144,9 @@ impl ContactNodes {
         if !condense::factor(&l, a, Factors { lu, piv, inv }) {
             return false;
         }
-        // X = A_EE⁻¹ A_EK
         let x = &mut self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
-        for (r, row) in x.chunks_exact_mut(nk).enumerate() {
-            row.copy_from_slice(&a[(nk + r) * ny..][..nk]);
-        }
         let (lu, piv, inv) = (&self.lu[self.lu_off[ci]..self.lu_off[ci] + lu_len], &self.piv[eo..eo + ne], &self.inv_pivot[eo..eo + ne]);
-        condense::solve(&l, a, lu, piv, inv, x, nk);
-        // A_KK − A_KE X, over A_KE's nonzero entries (a few per row)
-        for (r, out) in diag[..nk * nk].chunks_exact_mut(nk).enumerate() {
-            let (a_kk, a_ke) = a[r * ny..(r + 1) * ny].split_at(nk);
-            let mut sum = [0.0; MAX_K];
-            for (&f, xl) in a_ke.iter().zip(x.chunks_exact(nk)) {
-                if f != 0.0 {
-                    for (s, &v) in sum.iter_mut().zip(xl) {
-                        *s += f * v;
-                    }
-                }
-            }
-            for ((d, &akk), &s) in out.iter_mut().zip(a_kk).zip(&sum) {
-                *d = akk - s;
-            }
-        }
+        condense::schur(&l, a, lu, piv, inv, x, diag);
         self.condense_rhs(ci, re, rk);
         true
     }
