@@ -101,6 +101,8 @@ fn schur_sized<const NK: usize>(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize]
     let x = &mut x[..ne * nk];
     for (r, row) in x.chunks_exact_mut(nk).enumerate() {
         let src = &a[(nk + r) * ny..][..nk];
+        // at most NK moves, unrolled: cheaper than a memcpy call per row
+        #[allow(clippy::manual_memcpy)]
         for c in 0..nk.min(NK) {
             row[c] = src[c];
         }
