@@ -16,6 +16,7 @@
 //! The descriptions ([`Contact`], [`ConeType`], the shapes [`geometry::Shape`]) live in
 //! `crate::model::contact` and `crate::model::shape`; they are re-exported here.
 
+mod condense;
 pub mod cone;
 pub mod geometry;
 pub mod node;

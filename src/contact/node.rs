@@ -19,10 +19,10 @@
 //! buffers, the contact frames, which contacts take part, the Tresca bound. Storage for
 //! all contacts is allocated once; nothing here allocates during a step.
 
-use super::cone::{Layout, MAX_E, MAX_K, MAX_Y};
+use super::cone::{Kind, Layout, MAX_Y};
+use super::condense::{self, Factors};
 use super::geometry::{ContactFrame, ContactPoint};
 use super::Contact;
-use crate::math::dense::{gemm_sub, lu_factor, lu_solve};
 
 use std::ops::Range;
 
@@ -36,12 +36,14 @@ pub struct ContactNodes {
     e_offset: Vec<usize>,
     e_len: usize,
     has_soc: bool,
-    // condensation scratch, per contact at its offsets
+    // condensation scratch, per contact at its offsets: the local Jacobian (ny × ny),
+    // A_EE's factors (the LU only for the second-order cone, `condense`), X (ne × nk), z
     a_off: Vec<usize>,
     a: Vec<f64>,
     lu_off: Vec<usize>,
     lu: Vec<f64>,
     piv: Vec<usize>,
+    inv_pivot: Vec<f64>,
     x_off: Vec<usize>,
     x: Vec<f64>,
     z: Vec<f64>,
@@ -62,12 +64,15 @@ impl ContactNodes {
             w.x_off.push(xo);
             eo += l.ne;
             ao += l.ny() * l.ny();
-            lo += l.ne * l.ne;
+            if l.kind == Kind::Soc {
+                lo += l.ne * l.ne;
+            }
             xo += l.ne * l.nk;
         }
         w.e_len = eo;
         w.z = vec![0.0; eo];
         w.piv = vec![0; eo];
+        w.inv_pivot = vec![0.0; eo];
         w.a = vec![0.0; ao];
         w.lu = vec![0.0; lo];
         w.x = vec![0.0; xo];
@@ -131,33 +136,17 @@ impl ContactNodes {
         let (nk, ne, ny) = (l.nk, l.ne, l.ny());
         let a = &mut self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
         l.jacobian(y, self.friction[ci], frozen, dt, a);
-        let lu = &mut self.lu[self.lu_off[ci]..self.lu_off[ci] + ne * ne];
-        let x = &mut self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
-        for r in 0..ne {
-            for c in 0..ne {
-                lu[r * ne + c] = a[(nk + r) * ny + nk + c];
-            }
-            for c in 0..nk {
-                x[r * nk + c] = a[(nk + r) * ny + c];
-            }
-        }
+        let a = &*a;
         let eo = self.e_offset[ci];
-        let piv = &mut self.piv[eo..eo + ne];
-        if !lu_factor(lu, ne, piv) {
+        let lu_len = if l.kind == Kind::Soc { ne * ne } else { 0 };
+        let lu = &mut self.lu[self.lu_off[ci]..self.lu_off[ci] + lu_len];
+        let (piv, inv) = (&mut self.piv[eo..eo + ne], &mut self.inv_pivot[eo..eo + ne]);
+        if !condense::factor(&l, a, Factors { lu, piv, inv }) {
             return false;
         }
-        lu_solve(lu, ne, piv, x, nk);
-        // A_KE (nk × ne) as a contiguous copy for the kernels
-        let mut ake = [0.0; MAX_K * MAX_E];
-        for r in 0..nk {
-            for c in 0..ne {
-                ake[r * ne + c] = a[r * ny + nk + c];
-            }
-            for c in 0..nk {
-                diag[r * nk + c] = a[r * ny + c];
-            }
-        }
-        gemm_sub(diag, &ake[..nk * ne], x, nk, ne, nk);
+        let x = &mut self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
+        let (lu, piv, inv) = (&self.lu[self.lu_off[ci]..self.lu_off[ci] + lu_len], &self.piv[eo..eo + ne], &self.inv_pivot[eo..eo + ne]);
+        condense::schur(&l, a, lu, piv, inv, x, diag);
         self.condense_rhs(ci, re, rk);
         true
     }
@@ -170,14 +159,22 @@ impl ContactNodes {
         let l = self.layouts[ci];
         let (nk, ne, ny) = (l.nk, l.ne, l.ny());
         let a = &self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
-        let lu = &self.lu[self.lu_off[ci]..self.lu_off[ci] + ne * ne];
+        let lu_len = if l.kind == Kind::Soc { ne * ne } else { 0 };
+        let lu = &self.lu[self.lu_off[ci]..self.lu_off[ci] + lu_len];
         let eo = self.e_offset[ci];
-        let piv = &self.piv[eo..eo + ne];
+        let (piv, inv) = (&self.piv[eo..eo + ne], &self.inv_pivot[eo..eo + ne]);
         let z = &mut self.z[eo..eo + ne];
         z.copy_from_slice(&re[eo..eo + ne]);
-        lu_solve(lu, ne, piv, z, 1);
-        for r in 0..nk {
-            rk[r] -= (0..ne).map(|c| a[r * ny + nk + c] * z[c]).sum::<f64>();
+        condense::solve(&l, a, lu, piv, inv, z, 1);
+        for (r, rk_r) in rk[..nk].iter_mut().enumerate() {
+            let a_ke = &a[r * ny + nk..(r + 1) * ny];
+            let mut sum = 0.0;
+            for (&f, &zl) in a_ke.iter().zip(z.iter()) {
+                if f != 0.0 {
+                    sum += f * zl;
+                }
+            }
+            *rk_r -= sum;
         }
     }
 
@@ -188,12 +185,13 @@ impl ContactNodes {
         let (nk, ne) = (l.nk, l.ne);
         let eo = self.e_offset[ci];
         let x = &self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
-        for r in 0..ne {
-            let mut s = self.z[eo + r];
-            for c in 0..nk {
-                s += x[r * nk + c] * dk[c];
+        let dk = &dk[..nk];
+        for ((d, &z), xr) in de[eo..eo + ne].iter_mut().zip(&self.z[eo..eo + ne]).zip(x.chunks_exact(nk)) {
+            let mut s = z;
+            for (&xv, &dv) in xr.iter().zip(dk) {
+                s += xv * dv;
             }
-            de[eo + r] = -s;
+            *d = -s;
         }
     }
 

@@ -20,7 +20,7 @@ pub fn assemble_jacobian(model: &Model, f: &StepFrame, g: &MultiplierJacobians, 
     next.update(model, f, dt, s, true);
     let sym = &model.symbolic;
     let at = &model.addresses;
-    matrix.clear();
+    matrix.reset(sym);
     for (i, b) in model.bodies.iter().enumerate() {
         let n = model.body_node[i];
         let w = at.angular_velocity(s, i);

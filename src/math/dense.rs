@@ -1,33 +1,9 @@
-//! Small dense kernels on row-major `f64` slices, allocation-free. They serve the
-//! block LDU (each block is a few rows) and the dense reference solver of the tests.
-//! Each kernel is written once for a size argument and called with that size as a
-//! literal for the block sizes of a step (`by_block_size!`), so the compiler unrolls it
-//! for them (B2 at n = 64: 1197 → 988 ms per 500 steps).
-
-/// Runs `$body` with `$k` bound to `$n`, as a literal for 1–7 (joints 1–6, bodies 6,
-/// contacts up to 7 rows) so that inlined kernels are compiled for each of these sizes.
-macro_rules! by_block_size {
-    ($n:expr, $k:ident => $body:expr) => {
-        match $n {
-            1 => { let $k = 1; $body }
-            2 => { let $k = 2; $body }
-            3 => { let $k = 3; $body }
-            4 => { let $k = 4; $body }
-            5 => { let $k = 5; $body }
-            6 => { let $k = 6; $body }
-            7 => { let $k = 7; $body }
-            $k => $body,
-        }
-    };
-}
+//! Dense kernels on row-major `f64` slices of any size, allocation-free: the dense
+//! reference solver of the tests, and the fallback of the block kernels
+//! ([`block`](super::block)) for blocks larger than those compiled at fixed sizes.
 
 /// c (m×n) −= a (m×k) · b (k×n).
 pub fn gemm_sub(c: &mut [f64], a: &[f64], b: &[f64], m: usize, k: usize, n: usize) {
-    by_block_size!(k, k => gemm_sub_sized(c, a, b, m, k, n))
-}
-
-#[inline(always)]
-fn gemm_sub_sized(c: &mut [f64], a: &[f64], b: &[f64], m: usize, k: usize, n: usize) {
     let (c, a, b) = (&mut c[..m * n], &a[..m * k], &b[..k * n]);
     for i in 0..m {
         let ai = &a[i * k..i * k + k];
@@ -43,11 +19,6 @@ fn gemm_sub_sized(c: &mut [f64], a: &[f64], b: &[f64], m: usize, k: usize, n: us
 
 /// y (m) −= a (m×k) · x (k).
 pub fn gemv_sub(y: &mut [f64], a: &[f64], x: &[f64], m: usize, k: usize) {
-    by_block_size!(k, k => gemv_sub_sized(y, a, x, m, k))
-}
-
-#[inline(always)]
-fn gemv_sub_sized(y: &mut [f64], a: &[f64], x: &[f64], m: usize, k: usize) {
     let (y, a, x) = (&mut y[..m], &a[..m * k], &x[..k]);
     for (i, yi) in y.iter_mut().enumerate() {
         let mut s = 0.0;
@@ -61,11 +32,6 @@ fn gemv_sub_sized(y: &mut [f64], a: &[f64], x: &[f64], m: usize, k: usize) {
 /// In-place LU with partial pivoting of an n×n block; `piv[i]` is the row swapped into i.
 /// Returns false on an exactly zero pivot.
 pub fn lu_factor(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
-    by_block_size!(n, n => lu_factor_sized(a, n, piv))
-}
-
-#[inline(always)]
-fn lu_factor_sized(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
     let (a, piv) = (&mut a[..n * n], &mut piv[..n]);
     for k in 0..n {
         let mut p = k;
@@ -102,49 +68,8 @@ fn lu_factor_sized(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
     true
 }
 
-/// Solves A X = B in place for B (n×m, row-major) given the LU of A: block sizes one
-/// column at a time in registers, larger matrices row by row.
+/// Solves A X = B in place for B (n×m, row-major) given the LU of A, row by row.
 pub fn lu_solve(lu: &[f64], n: usize, piv: &[usize], b: &mut [f64], m: usize) {
-    by_block_size!(n, n => if n <= MAX_BLOCK { lu_solve_block(lu, n, piv, b, m) } else { lu_solve_any(lu, n, piv, b, m) })
-}
-
-/// Largest block solved in registers.
-const MAX_BLOCK: usize = 7;
-
-#[inline(always)]
-fn lu_solve_block(lu: &[f64], n: usize, piv: &[usize], b: &mut [f64], m: usize) {
-    let (lu, piv) = (&lu[..n * n], &piv[..n]);
-    assert!(b.len() >= n * m);
-    let mut x = [0.0; MAX_BLOCK];
-    for c in 0..m {
-        for i in 0..n {
-            x[i] = b[i * m + c];
-        }
-        for (k, &p) in piv.iter().enumerate() {
-            x.swap(k, p);
-        }
-        for i in 1..n {
-            let mut s = x[i];
-            for l in 0..i {
-                s -= lu[i * n + l] * x[l];
-            }
-            x[i] = s;
-        }
-        for i in (0..n).rev() {
-            let mut s = x[i];
-            for l in i + 1..n {
-                s -= lu[i * n + l] * x[l];
-            }
-            x[i] = s * (1.0 / lu[i * n + i]);
-        }
-        for i in 0..n {
-            b[i * m + c] = x[i];
-        }
-    }
-}
-
-/// `lu_solve` for any n.
-fn lu_solve_any(lu: &[f64], n: usize, piv: &[usize], b: &mut [f64], m: usize) {
     for k in 0..n {
         let p = piv[k];
         if p != k {
@@ -180,18 +105,17 @@ fn lu_solve_any(lu: &[f64], n: usize, piv: &[usize], b: &mut [f64], m: usize) {
     }
 }
 
-/// The kernels at the sizes compiled unrolled (1–7) and the general ones (8, 9), against
-/// plain sums, with row swaps forced by a zero leading entry: ‖A X − B‖∞ ≤ 1e-12 and
-/// products equal to 1e-14 (entries of order 1).
+/// The kernels against plain sums, with row swaps forced by a zero leading entry:
+/// ‖A X − B‖∞ ≤ 1e-12 and products equal to 1e-14 (entries of order 1).
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// xorshift64*, uniform in [−1, 1).
-    struct Rng(u64);
+    pub(crate) struct Rng(pub(crate) u64);
 
     impl Rng {
-        fn uniform(&mut self) -> f64 {
+        pub(crate) fn uniform(&mut self) -> f64 {
             self.0 ^= self.0 >> 12;
             self.0 ^= self.0 << 25;
             self.0 ^= self.0 >> 27;
@@ -199,7 +123,7 @@ mod tests {
         }
     }
 
-    fn random(rng: &mut Rng, len: usize) -> Vec<f64> {
+    pub(crate) fn random(rng: &mut Rng, len: usize) -> Vec<f64> {
         (0..len).map(|_| rng.uniform()).collect()
     }
 

@@ -1,6 +1,7 @@
 //! Math helpers: the quaternion algebra of the paper's appendix A and small dense kernels.
 
 pub mod quaternion;
+pub mod block;
 pub mod dense;
 
 pub use quaternion::*;

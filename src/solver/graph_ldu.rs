@@ -59,14 +59,17 @@
 //! `examples/bench_sparse_dense.rs` times it against dense LU (SCENARIOS B4).
 
 use super::symbolic::Symbolic;
-use crate::math::dense::{gemm_sub, gemv_sub, lu_factor, lu_solve};
+use crate::math::block::{gemm_sub, gemv_sub, lu_factor, lu_solve};
 
 /// Numeric values of a block matrix with a given [`Symbolic`] pattern, plus the
 /// factorization workspace. Factor and solve allocate nothing.
 #[derive(Debug, Clone)]
 pub struct BlockMatrix {
     pub values: Vec<f64>,
+    /// Per row (node-offset layout): the pivot row of its diagonal block's LU and the
+    /// reciprocal of its U diagonal entry.
     piv: Vec<usize>,
+    inv_pivot: Vec<f64>,
     /// Per node: its diagonal block is the identity and its coupling blocks are zero (a
     /// contact left out of the step, `sim::culling`); factor and solve skip it (x = b).
     decoupled: Vec<bool>,
@@ -78,7 +81,7 @@ pub struct SingularPivot(pub usize);
 
 impl BlockMatrix {
     pub fn new(sym: &Symbolic) -> BlockMatrix {
-        BlockMatrix { values: vec![0.0; sym.value_len], piv: vec![0; sym.dim], decoupled: vec![false; sym.sizes.len()] }
+        BlockMatrix { values: vec![0.0; sym.value_len], piv: vec![0; sym.dim], inv_pivot: vec![0.0; sym.dim], decoupled: vec![false; sym.sizes.len()] }
     }
 
     /// Zeros every block and couples every node again.
@@ -87,13 +90,32 @@ impl BlockMatrix {
         self.decoupled.iter_mut().for_each(|d| *d = false);
     }
 
-    /// Makes `node` an identity block without coupling (its blocks must be zero, as after
-    /// `clear`): factor and solve then skip it instead of eliminating zeros.
+    /// Zeros what the Newton assembly does not assign before it assembles again, and
+    /// couples every node again: every block but those the assembly writes in full,
+    /// a joint's couplings to its bodies (rows G, columns −Gᵀ) and a contact's blocks
+    /// (the condensed diagonal and its couplings, or [`BlockMatrix::decouple`]).
+    /// Cheaper than [`BlockMatrix::clear`] by those blocks.
+    pub fn reset(&mut self, sym: &Symbolic) {
+        for &(s, e) in &sym.reset_ranges {
+            self.values[s..e].fill(0.0);
+        }
+        self.decoupled.fill(false);
+    }
+
+    /// Makes `node` an identity block without coupling (zeros its row and column blocks):
+    /// factor and solve then skip it instead of eliminating zeros.
     pub fn decouple(&mut self, sym: &Symbolic, node: usize) {
         let n = sym.sizes[node];
         let d = sym.diag[node];
+        self.values[d..d + n * n].fill(0.0);
         for k in 0..n {
             self.values[d + k * n + k] = 1.0;
+        }
+        for &(j, o) in &sym.row_blocks[node] {
+            let len = n * sym.sizes[j];
+            self.values[o..o + len].fill(0.0);
+            let o = sym.block_offset(j, node).expect("pattern is symmetric");
+            self.values[o..o + len].fill(0.0);
         }
         self.decoupled[node] = true;
     }
@@ -118,17 +140,18 @@ impl BlockMatrix {
             }
             let ni = sym.sizes[i];
             let d = sym.diag[i];
-            let piv = &mut self.piv[sym.offsets[i]..sym.offsets[i] + ni];
+            let rows = sym.offsets[i]..sym.offsets[i] + ni;
+            let (piv, inv) = (&mut self.piv[rows.clone()], &mut self.inv_pivot[rows]);
             if sym.regularization[i] > 0.0 {
                 regularize_pivot(&mut vals[d..d + ni * ni], ni, sym.regularization[i]);
             }
-            if !lu_factor(&mut vals[d..d + ni * ni], ni, piv) {
+            if !lu_factor(&mut vals[d..d + ni * ni], ni, piv, inv) {
                 return Err(SingularPivot(i));
             }
             for &(k, upper, _) in &sym.later[i] {
                 let nk = sym.sizes[k];
                 let (dblock, ublock) = split_two(vals, d, ni * ni, upper, ni * nk);
-                lu_solve(dblock, ni, piv, ublock, nk);
+                lu_solve(dblock, ni, piv, inv, ublock, nk);
             }
             let (s, e) = sym.update_ranges[i];
             for u in &sym.updates[s..e] {
@@ -149,7 +172,8 @@ impl BlockMatrix {
             }
             let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
             let d = sym.diag[i];
-            lu_solve(&vals[d..d + ni * ni], ni, &self.piv[sym.offsets[i]..sym.offsets[i] + ni], &mut b[oi..oi + ni], 1);
+            let rows = oi..oi + ni;
+            lu_solve(&vals[d..d + ni * ni], ni, &self.piv[rows.clone()], &self.inv_pivot[rows.clone()], &mut b[rows], 1);
             for &(j, _, lower) in &sym.later[i] {
                 let (oj, nj) = (sym.offsets[j], sym.sizes[j]);
                 let (bi, bj) = split_two(b, oi, ni, oj, nj);

@@ -5,7 +5,7 @@
 //! walks through without allocating.
 
 use super::ordering::EliminationOrder;
-use super::sparsity::SparsityGraph;
+use super::sparsity::{NodeKind, SparsityGraph};
 
 /// One Schur-complement update A_jk −= A_ji U_ik, as block offsets.
 #[derive(Debug, Clone, Copy)]
@@ -42,6 +42,9 @@ pub struct Symbolic {
     pub value_len: usize,
     /// Number of off-diagonal block pairs created by fill-in.
     pub fill_blocks: usize,
+    /// Value ranges that [`BlockMatrix::reset`](super::BlockMatrix::reset) zeros (adjacent
+    /// blocks merged): every block the Newton assembly does not assign in full.
+    pub(super) reset_ranges: Vec<(usize, usize)>,
 }
 
 impl Symbolic {
@@ -93,6 +96,7 @@ impl Symbolic {
             }
             update_ranges[i] = (start, updates.len());
         }
+        let reset_ranges = reset_ranges(g, &diag, &row_blocks, value_len);
         Symbolic {
             sizes: g.sizes.clone(),
             regularization: g.regularization.clone(),
@@ -107,6 +111,7 @@ impl Symbolic {
             update_ranges,
             value_len,
             fill_blocks: e.fill_pairs,
+            reset_ranges,
         }
     }
 
@@ -121,5 +126,104 @@ impl Symbolic {
     /// Later-eliminated neighbours of each node (for inspection and tests).
     pub fn later_neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.later[i].iter().map(|e| e.0)
+    }
+}
+
+/// The value ranges a reset between assemblies zeros. The Newton assembly adds into body
+/// blocks (diagonals, damper couplings), the factorization accumulates Schur complements
+/// into joint diagonals (zero before) and fill blocks (absent from the assembly), so
+/// those are zeroed. Assigned in full by every assembly, and not zeroed: a joint's
+/// couplings to its bodies (rows G, columns −Gᵀ) and a contact's blocks on its graph
+/// edges (the condensed diagonal and the couplings; `BlockMatrix::decouple` zeros them
+/// for a contact left out).
+fn reset_ranges(g: &SparsityGraph, diag: &[usize], row_blocks: &[Vec<(usize, usize)>], value_len: usize) -> Vec<(usize, usize)> {
+    let edges = g.adjacency();
+    let contact = |k: usize| g.kinds[k] == NodeKind::Contact;
+    let assigned = |i: usize, j: usize| {
+        let (zi, zj) = (g.kinds[i].has_zero_diagonal(), g.kinds[j].has_zero_diagonal());
+        let body = |k: usize| g.kinds[k] == NodeKind::Body;
+        let joint_body = (zi && body(j)) || (zj && body(i));
+        (joint_body || contact(i) || contact(j)) && edges[i].contains(&j)
+    };
+    let mut blocks: Vec<(usize, usize, bool)> = Vec::new(); // (start, end, zeroed)
+    for (i, &d) in diag.iter().enumerate() {
+        blocks.push((d, d + g.sizes[i] * g.sizes[i], !contact(i)));
+        for &(j, o) in &row_blocks[i] {
+            blocks.push((o, o + g.sizes[i] * g.sizes[j], !assigned(i, j)));
+        }
+    }
+    blocks.sort_unstable();
+    debug_assert!(blocks.windows(2).all(|w| w[0].1 == w[1].0) && blocks.last().map_or(0, |b| b.1) == value_len);
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for (s, e, zeroed) in blocks {
+        match ranges.last_mut() {
+            Some(last) if zeroed && last.1 == s => last.1 = e,
+            _ if zeroed => ranges.push((s, e)),
+            _ => {}
+        }
+    }
+    ranges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::BlockMatrix;
+
+    /// Bodies 0–3 on joints (world–0, 0–1, 1–2, 2–3, 3–0: a loop, so fill), a damper
+    /// coupling bodies 0 and 2, and a contact on body 3.
+    fn mechanism() -> SparsityGraph {
+        let mut g = SparsityGraph::default();
+        for _ in 0..4 {
+            g.add_node(6, NodeKind::Body);
+        }
+        let links = [(None, 0), (Some(0), 1), (Some(1), 2), (Some(2), 3), (Some(3), 0)];
+        for (p, c) in links {
+            let j = g.add_node(5, NodeKind::Joint { to_world: p.is_none() });
+            g.add_edge(j, c);
+            if let Some(p) = p {
+                g.add_edge(j, p);
+            }
+        }
+        g.add_edge(0, 2);
+        let c = g.add_node(5, NodeKind::Contact);
+        g.add_edge(c, 3);
+        g
+    }
+
+    #[test]
+    fn reset_zeros_all_but_the_assigned_blocks() {
+        let g = mechanism();
+        let sym = Symbolic::new(&g);
+        assert!(sym.fill_blocks > 0);
+        let mut m = BlockMatrix::new(&sym);
+        m.values.fill(f64::NAN);
+        m.reset(&sym);
+        let adjacency = g.adjacency();
+        for (i, neighbours) in adjacency.iter().enumerate() {
+            for j in 0..g.node_count() {
+                let Some(o) = sym.block_offset(i, j) else { continue };
+                let edge = i != j && neighbours.contains(&j);
+                let joint_body = edge && (g.kinds[i].has_zero_diagonal() ^ g.kinds[j].has_zero_diagonal()) && (g.kinds[i] == NodeKind::Body || g.kinds[j] == NodeKind::Body);
+                let contact = (edge || i == j) && (g.kinds[i] == NodeKind::Contact || g.kinds[j] == NodeKind::Contact);
+                let block = &m.values[o..o + g.sizes[i] * g.sizes[j]];
+                if joint_body || contact {
+                    assert!(block.iter().all(|v| v.is_nan()), "block ({i}, {j}) zeroed");
+                } else {
+                    assert!(block.iter().all(|&v| v == 0.0), "block ({i}, {j}) not zeroed");
+                }
+            }
+        }
+        // a contact left out: identity diagonal, zero couplings
+        let c = g.node_count() - 1;
+        m.decouple(&sym, c);
+        for j in 0..g.node_count() {
+            for (r, s) in [(c, j), (j, c)] {
+                let Some(o) = sym.block_offset(r, s) else { continue };
+                let n = g.sizes[r] * g.sizes[s];
+                let want = |k: usize| if r == s && k.is_multiple_of(g.sizes[c] + 1) { 1.0 } else { 0.0 };
+                assert!((0..n).all(|k| m.values[o + k] == want(k)), "block ({r}, {s}) after decouple");
+            }
+        }
     }
 }
