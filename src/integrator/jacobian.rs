@@ -14,7 +14,8 @@ use crate::joints::tangent::RotationMap;
 use crate::model::Model;
 use crate::solver::BlockMatrix;
 
-/// Clears `matrix` and writes the body and joint blocks at iterate `s`.
+/// Resets `matrix` (`BlockMatrix::reset`: what this assembly does not assign) and writes
+/// the body and joint blocks at iterate `s`, every entry of them.
 pub fn assemble_jacobian(model: &Model, f: &StepFrame, g: &MultiplierJacobians, dt: f64, s: &[f64], matrix: &mut BlockMatrix) {
     let mut next = f.next.borrow_mut();
     next.update(model, f, dt, s, true);

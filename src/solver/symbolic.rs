@@ -129,13 +129,13 @@ impl Symbolic {
     }
 }
 
-/// The value ranges a reset between assemblies zeros. The Newton assembly adds into body
-/// blocks (diagonals, damper couplings), the factorization accumulates Schur complements
-/// into joint diagonals (zero before) and fill blocks (absent from the assembly), so
-/// those are zeroed. Assigned in full by every assembly, and not zeroed: a joint's
-/// couplings to its bodies (rows G, columns −Gᵀ) and a contact's blocks on its graph
-/// edges (the condensed diagonal and the couplings; `BlockMatrix::decouple` zeros them
-/// for a contact left out).
+/// The value ranges a reset between assemblies zeros: the blocks the Newton assembly
+/// adds into or leaves out, which the factorization overwrote with its factors —
+/// body–body couplings (dampers, springs) and fill blocks (absent from the assembly).
+/// Assigned in full by every assembly, and not zeroed: every diagonal block (a body's
+/// dynamics block, a joint's zero block, a contact's condensed block; force elements add
+/// after them), a joint's couplings to its bodies (rows G, columns −Gᵀ) and a contact's
+/// couplings (`BlockMatrix::decouple` zeros them for a contact left out).
 fn reset_ranges(g: &SparsityGraph, diag: &[usize], row_blocks: &[Vec<(usize, usize)>], value_len: usize) -> Vec<(usize, usize)> {
     let edges = g.adjacency();
     let contact = |k: usize| g.kinds[k] == NodeKind::Contact;
@@ -147,7 +147,7 @@ fn reset_ranges(g: &SparsityGraph, diag: &[usize], row_blocks: &[Vec<(usize, usi
     };
     let mut blocks: Vec<(usize, usize, bool)> = Vec::new(); // (start, end, zeroed)
     for (i, &d) in diag.iter().enumerate() {
-        blocks.push((d, d + g.sizes[i] * g.sizes[i], !contact(i)));
+        blocks.push((d, d + g.sizes[i] * g.sizes[i], false));
         for &(j, o) in &row_blocks[i] {
             blocks.push((o, o + g.sizes[i] * g.sizes[j], !assigned(i, j)));
         }
@@ -205,9 +205,9 @@ mod tests {
                 let Some(o) = sym.block_offset(i, j) else { continue };
                 let edge = i != j && neighbours.contains(&j);
                 let joint_body = edge && (g.kinds[i].has_zero_diagonal() ^ g.kinds[j].has_zero_diagonal()) && (g.kinds[i] == NodeKind::Body || g.kinds[j] == NodeKind::Body);
-                let contact = (edge || i == j) && (g.kinds[i] == NodeKind::Contact || g.kinds[j] == NodeKind::Contact);
+                let contact = edge && (g.kinds[i] == NodeKind::Contact || g.kinds[j] == NodeKind::Contact);
                 let block = &m.values[o..o + g.sizes[i] * g.sizes[j]];
-                if joint_body || contact {
+                if joint_body || contact || i == j {
                     assert!(block.iter().all(|v| v.is_nan()), "block ({i}, {j}) zeroed");
                 } else {
                     assert!(block.iter().all(|&v| v == 0.0), "block ({i}, {j}) not zeroed");
