@@ -197,7 +197,7 @@ int main(void) {
     /* the options struct across the C ABI: returned by value, passed by pointer */
     opts = maxdyn_solver_options_default();
     if (!(opts.tolerance == 1e-10 && opts.max_iterations == 100 && opts.acceptance == 1e-8
-          && opts.contact_tolerance == 1e-8 && opts.max_splits == 3
+          && opts.contact_tolerance == 1e-8 && opts.max_splits == 5
           && opts.contact_predictor_corrector == 1 && opts.contact_margin == 0.05)) {
         printf("unexpected default options\n");
         failures++;

@@ -321,7 +321,7 @@ def test_solver_options_struct_and_step_stats():
     defaults = maxdyn.SolverOptions()
     assert (defaults.tolerance, defaults.max_iterations, defaults.acceptance, defaults.contact_tolerance,
             defaults.max_splits, defaults.contact_predictor_corrector, defaults.contact_margin,
-            defaults.contact_warm_start) == (1e-10, 100, 1e-8, 1e-8, 3, 1, 0.05, 1)
+            defaults.contact_warm_start) == (1e-10, 100, 1e-8, 1e-8, 5, 1, 0.05, 1)
     assert sim.options == defaults
     custom = maxdyn.SolverOptions(tolerance=1e-11, max_splits=1, contact_predictor_corrector=0, contact_margin=math.inf)
     sim.options = custom

@@ -30,7 +30,7 @@ pub struct maxdyn_solver_options {
     /// 100 N when that exceeds 1 (finite, > 0; default 1e-8).
     pub contact_tolerance: f64,
     /// A step Newton cannot solve is retried as two halves, recursively, at most this
-    /// many levels deep (≥ 0; default 3, down to dt/8; 0 disables splitting).
+    /// many levels deep (≥ 0; default 5, down to dt/32; 0 disables splitting).
     pub max_splits: i32,
     /// Contacts: 1 for Mehrotra predictor–corrector barrier steps (default), 0 for the
     /// monotone barrier rule.
