@@ -4,9 +4,9 @@
 //! order), then a final rollout of the learned gait that prints the distance walked, the
 //! deepest foot penetration and the wall and CPU time against the simulated time.
 //!
-//! The paper learns on 10 s rollouts; 100 of them take about 11 CPU minutes here (≈ 0.65
-//! CPU s per simulated second), so by default the episodes are 2 s long (`--episode-time
-//! 10` for the paper's setting) and only the final rollout of the learned gait runs 10 s.
+//! The paper learns on 10 s rollouts; 100 of them take about a minute here (≈ 0.07 CPU s
+//! per simulated second), so by default the episodes are 2 s long (`--episode-time 10`
+//! for the paper's setting) and only the final rollout of the learned gait runs 10 s.
 //!
 //!   cargo run --release --example quadruped -- [--episodes 100] [--seed 1]
 //!       [--episode-time 2] [--final-time 10] [--tolerance 1e-10] [--contact-tolerance 1e-8]
