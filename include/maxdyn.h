@@ -30,7 +30,7 @@
 // Version of this header (the library's is `maxdyn_version()`).
 #define MAXDYN_VERSION_MAJOR 0
 
-#define MAXDYN_VERSION_MINOR 2
+#define MAXDYN_VERSION_MINOR 3
 
 #define MAXDYN_VERSION_PATCH 0
 

@@ -5,7 +5,7 @@ use std::ffi::c_char;
 
 /// Version of this header (the library's is `maxdyn_version()`).
 pub const MAXDYN_VERSION_MAJOR: u32 = 0;
-pub const MAXDYN_VERSION_MINOR: u32 = 2;
+pub const MAXDYN_VERSION_MINOR: u32 = 3;
 pub const MAXDYN_VERSION_PATCH: u32 = 0;
 
 /// The library's version, "MAJOR.MINOR.PATCH" (static; do not free). Compare it with
