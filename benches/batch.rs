@@ -15,22 +15,10 @@ use std::time::Instant;
 
 use maxdyn::batch::Batch;
 use maxdyn::Sim;
-use maxdyn_scenes::quadruped::{Gait, Quadruped, Rng, DT, FALLEN, LEARNED_SEED1};
+use maxdyn_scenes::quadruped::{perturbed_learned_gaits, Gait, Quadruped, DT, FALLEN};
 
 const STEPS: usize = 1000;
 
-fn perturbed_gaits(n: usize) -> Vec<Gait> {
-    let mut rng = Rng::new(1);
-    (0..n)
-        .map(|_| {
-            let mut p = LEARNED_SEED1.to_array();
-            for x in &mut p {
-                *x += 0.002 * rng.normal();
-            }
-            Gait::from_array(p)
-        })
-        .collect()
-}
 
 /// CPU time of the process so far (all threads, user + system) [s].
 fn cpu_seconds() -> f64 {
@@ -100,7 +88,7 @@ fn main() {
     let rollouts = args.first().copied().unwrap_or(1000).max(1);
     let per_round = args.get(1).copied().unwrap_or(20).clamp(1, rollouts);
     let q = Quadruped::load();
-    let gaits = perturbed_gaits(rollouts);
+    let gaits = perturbed_learned_gaits(rollouts, 1);
     println!(
         "Batch: {rollouts} quadruped rollouts of {} s (dt {DT}, learned trot ± 0.002·N(0,1)), rounds of {per_round}, 1 vs 2 threads",
         STEPS as f64 * DT

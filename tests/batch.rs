@@ -6,32 +6,18 @@ mod common;
 
 use maxdyn::batch::Batch;
 use maxdyn::{Error, Sim, SolverOptions};
-use maxdyn_scenes::quadruped::{Gait, Quadruped, Rng, LEARNED_SEED1};
+use maxdyn_scenes::quadruped::{perturbed_learned_gaits, Quadruped};
 
 /// Every body state of a sim, as bits (so NaNs and signed zeros compare exactly too).
 fn bits(sim: &Sim) -> Vec<u64> {
     (0..sim.model().body_count()).flat_map(|b| sim.body_state(b).unwrap()).map(f64::to_bits).collect()
 }
 
-/// The learned trot, each parameter moved by 0.002·N(0, 1) per rollout (the random
-/// search's small steps).
-fn gaits(n: usize, seed: u64) -> Vec<Gait> {
-    let mut rng = Rng::new(seed);
-    (0..n)
-        .map(|_| {
-            let mut p = LEARNED_SEED1.to_array();
-            for x in &mut p {
-                *x += 0.002 * rng.normal();
-            }
-            Gait::from_array(p)
-        })
-        .collect()
-}
 
 #[test]
 fn quadruped_rollouts_match_serial_stepping_for_any_thread_count() {
     let q = Quadruped::load();
-    let gaits = gaits(5, 7);
+    let gaits = perturbed_learned_gaits(5, 7);
     let steps = 150;
     let serial: Vec<Vec<u64>> = gaits
         .iter()

@@ -249,6 +249,21 @@ fn snapshot(q: &Quadruped, sim: &Sim, time: f64) -> FailureState {
     FailureState { time, bodies, inputs }
 }
 
+/// `n` gaits around the learned trot, each parameter moved by 0.002·N(0, 1) (the random
+/// search's small steps): the rollouts of the batch tests and benchmark.
+pub fn perturbed_learned_gaits(n: usize, seed: u64) -> Vec<Gait> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let mut p = LEARNED_SEED1.to_array();
+            for x in &mut p {
+                *x += 0.002 * rng.normal();
+            }
+            Gait::from_array(p)
+        })
+        .collect()
+}
+
 /// xorshift64* with Box–Muller normals: deterministic sampling without a dependency.
 pub struct Rng(u64);
 
