@@ -294,6 +294,31 @@ fn massive_root_is_world_or_free_body() {
     assert!((j.p_parent - Vector3::new(0.0, 0.0, -1.3)).norm() < 1e-15);
 }
 
+/// Joints without an axis of motion (fixed, floating, spherical) ignore `<axis>`, as other
+/// URDF loaders do: real files (talos, tiago, go2, kinova, so101, icub in
+/// example-robot-data) give fixed joints `<axis xyz="0 0 0"/>`. The model equals the one
+/// without the element; a revolute joint with a zero axis is still refused (below).
+#[test]
+fn fixed_joints_ignore_their_axis() {
+    let xml = |axis: &str| {
+        format!(
+            r#"<robot name="r"><link name="w"/>
+              <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+              <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+              <joint name="weld" type="fixed"><parent link="w"/><child link="a"/><origin xyz="0 0 1"/>{axis}</joint>
+              <joint name="ball" type="spherical"><parent link="a"/><child link="b"/><origin xyz="0 0 -1"/>{axis}</joint>
+            </robot>"#
+        )
+    };
+    let with = Urdf::from_str(&xml(r#"<axis xyz="0 0 0"/>"#), false).unwrap();
+    let without = Urdf::from_str(&xml(""), false).unwrap();
+    assert_eq!(with.builder.joint_count(), 2);
+    for j in 0..2 {
+        let (a, b) = (with.builder.joint(j).unwrap(), without.builder.joint(j).unwrap());
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+}
+
 fn urdf_error(xml: &str) -> String {
     match Urdf::from_str(xml, false) {
         Err(Error::Urdf(m)) => m,

@@ -182,8 +182,13 @@ fn joint_kind(t: &str, what: &str) -> Result<JointType> {
     })
 }
 
-/// `<axis xyz>` in the joint frame; URDF's default is (1, 0, 0). Normalized.
-fn parse_axis(n: Node, what: &str) -> Result<V3> {
+/// `<axis xyz>` in the joint frame; URDF's default is (1, 0, 0). Normalized. Joints
+/// whose motion has no axis (fixed, floating, spherical) ignore it, as other URDF
+/// loaders do: many real files give fixed joints `<axis xyz="0 0 0"/>`.
+fn parse_axis(n: Node, kind: JointType, what: &str) -> Result<V3> {
+    if matches!(kind, JointType::Fixed | JointType::Floating | JointType::Spherical) {
+        return Ok(V3::x());
+    }
     let a = match child(n, "axis") {
         Some(a) => vec3(required(a, "xyz", &format!("{what} <axis>"))?, &format!("{what} <axis> `xyz`"))?,
         None => V3::x(),
@@ -207,7 +212,7 @@ fn parse_joint(n: Node) -> Result<Joint> {
     let parent = link_of("parent")?;
     let child_link = link_of("child")?;
     let origin = origin_child(n, &what)?;
-    let axis = parse_axis(n, &what)?;
+    let axis = parse_axis(n, kind, &what)?;
     Ok(Joint { name, type_name, kind, parent, child: child_link, origin, axis })
 }
 
@@ -223,6 +228,6 @@ fn parse_loop_joint(n: Node) -> Result<LoopJoint> {
     };
     let (link1, frame1) = end("link1")?;
     let (link2, frame2) = end("link2")?;
-    let axis = parse_axis(n, &what)?;
+    let axis = parse_axis(n, kind, &what)?;
     Ok(LoopJoint { name, kind, link1, frame1, link2, frame2, axis })
 }
