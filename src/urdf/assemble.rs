@@ -14,13 +14,13 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::frames::{compose, inverse};
-use super::parse::{Description, Link};
+use super::parse::{Description, Joint, Link};
 use super::{LinkFrame, Urdf};
 use crate::joints::constraint::Pose;
 use crate::joints::JointType;
 use crate::math::{conj, qmul, rotation, M3, V3};
 use crate::model::body::check_mass;
-use crate::model::{BodyId, Builder, Error, Inertia, Parent, Result};
+use crate::model::{BodyId, Builder, Error, Inertia, JointId, Parent, Result};
 
 fn err(msg: String) -> Error {
     Error::Urdf(msg)
@@ -197,6 +197,7 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
 
     // --- tree joints (document order), then loop joints
     let mut joints = HashMap::new();
+    let mut warnings = Vec::new();
     for (ji, j) in d.joints.iter().enumerate() {
         let c = find(&j.child, "joint")?;
         if Some(ji) == dropped_joint || !is_massive(&d.links[c]) {
@@ -209,6 +210,7 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
         let t1 = compose(&pp.in_owner, &j.origin);
         let id = add_between(&mut b, j.kind, pp.owner, &t1, cp.owner, &cp.in_owner, &j.axis, &what)?;
         b.set_joint_name(id, &j.name)?;
+        apply_dynamics(&mut b, id, j, &mut warnings)?;
         joints.insert(j.name.clone(), id);
     }
     for lj in &d.loop_joints {
@@ -240,7 +242,7 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
         };
         frames.insert(l.name.clone(), LinkFrame { body, x: p.in_owner.x.into(), q: p.in_owner.q.into() });
     }
-    Ok(Urdf { name: d.name.clone(), builder: b, bodies, joints, frames, world_mass })
+    Ok(Urdf { name: d.name.clone(), builder: b, bodies, joints, frames, world_mass, warnings })
 }
 
 fn owner_world_pose(o: Owner, body_pose: &[Pose]) -> Pose {
@@ -271,4 +273,17 @@ fn add_between(b: &mut Builder, kind: JointType, parent: Owner, t1: &Pose, child
         .map_err(|e| err(format!("{what}: {e}")))?;
     b.set_joint_offset(id, offset.into()).map_err(|e| err(format!("{what}: {e}")))?;
     Ok(id)
+}
+
+/// `<dynamics damping>` becomes a joint damper on each of the joint's free directions;
+/// `friction` (Coulomb joint friction) is not simulated and is reported in `warnings`.
+fn apply_dynamics(b: &mut Builder, id: JointId, j: &Joint, warnings: &mut Vec<String>) -> Result<()> {
+    if j.friction > 0.0 {
+        warnings.push(format!("joint `{}`: <dynamics friction=\"{}\"> is not simulated (maxdyn has no Coulomb joint friction; the damping is)", j.name, j.friction));
+    }
+    let n = b.joint(id)?.dof();
+    if j.damping > 0.0 && n > 0 {
+        b.set_joint_damper(id, &[j.damping; 6][..n])?;
+    }
+    Ok(())
 }

@@ -1,10 +1,12 @@
 //! URDF → [`Builder`].
 //!
 //! Supported: `<link>` with `<inertial>` (origin xyz/rpy, mass, inertia), `<joint>` of
-//! type revolute, continuous (both → Revolute; limits and dynamics are not read),
-//! prismatic, fixed, floating, planar (URDF's 3-DOF planar → PlanarAxis), the
-//! non-standard `ball` (→ Spherical), and the non-standard `<loop_joint>` element of
-//! ConstrainedDynamics/Dojo that closes kinematic loops:
+//! type revolute, continuous (both → Revolute; limits are not read), prismatic, fixed,
+//! floating, planar (URDF's 3-DOF planar → PlanarAxis), the non-standard `ball`
+//! (→ Spherical), and the non-standard `<loop_joint>` element of ConstrainedDynamics/Dojo
+//! that closes kinematic loops. A joint's `<dynamics damping>` becomes a joint damper on
+//! each of its free directions; `friction` is not simulated and is listed in
+//! [`Urdf::warnings`]. Joints without an axis of motion ignore `<axis>`. The loop joint:
 //!
 //! ```xml
 //! <loop_joint name="j" type="continuous">
@@ -64,6 +66,8 @@ pub struct Urdf {
     pub frames: HashMap<String, LinkFrame>,
     /// Mass of a root link that became the world (not simulated).
     pub world_mass: f64,
+    /// What the file asks for that is not simulated, one message each (joint friction).
+    pub warnings: Vec<String>,
 }
 
 impl Urdf {

@@ -37,6 +37,10 @@ pub struct Joint {
     pub origin: Pose,
     /// Unit axis in the joint (child link) frame.
     pub axis: V3,
+    /// `<dynamics damping friction>` (0 when absent): viscous damping (N·s/m or
+    /// N·m·s/rad) and Coulomb friction (N or N·m) of the joint's motion.
+    pub damping: f64,
+    pub friction: f64,
 }
 
 /// `<loop_joint>` (ConstrainedDynamics/Dojo extension): a joint between two links of an
@@ -200,6 +204,20 @@ fn parse_axis(n: Node, kind: JointType, what: &str) -> Result<V3> {
     Ok(a / norm)
 }
 
+/// `<dynamics damping friction>`: both default to 0, both finite and ≥ 0.
+fn parse_dynamics(n: Node, what: &str) -> Result<(f64, f64)> {
+    let Some(dyn_) = child(n, "dynamics") else { return Ok((0.0, 0.0)) };
+    let get = |a: &str| -> Result<f64> {
+        let w = format!("{what} <dynamics> `{a}`");
+        let v = dyn_.attribute(a).map_or(Ok(0.0), |s| number(s, &w))?;
+        if v < 0.0 {
+            return Err(err(format!("{w}: {v} must be ≥ 0")));
+        }
+        Ok(v)
+    };
+    Ok((get("damping")?, get("friction")?))
+}
+
 fn parse_joint(n: Node) -> Result<Joint> {
     let name = required(n, "name", "<joint>")?.to_string();
     let what = format!("joint `{name}`");
@@ -213,7 +231,8 @@ fn parse_joint(n: Node) -> Result<Joint> {
     let child_link = link_of("child")?;
     let origin = origin_child(n, &what)?;
     let axis = parse_axis(n, kind, &what)?;
-    Ok(Joint { name, type_name, kind, parent, child: child_link, origin, axis })
+    let (damping, friction) = parse_dynamics(n, &what)?;
+    Ok(Joint { name, type_name, kind, parent, child: child_link, origin, axis, damping, friction })
 }
 
 fn parse_loop_joint(n: Node) -> Result<LoopJoint> {
