@@ -344,7 +344,7 @@ pub unsafe extern "C" fn maxdyn_batch_get_body_states(batch: *const maxdyn_batch
 mod tests {
     use super::*;
     use crate::capi::builder::*;
-    use crate::capi::model::{maxdyn_model_free, maxdyn_model_new};
+    use crate::capi::model::maxdyn_model_free;
     use crate::capi::sim_state::maxdyn_sim_get_step_count;
 
     /// A sim left poisoned by a panic (as `with_mut` leaves it when its step panics) gets
@@ -352,13 +352,7 @@ mod tests {
     #[test]
     fn a_poisoned_sim_is_its_own_status_and_the_others_step() {
         unsafe {
-            let mut b = std::ptr::null_mut();
-            assert_eq!(maxdyn_builder_new(&mut b), MAXDYN_STATUS_OK);
-            let inertia = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
-            let mut body = -1;
-            assert_eq!(maxdyn_builder_add_body(b, 1.0, inertia.as_ptr(), &mut body), MAXDYN_STATUS_OK);
-            let mut m = std::ptr::null_mut();
-            assert_eq!(maxdyn_model_new(b, &mut m), MAXDYN_STATUS_OK);
+            let (b, m) = crate::capi::test_model::one_body_model();
             let mut batch = std::ptr::null_mut();
             assert_eq!(maxdyn_batch_new(m, 3, 0.01, 2, &mut batch), MAXDYN_STATUS_OK);
             let sims: Vec<*mut maxdyn_sim> = (0..3)

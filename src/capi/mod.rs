@@ -36,6 +36,8 @@ pub mod sim_contacts;
 pub mod diagnostics;
 pub mod batch;
 pub mod deprecated;
+#[cfg(test)]
+mod test_model;
 
 pub use builder::*;
 pub use builder_contacts::*;

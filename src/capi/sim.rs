@@ -152,7 +152,6 @@ pub unsafe extern "C" fn maxdyn_sim_step_n(sim: *mut maxdyn_sim, steps: i32) -> 
 mod tests {
     use super::*;
     use crate::capi::builder::*;
-    use crate::capi::model::maxdyn_model_new;
     use crate::capi::sim_state::maxdyn_sim_get_time;
 
     /// A panic inside an exported body is caught, returns INTERNAL and poisons the sim;
@@ -160,13 +159,7 @@ mod tests {
     #[test]
     fn panic_poisons_the_sim() {
         unsafe {
-            let mut b = std::ptr::null_mut();
-            assert_eq!(maxdyn_builder_new(&mut b), MAXDYN_STATUS_OK);
-            let inertia = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
-            let mut body = -1;
-            assert_eq!(maxdyn_builder_add_body(b, 1.0, inertia.as_ptr(), &mut body), MAXDYN_STATUS_OK);
-            let mut m = std::ptr::null_mut();
-            assert_eq!(maxdyn_model_new(b, &mut m), MAXDYN_STATUS_OK);
+            let (b, m) = crate::capi::test_model::one_body_model();
             let mut s = std::ptr::null_mut();
             assert_eq!(maxdyn_sim_new(m, 0.01, &mut s), MAXDYN_STATUS_OK);
             let st = call("test_panic", || with_mut(s, "sim", |_| -> CResult<()> { panic!("boom") }));
