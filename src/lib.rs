@@ -21,7 +21,7 @@ pub mod batch;
 pub mod urdf;
 pub mod capi;
 
-pub use model::{Body, BodyId, Builder, Error, Inertia, JointId, Model, Parent, Shape, ShapeKind};
+pub use model::{Body, BodyId, Builder, Error, Frame, Inertia, JointId, JointLimit, Mimic, Model, Parent, Shape, ShapeKind};
 pub use joints::JointType;
 pub use contact::{ConeType, ContactId};
 pub use sim::{ContactReport, Sim, SolverOptions, StepStats};

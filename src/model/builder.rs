@@ -7,12 +7,15 @@ use super::body::{check_quat, check_vec3, Body};
 use super::contact::Contact;
 use super::error::{Error, Result};
 use super::forces::ForceElements;
+use super::frame::Frame;
+use super::joint_limits::JointLimit;
+use super::mimic::Mimic;
 use super::{BodyId, Inertia, JointId, Parent};
 use crate::joints::{Joint, JointType};
 use crate::math::V3;
 
 /// A mechanism under construction: bodies (ids 0, 1, … in order of addition), joints,
-/// force elements and contacts.
+/// force elements, contacts, joint limits and mimics, and named frames.
 ///
 /// ```
 /// use maxdyn::{Builder, Inertia, JointType, Parent};
@@ -32,6 +35,9 @@ pub struct Builder {
     pub(crate) joints: Vec<Joint>,
     pub(crate) forces: ForceElements,
     pub(crate) contacts: Vec<Contact>,
+    pub(crate) limits: Vec<JointLimit>,
+    pub(crate) mimics: Vec<Mimic>,
+    pub(crate) frames: Vec<Frame>,
 }
 
 impl Default for Builder {
@@ -43,7 +49,7 @@ impl Default for Builder {
 impl Builder {
     /// An empty mechanism with gravity (0, 0, −9.81).
     pub fn new() -> Builder {
-        Builder { gravity: V3::new(0.0, 0.0, -9.81), bodies: Vec::new(), joints: Vec::new(), forces: ForceElements::default(), contacts: Vec::new() }
+        Builder { gravity: V3::new(0.0, 0.0, -9.81), bodies: Vec::new(), joints: Vec::new(), forces: ForceElements::default(), contacts: Vec::new(), limits: Vec::new(), mimics: Vec::new(), frames: Vec::new() }
     }
 
     pub fn set_gravity(&mut self, g: [f64; 3]) -> Result<()> {
@@ -150,6 +156,21 @@ impl Builder {
         self.joint(joint)?;
         self.joints[joint].name = name.to_string();
         Ok(())
+    }
+
+    /// Adds a named frame fixed to `body` (`Parent::World` for the world) at position `x`
+    /// and orientation `q` (w, x, y, z; normalized) in that body's frame. Returns its id.
+    pub fn add_frame(&mut self, name: &str, body: impl Into<Parent>, x: [f64; 3], q: [f64; 4]) -> Result<usize> {
+        let body = self.known_parent(body.into())?;
+        let x = check_vec3("x", &x)?;
+        let q = check_quat("q", &q)?;
+        self.frames.push(Frame { name: name.to_string(), body, x, q });
+        Ok(self.frames.len() - 1)
+    }
+
+    /// The frames added so far.
+    pub fn frames(&self) -> &[Frame] {
+        &self.frames
     }
 
     /// The parent's body (`None` for the world), checked to exist.

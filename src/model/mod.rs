@@ -7,16 +7,23 @@
 pub mod addresses;
 pub mod body;
 pub mod builder;
+mod builder_constraints;
 mod builder_contacts;
 mod builder_forces;
 pub mod contact;
 pub mod forces;
+pub mod frame;
 mod graph;
 mod inertia;
+pub mod joint_limits;
+pub mod mimic;
 pub mod model;
 pub mod shape;
 
 pub use body::Body;
+pub use frame::Frame;
+pub use joint_limits::JointLimit;
+pub use mimic::Mimic;
 pub use inertia::Inertia;
 pub use builder::Builder;
 pub use crate::error::{check_finite, Error, Result};

@@ -8,6 +8,7 @@ use super::builder::Builder;
 use super::contact::Contact;
 use super::error::{Error, Result};
 use super::forces::ForceElements;
+use super::{Frame, JointLimit, Mimic};
 use super::graph::MechanismGraph;
 use crate::joints::Joint;
 use crate::math::V3;
@@ -41,6 +42,12 @@ pub struct Model {
     pub contact_node: Vec<usize>,
     /// Each body's, joint's and contact's offset in the step vector (documented there).
     pub addresses: Addresses,
+    /// Bounded joint coordinates.
+    pub limits: Vec<JointLimit>,
+    /// Equalities between joint coordinates.
+    pub mimics: Vec<Mimic>,
+    /// Named frames fixed to bodies or the world.
+    pub frames: Vec<Frame>,
 }
 
 impl Model {
@@ -68,6 +75,9 @@ impl Model {
             loop_count,
             contacts: b.contacts.clone(),
             contact_node,
+            limits: b.limits.clone(),
+            mimics: b.mimics.clone(),
+            frames: b.frames.clone(),
         })
     }
 
