@@ -11,6 +11,7 @@ use std::ptr::null_mut;
 
 use maxdyn::capi::maxdyn_status::{self, *};
 use maxdyn::capi::*;
+use maxdyn::capi::batch::{maxdyn_batch_free, maxdyn_batch_get_body_states, maxdyn_batch_new, maxdyn_batch_step};
 
 #[path = "common/capi.rs"]
 mod capi_helpers;
@@ -351,6 +352,50 @@ fn wrong_array_lengths_are_rejected_before_anything_changes() {
         let mut x0 = [0.0; 13];
         ok(maxdyn_sim_get_body_state(s, 0, x0.as_mut_ptr()));
         assert_eq!(x0[0], states[0]);
+        maxdyn_sim_free(s);
+        maxdyn_model_free(m);
+    }
+    assert_eq!(l.live(), 0);
+}
+
+/// Issue 16: a length no array can have (SIZE_MAX) is refused before any slice is made
+/// (a slice longer than isize::MAX bytes is undefined behaviour even unread; this test
+/// runs in a debug build, where the standard library's precondition checks abort on it).
+#[test]
+fn lengths_no_array_can_have_are_refused_before_any_slice_is_made() {
+    let l = lock();
+    let huge = usize::MAX;
+    unsafe {
+        let (m, s) = pendulum_sim(0.01);
+        let before = sim_snapshot(s);
+        let mut buf = [-1.0; 16];
+        let (p, pm) = (buf.as_ptr(), buf.as_mut_ptr());
+        expect(maxdyn_sim_get_joint_position(s, 0, pm, huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_sim_get_joint_position", "n");
+        expect(maxdyn_sim_get_joint_velocity(s, 0, pm, huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_sim_get_joint_velocity", "n");
+        expect(maxdyn_sim_set_joint_position(s, 0, p, huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_sim_set_joint_position", "n");
+        expect(maxdyn_sim_set_joint_velocity(s, 0, p, huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_sim_set_joint_velocity", "n");
+        expect(maxdyn_sim_set_joint_input(s, 0, p, huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_sim_set_joint_input", "n");
+        expect(maxdyn_sim_get_joint_input(s, 0, pm, huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_sim_get_joint_input", "n");
+        expect(maxdyn_sim_get_body_states(s, pm, huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_sim_get_body_states", "n_bodies");
+        expect(maxdyn_sim_set_body_states(s, p, huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_sim_set_body_states", "n_bodies");
+        assert!(buf.iter().all(|v| *v == -1.0), "output written on failure");
+        assert!(same(&before, &sim_snapshot(s)));
+
+        let b = pendulum_builder();
+        let snapshot = builder_snapshot(b);
+        expect(maxdyn_builder_set_joint_spring(b, 0, p, p, huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_builder_set_joint_spring", "n");
+        expect(maxdyn_builder_set_joint_damper(b, 0, p, huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_builder_set_joint_damper", "n");
+        assert!(same(&snapshot, &builder_snapshot(b)));
+        maxdyn_builder_free(b);
+
+        let mut batch = null_mut();
+        expect(maxdyn_batch_new(m, huge, 0.01, 1, &mut batch), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_batch_new", "n_sims");
+        assert!(batch.is_null());
+        ok(maxdyn_batch_new(m, 2, 0.01, 1, &mut batch));
+        expect(maxdyn_batch_get_body_states(batch, pm, huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_batch_get_body_states", "n");
+        let mut statuses = [MAXDYN_STATUS_OK; 2];
+        expect(maxdyn_batch_step(batch, 1, None, null_mut(), statuses.as_mut_ptr(), huge), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_batch_step", "n_statuses");
+        maxdyn_batch_free(batch);
         maxdyn_sim_free(s);
         maxdyn_model_free(m);
     }

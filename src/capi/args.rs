@@ -17,7 +17,10 @@ pub(crate) unsafe fn array<const N: usize>(p: *const f64, arg: &str) -> CResult<
     Ok(a)
 }
 
-/// An input array with its length; NULL is accepted only for length 0.
+/// An input array of a length the caller has already checked against what the object
+/// needs (a slice is only made of a length that is right: one larger than the caller's
+/// memory would be undefined behaviour even if never read); NULL is accepted only for
+/// length 0.
 ///
 /// # Safety
 /// `p` is NULL or points to `n` readable doubles that stay valid for `'a`.
@@ -25,13 +28,14 @@ pub(crate) unsafe fn slice<'a>(p: *const f64, n: usize, arg: &str) -> CResult<&'
     if n == 0 {
         return Ok(&[]);
     }
+    check_addressable(n, arg)?;
     if p.is_null() {
         return Err(Failure::null(arg));
     }
     Ok(std::slice::from_raw_parts(p, n))
 }
 
-/// An output array with its length; NULL is accepted only for length 0.
+/// An output array of a checked length (as [`slice`]); NULL is accepted only for length 0.
 ///
 /// # Safety
 /// `p` is NULL or points to `n` writable doubles that stay valid for `'a`.
@@ -39,10 +43,21 @@ pub(crate) unsafe fn slice_mut<'a>(p: *mut f64, n: usize, arg: &str) -> CResult<
     if n == 0 {
         return Ok(&mut []);
     }
+    check_addressable(n, arg)?;
     if p.is_null() {
         return Err(Failure::null(arg));
     }
     Ok(std::slice::from_raw_parts_mut(p, n))
+}
+
+/// A last guard for lengths no object can need: a Rust slice spans at most isize::MAX
+/// bytes (`std::slice::from_raw_parts`).
+fn check_addressable(n: usize, arg: &str) -> CResult<()> {
+    if n <= isize::MAX as usize / std::mem::size_of::<f64>() {
+        Ok(())
+    } else {
+        Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `{arg}`: length {n} exceeds any array")))
+    }
 }
 
 /// An output pointer, checked before any work so that a NULL out-pointer changes nothing.

@@ -108,11 +108,16 @@ pub unsafe extern "C" fn maxdyn_batch_new(
         let o = super::args::out(out, "out")?;
         // the arguments are checked as a sim would check them, before anything is made
         with_ref(model, "model", |m| Ok(Sim::new(m.inner.clone(), dt)?))?;
+        let no_memory = |_| Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `n_sims`: no memory for {n_sims} sims"));
+        let (mut sims, mut failures) = (Vec::new(), Vec::new());
+        sims.try_reserve_exact(n_sims).map_err(no_memory)?;
+        failures.try_reserve_exact(n_sims).map_err(no_memory)?;
+        failures.extend((0..n_sims).map(|_| Mutex::new(None)));
         let pool = Pool::new(thread_count(n_threads, n_sims))
             .map_err(|e| Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `n_threads`: cannot start the threads: {e}")))?;
         let mut batch = maxdyn_batch {
-            sims: Vec::with_capacity(n_sims),
-            failures: (0..n_sims).map(|_| Mutex::new(None)).collect(),
+            sims,
+            failures,
             pool,
             stepping: AtomicBool::new(false),
             poisoned: AtomicBool::new(false),

@@ -35,11 +35,11 @@ pub unsafe extern "C" fn maxdyn_builder_set_joint_spring(
     n: usize,
 ) -> maxdyn_status {
     call("maxdyn_builder_set_joint_spring", || {
-        let k = slice(stiffness, n, "stiffness")?;
-        let r = slice(rest, n, "rest")?;
         with_mut(builder, "builder", |b| {
             let j = joint_index(joint, b.inner.joint_count(), "joint")?;
             check_dof(joint, b.inner.joint(j)?.dof(), n)?;
+            let k = slice(stiffness, n, "stiffness")?;
+            let r = slice(rest, n, "rest")?;
             Ok(b.inner.set_joint_spring(j, k, r)?)
         })
     })
@@ -59,10 +59,10 @@ pub unsafe extern "C" fn maxdyn_builder_set_joint_damper(
     n: usize,
 ) -> maxdyn_status {
     call("maxdyn_builder_set_joint_damper", || {
-        let c = slice(damping, n, "damping")?;
         with_mut(builder, "builder", |b| {
             let j = joint_index(joint, b.inner.joint_count(), "joint")?;
             check_dof(joint, b.inner.joint(j)?.dof(), n)?;
+            let c = slice(damping, n, "damping")?;
             Ok(b.inner.set_joint_damper(j, c)?)
         })
     })

@@ -36,9 +36,9 @@ pub unsafe extern "C" fn maxdyn_sim_set_body_force(sim: *mut maxdyn_sim, body: i
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_set_joint_input(sim: *mut maxdyn_sim, joint: i32, u: *const f64, n: usize) -> maxdyn_status {
     call("maxdyn_sim_set_joint_input", || {
-        let u = slice(u, n, "u")?;
         with_mut(sim, "sim", |s| {
             let j = joint_with_length(&s.inner, joint, n)?;
+            let u = slice(u, n, "u")?;
             Ok(s.inner.set_joint_input(j, u)?)
         })
     })

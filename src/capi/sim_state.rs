@@ -178,9 +178,9 @@ unsafe fn get_joint(sim: *const maxdyn_sim, joint: i32, values: *mut f64, n: usi
 }
 
 unsafe fn set_joint(sim: *mut maxdyn_sim, joint: i32, values: *const f64, n: usize, what: Coordinates) -> Result<(), Failure> {
-    let v = slice(values, n, "values")?;
     with_mut(sim, "sim", |s| {
         let j = joint_with_length(&s.inner, joint, n)?;
+        let v = slice(values, n, "values")?;
         match what {
             Coordinates::Position => s.inner.set_joint_position(j, v)?,
             Coordinates::Velocity => s.inner.set_joint_velocity(j, v)?,
