@@ -34,6 +34,12 @@
 
 #define MAXDYN_VERSION_PATCH 0
 
+// The smallest time step (s) `maxdyn_sim_new` takes.
+#define MAXDYN_MIN_DT 1e-9
+
+// The largest time step (s) `maxdyn_sim_new` takes.
+#define MAXDYN_MAX_DT 1.0
+
 // The parent id meaning "the world" in `maxdyn_builder_add_joint`.
 #define MAXDYN_WORLD -1
 
@@ -132,7 +138,7 @@ enum maxdyn_status
     MAXDYN_STATUS_INVALID_INERTIA = 7,
     // An axis or quaternion has zero length.
     MAXDYN_STATUS_ZERO_AXIS = 8,
-    // A time step is ≤ 0 or not finite.
+    // A time step is outside [MAXDYN_MIN_DT, MAXDYN_MAX_DT] (or not finite).
     MAXDYN_STATUS_INVALID_TIME_STEP = 9,
     // An `int32_t` enum argument (e.g. a joint type) has no such value.
     MAXDYN_STATUS_INVALID_ENUM = 10,
@@ -150,6 +156,9 @@ enum maxdyn_status
     MAXDYN_STATUS_CALLBACK_ABORTED = 201,
     // `maxdyn_sim_step`/`_step_n` was called on a sim from inside its own control callback.
     MAXDYN_STATUS_REENTRANT_CALL = 202,
+    // The step's result was NaN or infinite (e.g. a divergent stiff spring); the state
+    // stays at the last good step.
+    MAXDYN_STATUS_NON_FINITE_STATE = 203,
     // An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
     // A bug in maxdyn (a caught panic). The object involved is poisoned.
@@ -604,13 +613,15 @@ maxdyn_status maxdyn_model_get_loop_count(const struct maxdyn_model *model, int3
 // `model` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_model_get_contact_count(const struct maxdyn_model *model, int32_t *out);
 
-// Creates a sim of `model` with time step `dt` (> 0, s) in `*out`, starting from the
+// Creates a sim of `model` with time step `dt` (s, in [MAXDYN_MIN_DT, MAXDYN_MAX_DT]) in `*out`, starting from the
 // bodies' initial states set on the builder. The sim shares the model: the model may be
 // freed first.
 //
 // # Safety
 // `model` is NULL or live; `out` is NULL or writable.
-maxdyn_status maxdyn_sim_new(const struct maxdyn_model *model, double dt, struct maxdyn_sim **out);
+maxdyn_status maxdyn_sim_new(const struct maxdyn_model *model,
+                             double dt,
+                             struct maxdyn_sim **out);
 
 // Frees a sim. NULL is accepted. Must not be called from the sim's own callback.
 //

@@ -21,7 +21,7 @@ pub enum Error {
     InvalidInertia(String),
     #[error("argument `{0}` is a zero-length vector")]
     ZeroAxis(&'static str),
-    #[error("invalid time step {0}: must be finite and > 0")]
+    #[error("invalid time step {0}: must be in [1e-9, 1] s")]
     InvalidTimeStep(f64),
     #[error("invalid argument `{0}`: {1}")]
     InvalidArgument(&'static str, String),
@@ -31,6 +31,8 @@ pub enum Error {
     InvalidModel(String),
     #[error("step did not converge: residual {residual:e} after {iterations} iterations")]
     NotConverged { residual: f64, iterations: usize },
+    #[error("step result is not finite ({0}); the state stays at the last good step")]
+    NonFiniteState(&'static str),
     #[error("URDF: {0}")]
     Urdf(String),
 }

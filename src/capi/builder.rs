@@ -13,6 +13,12 @@ use crate::joints::JointType;
 use crate::model::body::check_mass;
 use crate::model::{Builder, Inertia, Parent};
 
+/// The smallest time step (s) `maxdyn_sim_new` takes.
+pub const MAXDYN_MIN_DT: f64 = 1e-9;
+/// The largest time step (s) `maxdyn_sim_new` takes.
+pub const MAXDYN_MAX_DT: f64 = 1.0;
+const _: () = assert!(MAXDYN_MIN_DT == crate::sim::MIN_DT && MAXDYN_MAX_DT == crate::sim::MAX_DT);
+
 /// The parent id meaning "the world" in `maxdyn_builder_add_joint`.
 pub const MAXDYN_WORLD: i32 = -1;
 

@@ -68,6 +68,7 @@ impl From<Error> for Failure {
             Error::WrongLength { name, .. } => (MAXDYN_STATUS_WRONG_LENGTH, Some(*name)),
             Error::InvalidModel(_) => (MAXDYN_STATUS_INVALID_MODEL, None),
             Error::NotConverged { .. } => (MAXDYN_STATUS_NOT_CONVERGED, None),
+            Error::NonFiniteState(_) => (MAXDYN_STATUS_NON_FINITE_STATE, None),
             Error::Urdf(_) => (MAXDYN_STATUS_URDF, None),
         };
         let text = e.to_string();

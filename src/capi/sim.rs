@@ -38,7 +38,7 @@ impl Object for maxdyn_sim {
     }
 }
 
-/// Creates a sim of `model` with time step `dt` (> 0, s) in `*out`, starting from the
+/// Creates a sim of `model` with time step `dt` (s, in [MAXDYN_MIN_DT, MAXDYN_MAX_DT]) in `*out`, starting from the
 /// bodies' initial states set on the builder. The sim shares the model: the model may be
 /// freed first.
 ///

@@ -32,7 +32,7 @@ pub enum maxdyn_status {
     MAXDYN_STATUS_INVALID_INERTIA = 7,
     /// An axis or quaternion has zero length.
     MAXDYN_STATUS_ZERO_AXIS = 8,
-    /// A time step is ≤ 0 or not finite.
+    /// A time step is outside [MAXDYN_MIN_DT, MAXDYN_MAX_DT] (or not finite).
     MAXDYN_STATUS_INVALID_TIME_STEP = 9,
     /// An `int32_t` enum argument (e.g. a joint type) has no such value.
     MAXDYN_STATUS_INVALID_ENUM = 10,
@@ -52,6 +52,9 @@ pub enum maxdyn_status {
     MAXDYN_STATUS_CALLBACK_ABORTED = 201,
     /// `maxdyn_sim_step`/`_step_n` was called on a sim from inside its own control callback.
     MAXDYN_STATUS_REENTRANT_CALL = 202,
+    /// The step's result was NaN or infinite (e.g. a divergent stiff spring); the state
+    /// stays at the last good step.
+    MAXDYN_STATUS_NON_FINITE_STATE = 203,
     // --- internal (900–999)
     /// An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
@@ -62,7 +65,7 @@ pub enum maxdyn_status {
 use maxdyn_status::*;
 
 impl maxdyn_status {
-    pub const ALL: [maxdyn_status; 20] = [
+    pub const ALL: [maxdyn_status; 21] = [
         MAXDYN_STATUS_OK,
         MAXDYN_STATUS_NULL_POINTER,
         MAXDYN_STATUS_UNKNOWN_BODY,
@@ -81,6 +84,7 @@ impl maxdyn_status {
         MAXDYN_STATUS_NOT_CONVERGED,
         MAXDYN_STATUS_CALLBACK_ABORTED,
         MAXDYN_STATUS_REENTRANT_CALL,
+        MAXDYN_STATUS_NON_FINITE_STATE,
         MAXDYN_STATUS_POISONED,
         MAXDYN_STATUS_INTERNAL,
     ];
@@ -97,7 +101,7 @@ impl maxdyn_status {
             MAXDYN_STATUS_INVALID_MASS => "mass must be finite and > 0\0",
             MAXDYN_STATUS_INVALID_INERTIA => "inertia must be symmetric positive definite\0",
             MAXDYN_STATUS_ZERO_AXIS => "zero-length axis or quaternion\0",
-            MAXDYN_STATUS_INVALID_TIME_STEP => "time step must be finite and > 0\0",
+            MAXDYN_STATUS_INVALID_TIME_STEP => "time step must be in [MAXDYN_MIN_DT, MAXDYN_MAX_DT]\0",
             MAXDYN_STATUS_INVALID_ENUM => "invalid enum value\0",
             MAXDYN_STATUS_WRONG_LENGTH => "array has the wrong length\0",
             MAXDYN_STATUS_INVALID_ARGUMENT => "invalid argument\0",
@@ -106,6 +110,7 @@ impl maxdyn_status {
             MAXDYN_STATUS_NOT_CONVERGED => "step did not converge\0",
             MAXDYN_STATUS_CALLBACK_ABORTED => "step aborted by the control callback\0",
             MAXDYN_STATUS_REENTRANT_CALL => "call not allowed from inside the control callback\0",
+            MAXDYN_STATUS_NON_FINITE_STATE => "step result is not finite\0",
             MAXDYN_STATUS_POISONED => "object poisoned by an earlier internal error\0",
             MAXDYN_STATUS_INTERNAL => "internal error (bug in maxdyn)\0",
         }

@@ -89,9 +89,32 @@ pub fn d_rotate_transpose(q: &V4, p: &V3) -> M34 {
     d_rotate(&conj(q), p) * tmat()
 }
 
+/// The unit quaternion along `q`, None when |q| < 1e-12 or q is not finite. Scaled by its
+/// largest component first, so components whose squares overflow (1e308) still normalize.
+pub fn unit_quaternion(q: &V4) -> Option<V4> {
+    let m = q.amax();
+    if !m.is_finite() {
+        return None;
+    }
+    let scaled = q / m;
+    if !(m * scaled.norm() >= 1e-12) {
+        return None;
+    }
+    Some(scaled.normalize())
+}
+
+/// |r| without overflow of the squares (angles beyond 1e154 rad).
+fn robust_norm(r: &V3) -> f64 {
+    let m = r.amax();
+    if m == 0.0 || !m.is_finite() {
+        return m;
+    }
+    m * (r / m).norm()
+}
+
 /// Unit quaternion of a rotation vector (axis·angle).
 pub fn from_rotation_vector(r: &V3) -> V4 {
-    let th = r.norm();
+    let th = robust_norm(r);
     if th < 1e-300 {
         return IDENTITY;
     }

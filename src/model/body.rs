@@ -42,10 +42,5 @@ pub(crate) fn check_vec3(name: &'static str, v: &[f64; 3]) -> Result<V3> {
 
 pub(crate) fn check_quat(name: &'static str, q: &[f64; 4]) -> Result<V4> {
     check_finite(name, q)?;
-    let v = V4::new(q[0], q[1], q[2], q[3]);
-    let n = v.norm();
-    if n < 1e-12 {
-        return Err(Error::ZeroAxis(name));
-    }
-    Ok(v / n)
+    crate::math::unit_quaternion(&V4::new(q[0], q[1], q[2], q[3])).ok_or(Error::ZeroAxis(name))
 }

@@ -33,9 +33,17 @@ pub struct Sim {
     policy: SplitPolicy,
 }
 
+/// The smallest time step (s) a sim takes: below it the step's divisions by dt and dt²
+/// leave the range where its tolerances mean anything.
+pub const MIN_DT: f64 = 1e-9;
+/// The largest time step (s) a sim takes.
+pub const MAX_DT: f64 = 1.0;
+
 impl Sim {
+    /// A sim of `model` at its bodies' initial states, time step `dt` in
+    /// [`MIN_DT`], [`MAX_DT`] (s).
     pub fn new(model: Arc<Model>, dt: f64) -> Result<Sim> {
-        if !(dt.is_finite() && dt > 0.0) {
+        if !(MIN_DT..=MAX_DT).contains(&dt) {
             return Err(Error::InvalidTimeStep(dt));
         }
         let data = Data::new(&model, dt);

@@ -33,14 +33,11 @@ impl Sim {
     pub fn set_body_state(&mut self, body: usize, s: &[f64; 13]) -> Result<()> {
         self.check_body(body)?;
         check_finite("state", s)?;
-        let q = V4::new(s[3], s[4], s[5], s[6]);
-        if q.norm() < 1e-12 {
-            return Err(Error::ZeroAxis("q"));
-        }
+        let q = crate::math::unit_quaternion(&V4::new(s[3], s[4], s[5], s[6])).ok_or(Error::ZeroAxis("q"))?;
         let w = V3::new(s[10], s[11], s[12]);
         self.check_angular_speed(&w)?;
         self.data.state.x[body] = V3::new(s[0], s[1], s[2]);
-        self.data.state.q[body] = q.normalize();
+        self.data.state.q[body] = q;
         self.data.state.v[body] = V3::new(s[7], s[8], s[9]);
         self.data.state.w[body] = w;
         self.data.dt_prev = self.data.dt;
@@ -133,11 +130,27 @@ impl Sim {
 
     /// Sets a joint's minimal velocities (discrete, see [`Sim::joint_velocity`]); the
     /// subtree follows. The next configuration then satisfies every tree joint exactly.
+    /// A rotation of π or more per step cannot be represented (it would read back as
+    /// another rate), nor can a body spin of |ω| ≥ 2/dt: both are refused and change nothing.
     pub fn set_joint_velocity(&mut self, joint: usize, values: &[f64]) -> Result<()> {
         let j = self.check_tree_joint(joint)?;
         check_len("values", values.len(), j.dof())?;
         check_finite("values", values)?;
+        let turn = values[j.ct.len..].iter().map(|r| r * r).sum::<f64>().sqrt() * self.data.dt;
+        if turn >= PI {
+            return Err(Error::InvalidArgument(
+                "values",
+                format!("the rotation rate turns the joint by {turn} rad in one step; the step represents less than π (|rate| < π/dt = {})", PI / self.data.dt),
+            ));
+        }
+        let before = self.data.state.clone();
+        let dt_prev = self.data.dt_prev;
         self.reposition(joint, values, false);
+        if let Some(e) = self.data.state.w.iter().find_map(|w| self.check_angular_speed(w).err()) {
+            self.data.state = before;
+            self.data.dt_prev = dt_prev;
+            return Err(e);
+        }
         Ok(())
     }
 

@@ -71,9 +71,24 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
     if !outcome.converged {
         return Err(Error::NotConverged { residual: stats.residual, iterations: stats.iterations });
     }
+    // a NaN iterate can pass the convergence test (every comparison with NaN is false)
+    if let Some(what) = non_finite(d) {
+        return Err(Error::NonFiniteState(what));
+    }
     commit::commit(model, d);
     account_energy(model, d);
     Ok(stats)
+}
+
+/// What of the step about to be committed is not finite: the configuration z_{k+1} or
+/// the solution (velocities, multipliers, contact variables).
+fn non_finite(d: &Data) -> Option<&'static str> {
+    let finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
+    let frame = &d.frame;
+    if !(frame.x1.iter().all(|x| finite(x.as_slice())) && frame.q1.iter().all(|q| finite(q.as_slice()))) {
+        return Some("configuration");
+    }
+    (!finite(&d.scratch.it.s)).then_some("velocities or forces")
 }
 
 /// Stage 1: the prediction z_{k+1} from the velocities, which span the previous interval
