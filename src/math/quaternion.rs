@@ -89,27 +89,29 @@ pub fn d_rotate_transpose(q: &V4, p: &V3) -> M34 {
     d_rotate(&conj(q), p) * tmat()
 }
 
-/// The unit quaternion along `q`, None when |q| < 1e-12 or q is not finite. Scaled by its
-/// largest component first, so components whose squares overflow (1e308) still normalize.
+/// The unit quaternion along `q`, None when |q| < 1e-12 or q is not finite. When the
+/// squares overflow (components near 1e308) q is scaled by its largest component first.
 pub fn unit_quaternion(q: &V4) -> Option<V4> {
+    let n = q.norm();
+    if n.is_finite() {
+        return (n >= 1e-12).then(|| q / n);
+    }
     let m = q.amax();
-    if !m.is_finite() {
-        return None;
-    }
-    let scaled = q / m;
-    if !(m * scaled.norm() >= 1e-12) {
-        return None;
-    }
-    Some(scaled.normalize())
+    m.is_finite().then(|| (q / m).normalize())
 }
 
-/// |r| without overflow of the squares (angles beyond 1e154 rad).
+/// |r|, without overflow of the squares (angles beyond 1e154 rad).
 fn robust_norm(r: &V3) -> f64 {
-    let m = r.amax();
-    if m == 0.0 || !m.is_finite() {
-        return m;
+    let n = r.norm();
+    if n.is_finite() {
+        return n;
     }
-    m * (r / m).norm()
+    let m = r.amax();
+    if m.is_finite() {
+        m * (r / m).norm()
+    } else {
+        m
+    }
 }
 
 /// Unit quaternion of a rotation vector (axis·angle).
