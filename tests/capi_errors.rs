@@ -306,7 +306,8 @@ fn invalid_numbers_get_their_own_status_and_change_nothing() {
         expect(maxdyn_sim_set_joint_position(s, 0, [NAN].as_ptr(), 1), MAXDYN_STATUS_NON_FINITE, "maxdyn_sim_set_joint_position", "values");
         expect(maxdyn_sim_set_body_force(s, 0, [NAN; 3].as_ptr(), ORIGIN.as_ptr()), MAXDYN_STATUS_NON_FINITE, "maxdyn_sim_set_body_force", "force");
         let fo = "maxdyn_sim_set_solver_options";
-        expect(maxdyn_sim_set_solver_options(s, NAN, 10, 1e-8), MAXDYN_STATUS_INVALID_ARGUMENT, fo, "tolerance");
+        expect(maxdyn_sim_set_solver_options(s, NAN, 10, 1e-8), MAXDYN_STATUS_NON_FINITE, fo, "tolerance");
+        expect(maxdyn_sim_set_solver_options(s, 1e-10, 10, f64::INFINITY), MAXDYN_STATUS_NON_FINITE, fo, "acceptance");
         expect(maxdyn_sim_set_solver_options(s, 0.0, 10, 1e-8), MAXDYN_STATUS_INVALID_ARGUMENT, fo, "tolerance");
         expect(maxdyn_sim_set_solver_options(s, 1e-10, -1, 1e-8), MAXDYN_STATUS_INVALID_ARGUMENT, fo, "max_iterations");
         expect(maxdyn_sim_set_solver_options(s, 1e-10, 0, 1e-8), MAXDYN_STATUS_INVALID_ARGUMENT, fo, "max_iterations");

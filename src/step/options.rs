@@ -47,6 +47,14 @@ impl SolverOptions {
     /// Checks every setting (the only way options reach a simulation).
     pub fn validate(&self) -> Result<()> {
         let o = self;
+        // NaN and infinities have their own error (MAXDYN_STATUS_NON_FINITE); an infinite
+        // margin is meaningful (keep every contact)
+        crate::error::check_finite("tolerance", &[o.tolerance])?;
+        crate::error::check_finite("acceptance", &[o.acceptance])?;
+        crate::error::check_finite("contact_tolerance", &[o.contact_tolerance])?;
+        if o.contact_margin.is_nan() {
+            return Err(Error::NonFinite("contact_margin"));
+        }
         if !(o.tolerance.is_finite() && o.tolerance > 0.0) {
             return Err(Error::InvalidArgument("tolerance", format!("{} must be finite and > 0", o.tolerance)));
         }
