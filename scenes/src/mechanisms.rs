@@ -188,3 +188,20 @@ pub fn sphere_chain_rising(n: usize, friction: f64, cone: maxdyn::ConeType, elev
     }
     (b, contacts)
 }
+
+/// A 1 m × 1 m × 0.1 m plate of 10 kg resting on the ground on `n` point contacts laid
+/// out in a square grid on its bottom face (side ⌈√n⌉, the first n points), friction
+/// `friction` on the linearized cone: many contacts on one body (issue 16: a star of
+/// contacts is a tree, and its cost must be linear in n).
+pub fn plate_on_points(n: usize, friction: f64) -> Builder {
+    let mut b = Builder::new();
+    let plate = b.add_body(10.0, maxdyn::Inertia::cuboid(10.0, 1.0, 1.0, 0.1).unwrap()).unwrap();
+    b.set_body_pose(plate, [0.0, 0.0, 0.05], [1.0, 0.0, 0.0, 0.0]).unwrap();
+    let side = (n as f64).sqrt().ceil() as usize;
+    for k in 0..n {
+        let (i, j) = (k % side, k / side);
+        let at = |i: usize| if side == 1 { 0.0 } else { -0.5 + i as f64 / (side - 1) as f64 };
+        b.add_ground_contact(plate, [at(i), at(j), -0.05], 0.0, friction).unwrap();
+    }
+    b
+}

@@ -34,6 +34,9 @@ pub struct Symbolic {
     pub(super) later: Vec<Vec<(usize, usize, usize)>>,
     /// Per node: all neighbours (original and fill) with the offset of block (i, j).
     pub(super) row_blocks: Vec<Vec<(usize, usize)>>,
+    /// `row_blocks` sorted by neighbour, for lookups in O(log degree): a body on a
+    /// thousand contacts is asked for each contact's block every assembly.
+    lookup: Vec<Vec<(usize, usize)>>,
     /// Per node: offset of its diagonal block.
     pub(super) diag: Vec<usize>,
     pub(super) updates: Vec<Update>,
@@ -75,11 +78,19 @@ impl Symbolic {
                 value_len += g.sizes[i] * g.sizes[j];
             }
         }
+        let lookup: Vec<Vec<(usize, usize)>> = row_blocks
+            .iter()
+            .map(|row| {
+                let mut sorted = row.clone();
+                sorted.sort_unstable();
+                sorted
+            })
+            .collect();
         let block = |i: usize, j: usize| -> usize {
             if i == j {
                 diag[i]
             } else {
-                row_blocks[i].iter().find(|b| b.0 == j).expect("block in pattern").1
+                find(&lookup[i], j).expect("block in pattern")
             }
         };
         let mut later = vec![Vec::new(); n];
@@ -106,6 +117,7 @@ impl Symbolic {
             position: e.position,
             later,
             row_blocks,
+            lookup,
             diag,
             updates,
             update_ranges,
@@ -120,13 +132,18 @@ impl Symbolic {
         if i == j {
             return Some(self.diag[i]);
         }
-        self.row_blocks[i].iter().find(|e| e.0 == j).map(|e| e.1)
+        find(&self.lookup[i], j)
     }
 
     /// Later-eliminated neighbours of each node (for inspection and tests).
     pub fn later_neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.later[i].iter().map(|e| e.0)
     }
+}
+
+/// Offset of the block of neighbour `j` in a row sorted by neighbour.
+fn find(sorted: &[(usize, usize)], j: usize) -> Option<usize> {
+    sorted.binary_search_by_key(&j, |e| e.0).ok().map(|k| sorted[k].1)
 }
 
 /// The value ranges a reset between assemblies zeros: the blocks the Newton assembly

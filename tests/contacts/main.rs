@@ -14,3 +14,4 @@ mod culling;
 mod cycles;
 mod solver;
 mod warm_start;
+mod many;
