@@ -33,6 +33,12 @@ impl BodyStates {
         body.map_or(Pose::WORLD, |i| Pose { x: self.x[i], q: self.q[i] })
     }
 
+    /// Every component is finite.
+    pub fn is_finite(&self) -> bool {
+        let f = |v: &[f64]| v.iter().all(|x| x.is_finite());
+        self.x.iter().all(|x| f(x.as_slice())) && self.q.iter().all(|q| f(q.as_slice())) && self.v.iter().all(|v| f(v.as_slice())) && self.w.iter().all(|w| f(w.as_slice()))
+    }
+
     pub fn copy_from(&mut self, other: &BodyStates) {
         self.x.copy_from_slice(&other.x);
         self.q.copy_from_slice(&other.q);

@@ -124,8 +124,7 @@ impl Sim {
         let j = self.check_tree_joint(joint)?;
         check_len("values", values.len(), j.dof())?;
         check_finite("values", values)?;
-        self.reposition(joint, values, true);
-        Ok(())
+        self.reposition_checked(joint, values, true)
     }
 
     /// Sets a joint's minimal velocities (discrete, see [`Sim::joint_velocity`]); the
@@ -143,15 +142,26 @@ impl Sim {
                 format!("the rotation rate turns the joint by {turn} rad in one step; the step represents less than π (|rate| < π/dt = {})", PI / self.data.dt),
             ));
         }
+        self.reposition_checked(joint, values, false)
+    }
+
+    /// [`Sim::reposition`], undone when the new state is not one a step can start from:
+    /// a non-finite component (e.g. far-out poses whose differences overflow) or a body
+    /// spinning at |ω| ≥ 2/dt.
+    fn reposition_checked(&mut self, joint: usize, values: &[f64], is_position: bool) -> Result<()> {
         let before = self.data.state.clone();
         let dt_prev = self.data.dt_prev;
-        self.reposition(joint, values, false);
-        if let Some(e) = self.data.state.w.iter().find_map(|w| self.check_angular_speed(w).err()) {
+        self.reposition(joint, values, is_position);
+        let result = if self.data.state.is_finite() {
+            self.data.state.w.iter().try_for_each(|w| self.check_angular_speed(w))
+        } else {
+            Err(Error::InvalidArgument("values", "the state these coordinates give is not finite".into()))
+        };
+        if result.is_err() {
             self.data.state = before;
             self.data.dt_prev = dt_prev;
-            return Err(e);
         }
-        Ok(())
+        result
     }
 
     /// Re-places every tree body at z_k and z_{k+1} from its parent and its joint's

@@ -1,0 +1,242 @@
+//! Seeded random C-API call sequences (issue 16): builders with random bodies, joints,
+//! contacts, springs and dampers, models, sims with random time steps, then random
+//! setters, steps and getters, every argument drawn from ordinary values and from the
+//! bad ones (NaN, ±∞, 1e300, 1e-300, 0, negative, unknown ids, huge lengths). Holds:
+//! no call panics (MAXDYN_STATUS_INTERNAL), no call leaves a non-finite state whatever
+//! its status (so no NaN is ever returned with OK), every object is freed (live count 0).
+//!
+//! 2000 sequences by default (a few seconds); `MAXDYN_FUZZ_SEQUENCES=10000` and
+//! `MAXDYN_FUZZ_SEED=k` for longer runs. The counts are printed.
+
+use std::ptr::null_mut;
+
+use maxdyn::capi::maxdyn_status::*;
+use maxdyn::capi::*;
+
+#[path = "common/capi.rs"]
+mod capi_helpers;
+use capi_helpers::lock;
+
+/// xorshift64*: deterministic, dependency-free.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    /// Mostly an ordinary value in [lo, hi]; sometimes a bad or extreme one.
+    fn value(&mut self, lo: f64, hi: f64) -> f64 {
+        const BAD: [f64; 9] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e300, -1e300, 1e-300, 0.0, -1.0, 1e154];
+        if self.chance(8) {
+            BAD[self.below(BAD.len() as u64) as usize]
+        } else {
+            self.uniform(lo, hi)
+        }
+    }
+    fn array<const N: usize>(&mut self, lo: f64, hi: f64) -> [f64; N] {
+        std::array::from_fn(|_| self.value(lo, hi))
+    }
+    /// Mostly a valid id below `count`; sometimes the world, a negative or a huge one.
+    fn id(&mut self, count: i32) -> i32 {
+        match self.below(20) {
+            0 => -1,
+            1 => -7,
+            2 => i32::MAX,
+            3 => count,
+            _ => self.below(count.max(1) as u64) as i32,
+        }
+    }
+    /// An array length: mostly `n`, sometimes another one or SIZE_MAX.
+    fn len(&mut self, n: usize) -> usize {
+        match self.below(20) {
+            0 => usize::MAX,
+            1 => n + 1,
+            2 => n.saturating_sub(1),
+            _ => n,
+        }
+    }
+}
+
+#[derive(Default)]
+struct Counts {
+    calls: u64,
+    ok: u64,
+    models: u64,
+    sims: u64,
+    steps_ok: u64,
+    internal: u64,
+}
+
+impl Counts {
+    fn saw(&mut self, status: maxdyn_status) -> bool {
+        self.calls += 1;
+        if status == MAXDYN_STATUS_INTERNAL {
+            self.internal += 1;
+        }
+        let ok = status == MAXDYN_STATUS_OK;
+        self.ok += u64::from(ok);
+        ok
+    }
+}
+
+unsafe fn random_builder(r: &mut Rng, c: &mut Counts) -> *mut maxdyn_builder {
+    let mut b = null_mut();
+    assert!(c.saw(maxdyn_builder_new(&mut b)));
+    let bodies = 1 + r.below(4) as i32;
+    for _ in 0..bodies {
+        let (m, i) = (r.value(0.1, 5.0), r.value(0.01, 0.5));
+        let inertia = if r.chance(90) { [i, 0.0, 0.0, 0.0, i, 0.0, 0.0, 0.0, i] } else { r.array(-1.0, 1.0) };
+        c.saw(maxdyn_builder_add_body(b, m, inertia.as_ptr(), &mut -1));
+    }
+    let mut n_bodies = 0;
+    c.saw(maxdyn_builder_get_body_count(b, &mut n_bodies));
+    for _ in 0..r.below(5) {
+        let kind = if r.chance(95) { r.below(12) as i32 } else { 40 };
+        let child = r.id(n_bodies);
+        let parent = if r.chance(40) { MAXDYN_WORLD } else { r.id(n_bodies) };
+        let (pp, pc, axis) = (r.array::<3>(-0.5, 0.5), r.array::<3>(-0.5, 0.5), r.array::<3>(-1.0, 1.0));
+        let mut j = -1;
+        if c.saw(maxdyn_builder_add_joint(b, kind, parent, child, pp.as_ptr(), pc.as_ptr(), axis.as_ptr(), &mut j)) && r.chance(30) {
+            let dof = [0usize, 1, 2, 3, 1, 2, 3, 4, 3, 4, 5, 6][kind as usize];
+            let (k, rest) = (r.array::<6>(0.0, 100.0), r.array::<6>(-1.0, 1.0));
+            // buffers of 6 (the most a joint has): only n = dof is accepted
+            c.saw(maxdyn_builder_set_joint_spring(b, j, k.as_ptr(), rest.as_ptr(), r.len(dof)));
+            let d = r.array::<6>(0.0, 10.0);
+            c.saw(maxdyn_builder_set_joint_damper(b, j, d.as_ptr(), r.len(dof)));
+        }
+    }
+    for _ in 0..r.below(4) {
+        let p = r.array::<3>(-0.2, 0.2);
+        let mut ci = -1;
+        if r.chance(70) {
+            c.saw(maxdyn_builder_add_ground_contact(b, r.id(n_bodies), p.as_ptr(), r.value(0.0, 0.2), r.value(0.0, 1.0), &mut ci));
+        } else {
+            let q = r.array::<3>(-0.2, 0.2);
+            c.saw(maxdyn_builder_add_sphere_contact(b, r.id(n_bodies), p.as_ptr(), r.value(0.0, 0.2), r.id(n_bodies), q.as_ptr(), r.value(0.0, 0.2), r.value(0.0, 1.0), &mut ci));
+        }
+        if ci >= 0 && r.chance(30) {
+            c.saw(maxdyn_builder_set_contact_cone(b, ci, r.below(3) as i32, r.below(10) as i32));
+        }
+    }
+    if r.chance(20) {
+        let (pa, pb) = (r.array::<3>(-0.2, 0.2), r.array::<3>(-0.2, 0.2));
+        c.saw(maxdyn_builder_add_spring(b, r.id(n_bodies), pa.as_ptr(), if r.chance(50) { MAXDYN_WORLD } else { r.id(n_bodies) }, pb.as_ptr(), r.value(0.0, 100.0), r.value(0.0, 5.0), r.value(0.0, 1.0), &mut -1));
+    }
+    for body in 0..n_bodies {
+        if r.chance(30) {
+            let (x, q) = (r.array::<3>(-1.0, 2.0), r.array::<4>(-1.0, 1.0));
+            c.saw(maxdyn_builder_set_body_pose(b, body, x.as_ptr(), q.as_ptr()));
+        }
+        if r.chance(30) {
+            let (v, w) = (r.array::<3>(-2.0, 2.0), r.array::<3>(-5.0, 5.0));
+            c.saw(maxdyn_builder_set_body_velocity(b, body, v.as_ptr(), w.as_ptr()));
+        }
+    }
+    if r.chance(10) {
+        c.saw(maxdyn_builder_set_gravity(b, r.array::<3>(-10.0, 10.0).as_ptr()));
+    }
+    b
+}
+
+/// Every body state of `s` is finite.
+unsafe fn finite(s: *const maxdyn_sim, bodies: i32) -> bool {
+    let mut st = vec![f64::NAN; 13 * bodies as usize];
+    maxdyn_sim_get_body_states(s, st.as_mut_ptr(), bodies as usize) == MAXDYN_STATUS_OK && st.iter().all(|v| v.is_finite())
+}
+
+unsafe fn random_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim, bodies: i32, joints: i32) {
+    for _ in 0..r.below(12) {
+        let j = r.id(joints);
+        // buffers of 6 (the most a joint has): only n = dof is accepted
+        let values = r.array::<6>(-3.0, 3.0);
+        let n = 1 + r.below(3) as usize;
+        let n = r.len(n);
+        let mut out = [0.0; 6];
+        let op = r.below(11);
+        let status = match op {
+            0 => maxdyn_sim_set_joint_position(s, j, values.as_ptr(), n),
+            1 => maxdyn_sim_set_joint_velocity(s, j, values.as_ptr(), n),
+            2 => maxdyn_sim_set_joint_input(s, j, values.as_ptr(), n),
+            3 => {
+                let mut st = [0.0; 13];
+                maxdyn_sim_get_body_state(s, r.id(bodies), st.as_mut_ptr());
+                for v in st.iter_mut() {
+                    if r.chance(10) {
+                        *v = r.value(-3.0, 3.0);
+                    }
+                }
+                maxdyn_sim_set_body_state(s, r.id(bodies), st.as_ptr())
+            }
+            4 => maxdyn_sim_set_body_force(s, r.id(bodies), r.array::<3>(-50.0, 50.0).as_ptr(), r.array::<3>(-5.0, 5.0).as_ptr()),
+            5 => maxdyn_sim_set_body_wrench(s, r.id(bodies), r.array::<3>(-50.0, 50.0).as_ptr(), r.array::<3>(-5.0, 5.0).as_ptr(), r.array::<3>(-0.3, 0.3).as_ptr()),
+            6 | 7 => {
+                let status = maxdyn_sim_step(s);
+                c.steps_ok += u64::from(status == MAXDYN_STATUS_OK);
+                status
+            }
+            8 => maxdyn_sim_step_n(s, r.below(4) as i32 - 1),
+            9 => maxdyn_sim_get_joint_position(s, j, out.as_mut_ptr(), n),
+            _ => maxdyn_sim_set_contact_margin(s, r.value(0.0, 0.1)),
+        };
+        c.saw(status);
+        assert!(finite(s, bodies), "a non-finite state after call {op} (joint {j}, values {values:?}, n {n}) returning {status:?}");
+    }
+}
+
+#[test]
+fn random_call_sequences_never_panic_nor_leave_a_non_finite_state() {
+    let l = lock();
+    let sequences: u64 = std::env::var("MAXDYN_FUZZ_SEQUENCES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
+    let seed: u64 = std::env::var("MAXDYN_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    let mut r = Rng(0x9E37_79B9_7F4A_7C15 ^ seed);
+    let mut c = Counts::default();
+    let start = std::time::Instant::now();
+    for _ in 0..sequences {
+        unsafe {
+            let b = random_builder(&mut r, &mut c);
+            let mut m = null_mut();
+            if c.saw(maxdyn_model_new(b, &mut m)) {
+                c.models += 1;
+                let (mut bodies, mut joints) = (0, 0);
+                c.saw(maxdyn_model_get_body_count(m, &mut bodies));
+                c.saw(maxdyn_model_get_joint_count(m, &mut joints));
+                let dt = if r.chance(90) { r.uniform(1e-3, 0.02) } else { r.value(1e-3, 0.02) };
+                let mut s = null_mut();
+                if c.saw(maxdyn_sim_new(m, dt, &mut s)) {
+                    c.sims += 1;
+                    assert!(finite(s, bodies), "a new sim with a non-finite state");
+                    random_calls(&mut r, &mut c, s, bodies, joints);
+                    maxdyn_sim_free(s);
+                }
+                maxdyn_model_free(m);
+            }
+            maxdyn_builder_free(b);
+        }
+    }
+    println!(
+        "{sequences} sequences (seed {seed}) in {:.1} s: {} calls ({} ok), {} models, {} sims, {} ok steps, {} internal errors, 0 non-finite states",
+        start.elapsed().as_secs_f64(),
+        c.calls,
+        c.ok,
+        c.models,
+        c.sims,
+        c.steps_ok,
+        c.internal
+    );
+    assert_eq!(c.internal, 0, "a call panicked");
+    // measured: 1785 sims and 1111 ok steps of 2000 sequences (seed 1)
+    assert!(c.sims > sequences / 2 && c.steps_ok > sequences / 3, "the sequences reach the step: {} sims, {} ok steps", c.sims, c.steps_ok);
+    assert_eq!(l.live(), 0, "objects leaked");
+}
