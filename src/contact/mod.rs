@@ -6,6 +6,8 @@
 //! condensed inside the node ([`node`]) so the graph LDU sees one block per contact
 //! (paper section 4, first paragraph).
 //!
+//! * [`broad_phase`]: sort and sweep over the shapes' bounding boxes: the candidate
+//!   pairs for the narrow phase without an n² loop.
 //! * [`geometry`]: gap functions (point/sphere vs plane, sphere vs sphere), their velocity
 //!   Jacobians at z_{k+2}, and the force/slip maps at the contact point at z_{k+1}.
 //! * [`cone`]: friction cones (linearized with an even number of directions built from the
@@ -16,6 +18,7 @@
 //! The descriptions ([`Contact`], [`ConeType`], the shapes [`geometry::Shape`]) live in
 //! `crate::model::contact` and `crate::model::shape`; they are re-exported here.
 
+pub mod broad_phase;
 mod condense;
 pub mod cone;
 pub mod geometry;
