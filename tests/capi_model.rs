@@ -16,7 +16,7 @@ mod capi_helpers;
 use capi_helpers::{expect, lock, ok};
 
 const INF: f64 = f64::INFINITY;
-/// A symmetric inertia with distinct off-diagonal terms, to see the row-major order.
+/// A symmetric inertia with distinct off-diagonal terms, to see each entry in its place.
 const SKEWED: [f64; 9] = [0.3, 0.01, 0.02, 0.01, 0.2, 0.03, 0.02, 0.03, 0.1];
 
 fn c(s: &str) -> std::ffi::CString {
