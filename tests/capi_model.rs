@@ -3,7 +3,7 @@
 //! type, parent, child and dof, body mass and inertia, frames with their body and pose,
 //! joint limits and mimics. Every failure mode of these functions and of the builder's
 //! `set_joint_limits`, `add_mimic` and `add_frame` has its own status, names the
-//! argument, and changes nothing.
+//! argument, and changes nothing. The same read from a C program (tests/capi_model.c).
 
 use std::ffi::{c_char, CStr};
 use std::ptr::{null, null_mut};
@@ -11,9 +11,11 @@ use std::ptr::{null, null_mut};
 use maxdyn::capi::maxdyn_status::*;
 use maxdyn::capi::*;
 
+mod common;
 #[path = "common/capi.rs"]
 mod capi_helpers;
 use capi_helpers::{expect, lock, ok};
+use common::{c_compiler, header_path, lib_dir, run, scratch_dir, shared_library};
 
 const INF: f64 = f64::INFINITY;
 /// A symmetric inertia with distinct off-diagonal terms, to see each entry in its place.
@@ -326,4 +328,26 @@ fn limits_mimics_and_frames_refuse_bad_input_with_their_status_and_change_nothin
         maxdyn_builder_free(b);
     }
     assert_eq!(l.live(), 0);
+}
+
+/// tests/capi_model.c, compiled against the header with warnings as errors, builds a
+/// model, frees the builder, and reads names, structure, frames, limits and a mimic.
+#[test]
+fn a_c_program_reads_names_and_structure_after_the_builder_is_freed() {
+    let lib = shared_library();
+    let dir = scratch_dir("capi_model_c");
+    let exe = dir.join("capi_model");
+    run(std::process::Command::new(c_compiler())
+        .args(["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-I"])
+        .arg(header_path().parent().unwrap())
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/capi_model.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg("-L")
+        .arg(lib_dir(&lib))
+        .arg(format!("-Wl,-rpath,{}", lib_dir(&lib).display()))
+        .args(["-lmaxdyn", "-lm"]));
+    let out = run(&mut std::process::Command::new(&exe));
+    println!("{out}");
+    assert!(out.contains("model from C: 0 failures"), "{out}");
 }
