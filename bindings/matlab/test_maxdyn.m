@@ -99,6 +99,9 @@ function urdf_double_pendulum()
   b = MaxdynBuilder.fromUrdf(path, false);
   assert(b.bodyCount() == 2 && b.jointCount() == 2);
   m = MaxdynModel(b);
+  delete(b);  % the model keeps the link and joint names
+  assert(strcmp(m.bodyName(0), 'link1') && m.findBody('link2') == 1 && m.findJoint('joint2') == 1);
+  assert(m.jointParent(0) == MaxdynJoint.WORLD && m.bodyMass(1) == 1);
   s = MaxdynSim(m, 0.01);
   x = s.bodyState(0);
   expected = [-0.5 * sin(0.4); 1; -0.5 * cos(0.4)];

@@ -530,6 +530,18 @@ class Model(_Handle):
     def frame_name(self, frame):
         return self._name("frame", frame)
 
+    @property
+    def body_names(self):
+        return [self.body_name(i) for i in range(self.body_count)]
+
+    @property
+    def joint_names(self):
+        return [self.joint_name(j) for j in range(self.joint_count)]
+
+    @property
+    def frame_names(self):
+        return [self.frame_name(f) for f in range(self.frame_count)]
+
     def find_body(self, name):
         """Id of the body named `name` (the lowest if several are); MaxdynError
         (MAXDYN_STATUS_UNKNOWN_BODY) if none is."""

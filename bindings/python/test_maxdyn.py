@@ -448,7 +448,7 @@ def test_names_and_structure_after_the_builder_is_freed():
     assert [model.joint_dof(j) for j in range(4)] == [0, 1, 1, 3]
     assert model.body_mass(3) == 2.0
     assert model.body_inertia(3) == [[0.3, 0.01, 0.02], [0.01, 0.2, 0.03], [0.02, 0.03, 0.1]]
-    assert model.frame_count == 2
+    assert model.frame_count == 2 and model.frame_names == ["tool", "origin"]
     assert (model.frame_name(0), model.find_frame("origin")) == ("tool", 1)
     assert (model.frame_body(0), model.frame_body(1)) == (2, maxdyn.WORLD)
     assert model.frame_pose(0) == [0, 0, 0.4, 0, 0, 0, 1.0]  # the quaternion normalized
@@ -463,7 +463,7 @@ def test_names_and_structure_after_the_builder_is_freed():
     path = os.path.join(ROOT, "tests", "fixtures", "doublependulum_cd.urdf")
     with maxdyn.Builder.from_urdf(path) as b:
         urdf = maxdyn.Model(b)
-    assert [urdf.body_name(k) for k in range(2)] == ["link1", "link2"]
+    assert (urdf.body_names, urdf.joint_names) == (["link1", "link2"], ["joint1", "joint2"])
     assert (urdf.find_joint("joint2"), urdf.joint_parent(0), urdf.joint_parent(1)) == (1, maxdyn.WORLD, 0)
     assert urdf.body_mass(urdf.find_body("link2")) == 1.0
 
