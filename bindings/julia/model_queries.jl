@@ -47,12 +47,15 @@ function read_name(get)
     return String(buf[1:len[]])
 end
 
-body_name(m::Model, body::Integer) = read_name((p, n, len) ->
-    @ccall libmaxdyn.maxdyn_model_get_body_name(handle(m)::Ptr{Cvoid}, Int32(body)::Int32, p::Ptr{UInt8}, n::Csize_t, len::Ptr{Csize_t})::Int32)
-joint_name(m::Model, joint::Integer) = read_name((p, n, len) ->
-    @ccall libmaxdyn.maxdyn_model_get_joint_name(handle(m)::Ptr{Cvoid}, Int32(joint)::Int32, p::Ptr{UInt8}, n::Csize_t, len::Ptr{Csize_t})::Int32)
-frame_name(m::Model, frame::Integer) = read_name((p, n, len) ->
-    @ccall libmaxdyn.maxdyn_model_get_frame_name(handle(m)::Ptr{Cvoid}, Int32(frame)::Int32, p::Ptr{UInt8}, n::Csize_t, len::Ptr{Csize_t})::Int32)
+body_name(m::Model, body::Integer) = read_name() do p, n, len
+    @ccall libmaxdyn.maxdyn_model_get_body_name(handle(m)::Ptr{Cvoid}, Int32(body)::Int32, p::Ptr{UInt8}, n::Csize_t, len::Ptr{Csize_t})::Int32
+end
+joint_name(m::Model, joint::Integer) = read_name() do p, n, len
+    @ccall libmaxdyn.maxdyn_model_get_joint_name(handle(m)::Ptr{Cvoid}, Int32(joint)::Int32, p::Ptr{UInt8}, n::Csize_t, len::Ptr{Csize_t})::Int32
+end
+frame_name(m::Model, frame::Integer) = read_name() do p, n, len
+    @ccall libmaxdyn.maxdyn_model_get_frame_name(handle(m)::Ptr{Cvoid}, Int32(frame)::Int32, p::Ptr{UInt8}, n::Csize_t, len::Ptr{Csize_t})::Int32
+end
 
 function find_body(m::Model, name::AbstractString)
     out = Ref{Int32}(-1)
