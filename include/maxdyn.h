@@ -146,6 +146,10 @@ enum maxdyn_status
     MAXDYN_STATUS_WRONG_LENGTH = 11,
     // Any other invalid argument (the message says which and why).
     MAXDYN_STATUS_INVALID_ARGUMENT = 12,
+    // A frame id is out of range, or no frame has the name asked for.
+    MAXDYN_STATUS_UNKNOWN_FRAME = 13,
+    // A mimic id is out of range.
+    MAXDYN_STATUS_UNKNOWN_MIMIC = 14,
     // The builder does not describe a valid mechanism.
     MAXDYN_STATUS_INVALID_MODEL = 100,
     // A URDF file could not be read or is malformed.
@@ -420,6 +424,52 @@ maxdyn_status maxdyn_builder_find_joint(const struct maxdyn_builder *builder,
                                         const char *name,
                                         int32_t *out_joint);
 
+// Limits of every free direction of `joint` (translations first, as
+// `maxdyn_sim_get_joint_position` orders them): `lower` and `upper`, `n` values each (`n`
+// = the joint's dof). `-INFINITY` / `INFINITY` leave that side free; NaN
+// (`MAXDYN_STATUS_NON_FINITE`) and lower > upper (`MAXDYN_STATUS_INVALID_ARGUMENT`) are
+// refused. Only single-axis coordinates can be bounded: every translation, and the
+// rotation of a joint with one rotational free direction (bounding a spherical
+// joint's rotation is `MAXDYN_STATUS_INVALID_ARGUMENT`). Replaces the joint's earlier
+// limits.
+//
+// # Safety
+// `builder` is NULL or live; `lower` and `upper` are NULL or `n` doubles each.
+maxdyn_status maxdyn_builder_set_joint_limits(struct maxdyn_builder *builder,
+                                              int32_t joint,
+                                              const double *lower,
+                                              const double *upper,
+                                              size_t n);
+
+// Makes joint `follower` mimic joint `leader`: q_follower = multiplier · q_leader +
+// offset (radians or metres). Both have one free direction (revolute, prismatic); a
+// joint follows at most one leader and not itself (`MAXDYN_STATUS_INVALID_ARGUMENT`).
+// The mimic's id (0, 1, … in order of addition) goes to `*out_mimic`.
+//
+// # Safety
+// `builder` is NULL or live; `out_mimic` is NULL or writable.
+maxdyn_status maxdyn_builder_add_mimic(struct maxdyn_builder *builder,
+                                       int32_t follower,
+                                       int32_t leader,
+                                       double multiplier,
+                                       double offset,
+                                       int32_t *out_mimic);
+
+// Adds a frame named `name` (non-empty UTF-8, copied; names need not be unique) fixed
+// to `body` (a body id, or `MAXDYN_WORLD` for the world) at `pose` relative to it: 7
+// doubles, position (3, in the body frame, whose origin is the centre of mass) then
+// orientation (4: w, x, y, z; normalized here, must not be zero). The frame's id (0, 1,
+// … in order of addition) goes to `*out_frame`.
+//
+// # Safety
+// `builder` is NULL or live; `name` is NULL or a NUL-terminated string; `pose` is NULL or
+// 7 doubles; `out_frame` is NULL or writable.
+maxdyn_status maxdyn_builder_add_frame(struct maxdyn_builder *builder,
+                                       const char *name,
+                                       int32_t body,
+                                       const double *pose,
+                                       int32_t *out_frame);
+
 // Puts a spring on a joint's free directions (translations first): `stiffness` (each
 // ≥ 0; N/m or N·m/rad) and `rest` position in minimal coordinates, `n` values each
 // (`n` = the joint's dof). Its energy is part of the potential energy. Replaces an
@@ -612,6 +662,176 @@ maxdyn_status maxdyn_model_get_loop_count(const struct maxdyn_model *model, int3
 // # Safety
 // `model` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_model_get_contact_count(const struct maxdyn_model *model, int32_t *out);
+
+// Copies the name of `body` ("" if unnamed) into `name` (`name_size` bytes, always
+// NUL-terminated, truncated to fit at a UTF-8 character boundary) and its full length
+// in bytes, without the NUL, into `*out_length`: the name was truncated if
+// `*out_length >= name_size`. `name` may be NULL when `name_size` is 0, to ask for the
+// length only.
+//
+// # Safety
+// `model` is NULL or live; `name` is NULL or `name_size` writable bytes; `out_length` is
+// NULL or writable.
+maxdyn_status maxdyn_model_get_body_name(const struct maxdyn_model *model,
+                                         int32_t body,
+                                         char *name,
+                                         size_t name_size,
+                                         size_t *out_length);
+
+// Copies the name of `joint` into `name`, as `maxdyn_model_get_body_name` does.
+//
+// # Safety
+// `model` is NULL or live; `name` is NULL or `name_size` writable bytes; `out_length` is
+// NULL or writable.
+maxdyn_status maxdyn_model_get_joint_name(const struct maxdyn_model *model,
+                                          int32_t joint,
+                                          char *name,
+                                          size_t name_size,
+                                          size_t *out_length);
+
+// Copies the name of `frame` into `name`, as `maxdyn_model_get_body_name` does.
+//
+// # Safety
+// `model` is NULL or live; `name` is NULL or `name_size` writable bytes; `out_length` is
+// NULL or writable.
+maxdyn_status maxdyn_model_get_frame_name(const struct maxdyn_model *model,
+                                          int32_t frame,
+                                          char *name,
+                                          size_t name_size,
+                                          size_t *out_length);
+
+// The id of the body named `name` (the lowest id if several are) in `*out_body`;
+// `MAXDYN_STATUS_UNKNOWN_BODY` if no body has that name.
+//
+// # Safety
+// `model` is NULL or live; `name` is NULL or a NUL-terminated string; `out_body` is NULL
+// or writable.
+maxdyn_status maxdyn_model_find_body(const struct maxdyn_model *model,
+                                     const char *name,
+                                     int32_t *out_body);
+
+// The id of the joint named `name` (the lowest id if several are) in `*out_joint`;
+// `MAXDYN_STATUS_UNKNOWN_JOINT` if no joint has that name.
+//
+// # Safety
+// `model` is NULL or live; `name` is NULL or a NUL-terminated string; `out_joint` is NULL
+// or writable.
+maxdyn_status maxdyn_model_find_joint(const struct maxdyn_model *model,
+                                      const char *name,
+                                      int32_t *out_joint);
+
+// The id of the frame named `name` (the lowest id if several are) in `*out_frame`;
+// `MAXDYN_STATUS_UNKNOWN_FRAME` if no frame has that name.
+//
+// # Safety
+// `model` is NULL or live; `name` is NULL or a NUL-terminated string; `out_frame` is NULL
+// or writable.
+maxdyn_status maxdyn_model_find_frame(const struct maxdyn_model *model,
+                                      const char *name,
+                                      int32_t *out_frame);
+
+// The type of `joint` (a `MAXDYN_JOINT_*` value) in `*out_type`.
+//
+// # Safety
+// `model` is NULL or live; `out_type` is NULL or writable.
+maxdyn_status maxdyn_model_get_joint_type(const struct maxdyn_model *model,
+                                          int32_t joint,
+                                          int32_t *out_type);
+
+// The parent body of `joint` (`MAXDYN_WORLD` for the world) in `*out_parent`.
+//
+// # Safety
+// `model` is NULL or live; `out_parent` is NULL or writable.
+maxdyn_status maxdyn_model_get_joint_parent(const struct maxdyn_model *model,
+                                            int32_t joint,
+                                            int32_t *out_parent);
+
+// The child body of `joint` in `*out_child`.
+//
+// # Safety
+// `model` is NULL or live; `out_child` is NULL or writable.
+maxdyn_status maxdyn_model_get_joint_child(const struct maxdyn_model *model,
+                                           int32_t joint,
+                                           int32_t *out_child);
+
+// The mass of `body` (kg) in `*out_mass`.
+//
+// # Safety
+// `model` is NULL or live; `out_mass` is NULL or writable.
+maxdyn_status maxdyn_model_get_body_mass(const struct maxdyn_model *model,
+                                         int32_t body,
+                                         double *out_mass);
+
+// The inertia of `body` (kg·m², about its centre of mass in the body frame) into
+// `out_inertia`: 9 doubles, row-major, as `maxdyn_builder_add_body` takes it.
+//
+// # Safety
+// `model` is NULL or live; `out_inertia` is NULL or 9 writable doubles.
+maxdyn_status maxdyn_model_get_body_inertia(const struct maxdyn_model *model,
+                                            int32_t body,
+                                            double *out_inertia);
+
+// Number of named frames, in `*out`.
+//
+// # Safety
+// `model` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_model_get_frame_count(const struct maxdyn_model *model, int32_t *out);
+
+// The body `frame` is fixed to (`MAXDYN_WORLD` for the world) in `*out_body`.
+//
+// # Safety
+// `model` is NULL or live; `out_body` is NULL or writable.
+maxdyn_status maxdyn_model_get_frame_body(const struct maxdyn_model *model,
+                                          int32_t frame,
+                                          int32_t *out_body);
+
+// The pose of `frame` relative to its body into `out_pose`: 7 doubles, position (3, in
+// the body frame, whose origin is the centre of mass; the world frame for the world)
+// then orientation (4: w, x, y, z, unit).
+//
+// # Safety
+// `model` is NULL or live; `out_pose` is NULL or 7 writable doubles.
+maxdyn_status maxdyn_model_get_frame_pose(const struct maxdyn_model *model,
+                                          int32_t frame,
+                                          double *out_pose);
+
+// Number of bounded joint coordinates (each coordinate with a finite lower or upper
+// limit counts once), in `*out`.
+//
+// # Safety
+// `model` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_model_get_limit_count(const struct maxdyn_model *model, int32_t *out);
+
+// The limits of every free direction of `joint` into `lower` and `upper`, `n` values
+// each (`n` = the joint's dof, else `MAXDYN_STATUS_WRONG_LENGTH`); a free side reads
+// `-INFINITY` / `INFINITY`.
+//
+// # Safety
+// `model` is NULL or live; `lower` and `upper` are NULL or `n` writable doubles each.
+maxdyn_status maxdyn_model_get_joint_limits(const struct maxdyn_model *model,
+                                            int32_t joint,
+                                            double *lower,
+                                            double *upper,
+                                            size_t n);
+
+// Number of mimics (`maxdyn_builder_add_mimic`, URDF `<mimic>`), in `*out`.
+//
+// # Safety
+// `model` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_model_get_mimic_count(const struct maxdyn_model *model, int32_t *out);
+
+// Mimic `mimic` (q_follower = multiplier · q_leader + offset): its follower and leader
+// joints, multiplier and offset, each in its out-pointer; `MAXDYN_STATUS_UNKNOWN_MIMIC`
+// for an id out of range.
+//
+// # Safety
+// `model` is NULL or live; the four out-pointers are NULL or writable.
+maxdyn_status maxdyn_model_get_mimic(const struct maxdyn_model *model,
+                                     int32_t mimic,
+                                     int32_t *out_follower,
+                                     int32_t *out_leader,
+                                     double *out_multiplier,
+                                     double *out_offset);
 
 // Creates a sim of `model` with time step `dt` (s, in [MAXDYN_MIN_DT, MAXDYN_MAX_DT]) in `*out`, starting from the
 // bodies' initial states set on the builder. The sim shares the model: the model may be

@@ -28,7 +28,11 @@ export MaxDynError, check, Builder, Model, Sim, builder_from_urdf, set_gravity!,
     set_joint_velocity!, energy, constraint_violation, add_ground_contact!, add_plane_contact!,
     add_sphere_contact!, set_contact_cone!, contact_count, contact, set_joint_spring!,
     set_joint_damper!, add_spring!, set_joint_input!, joint_input, set_body_wrench!,
-    energy_account, reset_energy_account!, find_body, find_joint, loop_count
+    energy_account, reset_energy_account!, find_body, find_joint, loop_count,
+    set_body_name!, set_joint_name!, set_joint_limits!, add_mimic!, add_frame!, body_name,
+    joint_name, frame_name, find_frame, joint_type, joint_parent, joint_child, body_mass,
+    body_inertia, frame_count, frame_body, frame_pose, limit_count, joint_limits,
+    mimic_count, mimic
 
 const libmaxdyn = get(ENV, "MAXDYN_LIB", "libmaxdyn")
 
@@ -424,5 +428,7 @@ function find_joint(b::Builder, name::AbstractString)
     check(@ccall libmaxdyn.maxdyn_builder_find_joint(handle(b)::Ptr{Cvoid}, name::Cstring, out::Ptr{Int32})::Int32)
     return out[]
 end
+
+include("model_queries.jl")
 
 end # module

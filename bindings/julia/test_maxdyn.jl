@@ -120,3 +120,41 @@ end
     err = try set_joint_input!(s, j, [NaN]); nothing catch e; e end
     @test err isa MaxDynError && err.status == 5                                     # NON_FINITE
 end
+
+@testset "names and structure after the builder is freed; limits, mimics, frames" begin
+    J = [0.3 0.01 0.02; 0.01 0.2 0.03; 0.02 0.03 0.1]
+    b = Builder()
+    for (k, name) in enumerate(("base", "upper", "lower", "ball"))
+        set_body_name!(b, add_body!(b, k, J), name)
+    end
+    for (kind, parent, child, name) in ((MaxDyn.FIXED, MaxDyn.WORLD, 0, "weld"), (MaxDyn.REVOLUTE, 0, 1, "shoulder"),
+                                        (MaxDyn.PRISMATIC, 1, 2, "slide"), (MaxDyn.SPHERICAL, 2, 3, "wrist"))
+        set_joint_name!(b, add_joint!(b, kind, parent, child, [0, 0, 0], [0, 0, 0]), name)
+    end
+    set_joint_limits!(b, 1, [-1.0], [2.0])
+    set_joint_limits!(b, 2, [-Inf], [0.3])
+    @test add_mimic!(b, 2, 1, 0.1, 0.05) == 0
+    @test add_frame!(b, "tool", 2, [0, 0, 0.4, 0, 0, 0, 2]) == 0
+    @test add_frame!(b, "origin", MaxDyn.WORLD) == 1
+    err = try add_frame!(b, "tip", 0, zeros(7)); nothing catch e; e end
+    @test err isa MaxDynError && err.status == 8                                     # ZERO_AXIS
+    err = try add_mimic!(b, 1, 1); nothing catch e; e end
+    @test err isa MaxDynError && err.status == 12                                    # INVALID_ARGUMENT
+    m = Model(b)
+    close(b)
+    @test [body_name(m, k) for k in 0:3] == ["base", "upper", "lower", "ball"]
+    @test [joint_name(m, k) for k in 0:3] == ["weld", "shoulder", "slide", "wrist"]
+    @test (find_body(m, "lower"), find_joint(m, "wrist"), find_frame(m, "origin")) == (2, 3, 1)
+    @test [joint_type(m, j) for j in 0:3] == [MaxDyn.FIXED, MaxDyn.REVOLUTE, MaxDyn.PRISMATIC, MaxDyn.SPHERICAL]
+    @test [joint_parent(m, j) for j in 0:3] == [MaxDyn.WORLD, 0, 1, 2]
+    @test [joint_child(m, j) for j in 0:3] == [0, 1, 2, 3]
+    @test body_mass(m, 3) == 4.0 && body_inertia(m, 3) == J
+    @test (frame_count(m), frame_name(m, 0), frame_body(m, 1)) == (2, "tool", MaxDyn.WORLD)
+    @test frame_pose(m, 0) == [0, 0, 0.4, 0, 0, 0, 1]
+    @test limit_count(m) == 2 && joint_limits(m, 2) == ([-Inf], [0.3])
+    @test (mimic_count(m), mimic(m, 0)) == (1, (2, 1, 0.1, 0.05))
+    for (f, status) in ((() -> find_frame(m, "elbow"), 13), (() -> body_name(m, 4), 2), (() -> mimic(m, 1), 14))
+        err = try f(); nothing catch e; e end
+        @test err isa MaxDynError && err.status == status
+    end
+end

@@ -69,6 +69,33 @@ classdef MaxdynBuilder < MaxdynHandle
       % point-to-point spring-damper; bodyA may be MaxdynJoint.WORLD
       id = maxdyn_mex('builder_add_spring', obj.handle, bodyA, pa, bodyB, pb, stiffness, damping, restLength);
     end
+    function setBodyName(obj, body, name)
+      maxdyn_mex('builder_set_body_name', obj.handle, body, name);
+    end
+    function setJointName(obj, joint, name)
+      maxdyn_mex('builder_set_joint_name', obj.handle, joint, name);
+    end
+    function setJointLimits(obj, joint, lower, upper)
+      % one lower and upper bound per free direction (translations first); -Inf / Inf: free
+      maxdyn_mex('builder_set_joint_limits', obj.handle, joint, lower, upper);
+    end
+    function id = addMimic(obj, follower, leader, multiplier, offset)
+      % q_follower = multiplier * q_leader + offset (one-coordinate joints)
+      if nargin < 4
+        multiplier = 1;
+      end
+      if nargin < 5
+        offset = 0;
+      end
+      id = maxdyn_mex('builder_add_mimic', obj.handle, follower, leader, multiplier, offset);
+    end
+    function id = addFrame(obj, name, body, pose)
+      % a named frame fixed to body (or MaxdynJoint.WORLD) at pose = [x y z qw qx qy qz]
+      if nargin < 4
+        pose = [0 0 0 1 0 0 0];
+      end
+      id = maxdyn_mex('builder_add_frame', obj.handle, name, body, pose);
+    end
     function n = bodyCount(obj)
       n = maxdyn_mex('builder_body_count', obj.handle);
     end

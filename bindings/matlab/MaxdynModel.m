@@ -14,5 +14,60 @@ classdef MaxdynModel < MaxdynHandle
     function n = jointDof(obj, joint)
       n = maxdyn_mex('model_joint_dof', obj.handle, joint);
     end
+    % names (ids by name: the lowest id if several share it) and structure
+    function s = bodyName(obj, body)
+      s = maxdyn_mex('model_body_name', obj.handle, body);
+    end
+    function s = jointName(obj, joint)
+      s = maxdyn_mex('model_joint_name', obj.handle, joint);
+    end
+    function s = frameName(obj, frame)
+      s = maxdyn_mex('model_frame_name', obj.handle, frame);
+    end
+    function id = findBody(obj, name)
+      id = maxdyn_mex('model_find_body', obj.handle, name);
+    end
+    function id = findJoint(obj, name)
+      id = maxdyn_mex('model_find_joint', obj.handle, name);
+    end
+    function id = findFrame(obj, name)
+      id = maxdyn_mex('model_find_frame', obj.handle, name);
+    end
+    function t = jointType(obj, joint)
+      t = maxdyn_mex('model_joint_type', obj.handle, joint);   % a MaxdynJoint constant
+    end
+    function p = jointParent(obj, joint)
+      p = maxdyn_mex('model_joint_parent', obj.handle, joint); % MaxdynJoint.WORLD for the world
+    end
+    function c = jointChild(obj, joint)
+      c = maxdyn_mex('model_joint_child', obj.handle, joint);
+    end
+    function m = bodyMass(obj, body)
+      m = maxdyn_mex('model_body_mass', obj.handle, body);
+    end
+    function J = bodyInertia(obj, body)
+      J = maxdyn_mex('model_body_inertia', obj.handle, body);  % 3x3 about the COM, body frame
+    end
+    function n = frameCount(obj)
+      n = maxdyn_mex('model_frame_count', obj.handle);
+    end
+    function b = frameBody(obj, frame)
+      b = maxdyn_mex('model_frame_body', obj.handle, frame);
+    end
+    function p = framePose(obj, frame)
+      p = maxdyn_mex('model_frame_pose', obj.handle, frame);   % [x y z qw qx qy qz]' in its body
+    end
+    function n = limitCount(obj)
+      n = maxdyn_mex('model_limit_count', obj.handle);
+    end
+    function [lower, upper] = jointLimits(obj, joint)
+      [lower, upper] = maxdyn_mex('model_joint_limits', obj.handle, joint);
+    end
+    function n = mimicCount(obj)
+      n = maxdyn_mex('model_mimic_count', obj.handle);
+    end
+    function r = mimic(obj, id)
+      r = maxdyn_mex('model_mimic', obj.handle, id);           % [follower leader multiplier offset]
+    end
   end
 end

@@ -10,8 +10,11 @@
  * return; it must never unwind through Rust frames). Only mx/mex functions that both
  * MATLAB and Octave provide are used (mxGetPr, not the R2018a interleaved API).
  *
- * Build (Octave): mkoctfile --mex -I<repo>/include maxdyn_mex.c -L<lib dir> -lmaxdyn
- * Build (MATLAB): mex -I<repo>/include maxdyn_mex.c -L<lib dir> -lmaxdyn
+ * The commands on the model's names and structure and on limits, mimics and frames are
+ * in maxdyn_mex_names.c; the helpers both files share are declared in maxdyn_mex.h.
+ *
+ * Build (Octave): mkoctfile --mex -I<repo>/include maxdyn_mex.c maxdyn_mex_names.c -L<lib dir> -lmaxdyn
+ * Build (MATLAB): mex -I<repo>/include maxdyn_mex.c maxdyn_mex_names.c -L<lib dir> -lmaxdyn
  */
 
 #include <stdint.h>
@@ -21,8 +24,7 @@
 
 #include "mex.h"
 #include "maxdyn.h"
-
-enum kind { KIND_BUILDER = 1, KIND_MODEL = 2, KIND_SIM = 3 };
+#include "maxdyn_mex.h"
 
 static const char *kind_name(int kind) {
     switch (kind) {
@@ -31,16 +33,6 @@ static const char *kind_name(int kind) {
     default: return "sim";
     }
 }
-
-/* One live object. A sim keeps the dof of each joint (from its model at creation), so
- * joint arrays have the right length even after the model's handle was freed. */
-typedef struct {
-    uint64_t id;
-    int kind;
-    void *ptr;
-    int32_t *dofs;
-    int32_t n_joints;
-} entry;
 
 static entry *registry = NULL;
 static size_t registry_len = 0, registry_cap = 0;
@@ -98,9 +90,9 @@ static size_t find_index(uint64_t id) {
 
 /* ---- argument helpers (all errors raised here happen before any maxdyn call) */
 
-static void fail(const char *id, const char *msg) { mexErrMsgIdAndTxt(id, "%s", msg); }
+void fail(const char *id, const char *msg) { mexErrMsgIdAndTxt(id, "%s", msg); }
 
-static void need_args(int nrhs, int n, const char *cmd) {
+void need_args(int nrhs, int n, const char *cmd) {
     char msg[160];
     if (nrhs < n) {
         snprintf(msg, sizeof msg, "maxdyn_mex('%s', ...) needs %d arguments after the command", cmd, n - 1);
@@ -108,7 +100,7 @@ static void need_args(int nrhs, int n, const char *cmd) {
     }
 }
 
-static double scalar_arg(const mxArray *a, const char *name) {
+double scalar_arg(const mxArray *a, const char *name) {
     char msg[160];
     if (!mxIsDouble(a) || mxIsComplex(a) || mxGetNumberOfElements(a) != 1) {
         snprintf(msg, sizeof msg, "argument `%s` must be a real double scalar", name);
@@ -117,7 +109,7 @@ static double scalar_arg(const mxArray *a, const char *name) {
     return mxGetScalar(a);
 }
 
-static int32_t int_arg(const mxArray *a, const char *name) {
+int32_t int_arg(const mxArray *a, const char *name) {
     char msg[160];
     double v = scalar_arg(a, name);
     if (!(v >= -2147483648.0 && v <= 2147483647.0) || v != (double)(int32_t)v) {
@@ -128,7 +120,7 @@ static int32_t int_arg(const mxArray *a, const char *name) {
 }
 
 /* A real double array of exactly n elements (any shape, column-major order). */
-static const double *vec_arg(const mxArray *a, size_t n, const char *name) {
+const double *vec_arg(const mxArray *a, size_t n, const char *name) {
     char msg[160];
     if (!mxIsDouble(a) || mxIsComplex(a) || mxGetNumberOfElements(a) != n) {
         snprintf(msg, sizeof msg, "argument `%s` must be a real double array of %u elements", name, (unsigned)n);
@@ -138,7 +130,7 @@ static const double *vec_arg(const mxArray *a, size_t n, const char *name) {
 }
 
 /* The length of a real double array of any size (0 allowed); its data is mxGetPr(a). */
-static size_t real_array_len(const mxArray *a, const char *name) {
+size_t real_array_len(const mxArray *a, const char *name) {
     char msg[160];
     if (!mxIsDouble(a) || mxIsComplex(a)) {
         snprintf(msg, sizeof msg, "argument `%s` must be a real double array", name);
@@ -147,7 +139,7 @@ static size_t real_array_len(const mxArray *a, const char *name) {
     return mxGetNumberOfElements(a);
 }
 
-static entry *handle_arg(const mxArray *a, int kind) {
+entry *handle_arg(const mxArray *a, int kind) {
     char msg[160];
     size_t i;
     uint64_t id;
@@ -171,7 +163,7 @@ static mxArray *handle_out(uint64_t id) {
 }
 
 /* Raises the maxdyn error (after the call returned) unless status is OK. */
-static void check(maxdyn_status status) {
+void check(maxdyn_status status) {
     char msg[1024];
     char id[64];
     if (status == MAXDYN_STATUS_OK) return;
@@ -567,7 +559,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         s = handle_arg(prhs[1], KIND_SIM);
         check(maxdyn_sim_get_constraint_violation((maxdyn_sim *)s->ptr, &v));
         plhs[0] = mxCreateDoubleScalar(v);
-    } else {
+    } else if (!names_command(cmd, nlhs, plhs, nrhs, prhs)) {
         char msg[128];
         snprintf(msg, sizeof msg, "unknown command '%s'", cmd);
         fail("maxdyn:command", msg);

@@ -1,12 +1,14 @@
 % Tests of the MATLAB/Octave binding: the double pendulum (scenario A2: two 1 kg boxes
 % on 1 m links, revolute about x, starting horizontal), errors, URDF, handles, the box
-% drop on ground contacts (A4), a PD loop through joint inputs, contact/input errors. Run by run_octave_tests.sh; prints
+% drop on ground contacts (A4), a PD loop through joint inputs, contact/input errors,
+% names and structure after the builder is freed, limits, mimics, frames and their errors. Run by run_octave_tests.sh; prints
 % a closing "N passed, N failed" line and returns the number of failures.
 function failed = test_maxdyn()
   passed = 0; failed = 0;
   tests = {@double_pendulum_energy_and_violation, @errors_are_raised, ...
            @urdf_double_pendulum, @handles_are_freed, @box_drop_on_ground_contacts, ...
-           @pd_loop_with_joint_input, @contact_and_input_errors};
+           @pd_loop_with_joint_input, @contact_and_input_errors, ...
+           @names_and_structure_after_the_builder_is_freed, @names_limits_mimics_frames_errors};
   for i = 1:numel(tests)
     name = func2str(tests{i});
     try
@@ -97,6 +99,9 @@ function urdf_double_pendulum()
   b = MaxdynBuilder.fromUrdf(path, false);
   assert(b.bodyCount() == 2 && b.jointCount() == 2);
   m = MaxdynModel(b);
+  delete(b);  % the model keeps the link and joint names
+  assert(strcmp(m.bodyName(0), 'link1') && m.findBody('link2') == 1 && m.findJoint('joint2') == 1);
+  assert(m.jointParent(0) == MaxdynJoint.WORLD && m.bodyMass(1) == 1);
   s = MaxdynSim(m, 0.01);
   x = s.bodyState(0);
   expected = [-0.5 * sin(0.4); 1; -0.5 * cos(0.4)];
@@ -226,6 +231,82 @@ function contact_and_input_errors()
   expect_status(@() s.setJointInput(j, NaN), 5);
   expect_status(@() s.setJointInput(j, [1 2]), 11);
   assert(s.jointInput(j) == 0);
+end
+
+function m = arm_model()
+  % base (welded) -> upper (revolute shoulder) -> lower (prismatic slide) -> ball
+  % (spherical wrist); the slide mimics the shoulder; frames tool and origin
+  b = MaxdynBuilder();
+  J = [0.3 0.01 0.02; 0.01 0.2 0.03; 0.02 0.03 0.1];
+  names = {'base', 'upper', 'lower', 'ball'};
+  for k = 1:4
+    b.setBodyName(b.addBody(k, J), names{k});
+  end
+  joints = {MaxdynJoint.FIXED, MaxdynJoint.WORLD, 'weld'; MaxdynJoint.REVOLUTE, 0, 'shoulder'; ...
+            MaxdynJoint.PRISMATIC, 1, 'slide'; MaxdynJoint.SPHERICAL, 2, 'wrist'};
+  for k = 1:4
+    j = b.addJoint(joints{k, 1}, joints{k, 2}, k - 1, [0 0 0], [0 0 0]);
+    b.setJointName(j, joints{k, 3});
+  end
+  b.setJointLimits(1, -1, 2);
+  b.setJointLimits(2, -Inf, 0.3);
+  assert(b.addMimic(2, 1, 0.1, 0.05) == 0);
+  assert(b.addFrame('tool', 2, [0 0 0.4 0 0 0 2]) == 0);
+  assert(b.addFrame('origin', MaxdynJoint.WORLD) == 1);
+  m = MaxdynModel(b);
+  delete(b);
+end
+
+function names_and_structure_after_the_builder_is_freed()
+  m = arm_model();
+  bodies = {'base', 'upper', 'lower', 'ball'};
+  joints = {'weld', 'shoulder', 'slide', 'wrist'};
+  for k = 1:4
+    assert(strcmp(m.bodyName(k - 1), bodies{k}) && m.findBody(bodies{k}) == k - 1);
+    assert(strcmp(m.jointName(k - 1), joints{k}) && m.findJoint(joints{k}) == k - 1);
+    assert(m.jointChild(k - 1) == k - 1 && m.bodyMass(k - 1) == k);
+  end
+  assert(isequal(arrayfun(@(j) m.jointType(j), 0:3), [MaxdynJoint.FIXED MaxdynJoint.REVOLUTE MaxdynJoint.PRISMATIC MaxdynJoint.SPHERICAL]));
+  assert(isequal(arrayfun(@(j) m.jointParent(j), 0:3), [MaxdynJoint.WORLD 0 1 2]));
+  assert(isequal(m.bodyInertia(3), [0.3 0.01 0.02; 0.01 0.2 0.03; 0.02 0.03 0.1]));
+  assert(m.frameCount() == 2 && strcmp(m.frameName(0), 'tool') && m.findFrame('origin') == 1);
+  assert(m.frameBody(0) == 2 && m.frameBody(1) == MaxdynJoint.WORLD);
+  assert(isequal(m.framePose(0), [0; 0; 0.4; 0; 0; 0; 1]));  % the quaternion normalized
+  assert(m.limitCount() == 2);
+  [lo, hi] = m.jointLimits(2);
+  assert(lo == -Inf && hi == 0.3);
+  [lo, hi] = m.jointLimits(3);
+  assert(isequal(lo, -Inf(3, 1)) && isequal(hi, Inf(3, 1)));
+  assert(m.mimicCount() == 1 && isequal(m.mimic(0), [2 1 0.1 0.05]));
+end
+
+function names_limits_mimics_frames_errors()
+  m = arm_model();
+  expect_status(@() m.bodyName(4), 2);        % UNKNOWN_BODY
+  expect_status(@() m.findBody('elbow'), 2);
+  expect_status(@() m.findJoint('elbow'), 3);  % UNKNOWN_JOINT
+  expect_status(@() m.findFrame('elbow'), 13); % UNKNOWN_FRAME
+  expect_status(@() m.framePose(2), 13);
+  expect_status(@() m.findBody(''), 12);       % INVALID_ARGUMENT: the empty name
+  expect_status(@() m.mimic(1), 14);           % UNKNOWN_MIMIC
+  expect_status(@() m.jointLimits(7), 3);
+  b = MaxdynBuilder();
+  body = b.addBody(1, eye(3));
+  ball = b.addBody(1, eye(3));
+  hinge = b.addJoint(MaxdynJoint.REVOLUTE, MaxdynJoint.WORLD, body, [0 0 0], [0 0 1]);
+  sphere = b.addJoint(MaxdynJoint.SPHERICAL, body, ball, [0 0 0], [0 0 1]);
+  expect_status(@() b.setJointLimits(hinge, [0 0], [1 1]), 11);   % WRONG_LENGTH
+  expect_status(@() b.setJointLimits(hinge, NaN, 1), 5);          % NON_FINITE
+  expect_status(@() b.setJointLimits(hinge, 2, 1), 12);           % lower > upper
+  expect_status(@() b.setJointLimits(sphere, -ones(1, 3), ones(1, 3)), 12);
+  expect_status(@() b.addMimic(hinge, 7), 3);
+  expect_status(@() b.addMimic(hinge, hinge), 12);
+  expect_status(@() b.addMimic(sphere, hinge), 12);
+  expect_status(@() b.addFrame('tip', 5), 2);
+  expect_status(@() b.addFrame('tip', body, zeros(1, 7)), 8);     % ZERO_AXIS
+  expect_status(@() b.addFrame('', body), 12);
+  m2 = MaxdynModel(b);
+  assert(m2.limitCount() == 0 && m2.mimicCount() == 0 && m2.frameCount() == 0);
 end
 
 function expect_status(f, status)

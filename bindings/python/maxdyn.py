@@ -124,6 +124,23 @@ _declare("maxdyn_builder_set_joint_name", _i32, _handle, _i32, ctypes.c_char_p)
 _declare("maxdyn_builder_find_body", _i32, _handle, ctypes.c_char_p, _i32_p)
 _declare("maxdyn_builder_find_joint", _i32, _handle, ctypes.c_char_p, _i32_p)
 _declare("maxdyn_model_get_contact_count", _i32, _handle, _i32_p)
+_declare("maxdyn_builder_set_joint_limits", _i32, _handle, _i32, _c_double_p, _c_double_p, _size)
+_declare("maxdyn_builder_add_mimic", _i32, _handle, _i32, _i32, ctypes.c_double, ctypes.c_double, _i32_p)
+_declare("maxdyn_builder_add_frame", _i32, _handle, ctypes.c_char_p, _i32, _c_double_p, _i32_p)
+for _name in ("body", "joint", "frame"):
+    _declare(f"maxdyn_model_get_{_name}_name", _i32, _handle, _i32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
+    _declare(f"maxdyn_model_find_{_name}", _i32, _handle, ctypes.c_char_p, _i32_p)
+for _name in ("type", "parent", "child"):
+    _declare("maxdyn_model_get_joint_" + _name, _i32, _handle, _i32, _i32_p)
+_declare("maxdyn_model_get_body_mass", _i32, _handle, _i32, _c_double_p)
+_declare("maxdyn_model_get_body_inertia", _i32, _handle, _i32, _c_double_p)
+_declare("maxdyn_model_get_frame_count", _i32, _handle, _i32_p)
+_declare("maxdyn_model_get_frame_body", _i32, _handle, _i32, _i32_p)
+_declare("maxdyn_model_get_frame_pose", _i32, _handle, _i32, _c_double_p)
+_declare("maxdyn_model_get_limit_count", _i32, _handle, _i32_p)
+_declare("maxdyn_model_get_joint_limits", _i32, _handle, _i32, _c_double_p, _c_double_p, _size)
+_declare("maxdyn_model_get_mimic_count", _i32, _handle, _i32_p)
+_declare("maxdyn_model_get_mimic", _i32, _handle, _i32, _i32_p, _i32_p, _c_double_p, _c_double_p)
 _declare("maxdyn_model_get_loop_count", _i32, _handle, _i32_p)
 _declare("maxdyn_sim_get_contact", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_sim_set_contact_tolerance", _i32, _handle, ctypes.c_double)
@@ -438,6 +455,32 @@ class Builder(_Handle):
     def find_joint(self, name):
         return _count(_lib.maxdyn_builder_find_joint, self.ptr, name.encode())
 
+    # --- limits, mimics, frames
+    def set_joint_limits(self, joint, lower, upper):
+        """Bounds of each free direction of `joint` (translations first); -inf / inf
+        leave a side free. Replaces the joint's earlier limits."""
+        lo = [float(v) for v in _flatten(lower)]
+        hi = [float(v) for v in _flatten(upper)]
+        if len(lo) != len(hi):
+            raise ValueError(f"lower has {len(lo)} values, upper {len(hi)}: one each per free direction")
+        n = max(len(lo), 1)
+        check(_lib.maxdyn_builder_set_joint_limits(
+            self.ptr, joint, (ctypes.c_double * n)(*lo), (ctypes.c_double * n)(*hi), len(lo)))
+
+    def add_mimic(self, follower, leader, multiplier=1.0, offset=0.0):
+        """q_follower = multiplier * q_leader + offset (one-coordinate joints). Returns
+        the mimic's id."""
+        out = _i32()
+        check(_lib.maxdyn_builder_add_mimic(self.ptr, follower, leader, float(multiplier), float(offset), ctypes.byref(out)))
+        return out.value
+
+    def add_frame(self, name, body, pose=(0, 0, 0, 1, 0, 0, 0)):
+        """A named frame fixed to `body` (or WORLD) at `pose` = position (3, body frame)
+        + quaternion (w, x, y, z). Returns the frame's id."""
+        out = _i32()
+        check(_lib.maxdyn_builder_add_frame(self.ptr, name.encode(), body, _doubles(pose, 7, "pose"), ctypes.byref(out)))
+        return out.value
+
 
 class Model(_Handle):
     """A compiled mechanism (immutable); the builder may be closed afterwards."""
@@ -467,6 +510,106 @@ class Model(_Handle):
     @property
     def loop_count(self):
         return _count(_lib.maxdyn_model_get_loop_count, self.ptr)
+
+    # --- names and structure (kept after the builder is closed)
+    def _name(self, what, id):
+        fn = getattr(_lib, f"maxdyn_model_get_{what}_name")
+        n = _size()
+        check(fn(self.ptr, id, None, 0, ctypes.byref(n)))
+        buf = ctypes.create_string_buffer(n.value + 1)
+        check(fn(self.ptr, id, buf, len(buf), ctypes.byref(n)))
+        return buf.value.decode()
+
+    def body_name(self, body):
+        """The body's name ("" if unnamed; URDF: the link name)."""
+        return self._name("body", body)
+
+    def joint_name(self, joint):
+        return self._name("joint", joint)
+
+    def frame_name(self, frame):
+        return self._name("frame", frame)
+
+    @property
+    def body_names(self):
+        return [self.body_name(i) for i in range(self.body_count)]
+
+    @property
+    def joint_names(self):
+        return [self.joint_name(j) for j in range(self.joint_count)]
+
+    @property
+    def frame_names(self):
+        return [self.frame_name(f) for f in range(self.frame_count)]
+
+    def find_body(self, name):
+        """Id of the body named `name` (the lowest if several are); MaxdynError
+        (MAXDYN_STATUS_UNKNOWN_BODY) if none is."""
+        return _count(_lib.maxdyn_model_find_body, self.ptr, name.encode())
+
+    def find_joint(self, name):
+        return _count(_lib.maxdyn_model_find_joint, self.ptr, name.encode())
+
+    def find_frame(self, name):
+        return _count(_lib.maxdyn_model_find_frame, self.ptr, name.encode())
+
+    def joint_type(self, joint):
+        """One of FIXED … FLOATING."""
+        return _count(_lib.maxdyn_model_get_joint_type, self.ptr, joint)
+
+    def joint_parent(self, joint):
+        """The parent body's id, WORLD for the world."""
+        return _count(_lib.maxdyn_model_get_joint_parent, self.ptr, joint)
+
+    def joint_child(self, joint):
+        return _count(_lib.maxdyn_model_get_joint_child, self.ptr, joint)
+
+    def body_mass(self, body):
+        out = ctypes.c_double()
+        check(_lib.maxdyn_model_get_body_mass(self.ptr, body, ctypes.byref(out)))
+        return out.value
+
+    def body_inertia(self, body):
+        """3x3 (rows) about the centre of mass, in the body frame."""
+        j = (ctypes.c_double * 9)()
+        check(_lib.maxdyn_model_get_body_inertia(self.ptr, body, j))
+        return [list(j[3 * r:3 * r + 3]) for r in range(3)]
+
+    @property
+    def frame_count(self):
+        return _count(_lib.maxdyn_model_get_frame_count, self.ptr)
+
+    def frame_body(self, frame):
+        """The body the frame is fixed to, WORLD for the world."""
+        return _count(_lib.maxdyn_model_get_frame_body, self.ptr, frame)
+
+    def frame_pose(self, frame):
+        """Position (3, body frame) + unit quaternion (w, x, y, z) relative to its body."""
+        p = (ctypes.c_double * 7)()
+        check(_lib.maxdyn_model_get_frame_pose(self.ptr, frame, p))
+        return list(p)
+
+    @property
+    def limit_count(self):
+        """Bounded joint coordinates."""
+        return _count(_lib.maxdyn_model_get_limit_count, self.ptr)
+
+    def joint_limits(self, joint):
+        """(lower, upper), one value per free direction; -inf / inf where free."""
+        n = self.joint_dof(joint)
+        lo, hi = (ctypes.c_double * max(n, 1))(), (ctypes.c_double * max(n, 1))()
+        check(_lib.maxdyn_model_get_joint_limits(self.ptr, joint, lo, hi, n))
+        return list(lo[:n]), list(hi[:n])
+
+    @property
+    def mimic_count(self):
+        return _count(_lib.maxdyn_model_get_mimic_count, self.ptr)
+
+    def mimic(self, mimic):
+        """(follower, leader, multiplier, offset)."""
+        f, l, k, c = _i32(), _i32(), ctypes.c_double(), ctypes.c_double()
+        check(_lib.maxdyn_model_get_mimic(self.ptr, mimic, ctypes.byref(f), ctypes.byref(l), ctypes.byref(k), ctypes.byref(c)))
+        return f.value, l.value, k.value, c.value
 
 
 class Sim(_Handle):

@@ -417,6 +417,98 @@ def test_batch_matches_serial_sims():
             pass
 
 
+def arm_model():
+    """base (welded) -> upper (revolute "shoulder") -> lower (prismatic "slide") -> ball
+    (spherical "wrist"); the slide mimics the shoulder; frames "tool" and "origin"."""
+    inertia = [0.3, 0.01, 0.02, 0.01, 0.2, 0.03, 0.02, 0.03, 0.1]
+    with maxdyn.Builder() as b:
+        for name in ("base", "upper", "lower", "ball"):
+            b.set_body_name(b.add_body(2.0, inertia), name)
+        joints = [(maxdyn.FIXED, maxdyn.WORLD, 0, "weld"), (maxdyn.REVOLUTE, 0, 1, "shoulder"),
+                  (maxdyn.PRISMATIC, 1, 2, "slide"), (maxdyn.SPHERICAL, 2, 3, "wrist")]
+        for kind, parent, child, name in joints:
+            b.set_joint_name(b.add_joint(kind, parent, child, [0, 0, 0], [0, 0, 0]), name)
+        b.set_joint_limits(1, [-1.0], [2.0])
+        b.set_joint_limits(2, [-math.inf], [0.3])
+        assert b.add_mimic(2, 1, 0.1, 0.05) == 0
+        assert b.add_frame("tool", 2, [0, 0, 0.4, 0, 0, 0, 2]) == 0
+        assert b.add_frame("origin", maxdyn.WORLD) == 1
+        return maxdyn.Model(b)  # the builder is freed at the end of the block
+
+
+def test_names_and_structure_after_the_builder_is_freed():
+    model = arm_model()
+    for k, name in enumerate(("base", "upper", "lower", "ball")):
+        assert model.body_name(k) == name and model.find_body(name) == k
+    for k, name in enumerate(("weld", "shoulder", "slide", "wrist")):
+        assert model.joint_name(k) == name and model.find_joint(name) == k
+    assert [model.joint_type(j) for j in range(4)] == [maxdyn.FIXED, maxdyn.REVOLUTE, maxdyn.PRISMATIC, maxdyn.SPHERICAL]
+    assert [model.joint_parent(j) for j in range(4)] == [maxdyn.WORLD, 0, 1, 2]
+    assert [model.joint_child(j) for j in range(4)] == [0, 1, 2, 3]
+    assert [model.joint_dof(j) for j in range(4)] == [0, 1, 1, 3]
+    assert model.body_mass(3) == 2.0
+    assert model.body_inertia(3) == [[0.3, 0.01, 0.02], [0.01, 0.2, 0.03], [0.02, 0.03, 0.1]]
+    assert model.frame_count == 2 and model.frame_names == ["tool", "origin"]
+    assert (model.frame_name(0), model.find_frame("origin")) == ("tool", 1)
+    assert (model.frame_body(0), model.frame_body(1)) == (2, maxdyn.WORLD)
+    assert model.frame_pose(0) == [0, 0, 0.4, 0, 0, 0, 1.0]  # the quaternion normalized
+    assert model.frame_pose(1) == [0, 0, 0, 1.0, 0, 0, 0]
+    assert model.limit_count == 2
+    assert model.joint_limits(1) == ([-1.0], [2.0])
+    assert model.joint_limits(2) == ([-math.inf], [0.3])
+    assert model.joint_limits(3) == ([-math.inf] * 3, [math.inf] * 3)
+    assert model.joint_limits(0) == ([], [])
+    assert (model.mimic_count, model.mimic(0)) == (1, (2, 1, 0.1, 0.05))
+    # a URDF model keeps its link and joint names
+    path = os.path.join(ROOT, "tests", "fixtures", "doublependulum_cd.urdf")
+    with maxdyn.Builder.from_urdf(path) as b:
+        urdf = maxdyn.Model(b)
+    assert (urdf.body_names, urdf.joint_names) == (["link1", "link2"], ["joint1", "joint2"])
+    assert (urdf.find_joint("joint2"), urdf.joint_parent(0), urdf.joint_parent(1)) == (1, maxdyn.WORLD, 0)
+    assert urdf.body_mass(urdf.find_body("link2")) == 1.0
+
+
+def expect_status(status, words, call):
+    try:
+        call()
+    except maxdyn.MaxdynError as e:
+        assert e.status == status, e
+        for w in words:
+            assert w in e.message, (w, e.message)
+    else:
+        raise AssertionError(f"accepted: expected status {status}")
+
+
+def test_names_limits_mimics_and_frames_errors():
+    model = arm_model()
+    expect_status(2, ["maxdyn_model_get_body_name", "`body`"], lambda: model.body_name(4))  # UNKNOWN_BODY
+    expect_status(3, ["`joint`"], lambda: model.joint_name(-1))  # UNKNOWN_JOINT
+    expect_status(13, ["`frame`"], lambda: model.frame_pose(2))  # UNKNOWN_FRAME
+    expect_status(2, ["no body is named \"elbow\""], lambda: model.find_body("elbow"))
+    expect_status(3, ["no joint is named"], lambda: model.find_joint("elbow"))
+    expect_status(13, ["no frame is named"], lambda: model.find_frame("elbow"))
+    expect_status(12, ["`name`", "empty"], lambda: model.find_body(""))  # INVALID_ARGUMENT
+    expect_status(14, ["`mimic`"], lambda: model.mimic(1))  # UNKNOWN_MIMIC
+    with maxdyn.Builder() as b:
+        body = b.add_body(1.0, BOX)
+        ball = b.add_body(1.0, BOX)
+        hinge = b.add_joint(maxdyn.REVOLUTE, maxdyn.WORLD, body, [0, 0, 0], [0, 0, 1])
+        sphere = b.add_joint(maxdyn.SPHERICAL, body, ball, [0, 0, 0], [0, 0, 1])
+        expect_status(11, ["`n`"], lambda: b.set_joint_limits(hinge, [0, 0], [1, 1]))  # WRONG_LENGTH
+        expect_status(5, ["`lower`"], lambda: b.set_joint_limits(hinge, [math.nan], [1]))  # NON_FINITE
+        expect_status(12, ["`lower`"], lambda: b.set_joint_limits(hinge, [2], [1]))
+        expect_status(12, ["single-axis"], lambda: b.set_joint_limits(sphere, [-1] * 3, [1] * 3))
+        expect_status(3, ["`leader`"], lambda: b.add_mimic(hinge, 7))
+        expect_status(12, ["`follower`"], lambda: b.add_mimic(sphere, hinge))
+        expect_status(12, ["`leader`"], lambda: b.add_mimic(hinge, hinge))
+        expect_status(5, ["`multiplier`"], lambda: b.add_mimic(hinge, sphere, math.inf))
+        expect_status(2, ["`body`"], lambda: b.add_frame("tip", 5))
+        expect_status(8, ["`pose`"], lambda: b.add_frame("tip", body, [0] * 7))  # ZERO_AXIS
+        expect_status(12, ["`name`"], lambda: b.add_frame("", body))
+        m = maxdyn.Model(b)
+    assert (m.limit_count, m.mimic_count, m.frame_count) == (0, 0, 0), "failed calls change nothing"
+
+
 if __name__ == "__main__":
     tests = [f for name, f in sorted(globals().items()) if name.startswith("test_")]
     failed = 0

@@ -40,6 +40,10 @@ pub enum maxdyn_status {
     MAXDYN_STATUS_WRONG_LENGTH = 11,
     /// Any other invalid argument (the message says which and why).
     MAXDYN_STATUS_INVALID_ARGUMENT = 12,
+    /// A frame id is out of range, or no frame has the name asked for.
+    MAXDYN_STATUS_UNKNOWN_FRAME = 13,
+    /// A mimic id is out of range.
+    MAXDYN_STATUS_UNKNOWN_MIMIC = 14,
     // --- invalid models (100–199)
     /// The builder does not describe a valid mechanism.
     MAXDYN_STATUS_INVALID_MODEL = 100,
@@ -65,7 +69,7 @@ pub enum maxdyn_status {
 use maxdyn_status::*;
 
 impl maxdyn_status {
-    pub const ALL: [maxdyn_status; 21] = [
+    pub const ALL: [maxdyn_status; 23] = [
         MAXDYN_STATUS_OK,
         MAXDYN_STATUS_NULL_POINTER,
         MAXDYN_STATUS_UNKNOWN_BODY,
@@ -79,6 +83,8 @@ impl maxdyn_status {
         MAXDYN_STATUS_INVALID_ENUM,
         MAXDYN_STATUS_WRONG_LENGTH,
         MAXDYN_STATUS_INVALID_ARGUMENT,
+        MAXDYN_STATUS_UNKNOWN_FRAME,
+        MAXDYN_STATUS_UNKNOWN_MIMIC,
         MAXDYN_STATUS_INVALID_MODEL,
         MAXDYN_STATUS_URDF,
         MAXDYN_STATUS_NOT_CONVERGED,
@@ -105,6 +111,8 @@ impl maxdyn_status {
             MAXDYN_STATUS_INVALID_ENUM => "invalid enum value\0",
             MAXDYN_STATUS_WRONG_LENGTH => "array has the wrong length\0",
             MAXDYN_STATUS_INVALID_ARGUMENT => "invalid argument\0",
+            MAXDYN_STATUS_UNKNOWN_FRAME => "unknown frame\0",
+            MAXDYN_STATUS_UNKNOWN_MIMIC => "unknown mimic id\0",
             MAXDYN_STATUS_INVALID_MODEL => "invalid model\0",
             MAXDYN_STATUS_URDF => "URDF error\0",
             MAXDYN_STATUS_NOT_CONVERGED => "step did not converge\0",

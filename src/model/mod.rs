@@ -18,6 +18,7 @@ mod inertia;
 pub mod joint_limits;
 pub mod mimic;
 pub mod model;
+pub mod names;
 pub mod shape;
 
 pub use body::Body;

@@ -1,0 +1,42 @@
+/*
+ * Shared by the files of the maxdyn_mex gateway: the registry entry of a live object
+ * and the argument helpers. Every helper that fails raises a MATLAB/Octave error
+ * (mexErrMsgIdAndTxt, which does not return), always after any maxdyn call returned.
+ */
+#ifndef MAXDYN_MEX_H
+#define MAXDYN_MEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mex.h"
+#include "maxdyn.h"
+
+enum kind { KIND_BUILDER = 1, KIND_MODEL = 2, KIND_SIM = 3 };
+
+/* One live object. A sim keeps the dof of each joint (from its model at creation), so
+ * joint arrays have the right length even after the model's handle was freed. */
+typedef struct {
+    uint64_t id;
+    int kind;
+    void *ptr;
+    int32_t *dofs;
+    int32_t n_joints;
+} entry;
+
+void fail(const char *id, const char *msg);
+void need_args(int nrhs, int n, const char *cmd);
+double scalar_arg(const mxArray *a, const char *name);
+int32_t int_arg(const mxArray *a, const char *name);
+/* A real double array of exactly n elements (any shape, column-major order). */
+const double *vec_arg(const mxArray *a, size_t n, const char *name);
+/* The length of a real double array of any size (0 allowed); its data is mxGetPr(a). */
+size_t real_array_len(const mxArray *a, const char *name);
+entry *handle_arg(const mxArray *a, int kind);
+/* Raises the maxdyn error (after the call returned) unless status is OK. */
+void check(maxdyn_status status);
+
+/* The commands of maxdyn_mex_names.c; returns 0 when `cmd` is not one of them. */
+int names_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+
+#endif
