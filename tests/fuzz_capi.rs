@@ -147,7 +147,54 @@ unsafe fn random_builder(r: &mut Rng, c: &mut Counts) -> *mut maxdyn_builder {
     if r.chance(10) {
         c.saw(maxdyn_builder_set_gravity(b, r.array::<3>(-10.0, 10.0).as_ptr()));
     }
+    let mut n_joints = 0;
+    c.saw(maxdyn_builder_get_joint_count(b, &mut n_joints));
+    const NAMES: [&std::ffi::CStr; 4] = [c"base", c"arm", c"", c"\u{e9}l\u{e9}ment"];
+    if r.chance(30) {
+        c.saw(maxdyn_builder_set_body_name(b, r.id(n_bodies), NAMES[r.below(4) as usize].as_ptr()));
+    }
+    if r.chance(30) {
+        let (lo, hi) = (r.array::<6>(-3.0, 0.0), r.array::<6>(0.0, 3.0));
+        let n = 1 + r.below(3) as usize;
+        let n = r.len(n);
+        c.saw(maxdyn_builder_set_joint_limits(b, r.id(n_joints), lo.as_ptr(), hi.as_ptr(), n));
+    }
+    if r.chance(20) {
+        c.saw(maxdyn_builder_add_mimic(b, r.id(n_joints), r.id(n_joints), r.value(-2.0, 2.0), r.value(-0.5, 0.5), &mut -1));
+    }
+    if r.chance(30) {
+        let pose = r.array::<7>(-1.0, 1.0);
+        c.saw(maxdyn_builder_add_frame(b, NAMES[r.below(4) as usize].as_ptr(), if r.chance(30) { MAXDYN_WORLD } else { r.id(n_bodies) }, pose.as_ptr(), &mut -1));
+    }
     b
+}
+
+/// Model queries with random ids and buffers (sizes 0 and 1 included).
+unsafe fn random_queries(r: &mut Rng, c: &mut Counts, m: *const maxdyn_model, bodies: i32, joints: i32) {
+    let mut frames = 0;
+    c.saw(maxdyn_model_get_frame_count(m, &mut frames));
+    for _ in 0..r.below(6) {
+        let mut buf = [0 as std::ffi::c_char; 8];
+        let size = [0usize, 1, 8][r.below(3) as usize];
+        let mut len = 0usize;
+        let (mut out_i, mut out_d) = (0i32, [0.0f64; 9]);
+        match r.below(6) {
+            0 => c.saw(maxdyn_model_get_body_name(m, r.id(bodies), buf.as_mut_ptr(), size, &mut len)),
+            1 => c.saw(maxdyn_model_get_joint_name(m, r.id(joints), buf.as_mut_ptr(), size, &mut len)),
+            2 => c.saw(maxdyn_model_find_body(m, c"arm".as_ptr(), &mut out_i)),
+            3 => c.saw(maxdyn_model_get_frame_pose(m, r.id(frames), out_d.as_mut_ptr())),
+            4 => c.saw(maxdyn_model_get_body_inertia(m, r.id(bodies), out_d.as_mut_ptr())),
+            _ => {
+                let (mut lo, mut hi) = ([0.0; 6], [0.0; 6]);
+                let n = 1 + r.below(3) as usize;
+                let n = r.len(n);
+                c.saw(maxdyn_model_get_joint_limits(m, r.id(joints), lo.as_mut_ptr(), hi.as_mut_ptr(), n))
+            }
+        };
+        if size > 0 {
+            assert!(buf[..size].contains(&0), "a name buffer left without its terminating NUL");
+        }
+    }
 }
 
 /// Every body state of `s` is finite.
@@ -212,6 +259,7 @@ fn random_call_sequences_never_panic_nor_leave_a_non_finite_state() {
                 let (mut bodies, mut joints) = (0, 0);
                 c.saw(maxdyn_model_get_body_count(m, &mut bodies));
                 c.saw(maxdyn_model_get_joint_count(m, &mut joints));
+                random_queries(&mut r, &mut c, m, bodies, joints);
                 let dt = if r.chance(90) { r.uniform(1e-3, 0.02) } else { r.value(1e-3, 0.02) };
                 let mut s = null_mut();
                 if c.saw(maxdyn_sim_new(m, dt, &mut s)) {
