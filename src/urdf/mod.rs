@@ -31,16 +31,21 @@
 
 mod assemble;
 mod frames;
+mod inertial;
+mod limits;
+mod massless;
+mod merge;
 mod parse;
+mod tree;
 
 use std::collections::HashMap;
 use std::path::Path;
 
 pub use frames::rpy_quaternion;
 
-use crate::model::{BodyId, Builder, Error, JointId, Result};
+use crate::model::{BodyId, Builder, Error, JointId, Parent, Result};
 
-/// A massless link: a frame fixed to a body (or to the world).
+/// A link's frame: where it is attached rigidly.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinkFrame {
     /// None: the world.
@@ -51,37 +56,86 @@ pub struct LinkFrame {
     pub q: [f64; 4],
 }
 
+/// How a URDF becomes a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UrdfOptions {
+    /// false: the root link is the world; true: the root is a free body.
+    pub floating: bool,
+    /// true (default): links on fixed joints are merged into their parent's body (exact
+    /// mass, centre of mass and inertia) and kept as named frames; false: each massive
+    /// link is a body and fixed joints weld them.
+    pub merge_fixed: bool,
+}
+
+impl Default for UrdfOptions {
+    fn default() -> Self {
+        UrdfOptions { floating: false, merge_fixed: true }
+    }
+}
+
 /// A loaded URDF: the builder and name → id maps.
 #[derive(Debug, Clone)]
 pub struct Urdf {
     /// The `<robot name>`.
     pub name: String,
     pub builder: Builder,
-    /// Link name → body (links with mass, except a root that became the world).
+    /// Link name → body (the links that are bodies; a merged group is named by its top link).
     pub bodies: HashMap<String, BodyId>,
-    /// Joint and loop-joint name → joint (fixed joints that only carry a massless link,
-    /// and the root joint dropped for a floating base, are not joints).
+    /// Joint and loop-joint name → joint (fixed joints that only carry a massless or
+    /// merged link, and the root joint dropped for a floating base, are not joints).
     pub joints: HashMap<String, JointId>,
-    /// Massless links (and a root that became the world): where they are attached.
+    /// Every simulated link's frame: on its body (relative to the centre of mass), or on
+    /// the world for a root that became the world and the links merged into it. The same
+    /// frames are in the builder (`Builder::frames`), named by link.
     pub frames: HashMap<String, LinkFrame>,
-    /// Mass of a root link that became the world (not simulated).
+    /// Mass of the root link, and of the links merged into it, when it is the world (not simulated).
     pub world_mass: f64,
-    /// What the file asks for that is not simulated, one message each (joint friction).
+    /// What the file asks for that is not simulated as written, one message each: joint
+    /// friction, `<limit lower=upper=0>`, massless subtrees left out, mimics not applied,
+    /// inertias that violate the triangle inequality.
     pub warnings: Vec<String>,
 }
 
 impl Urdf {
-    /// Parses URDF text.
+    /// Parses URDF text: the root is the world unless `floating`; fixed links merged.
     pub fn from_str(xml: &str, floating: bool) -> Result<Urdf> {
-        let d = parse::parse(xml)?;
-        assemble::assemble(&d, floating)
+        Urdf::from_str_with(xml, &UrdfOptions { floating, ..UrdfOptions::default() })
     }
 
-    /// Reads and parses a URDF file.
+    /// Reads and parses a URDF file (see [`Urdf::from_str`]).
     pub fn from_file(path: impl AsRef<Path>, floating: bool) -> Result<Urdf> {
+        Urdf::from_file_with(path, &UrdfOptions { floating, ..UrdfOptions::default() })
+    }
+
+    /// Parses URDF text with `options`.
+    pub fn from_str_with(xml: &str, options: &UrdfOptions) -> Result<Urdf> {
+        let d = parse::parse(xml)?;
+        let mut warnings = inertia_warnings(&d);
+        let (merged_d, merged) = if options.merge_fixed { merge::merge_fixed(&d)? } else { (d.clone(), Vec::new()) };
+        let kept = massless::drop_massless_subtrees(&merged_d, &mut warnings)?;
+        let mut u = assemble::assemble(&kept, options.floating)?;
+        warnings.append(&mut u.warnings);
+        u.warnings = warnings;
+        for m in &merged {
+            let anchor = u.frames.get(&m.anchor).copied().ok_or_else(|| Error::Urdf(format!("internal: link `{}` merged into an unplaced link", m.name)))?;
+            let pose = frames::compose(&frames::pose(&anchor), &m.in_anchor);
+            u.frames.insert(m.name.clone(), LinkFrame { body: anchor.body, x: pose.x.into(), q: pose.q.into() });
+        }
+        limits::apply(&mut u, &d)?;
+        for l in &d.links {
+            if let Some(f) = u.frames.get(&l.name) {
+                let on = f.body.map_or(Parent::World, Parent::Body);
+                u.builder.add_frame(&l.name, on, f.x, f.q).map_err(|e| Error::Urdf(format!("link `{}` frame: {e}", l.name)))?;
+            }
+        }
+        Ok(u)
+    }
+
+    /// Reads and parses a URDF file with `options`.
+    pub fn from_file_with(path: impl AsRef<Path>, options: &UrdfOptions) -> Result<Urdf> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| Error::Urdf(format!("cannot read `{}`: {e}", path.display())))?;
-        Urdf::from_str(&text, floating)
+        Urdf::from_str_with(&text, options)
     }
 
     /// Body of a link by name.
@@ -94,8 +148,22 @@ impl Urdf {
         self.joints.get(name).copied()
     }
 
+    /// A link's frame by name.
+    pub fn frame(&self, link: &str) -> Option<LinkFrame> {
+        self.frames.get(link).copied()
+    }
+
     /// Sum of the simulated bodies' masses.
     pub fn body_mass(&self) -> f64 {
         (0..self.builder.body_count()).filter_map(|i| self.builder.body(i).ok()).map(|b| b.mass).sum()
     }
+}
+
+/// One warning per link whose inertia violates the triangle inequality (kept as given).
+fn inertia_warnings(d: &parse::Description) -> Vec<String> {
+    d.links
+        .iter()
+        .filter(|l| l.inertial.as_ref().is_some_and(|i| inertial::violates_triangle_inequality(&i.inertia)))
+        .map(|l| format!("link `{}`: its principal moments violate the triangle inequality (no rigid body has them); simulated as given", l.name))
+        .collect()
 }

@@ -1,0 +1,179 @@
+//! The real-robot corpus: every URDF of example-robot-data 6.0.0 (installed under
+//! target/corpus by tests/setup.sh), fixed base, and floating base for legged, humanoid
+//! and aerial robots. Each loads with the default options (fixed links merged) and steps
+//! 100 steps of 1 ms finite with constraint violation < 1e-8, and its simulated mass plus
+//! the world's equals the file's sum of link masses (1e-12 relative) — or it is refused
+//! with the reason listed in `REFUSED`. Prints the table of docs/URDF.md.
+//!
+//! Without the corpus the test prints a notice and passes, unless MAXDYN_REQUIRE_CORPUS=1.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use maxdyn::urdf::{Urdf, UrdfOptions};
+use maxdyn::{Model, Sim};
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0");
+
+/// Legged, humanoid and aerial robots: also loaded with a floating base.
+const FLOATING: &[&str] = &[
+    "a1.urdf", "alexander_v1.lowerBodyOnly.urdf", "anymal-kinova.urdf", "anymal.urdf", "b1-z1.urdf", "b1.urdf", "bolt.urdf",
+    "borinot_flying_arm_2.urdf", "centauro.urdf", "g1_29dof_rev_1_0.urdf", "g1_29dof_with_hand_rev_1_0.urdf", "go1.urdf", "go2.urdf",
+    "hextilt_flying_arm_5.urdf", "human.urdf", "hyq_no_sensors.urdf", "icub.urdf", "icub_reduced.urdf", "iris.urdf", "iris_simple.urdf",
+    "laikago.urdf", "quadrotor_base.urdf", "quadruped.urdf", "romeo.urdf", "romeo_laas_small.urdf", "romeo_small.urdf",
+    "simple_humanoid.urdf", "simple_humanoid_classical.urdf", "solo.urdf", "solo12.urdf", "talos_full_v2.urdf", "talos_full_v2_box.urdf",
+    "talos_reduced.urdf", "talos_reduced_box.urdf", "talos_reduced_corrected.urdf",
+];
+
+/// Files refused, by path under `robots/` and base ("fixed", "floating" or "both"), with a
+/// fragment of the message. Each is a defect of the file or a structure without an exact
+/// treatment here; docs/URDF.md explains each.
+const REFUSED: &[(&str, &str, &str)] = &[
+    // massless links between two or three revolute joints whose axes meet at a point: a
+    // 2-DoF (universal) joint, which maxdyn's joint table does not have (ankles, wrists)
+    ("human.urdf", "both", "link `left_upperleg_virtual` has no mass but is attached by the revolute joint `left_hip_Z`"),
+    // point masses at the crossing of two wrist axes: a body with zero rotational inertia
+    ("icub.urdf", "both", "link `head`: a point mass (zero inertia) that is a body of its own"),
+    ("icub_reduced.urdf", "both", "link `l_wrist_1`: a point mass (zero inertia) that is a body of its own"),
+    // defects of the files: a negative principal moment, no link at all
+    ("romeo_description/urdf/romeo_laas_small.urdf", "both", "link `body`: inertia has a negative principal moment"),
+    ("tiago.urdf", "fixed", "link `base_antenna_left_link`: inertia has a negative principal moment"),
+    ("tiago_dual.urdf", "fixed", "link `base_antenna_left_link`: inertia has a negative principal moment"),
+    ("tiago_no_hand.urdf", "fixed", "link `base_antenna_left_link`: inertia has a negative principal moment"),
+    ("ur_description/urdf/ur3.urdf", "fixed", "the robot has no <link>"),
+];
+
+fn corpus_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "urdf") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(Path::new(CORPUS), &mut out);
+    out.sort();
+    out
+}
+
+/// The path under `robots/`.
+fn short(p: &Path) -> String {
+    let s = p.to_string_lossy();
+    s.rsplit_once("/robots/").map_or(s.to_string(), |(_, r)| r.to_string())
+}
+
+/// Σ `<link><inertial><mass value>` read independently of the loader.
+fn file_mass(xml: &str) -> f64 {
+    let doc = roxmltree::Document::parse(xml).unwrap();
+    let robot = doc.root_element();
+    let mut m = 0.0;
+    for link in robot.children().filter(|n| n.has_tag_name("link")) {
+        if let Some(mass) = link.children().find(|n| n.has_tag_name("inertial")).and_then(|i| i.children().find(|n| n.has_tag_name("mass"))) {
+            m += mass.attribute("value").unwrap().trim().parse::<f64>().unwrap();
+        }
+    }
+    m
+}
+
+struct Row {
+    file: String,
+    base: &'static str,
+    merged: String,
+    welded: String,
+    dof: String,
+    mass: String,
+    result: String,
+}
+
+/// Loads, checks and steps one file with one base; the table row, or a failure message.
+fn run(path: &Path, floating: bool) -> Result<Row, String> {
+    let file = short(path);
+    let base = if floating { "floating" } else { "fixed" };
+    let xml = std::fs::read_to_string(path).unwrap();
+    let merged = Urdf::from_str_with(&xml, &UrdfOptions { floating, merge_fixed: true });
+    let welded = Urdf::from_str_with(&xml, &UrdfOptions { floating, merge_fixed: false });
+    let welded_count = welded.as_ref().map_or("refused".to_string(), |u| u.builder.body_count().to_string());
+    let refusal = REFUSED.iter().find(|(f, b, _)| *f == file && (*b == base || *b == "both"));
+    let u = match (merged, refusal) {
+        (Err(e), Some((_, _, needle))) => {
+            let m = e.to_string();
+            if !m.contains(needle) {
+                return Err(format!("{file} {base}: refused with `{m}`, expected `{needle}`"));
+            }
+            return Ok(Row { file, base, merged: "-".into(), welded: welded_count, dof: "-".into(), mass: "-".into(), result: format!("refused: {m}") });
+        }
+        (Err(e), None) => return Err(format!("{file} {base}: refused: {e}")),
+        (Ok(_), Some(_)) => return Err(format!("{file} {base}: loads but is listed as refused")),
+        (Ok(u), None) => u,
+    };
+    let mass = u.body_mass() + u.world_mass;
+    let expected = file_mass(&xml);
+    if (mass - expected).abs() > 1e-12 * expected.max(1.0) {
+        return Err(format!("{file} {base}: mass {mass} (bodies {} + world {}), file {expected}", u.body_mass(), u.world_mass));
+    }
+    let dof: usize = (0..u.builder.joint_count()).map(|j| u.builder.joint(j).unwrap().dof()).sum::<usize>() + if floating { 6 } else { 0 };
+    let bodies = u.builder.body_count();
+    let steps = 100;
+    let mut result = format!("{steps} steps");
+    if bodies > 0 {
+        let model = Model::new(&u.builder).map_err(|e| format!("{file} {base}: model: {e}"))?;
+        let mut s = Sim::new(Arc::new(model), 1e-3).map_err(|e| format!("{file} {base}: sim: {e}"))?;
+        let mut worst: f64 = 0.0;
+        for k in 0..steps {
+            s.step().map_err(|e| format!("{file} {base}: step {k}: {e}"))?;
+            worst = worst.max(s.constraint_violation());
+        }
+        let finite = (0..bodies).all(|b| s.body_state(b).unwrap().iter().all(|v| v.is_finite()));
+        if !finite || !(worst < 1e-8) {
+            return Err(format!("{file} {base}: finite {finite}, violation {worst:e}"));
+        }
+        result = format!("{result}, violation {worst:.0e}");
+    } else {
+        result = "no moving body (all links are the world)".into();
+    }
+    if !u.warnings.is_empty() {
+        result = format!("{result}; {} warnings", u.warnings.len());
+    }
+    Ok(Row { file, base, merged: bodies.to_string(), welded: welded_count, dof: dof.to_string(), mass: format!("{mass:.3}"), result })
+}
+
+#[test]
+fn every_corpus_file_loads_and_steps_or_is_refused_for_its_listed_reason() {
+    let files = corpus_files();
+    if files.is_empty() {
+        assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no corpus at {CORPUS} (run tests/setup.sh)");
+        println!("NOTICE: URDF corpus not installed at {CORPUS}; run tests/setup.sh. Skipped.");
+        return;
+    }
+    assert_eq!(files.len(), 69, "example-robot-data 6.0.0 has 69 URDF files");
+    let mut rows = Vec::new();
+    let mut failures = Vec::new();
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let floating = FLOATING.contains(&name.as_str());
+        for base in [false, true].into_iter().filter(|&f| !f || floating) {
+            match run(path, base) {
+                Ok(r) => rows.push(r),
+                Err(e) => failures.push(e),
+            }
+        }
+    }
+    println!("| file | base | bodies merged | bodies welded | dof | mass (kg) | result |");
+    println!("|---|---|---|---|---|---|---|");
+    for r in &rows {
+        println!("| {} | {} | {} | {} | {} | {} | {} |", r.file, r.base, r.merged, r.welded, r.dof, r.mass, r.result);
+    }
+    for f in &failures {
+        println!("FAILED {f}");
+    }
+    // every listed refusal was met
+    for (f, b, _) in REFUSED {
+        assert!(rows.iter().any(|r| r.file == *f && (r.base == *b || *b == "both") && r.result.starts_with("refused")), "{f} {b}: listed as refused but not run");
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
