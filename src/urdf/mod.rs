@@ -1,12 +1,32 @@
-//! URDF → [`Builder`].
+//! URDF → [`Builder`] (docs/URDF.md has the whole story and the corpus table).
 //!
-//! Supported: `<link>` with `<inertial>` (origin xyz/rpy, mass, inertia), `<joint>` of
-//! type revolute, continuous (both → Revolute; limits are not read), prismatic, fixed,
-//! floating, planar (URDF's 3-DOF planar → PlanarAxis), the non-standard `ball`
-//! (→ Spherical), and the non-standard `<loop_joint>` element of ConstrainedDynamics/Dojo
-//! that closes kinematic loops. A joint's `<dynamics damping>` becomes a joint damper on
-//! each of its free directions; `friction` is not simulated and is listed in
-//! [`Urdf::warnings`]. Joints without an axis of motion ignore `<axis>`. The loop joint:
+//! Read: `<link>` with `<inertial>` (origin xyz/rpy, mass, inertia), `<joint>` of type
+//! revolute, continuous (both → Revolute), prismatic, fixed, floating, planar (URDF's
+//! 3-DOF planar → PlanarAxis), the non-standard `ball` (→ Spherical), and the
+//! non-standard `<loop_joint>` element of ConstrainedDynamics/Dojo that closes kinematic
+//! loops. `<limit lower upper>` of revolute and prismatic joints becomes
+//! [`Builder::set_joint_limits`] (`lower == upper == 0`: no limit, with a warning);
+//! `<mimic joint multiplier offset>` becomes [`Builder::add_mimic`]; `<dynamics damping>`
+//! a joint damper on each free direction; `friction` is not simulated and is listed in
+//! [`Urdf::warnings`]. Joints without an axis of motion ignore `<axis>`.
+//!
+//! Fixed joints ([`UrdfOptions::merge_fixed`], default): the links of each group joined
+//! by fixed joints become one body, named by the group's top link, with the exact total
+//! mass, centre of mass and inertia (parallel-axis sum, rotated into the top link's
+//! orientation); the body frame is at that centre with the top link's orientation. With
+//! `merge_fixed: false` every link with mass is a body and fixed joints weld them. Either
+//! way every link is a named frame ([`Builder::add_frame`], [`Urdf::frames`]): its link
+//! frame in its body's frame (centre of mass) or in the world.
+//!
+//! Links without mass: a frame when fixed to a body or the world; left out, with a
+//! warning, when nothing below its moving joint has mass or inertia (no dynamics);
+//! refused when it sits between moving joints with mass below (no body can carry it, and
+//! maxdyn's joint table has no universal joint to compose the joints through it). A link
+//! with mass 0 and a nonzero inertia keeps it when merged and is refused as a body alone;
+//! a point mass (zero inertia) is exact when merged and refused as a body alone (a body
+//! needs a positive definite rotational inertia); a negative principal moment is refused.
+//!
+//! The loop joint:
 //!
 //! ```xml
 //! <loop_joint name="j" type="continuous">
@@ -23,11 +43,14 @@
 //! not used for placement, so a loop that does not close at zero coordinates starts
 //! violated (the four-bar model does): pose it with `Sim::set_joint_position` first.
 //!
-//! The root link: with `floating == false` it is the world (its inertia, if any, is
-//! counted in [`Urdf::world_mass`] and not simulated). With `floating == true` it is a
-//! free body with no joint to the world; a massless root (such as `base` in the A1
-//! quadruped) then needs exactly one fixed or floating child joint, which is dropped so
-//! that its child becomes the free body.
+//! The root link: with `floating == false` it is the world (its inertia, and that of the
+//! links merged into it, is counted in [`Urdf::world_mass`] and not simulated). With
+//! `floating == true` it is a free body with no joint to the world; a massless root
+//! (such as `base` in the A1 quadruped) then needs exactly one fixed or floating child
+//! joint, which is dropped so that its child becomes the free body.
+//!
+//! Pipeline: `parse` (XML → description) → `merge` (fixed groups → one link each) →
+//! `massless` (massless subtrees out) → `assemble` (bodies, joints, frames) → `limits`.
 
 mod assemble;
 mod frames;
