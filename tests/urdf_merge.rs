@@ -184,14 +184,16 @@ fn point_masses() {
 fn massless_subtrees_on_moving_joints_are_left_out_with_a_warning() {
     let xml = r#"<robot name="r"><link name="w"/>
       <link name="palm"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial></link>
-      <link name="f1"/><link name="f2"/>
+      <link name="f1"/><link name="f2"/><link name="nail"/>
       <joint name="wrist" type="revolute"><parent link="w"/><child link="palm"/></joint>
       <joint name="finger1" type="revolute"><parent link="palm"/><child link="f1"/><limit lower="0" upper="1"/></joint>
       <joint name="finger2" type="revolute"><parent link="f1"/><child link="f2"/><mimic joint="finger1"/></joint>
+      <joint name="tip" type="fixed"><parent link="f2"/><child link="nail"/></joint>
     </robot>"#;
     let u = Urdf::from_str(xml, false).unwrap();
     assert_eq!((u.builder.body_count(), u.builder.joint_count()), (1, 1));
-    assert!(u.frame("f1").is_none() && u.joint("finger1").is_none());
+    assert!(u.frame("f1").is_none() && u.frame("nail").is_none() && u.joint("finger1").is_none());
+    assert_eq!(u.frames.len(), 2, "w and palm");
     assert_eq!(u.warnings.len(), 2, "{:?}", u.warnings);
     assert!(u.warnings[0].contains("joint `finger1` (revolute) carries only massless links (f1, f2)"), "{}", u.warnings[0]);
     assert!(u.warnings[1].contains("joint `finger2` <mimic joint=\"finger1\">: not applied"), "{}", u.warnings[1]);

@@ -140,7 +140,8 @@ impl Urdf {
         warnings.append(&mut u.warnings);
         u.warnings = warnings;
         for m in &merged {
-            let anchor = u.frames.get(&m.anchor).copied().ok_or_else(|| Error::Urdf(format!("internal: link `{}` merged into an unplaced link", m.name)))?;
+            // an anchor without a frame was left out with its massless subtree, and so is m
+            let Some(anchor) = u.frames.get(&m.anchor).copied() else { continue };
             let pose = frames::compose(&frames::pose(&anchor), &m.in_anchor);
             u.frames.insert(m.name.clone(), LinkFrame { body: anchor.body, x: pose.x.into(), q: pose.q.into() });
         }
