@@ -62,6 +62,7 @@ fn merged_fixtures_have_fewer_bodies_and_the_same_mass() {
         assert_eq!(m.builder.frames().len(), m.frames.len(), "{file}");
         for (name, &b) in &m.bodies {
             assert_eq!(m.frame(name).unwrap().body, Some(b));
+            assert_eq!(m.body_of(name), Some(b));
         }
         Model::new(&m.builder).unwrap();
     }
@@ -107,6 +108,7 @@ fn composite_inertia_equals_the_parallel_axis_sum() {
     assert!((Vector3::<f64>::from(a.x) + c).norm() < 1e-15);
     let tip = u.frame("tip").unwrap();
     assert_eq!(tip.body, u.body("a"));
+    assert_eq!((u.body("b"), u.body_of("b"), u.body_of("w")), (None, u.body("a"), None), "b is part of a's body");
     assert!((Vector3::<f64>::from(tip.x) - (xb_link + rb_link * Vector3::new(0.0, 0.0, -0.5) - c)).norm() < 1e-15);
     let q = UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(tip.q[0], tip.q[1], tip.q[2], tip.q[3]));
     assert!((q.to_rotation_matrix().matrix() - rb_link).norm() < 1e-15);

@@ -177,6 +177,12 @@ impl Urdf {
         self.frames.get(link).copied()
     }
 
+    /// The body that carries a link (its own, or the one it was merged into); None for a
+    /// link of the world or one not in the model.
+    pub fn body_of(&self, link: &str) -> Option<BodyId> {
+        self.frames.get(link).and_then(|f| f.body)
+    }
+
     /// Sum of the simulated bodies' masses.
     pub fn body_mass(&self) -> f64 {
         (0..self.builder.body_count()).filter_map(|i| self.builder.body(i).ok()).map(|b| b.mass).sum()
