@@ -9,7 +9,8 @@
 //! frame; its axis is given in that joint frame.
 //!
 //! Links without mass are frames: the root (when it is the world) or a link attached by
-//! a fixed joint, which then rides on its parent's body.
+//! a fixed joint, which then rides on its parent's body. (With merging, `merge.rs` has
+//! already folded every fixed joint, so only the welded load meets fixed joints here.)
 
 use std::collections::HashMap;
 
@@ -23,8 +24,8 @@ use crate::math::{conj, qmul, rotation, M3, V3};
 use crate::model::body::check_mass;
 use crate::model::{BodyId, Builder, Error, Inertia, JointId, Parent, Result};
 
-/// An inertia whose largest entry is at most this (kg·m²) is a point mass: files write
-/// zeros, or round-off such as 1e-20 (icub).
+/// A singular inertia whose largest entry is at most this (kg·m²) is a point mass: files
+/// write zeros, or round-off such as 1e-20 (icub).
 const POINT_MASS: f64 = 1e-15;
 
 fn err(msg: String) -> Error {
@@ -77,7 +78,7 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
         if inertial.mass == 0.0 {
             return Err(err(format!("{what}: mass 0 with a nonzero inertia, and no fixed joint merges it into a body with mass (a body needs mass; its inertia is not dropped silently)")));
         }
-        if j.abs().max() <= POINT_MASS {
+        if j.abs().max() <= POINT_MASS && Inertia::from_matrix(j).is_err() {
             return Err(err(format!(
                 "{what}: a point mass (zero inertia) that is a body of its own: the body equations need a positive definite rotational inertia (merge it through a fixed joint, or give it one)"
             )));
