@@ -162,7 +162,7 @@ impl Urdf {
         Urdf::from_str_with(&text, options)
     }
 
-    /// Body of a link by name.
+    /// The body whose top link is `link` (see [`Urdf::body_of`] for any link).
     pub fn body(&self, link: &str) -> Option<BodyId> {
         self.bodies.get(link).copied()
     }
