@@ -68,6 +68,9 @@ pub use frames::rpy_quaternion;
 
 use crate::model::{BodyId, Builder, Error, JointId, Parent, Result};
 
+/// The largest URDF file read (64 MB; the largest of example-robot-data is under 1 MB).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
 /// A link's frame: where it is attached rigidly.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinkFrame {
@@ -155,10 +158,19 @@ impl Urdf {
         Ok(u)
     }
 
-    /// Reads and parses a URDF file with `options`.
+    /// Reads and parses a URDF file with `options`. Files beyond [`MAX_FILE_BYTES`] are
+    /// refused before they are read whole (a path to an endless stream such as
+    /// /dev/zero would otherwise be read until memory runs out).
     pub fn from_file_with(path: impl AsRef<Path>, options: &UrdfOptions) -> Result<Urdf> {
+        use std::io::Read;
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Urdf(format!("cannot read `{}`: {e}", path.display())))?;
+        let cannot = |e: std::io::Error| Error::Urdf(format!("cannot read `{}`: {e}", path.display()));
+        let mut bytes = Vec::new();
+        std::fs::File::open(path).map_err(cannot)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(Error::Urdf(format!("`{}` is larger than {} MB: not a URDF file maxdyn reads", path.display(), MAX_FILE_BYTES >> 20)));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| Error::Urdf(format!("`{}` is not UTF-8 text: {e}", path.display())))?;
         Urdf::from_str_with(&text, options)
     }
 
