@@ -21,19 +21,22 @@
 pub mod maps;
 pub mod pairs;
 pub mod point;
+pub mod solid;
 
 pub use maps::ContactFrame;
 pub use pairs::{narrow_phase, MAX_POINTS_PER_PAIR};
 pub use point::ContactPoint;
-pub use crate::model::shape::{Shape, ShapeKind, SHAPE_KINDS};
+pub use crate::model::shape::{Geometry, Shape, ShapeKind, SHAPE_KINDS};
 
 use super::Contact;
 use crate::math::{V3, V4};
 
 /// Contact points of contact description `c` at (x, q) into `out`; returns the count.
+/// Every point is written, whatever its gap: a description's pair has one, which the step
+/// culls by its own margin.
 pub fn contact_points(c: &Contact, x: &[V3], q: &[V4], out: &mut [ContactPoint]) -> usize {
     let [a, b] = &c.shapes;
-    narrow_phase(a, b, x, q, out)
+    narrow_phase(a, b, x, q, f64::INFINITY, out)
 }
 
 /// The single contact point of `c` at (x, q) (a description has one point).

@@ -13,8 +13,20 @@
 //! check below fails the build if the two differ). A new kind also adds its `ShapeKind`
 //! and `Shape` variant (`model/shape.rs`) and its `MAXDYN_SHAPE_*` (`capi`).
 
+mod box_box;
+mod box_clip;
+mod capsule_box;
+mod capsule_capsule;
+mod plane_box;
+mod plane_capsule;
+mod plane_cylinder;
 mod plane_sphere;
+mod segment;
+mod sphere_box;
+mod sphere_capsule;
 mod sphere_sphere;
+#[cfg(test)]
+mod testing;
 
 use super::{Shape, SHAPE_KINDS};
 use crate::model::shape::PAIRS;
@@ -24,19 +36,26 @@ use crate::math::{V3, V4};
 /// Most contact points one pair writes (the size of a caller's per-pair storage).
 pub const MAX_POINTS_PER_PAIR: usize = 8;
 
-/// A narrow-phase function: shapes (table order), configuration, out slice → count.
-pub type NarrowPhase = fn(&Shape, &Shape, &[V3], &[V4], &mut [ContactPoint]) -> usize;
+/// A narrow-phase function: shapes (table order), configuration, margin `max_gap` (points
+/// farther apart are not written), out slice → count.
+pub type NarrowPhase = fn(&Shape, &Shape, &[V3], &[V4], f64, &mut [ContactPoint]) -> usize;
 
 /// Pair functions by [first kind][second kind], first ≤ second; None: never in contact.
 pub const TABLE: [[Option<NarrowPhase>; SHAPE_KINDS]; SHAPE_KINDS] = [
-    // Plane:  plane (two world half-spaces), sphere
-    [None, Some(plane_sphere::collide)],
-    // Sphere: (plane: lower kind first), sphere
-    [None, Some(sphere_sphere::collide)],
+    // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder
+    [None, Some(plane_sphere::collide), Some(plane_capsule::collide), Some(plane_box::collide), Some(plane_cylinder::collide)],
+    // Sphere:   sphere, capsule, box, cylinder
+    [None, Some(sphere_sphere::collide), Some(sphere_capsule::collide), Some(sphere_box::collide), None],
+    // Capsule:  capsule, box, cylinder
+    [None, None, Some(capsule_capsule::collide), Some(capsule_box::collide), None],
+    // Box:      box, cylinder
+    [None, None, None, Some(box_box::collide), None],
+    // Cylinder: cylinder
+    [None, None, None, None, None],
 ];
 
-// The model's list of pairs that can touch (checked by `Builder::add_contact`) is this
-// table's: checked when the crate compiles.
+// The model's list of pairs with a narrow phase is this table's: checked when the crate
+// compiles.
 const _: () = {
     let mut i = 0;
     while i < SHAPE_KINDS {
@@ -49,11 +68,22 @@ const _: () = {
     }
 };
 
-/// Contact points of shapes `s1` and `s2` at (x, q) into `out`; returns the count.
-pub fn narrow_phase(s1: &Shape, s2: &Shape, x: &[V3], q: &[V4], out: &mut [ContactPoint]) -> usize {
-    let (first, second) = if s1.kind() <= s2.kind() { (s1, s2) } else { (s2, s1) };
-    match TABLE[first.kind() as usize][second.kind() as usize] {
-        Some(collide) => collide(first, second, x, q, out),
-        None => 0,
+/// Contact points of shapes `s1` and `s2` at (x, q) with gap ≤ `max_gap` into `out`;
+/// returns the count. Side a is `s1`'s body when it has one (else `s2`'s); two world
+/// shapes never touch.
+pub fn narrow_phase(s1: &Shape, s2: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
+    let (Some(body_1), Some(body_2)) = (s1.body().or(s2.body()), s2.body().or(s1.body())) else { return 0 };
+    // table order; shapes of one kind by body (world first), so that swapping the shapes
+    // gives the same points with sides swapped
+    let (first, second) = if (s1.kind(), s1.body()) <= (s2.kind(), s2.body()) { (s1, s2) } else { (s2, s1) };
+    let Some(collide) = TABLE[first.kind() as usize][second.kind() as usize] else { return 0 };
+    let count = collide(first, second, x, q, max_gap, out);
+    if body_1 != body_2 {
+        for p in &mut out[..count] {
+            if p.body_a != body_1 {
+                *p = p.swapped();
+            }
+        }
     }
+    count
 }
