@@ -62,9 +62,9 @@ pub const PAIRS: [[bool; SHAPE_KINDS]; SHAPE_KINDS] = [
     // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder
     [false, true, true, true, true],
     // Sphere:   sphere, capsule, box, cylinder
-    [false, true, true, true, false],
+    [false, true, true, true, true],
     // Capsule:  capsule, box, cylinder
-    [false, false, true, true, false],
+    [false, false, true, true, true],
     // Box:      box, cylinder
     [false, false, false, true, false],
     // Cylinder: cylinder

@@ -17,6 +17,7 @@ mod box_box;
 mod box_clip;
 mod capsule_box;
 mod capsule_capsule;
+mod capsule_cylinder;
 mod plane_box;
 mod plane_capsule;
 mod plane_cylinder;
@@ -24,6 +25,7 @@ mod plane_sphere;
 mod segment;
 mod sphere_box;
 mod sphere_capsule;
+mod sphere_cylinder;
 mod sphere_sphere;
 #[cfg(test)]
 mod testing;
@@ -45,9 +47,9 @@ pub const TABLE: [[Option<NarrowPhase>; SHAPE_KINDS]; SHAPE_KINDS] = [
     // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder
     [None, Some(plane_sphere::collide), Some(plane_capsule::collide), Some(plane_box::collide), Some(plane_cylinder::collide)],
     // Sphere:   sphere, capsule, box, cylinder
-    [None, Some(sphere_sphere::collide), Some(sphere_capsule::collide), Some(sphere_box::collide), None],
+    [None, Some(sphere_sphere::collide), Some(sphere_capsule::collide), Some(sphere_box::collide), Some(sphere_cylinder::collide)],
     // Capsule:  capsule, box, cylinder
-    [None, None, Some(capsule_capsule::collide), Some(capsule_box::collide), None],
+    [None, None, Some(capsule_capsule::collide), Some(capsule_box::collide), Some(capsule_cylinder::collide)],
     // Box:      box, cylinder
     [None, None, None, Some(box_box::collide), None],
     // Cylinder: cylinder
