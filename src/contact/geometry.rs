@@ -1,7 +1,10 @@
 //! Contact geometry: narrow phase → contact points → gap, gap Jacobian and force maps.
 //!
 //! * [`pairs`]: one narrow-phase function per shape pair ([`ShapeKind`]s), in a table;
-//!   each writes [`ContactPoint`]s (normal, anchor and radius per side) at z_{k+1}.
+//!   each writes the [`ContactPoint`]s (normal, anchor and radius per side) within a margin
+//!   at z_{k+1}, several where the geometry needs them (a box on a plane: 4).
+//! * [`solid`]: a shape placed in the world at a configuration, and the writer of a pair's
+//!   points (world side last, margin, lowest first).
 //! * [`point`]: the gap of a point, φ = n·(c_a − c_b) − r_a − r_b, at a configuration and
 //!   at z_{k+2}(v, ω) with its analytic velocity Jacobian (per Newton iterate).
 //! * [`maps`]: the force and slip maps at the witness points at z_{k+1} ([`ContactFrame`]).

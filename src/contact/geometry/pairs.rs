@@ -1,17 +1,35 @@
 //! Narrow phase: one function per shape pair, all with the signature [`NarrowPhase`],
 //! registered in [`TABLE`] (like MuJoCo's collision function table).
 //!
-//! A pair function gets its two shapes in table order (lower [`ShapeKind`](super::ShapeKind) first) and the
-//! configuration (x, q) at which to take the normal (z_{k+1} in a step). It writes up to
-//! `out.len()` contact points and returns how many it wrote: 0 when the pair cannot touch,
-//! 1 for the pairs here; pairs with several points (a box on a plane: its corners) write
-//! more, at most [`MAX_POINTS_PER_PAIR`]. Side a of every point is a body; a world shape
-//! is side b. A pair of two body shapes keeps the caller's order of bodies.
+//! A pair function gets its two shapes in table order (lower
+//! [`ShapeKind`](super::ShapeKind) first), the configuration (x, q) at which to take the
+//! normal (z_{k+1} in a step) and a margin `max_gap`. It writes up to `out.len()` contact
+//! points with gap ≤ `max_gap`, lowest first, and returns how many it wrote (at most
+//! [`MAX_POINTS_PER_PAIR`]). It builds each shape's [`Solid`](super::solid::Solid) (the
+//! shape placed in the world) and hands its points to [`Points`](super::solid::Points),
+//! which orders the sides (side a a body, a world shape side b) and applies the margin.
+//!
+//! Points per pair (each within the margin; the file of each pair says how it chooses):
+//!
+//! | pair | points |
+//! |---|---|
+//! | plane–sphere, sphere–sphere, sphere–capsule, sphere–box, sphere–cylinder | 1 |
+//! | plane–capsule | its two end caps (lying flat: both) |
+//! | plane–box | the 4 corners of the face turned most against the plane |
+//! | plane–cylinder | 4 rim points of the lower face and the upper face's lowest |
+//! | capsule–capsule | the closest points and the end caps over the other (parallel: 2) |
+//! | capsule–box, capsule–cylinder | the closest points, or the ends of the segment cut over a face (lying: 2) |
+//! | box–box | the incident face clipped to the reference face (≤ 8, reduced to 4), or an edge pair (1) |
+//!
+//! Every point's gap is never below the shapes' signed distance (its witnesses are points of
+//! the shapes), and the lowest one's is the distance along its normal: the tests check both
+//! against the shapes' own signed distance and support functions (`testing.rs`).
+//! Cylinder–cylinder and box–cylinder have no function (None).
 //!
 //! Adding a shape pair: a file here with its function, its entry in `TABLE`, and `true` at
-//! the same place in the model's `PAIRS` (the builder validates contacts against it; the
-//! check below fails the build if the two differ). A new kind also adds its `ShapeKind`
-//! and `Shape` variant (`model/shape.rs`) and its `MAXDYN_SHAPE_*` (`capi`).
+//! the same place in the model's `PAIRS` (the check below fails the build if the two
+//! differ). A new kind also adds its `ShapeKind` and `Geometry` variant (`model/shape.rs`)
+//! and its `MAXDYN_SHAPE_*` (`capi`).
 
 mod box_box;
 mod box_clip;

@@ -11,7 +11,9 @@ pub struct Solid {
     /// The carrying body; None: the world.
     pub body: Option<usize>,
     pub geometry: Geometry,
-    /// The shape frame's origin and rotation in the world.
+    /// The shape frame's origin and rotation in the world. A `Shape::Plane` (a world
+    /// half-space by normal and offset) has no in-plane axes: only its z column, the
+    /// normal, is set.
     pub x: V3,
     pub r: M3,
     /// The shape frame's origin and rotation in the body frame (the world's: as `x`, `r`).
@@ -25,7 +27,7 @@ impl Solid {
     pub fn at(shape: &Shape, x: &[V3], q: &[V4]) -> Solid {
         match *shape {
             Shape::Plane { normal, offset } => {
-                // only the normal (the frame's z) and offset of a half-space are read
+                // the normal as given, bit for bit, as today's contacts use it
                 let r = M3::from_columns(&[V3::zeros(), V3::zeros(), normal]);
                 Solid { body: None, geometry: Geometry::HalfSpace, x: normal * offset, r, local_x: normal * offset, local_r: r, offset }
             }
@@ -153,5 +155,51 @@ impl<'o> Points<'o> {
 
     pub fn count(&self) -> usize {
         self.count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::geometry::pairs::MAX_POINTS_PER_PAIR;
+    use crate::math::from_rotation_vector;
+
+    /// A world plane by normal and offset and the same half-space placed by a pose give
+    /// the same heights; a body's shape frame composes the body's pose and the shape's.
+    #[test]
+    fn placements_agree() {
+        let n = V3::new(0.0, 0.6, 0.8);
+        // the rotation taking z to n: a turn of −asin 0.6 about x
+        let q = from_rotation_vector(&V3::new(-(0.6f64).asin(), 0.0, 0.0));
+        let plane = Solid::at(&Shape::Plane { normal: n, offset: 0.5 }, &[], &[]);
+        let placed = Shape::Placed { body: None, x: n * 0.5, q, geometry: Geometry::HalfSpace };
+        let placed = Solid::at(&placed, &[], &[]);
+        assert!((placed.axis(2) - n).norm() < 1e-15);
+        let w = V3::new(0.3, -1.0, 2.0);
+        assert!((plane.height(&w) - placed.height(&w)).abs() < 1e-15);
+        let (xb, qb) = (V3::new(1.0, 2.0, 3.0), from_rotation_vector(&V3::new(0.0, 0.0, std::f64::consts::FRAC_PI_2)));
+        let on_body = Shape::Placed { body: Some(0), x: V3::x(), q: from_rotation_vector(&V3::new(std::f64::consts::FRAC_PI_2, 0.0, 0.0)), geometry: Geometry::Sphere { radius: 0.1 } };
+        let s = Solid::at(&on_body, &[xb], &[qb]);
+        // origin: x_b + Q_b (1, 0, 0) = (1, 3, 3); shape z: Q_b Q_s z = Q_b (0, −1, 0) = (1, 0, 0)
+        assert!((s.x - V3::new(1.0, 3.0, 3.0)).norm() < 1e-15 && (s.axis(2) - V3::x()).norm() < 1e-15);
+        assert!((s.world(&s.to_shape(&w)) - w).norm() < 1e-15);
+        assert_eq!(s.anchor(&V3::zeros()), V3::x());
+    }
+
+    /// A short `out` keeps the lowest points; the margin drops the others; NaN gaps show.
+    #[test]
+    fn points_keep_the_lowest_within_the_margin() {
+        let s = Solid::at(&Shape::Sphere { body: 0, centre: V3::zeros(), radius: 0.0 }, &[V3::zeros()], &[V4::new(1.0, 0.0, 0.0, 0.0)]);
+        let world = Solid::at(&Shape::Plane { normal: V3::z(), offset: 0.0 }, &[], &[]);
+        // each candidate's anchor records its gap
+        let cand = |gap| Candidate { gap, one: s.side_of(&V3::new(gap, 0.0, 0.0), 0.0), two: world.plane_side(&V3::zeros()), n: V3::z() };
+        let mut out = [ContactPoint::default(); MAX_POINTS_PER_PAIR];
+        let mut points = Points::new(&mut out[..2], 0.5);
+        points.push_lowest_first(&mut [cand(0.4), cand(0.6), cand(0.1), cand(0.2)]);
+        assert_eq!(points.count(), 2);
+        assert_eq!((out[0].anchor[0].x, out[1].anchor[0].x), (0.1, 0.2));
+        let mut points = Points::new(&mut out, f64::INFINITY);
+        points.push(cand(f64::NAN));
+        assert_eq!(points.count(), 1);
     }
 }

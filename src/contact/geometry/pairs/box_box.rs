@@ -2,6 +2,7 @@
 
 use super::box_clip::{clip, pick_four, Rectangle, MAX_CLIPPED};
 use super::segment::closest_between;
+use super::sphere_box::closest_on_box;
 use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
@@ -14,7 +15,9 @@ const EDGE_PREFERENCE: f64 = 1e-6;
 /// (Gottschalk's OBB test). A face axis gives a face contact: the incident face of the
 /// other box cut to the reference face's rectangle, each vertex a point at its height
 /// above the reference face (up to 8, reduced to 4 that span them). An edge axis gives
-/// one point, the closest points of the two supporting edges.
+/// one point, the closest points of the two supporting edges. Boxes apart across a corner
+/// (the incident face not over the reference face) give the incident corner nearest the
+/// reference box.
 pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (a, b) = (Solid::at(first, x, q), Solid::at(second, x, q));
     let (Geometry::Box { half_extents: ea }, Geometry::Box { half_extents: eb }) = (a.geometry, b.geometry) else {
@@ -74,6 +77,9 @@ fn face_points(r: &Solid, er: &V3, inc: &Solid, ei: &V3, i: usize, swapped: bool
     };
     let quad = [corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)];
     let (poly, len) = clip(&quad, &rect);
+    if len == 0 {
+        return corner_point(r, er, inc, &quad, swapped, points);
+    }
     let mut gaps = [0.0; MAX_CLIPPED];
     for (gap, p) in gaps.iter_mut().zip(&poly[..len]) {
         *gap = n.dot(&(p - rect.centre));
@@ -90,6 +96,26 @@ fn face_points(r: &Solid, er: &V3, inc: &Solid, ei: &V3, i: usize, swapped: bool
             Candidate { gap, one: r.side_at(&foot, 0.0), two: inc.side_at(&on_inc, 0.0), n: -n }
         });
     }
+}
+
+/// Boxes apart across a corner (the incident face is not over the reference face): the
+/// incident corner nearest box `r`, against `r`'s closest point.
+fn corner_point(r: &Solid, er: &V3, inc: &Solid, quad: &[V3; 4], swapped: bool, points: &mut Points) {
+    let mut nearest = (closest_on_box(er, &r.to_shape(&quad[0])), quad[0]);
+    for w in &quad[1..] {
+        let c = closest_on_box(er, &r.to_shape(w));
+        if c.2 < nearest.0 .2 {
+            nearest = (c, *w);
+        }
+    }
+    let ((foot, local_n, gap), corner) = nearest;
+    // local_n points from r's surface to the corner
+    let n = r.r * local_n;
+    points.push(if swapped {
+        Candidate { gap, one: inc.side_at(&corner, 0.0), two: r.side_of(&foot, 0.0), n }
+    } else {
+        Candidate { gap, one: r.side_of(&foot, 0.0), two: inc.side_at(&corner, 0.0), n: -n }
+    });
 }
 
 /// The edge contact along l = a_i × b_j: the closest points of a's edge along a_i that

@@ -80,6 +80,21 @@ fn a_tilted_box_on_a_face_gives_its_lowest_corner() {
     check_continuity(&top, &plate(), &x, &q, 0, 2.0);
 }
 
+#[test]
+fn apart_across_corners_gives_the_nearest_corner() {
+    // a cube on body 0 turned about z, beyond the plate's corner (0.5, 0.5, 0.1) diagonally:
+    // no face over the other's; the point is a corner against the plate's closest point
+    let top = cuboid(0, [0.1; 3]);
+    let x = vec![V3::new(0.7, 0.7, 0.25), V3::zeros()];
+    let q = vec![unit_q(0.0, 0.0, 0.2), unit_q(0.0, 0.0, 0.0)];
+    let p = check_points(&top, &plate(), &x, &q, 0.5, 1)[0];
+    let (sa, sb) = sides(&p, &top, &plate(), &x, &q);
+    let corner = world_witness(&p, 0, &x, &q);
+    assert!((p.gap(&x, &q) - super::super::testing::signed_distance(&sb, &corner)).abs() < EXACT);
+    assert!(super::super::testing::signed_distance(&sa, &corner).abs() < EXACT);
+    assert!(p.gap(&x, &q) > 0.1);
+}
+
 /// General poses, one box on the world: every point's gap is at least the separation along
 /// its normal (its witnesses are in the boxes), and the lowest is the separation along the
 /// chosen axis when the boxes overlap a little.
