@@ -69,7 +69,14 @@ mod tests {
         let contact = |shapes| Contact { shapes, friction: 0.5, cone: ConeType::Linear, directions: 4 };
         let sphere = |body, radius| Shape::Sphere { body, centre: V3::zeros(), radius };
         let plane = [Shape::Sphere { body: 1, centre: V3::x(), radius: 0.1 }, Shape::Plane { normal: V3::z(), offset: 0.0 }];
-        for c in [contact(plane), contact([sphere(2, 0.1), sphere(0, 0.2)])] {
+        // placed shapes: a half-space on body 1 against a world sphere above it, and a
+        // placed sphere on body 0 against body 2's
+        let id = V4::new(1.0, 0.0, 0.0, 0.0);
+        let body_plane = Shape::Placed { body: Some(1), x: V3::zeros(), q: id, geometry: Geometry::HalfSpace };
+        let world_ball = Shape::Placed { body: None, x: V3::new(0.0, 0.0, 2.0), q: id, geometry: Geometry::Sphere { radius: 0.5 } };
+        let ball = Shape::Placed { body: Some(0), x: V3::x(), q: id, geometry: Geometry::Sphere { radius: 0.1 } };
+        let placed = [contact([body_plane, world_ball]), contact([ball, sphere(2, 0.1)])];
+        for c in [contact(plane), contact([sphere(2, 0.1), sphere(0, 0.2)])].into_iter().chain(placed) {
             let mut out = [ContactPoint::default(); MAX_POINTS_PER_PAIR];
             assert_eq!(contact_points(&c, &x, &q, &mut out), 1);
             assert_eq!(out[0].bodies(), c.bodies());
