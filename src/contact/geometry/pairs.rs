@@ -46,6 +46,8 @@ mod sphere_capsule;
 mod sphere_cylinder;
 mod sphere_sphere;
 #[cfg(test)]
+mod sweep;
+#[cfg(test)]
 mod testing;
 
 use super::{Shape, SHAPE_KINDS};

@@ -1,0 +1,71 @@
+//! Every pair of the table over many poses: the checks of `testing` hold, and the lowest
+//! point of shapes apart is their distance.
+
+use super::testing::{check_closest, checked_points, placed};
+use super::{narrow_phase, TABLE};
+use crate::contact::geometry::{ContactPoint, Shape, ShapeKind};
+use crate::math::{from_rotation_vector, V3, V4};
+
+/// A deterministic sequence in [−1, 1) (a linear congruential generator).
+struct Sequence(u64);
+
+impl Sequence {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+
+    fn v3(&mut self, scale: f64) -> V3 {
+        V3::new(self.next(), self.next(), self.next()) * scale
+    }
+
+    fn q(&mut self) -> V4 {
+        from_rotation_vector(&self.v3(3.0))
+    }
+
+    /// A shape of `kind` on `body` at a random pose with random sizes (0.05 to 0.35).
+    fn shape(&mut self, kind: ShapeKind, body: Option<usize>) -> Shape {
+        let mut size = || 0.2 + 0.15 * self.next();
+        let params: Vec<f64> = (0..kind.parameter_count()).map(|_| size()).collect();
+        let (x, q) = (self.v3(0.2), self.q());
+        placed(body, x, q, kind, &params)
+    }
+}
+
+#[test]
+fn every_pair_over_many_poses() {
+    let mut rng = Sequence(12345);
+    let mut separated_checked = 0;
+    for first in ShapeKind::ALL {
+        for second in ShapeKind::ALL.into_iter().filter(|&k| k >= first) {
+            if TABLE[first as usize][second as usize].is_none() {
+                continue;
+            }
+            for case in 0..300 {
+                // body shapes on bodies 0 and 1, one on the world every third case (the
+                // second, or the plane)
+                let world = case % 3 == 0;
+                let b1 = if first == ShapeKind::Plane && world { None } else { Some(0) };
+                let b2 = if world && b1.is_some() { None } else { Some(1) };
+                let (s1, s2) = (rng.shape(first, b1), rng.shape(second, b2));
+                let x = vec![rng.v3(0.6), rng.v3(0.6)];
+                let q = vec![rng.q(), rng.q()];
+                let points = checked_points(&s1, &s2, &x, &q, f64::INFINITY);
+                assert!(!points.is_empty(), "{first:?}–{second:?} case {case}: no point with an infinite margin");
+                let lowest = points.iter().fold(points[0], |l, p| if p.gap(&x, &q) < l.gap(&x, &q) { *p } else { l });
+                // a box–box face contact's lowest point is the distance only when the
+                // closest points are over the reference face
+                if lowest.gap(&x, &q) > 1e-9 && (first, second) != (ShapeKind::Box, ShapeKind::Box) {
+                    check_closest(&lowest, &s1, &s2, &x, &q);
+                    separated_checked += 1;
+                }
+                let mut short = [ContactPoint::default(); 1];
+                assert_eq!(narrow_phase(&s1, &s2, &x, &q, f64::INFINITY, &mut short), 1);
+                assert!((short[0].gap(&x, &q) - lowest.gap(&x, &q)).abs() < 1e-15, "a one-slot out keeps the lowest");
+            }
+        }
+    }
+    // most poses are apart (sizes ≤ 0.35, positions within ±0.6): 2059 of the 3600 poses
+    // of the pairs other than box–box were checked against the support functions
+    assert!(separated_checked > 2000, "{separated_checked}");
+}
