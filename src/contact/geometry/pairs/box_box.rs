@@ -15,9 +15,9 @@ const EDGE_PREFERENCE: f64 = 1e-6;
 /// (Gottschalk's OBB test). A face axis gives a face contact: the incident face of the
 /// other box cut to the reference face's rectangle, each vertex a point at its height
 /// above the reference face (up to 8, reduced to 4 that span them). An edge axis gives
-/// one point, the closest points of the two supporting edges. Boxes apart across a corner
-/// (the incident face not over the reference face) give the incident corner nearest the
-/// reference box.
+/// one point, the closest points of the two supporting edges. With a face axis, the
+/// corner of either box nearest the other comes first when it is lower than the clipped
+/// points (boxes apart across a corner or an edge; then up to 5 points).
 pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (a, b) = (Solid::at(first, x, q), Solid::at(second, x, q));
     let (Geometry::Box { half_extents: ea }, Geometry::Box { half_extents: eb }) = (a.geometry, b.geometry) else {
@@ -50,17 +50,49 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         }
     }
     let mut points = Points::new(out, max_gap);
-    match edge.1 {
-        Some((i, j, l)) => edge_point(&a, &b, &ea, &eb, i, j, l, &mut points),
-        None if face.1 == 0 => face_points(&a, &ea, &b, &eb, face.2, false, &mut points),
-        None => face_points(&b, &eb, &a, &ea, face.2, true, &mut points),
+    if let Some((i, j, l)) = edge.1 {
+        edge_point(&a, &b, &ea, &eb, i, j, l, &mut points);
+        return points.count();
+    }
+    let corner = nearest_corner(&a, &ea, &b, &eb);
+    if face.1 == 0 {
+        face_points(&a, &ea, &b, &eb, face.2, false, corner, &mut points);
+    } else {
+        face_points(&b, &eb, &a, &ea, face.2, true, corner, &mut points);
     }
     points.count()
 }
 
+/// The corner of either box nearest the other box, against that box's closest point (its
+/// exact distance): the point of boxes apart across a corner or an edge, which the face
+/// clipping misses when the corner is not over the reference face.
+fn nearest_corner<'s>(a: &'s Solid, ea: &V3, b: &'s Solid, eb: &V3) -> Candidate<'s> {
+    let corner = |e: &V3, c: usize| V3::new([-e.x, e.x][c & 1], [-e.y, e.y][(c >> 1) & 1], [-e.z, e.z][c >> 2]);
+    // (distance, corner's solid is a, corner in its shape frame, foot in the other's, normal)
+    let mut best = (f64::INFINITY, true, V3::zeros(), V3::zeros(), V3::z());
+    for (s, es, o, eo, on_a) in [(a, ea, b, eb, true), (b, eb, a, ea, false)] {
+        for c in 0..8 {
+            let p = corner(es, c);
+            let (foot, local_n, distance) = closest_on_box(eo, &o.to_shape(&s.world(&p)));
+            if distance < best.0 {
+                best = (distance, on_a, p, foot, o.r * local_n);
+            }
+        }
+    }
+    let (gap, on_a, p, foot, n) = best;
+    // the normal runs from b to a
+    if on_a {
+        Candidate { gap, one: a.side_of(&p, 0.0), two: b.side_of(&foot, 0.0), n }
+    } else {
+        Candidate { gap, one: a.side_of(&foot, 0.0), two: b.side_of(&p, 0.0), n: -n }
+    }
+}
+
 /// The face contact with reference face `i` of box `r` (its side towards `inc`) and the
-/// incident face of box `inc`; `swapped`: `r` is the second shape (side 2).
-fn face_points(r: &Solid, er: &V3, inc: &Solid, ei: &V3, i: usize, swapped: bool, points: &mut Points) {
+/// incident face of box `inc`; `swapped`: `r` is the second shape (side 2). The nearest
+/// corner (`nearest`) comes first when it is lower than every clipped point.
+#[allow(clippy::too_many_arguments)]
+fn face_points(r: &Solid, er: &V3, inc: &Solid, ei: &V3, i: usize, swapped: bool, nearest: Candidate, points: &mut Points) {
     let sign = if r.axis(i).dot(&(inc.x - r.x)) >= 0.0 { 1.0 } else { -1.0 };
     let n = r.axis(i) * sign; // from r towards inc
     let (j, k) = ((i + 1) % 3, (i + 2) % 3);
@@ -77,12 +109,13 @@ fn face_points(r: &Solid, er: &V3, inc: &Solid, ei: &V3, i: usize, swapped: bool
     };
     let quad = [corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)];
     let (poly, len) = clip(&quad, &rect);
-    if len == 0 {
-        return corner_point(r, er, inc, &quad, swapped, points);
-    }
     let mut gaps = [0.0; MAX_CLIPPED];
     for (gap, p) in gaps.iter_mut().zip(&poly[..len]) {
         *gap = n.dot(&(p - rect.centre));
+    }
+    let lowest = gaps[..len].iter().copied().fold(f64::INFINITY, f64::min);
+    if nearest.gap < lowest - 1e-12 * er.max().max(ei.max()) {
+        points.push(nearest);
     }
     let (mut picked, count) = pick_four(&poly[..len], &gaps[..len], &n);
     picked[..count].sort_unstable_by(|&u, &v| gaps[u].total_cmp(&gaps[v]));
@@ -98,28 +131,8 @@ fn face_points(r: &Solid, er: &V3, inc: &Solid, ei: &V3, i: usize, swapped: bool
     }
 }
 
-/// Boxes apart across a corner (the incident face is not over the reference face): the
-/// incident corner nearest box `r`, against `r`'s closest point.
-fn corner_point(r: &Solid, er: &V3, inc: &Solid, quad: &[V3; 4], swapped: bool, points: &mut Points) {
-    let mut nearest = (closest_on_box(er, &r.to_shape(&quad[0])), quad[0]);
-    for w in &quad[1..] {
-        let c = closest_on_box(er, &r.to_shape(w));
-        if c.2 < nearest.0 .2 {
-            nearest = (c, *w);
-        }
-    }
-    let ((foot, local_n, gap), corner) = nearest;
-    // local_n points from r's surface to the corner
-    let n = r.r * local_n;
-    points.push(if swapped {
-        Candidate { gap, one: inc.side_at(&corner, 0.0), two: r.side_of(&foot, 0.0), n }
-    } else {
-        Candidate { gap, one: r.side_of(&foot, 0.0), two: inc.side_at(&corner, 0.0), n: -n }
-    });
-}
-
 /// The edge contact along l = a_i × b_j: the closest points of a's edge along a_i that
-/// leads towards b and b's edge along b_j that leads towards a.
+/// leads towards b and b's edge along b_j that leads towards a; apart, their distance.
 #[allow(clippy::too_many_arguments)]
 fn edge_point(a: &Solid, b: &Solid, ea: &V3, eb: &V3, i: usize, j: usize, l: V3, points: &mut Points) {
     let n = if l.dot(&(b.x - a.x)) >= 0.0 { l } else { -l }; // from a towards b
@@ -134,7 +147,11 @@ fn edge_point(a: &Solid, b: &Solid, ea: &V3, eb: &V3, i: usize, j: usize, l: V3,
     let (ca, cb) = (a.world(&pa), b.world(&pb));
     let (s, t) = closest_between(&ca, &a.axis(i), ea[i], &cb, &b.axis(j), eb[j]);
     let (wa, wb) = (ca + a.axis(i) * s, cb + b.axis(j) * t);
-    points.push(Candidate { gap: n.dot(&(wb - wa)), one: a.side_at(&wa, 0.0), two: b.side_at(&wb, 0.0), n: -n });
+    // apart, the direction between the edges' closest points: along the axis when they
+    // cross, and, past an edge's end, their distance (the axis' separation only bounds it)
+    let d = wb - wa;
+    let (gap, n) = if n.dot(&d) > 0.0 { (d.norm(), d.normalize()) } else { (n.dot(&d), n) };
+    points.push(Candidate { gap, one: a.side_at(&wa, 0.0), two: b.side_at(&wb, 0.0), n: -n });
 }
 
 #[cfg(test)]
