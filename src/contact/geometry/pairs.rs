@@ -21,9 +21,10 @@
 //! | capsule–box, capsule–cylinder | the closest points, or the ends of the segment cut over a face (lying: 2) |
 //! | box–box | the incident face clipped to the reference face (≤ 8, reduced to 4) and the nearest corner when lower, or an edge pair (1) |
 //!
-//! Every point's gap is never below the shapes' signed distance (its witnesses are points of
-//! the shapes), and the lowest one's is the distance along its normal: the tests check both
-//! against the shapes' own signed distance and support functions (`testing.rs`).
+//! Each point is the distance of a part of one shape (a corner, an end cap, a point over a
+//! face) to the other, along the line between their closest points, so no gap of shapes
+//! apart is below their distance; the lowest is their distance. The tests check the lowest
+//! against the shapes' own signed distance and support functions (`testing.rs`, `sweep.rs`).
 //! Cylinder–cylinder and box–cylinder have no function (None).
 //!
 //! Adding a shape pair: a file here with its function, its entry in `TABLE`, and `true` at

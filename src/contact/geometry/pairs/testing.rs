@@ -76,8 +76,8 @@ pub fn sides(p: &ContactPoint, s1: &Shape, s2: &Shape, x: &[V3], q: &[V4]) -> (S
 /// Points of `s1` against `s2`: `expected` of them, each with a unit normal, its gap
 /// within the margin and both witness points in their shapes (on the surface for the
 /// closest point, see [`check_closest`]; a point of a part, like a capsule's end cap, may
-/// have its witness inside, so that its gap is never below the shapes' distance); swapping
-/// the shapes gives the same points with their sides swapped.
+/// have its witness inside the shape); swapping the shapes gives the same points with their
+/// sides swapped.
 pub fn check_points(s1: &Shape, s2: &Shape, x: &[V3], q: &[V4], max_gap: f64, expected: usize) -> Vec<ContactPoint> {
     let points = checked_points(s1, s2, x, q, max_gap);
     assert_eq!(points.len(), expected, "points of {s1:?} against {s2:?}: {points:?}");
