@@ -7,16 +7,34 @@ use crate::math::{V3, V4};
 
 /// The closest points of the two segments, and each end cap whose foot on the other
 /// segment falls inside it (a sphere–capsule contact of that cap), each within the margin,
-/// lowest first, without repeats (points closer than the mean radius along both axes). Crossed capsules touch at one point; parallel ones at the
-/// two ends of their overlap (their closest points are one of those ends); a capsule tilting
-/// onto another gets its far cap's point as the margin reaches it.
+/// lowest first; a point within the mean radius of a lower one along both axes supports the
+/// same place (two caps side by side, or a cap that is also the closest) and is left out.
+/// Crossed capsules touch at one point; parallel ones at the two ends of their overlap
+/// (their closest points are one of those ends); a capsule tilting onto another gets its
+/// far cap's point as the margin reaches it.
 pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (one, two) = (Solid::at(first, x, q), Solid::at(second, x, q));
     let (Geometry::Capsule { radius: r1, half_length: h1 }, Geometry::Capsule { radius: r2, half_length: h2 }) = (one.geometry, two.geometry) else {
         unreachable!("pair table: capsule_capsule gets two capsules")
     };
     let (u1, u2) = (one.axis(2), two.axis(2));
-    let candidate = |s: f64, t: f64| {
+    // segment parameters (s on one, t on two) of the candidates
+    let mut params = [(0.0, 0.0); 5];
+    params[0] = closest_between(&one.x, &u1, h1, &two.x, &u2, h2);
+    let mut len = 1;
+    for s in [-h1, h1] {
+        let t = u2.dot(&(one.world(&V3::new(0.0, 0.0, s)) - two.x));
+        if t.abs() <= h2 {
+            (params[len], len) = ((s, t), len + 1);
+        }
+    }
+    for t in [-h2, h2] {
+        let s = u1.dot(&(two.world(&V3::new(0.0, 0.0, t)) - one.x));
+        if s.abs() <= h1 {
+            (params[len], len) = ((s, t), len + 1);
+        }
+    }
+    let candidate = |(s, t): (f64, f64)| {
         let (p1, p2) = (V3::new(0.0, 0.0, s), V3::new(0.0, 0.0, t));
         let d = one.world(&p1) - two.world(&p2);
         let nd = d.norm();
@@ -25,35 +43,8 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         let n = if nd > 1e-12 { d / nd } else if across.norm() > 1e-12 { across.normalize() } else { one.axis(0) };
         Candidate { gap: n.dot(&d) - r1 - r2, one: one.side_of(&p1, r1), two: two.side_of(&p2, r2), n }
     };
-    let mut params = [(0.0, 0.0); 5];
-    params[0] = closest_between(&one.x, &u1, h1, &two.x, &u2, h2);
-    let mut len = 1;
-    let same = 1e-9 * (1.0 + h1 + h2);
-    let mut add = |s: f64, t: f64| {
-        if !params[..len].iter().any(|&(ps, pt)| (ps - s).abs() <= same && (pt - t).abs() <= same) {
-            params[len] = (s, t);
-            len += 1;
-        }
-    };
-    for s in [-h1, h1] {
-        let t = u2.dot(&(one.world(&V3::new(0.0, 0.0, s)) - two.x));
-        if t.abs() <= h2 {
-            add(s, t);
-        }
-    }
-    for t in [-h2, h2] {
-        let s = u1.dot(&(two.world(&V3::new(0.0, 0.0, t)) - one.x));
-        if s.abs() <= h1 {
-            add(s, t);
-        }
-    }
-    let mut candidates = [candidate(0.0, 0.0); 5];
-    for (c, &(s, t)) in candidates.iter_mut().zip(&params[..len]) {
-        *c = candidate(s, t);
-    }
-    // lowest first; a point within a radius of a lower one along both axes supports the
-    // same place (two caps side by side) and is left out
-    let merge = 0.5 * (r1 + r2);
+    let candidates: [Candidate; 5] = std::array::from_fn(|k| candidate(params[k.min(len - 1)]));
+    let merge = (0.5 * (r1 + r2)).max(1e-9 * (1.0 + h1 + h2));
     let mut order = [0, 1, 2, 3, 4];
     order[..len].sort_unstable_by(|&i, &j| candidates[i].gap.total_cmp(&candidates[j].gap));
     let mut points = Points::new(out, max_gap);
