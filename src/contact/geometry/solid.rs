@@ -79,6 +79,11 @@ impl Solid {
         Side { solid: self, anchor: self.anchor(&self.to_shape(w)), radius }
     }
 
+    /// The side of the shape frame's origin (a sphere's centre) with `radius`.
+    pub fn origin_side(&self, radius: f64) -> Side<'_> {
+        Side { solid: self, anchor: self.local_x, radius }
+    }
+
     /// The side of a point given in the shape frame (fixed to the shape), with `radius`.
     pub fn side_of(&self, p: &V3, radius: f64) -> Side<'_> {
         Side { solid: self, anchor: self.anchor(p), radius }

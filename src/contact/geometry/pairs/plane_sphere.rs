@@ -14,7 +14,7 @@ pub fn collide(plane: &Shape, sphere: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let mut points = Points::new(out, max_gap);
     points.push(Candidate {
         gap: plane.height(&sphere.x) - radius,
-        one: sphere.side_of(&V3::zeros(), radius),
+        one: sphere.origin_side(radius),
         two: plane.plane_side(&sphere.x),
         n: plane.axis(2),
     });

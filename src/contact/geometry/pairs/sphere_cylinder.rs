@@ -13,7 +13,7 @@ pub fn collide(sphere: &Shape, cylinder: &Shape, x: &[V3], q: &[V4], max_gap: f6
     let Geometry::Cylinder { radius, half_length } = cylinder.geometry else { unreachable!("pair table: sphere_cylinder gets a cylinder") };
     let (foot, local_n, distance) = closest_on_cylinder(radius, half_length, &cylinder.to_shape(&sphere.x));
     let mut points = Points::new(out, max_gap);
-    points.push(Candidate { gap: distance - rs, one: sphere.side_of(&V3::zeros(), rs), two: cylinder.side_of(&foot, 0.0), n: cylinder.r * local_n });
+    points.push(Candidate { gap: distance - rs, one: sphere.origin_side(rs), two: cylinder.side_of(&foot, 0.0), n: cylinder.r * local_n });
     points.count()
 }
 

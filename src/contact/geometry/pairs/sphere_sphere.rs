@@ -19,8 +19,8 @@ pub fn collide(sphere_a: &Shape, sphere_b: &Shape, x: &[V3], q: &[V4], max_gap: 
     let mut points = Points::new(out, max_gap);
     points.push(Candidate {
         gap: normal.dot(&d) - ra - rb,
-        one: a.side_of(&V3::zeros(), ra),
-        two: b.side_of(&V3::zeros(), rb),
+        one: a.origin_side(ra),
+        two: b.origin_side(rb),
         n: normal,
     });
     points.count()
