@@ -35,6 +35,12 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
             }
         }
     }
+    let mut points = Points::new(out, max_gap);
+    if face.0 == f64::NEG_INFINITY {
+        // no axis compares (a NaN configuration): one point, whose NaN gap shows downstream
+        points.push(nearest_corner(&a, &ea, &b, &eb));
+        return points.count();
+    }
     let size = ea.max().max(eb.max());
     let mut edge = (face.0 + EDGE_PREFERENCE * size, None);
     for i in 0..3 {
@@ -49,7 +55,6 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
             }
         }
     }
-    let mut points = Points::new(out, max_gap);
     if let Some((i, j, l)) = edge.1 {
         edge_point(&a, &b, &ea, &eb, i, j, l, &mut points);
         return points.count();
