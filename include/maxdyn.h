@@ -93,9 +93,7 @@
 #define MAXDYN_CONTACT_SIZE 5
 
 // Contact shape types (values are `ShapeKind` discriminants, the order of the narrow
-// phase's pair table; checked by a test). Shapes to come take the next numbers:
-// `MAXDYN_SHAPE_CAPSULE`, `MAXDYN_SHAPE_BOX` and `MAXDYN_SHAPE_CYLINDER` (collision
-// geometry, issue 12).
+// phase's pair table; checked by a test). A new shape takes the next number.
 enum maxdyn_shape_type
 #ifdef __cplusplus
   : int32_t
@@ -106,6 +104,12 @@ enum maxdyn_shape_type
     MAXDYN_SHAPE_PLANE = 0,
     // A sphere (radius 0: a point) on a body.
     MAXDYN_SHAPE_SPHERE = 1,
+    // A capsule {radius, half_length along the shape's z}.
+    MAXDYN_SHAPE_CAPSULE = 2,
+    // A box {three half extents}.
+    MAXDYN_SHAPE_BOX = 3,
+    // A cylinder {radius, half_length along the shape's z}.
+    MAXDYN_SHAPE_CYLINDER = 4,
 };
 #ifndef __cplusplus
 typedef int32_t maxdyn_shape_type;

@@ -5,9 +5,7 @@
 use crate::model::ShapeKind;
 
 /// Contact shape types (values are `ShapeKind` discriminants, the order of the narrow
-/// phase's pair table; checked by a test). Shapes to come take the next numbers:
-/// `MAXDYN_SHAPE_CAPSULE`, `MAXDYN_SHAPE_BOX` and `MAXDYN_SHAPE_CYLINDER` (collision
-/// geometry, issue 12).
+/// phase's pair table; checked by a test). A new shape takes the next number.
 #[repr(i32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum maxdyn_shape_type {
@@ -16,6 +14,12 @@ pub enum maxdyn_shape_type {
     MAXDYN_SHAPE_PLANE = 0,
     /// A sphere (radius 0: a point) on a body.
     MAXDYN_SHAPE_SPHERE = 1,
+    /// A capsule {radius, half_length along the shape's z}.
+    MAXDYN_SHAPE_CAPSULE = 2,
+    /// A box {three half extents}.
+    MAXDYN_SHAPE_BOX = 3,
+    /// A cylinder {radius, half_length along the shape's z}.
+    MAXDYN_SHAPE_CYLINDER = 4,
 }
 
 impl From<ShapeKind> for maxdyn_shape_type {
@@ -23,6 +27,9 @@ impl From<ShapeKind> for maxdyn_shape_type {
         match kind {
             ShapeKind::Plane => maxdyn_shape_type::MAXDYN_SHAPE_PLANE,
             ShapeKind::Sphere => maxdyn_shape_type::MAXDYN_SHAPE_SPHERE,
+            ShapeKind::Capsule => maxdyn_shape_type::MAXDYN_SHAPE_CAPSULE,
+            ShapeKind::Box => maxdyn_shape_type::MAXDYN_SHAPE_BOX,
+            ShapeKind::Cylinder => maxdyn_shape_type::MAXDYN_SHAPE_CYLINDER,
         }
     }
 }
@@ -32,6 +39,9 @@ impl From<maxdyn_shape_type> for ShapeKind {
         match t {
             maxdyn_shape_type::MAXDYN_SHAPE_PLANE => ShapeKind::Plane,
             maxdyn_shape_type::MAXDYN_SHAPE_SPHERE => ShapeKind::Sphere,
+            maxdyn_shape_type::MAXDYN_SHAPE_CAPSULE => ShapeKind::Capsule,
+            maxdyn_shape_type::MAXDYN_SHAPE_BOX => ShapeKind::Box,
+            maxdyn_shape_type::MAXDYN_SHAPE_CYLINDER => ShapeKind::Cylinder,
         }
     }
 }
@@ -58,7 +68,8 @@ mod tests {
         }
         assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_PLANE as i32, 0);
         assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_SPHERE as i32, 1);
-        assert_eq!(maxdyn_shape_type::from_i32(2), None);
+        assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_CYLINDER as i32, 4);
+        assert_eq!(maxdyn_shape_type::from_i32(5), None);
         assert_eq!(maxdyn_shape_type::from_i32(-1), None);
     }
 }

@@ -47,7 +47,7 @@ impl Builder {
         };
         let (ka, kb) = (shape_a.kind(), shape_b.kind());
         if !pair_supported(ka, kb) {
-            return Err(Error::InvalidArgument("shape_b", format!("no narrow phase for a {ka:?} against a {kb:?}")));
+            return Err(Error::InvalidArgument("shape_b", format!("no single-point narrow phase for a {ka:?} against a {kb:?}")));
         }
         let friction = check_friction(friction)?;
         self.contacts.push(Contact { shapes, friction, cone: ConeType::Linear, directions: 4 });

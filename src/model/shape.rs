@@ -1,13 +1,23 @@
 //! Contact shapes: the primitives a contact description names, each on a body or fixed in
 //! the world. Descriptions only: the narrow phase that reads them is
 //! `contact::geometry::pairs`.
+//!
+//! The general form is [`Shape::Placed`]: a [`Geometry`] (sphere, capsule, box, cylinder,
+//! half-space) on a body or the world at a pose (position, unit quaternion) in that body's
+//! frame, whose origin is the centre of mass: what `maxdyn_builder_add_shape` takes.
+//! [`Shape::Plane`] (a world half-space by normal and offset) and [`Shape::Sphere`] (a
+//! sphere on a body by its centre) are the short forms today's contact setters use.
 
 use super::BodyId;
-use crate::error::{check_finite, Error, Result};
-use crate::math::V3;
+use crate::error::{check_finite, check_len, Error, Result};
+use crate::math::{V3, V4};
 
 /// Tolerance of a plane's unit normal, on |n|² − 1 (a normalized vector is within ulps).
 const UNIT_NORMAL_TOLERANCE: f64 = 1e-12;
+
+/// Tolerance of a pose's unit quaternion, on |q|² − 1: 9-digit constants pass (the
+/// quaternion is then normalized), a quaternion that is not meant to be unit does not.
+const UNIT_QUATERNION_TOLERANCE: f64 = 1e-9;
 
 /// Shape kinds, in the order of the narrow phase's pair table (a pair function takes the
 /// lower kind first). Discriminants are the C ABI's shape numbers (`MAXDYN_SHAPE_*`): a
@@ -17,50 +27,174 @@ const UNIT_NORMAL_TOLERANCE: f64 = 1e-12;
 pub enum ShapeKind {
     Plane = 0,
     Sphere = 1,
+    Capsule = 2,
+    Box = 3,
+    Cylinder = 4,
 }
 
 /// Number of shape kinds (the pair table's size).
-pub const SHAPE_KINDS: usize = 2;
+pub const SHAPE_KINDS: usize = 5;
 
 impl ShapeKind {
     /// Every kind, in discriminant order.
-    pub const ALL: [ShapeKind; SHAPE_KINDS] = [ShapeKind::Plane, ShapeKind::Sphere];
+    pub const ALL: [ShapeKind; SHAPE_KINDS] = [ShapeKind::Plane, ShapeKind::Sphere, ShapeKind::Capsule, ShapeKind::Box, ShapeKind::Cylinder];
 
     /// The kind with C shape number `v`.
     pub fn from_i32(v: i32) -> Option<ShapeKind> {
         ShapeKind::ALL.into_iter().find(|&k| k as i32 == v)
     }
+
+    /// Number of parameters of the kind (C `params`, in [`Geometry`]'s field order).
+    pub fn parameter_count(self) -> usize {
+        match self {
+            ShapeKind::Plane => 0,
+            ShapeKind::Sphere => 1,
+            ShapeKind::Capsule | ShapeKind::Cylinder => 2,
+            ShapeKind::Box => 3,
+        }
+    }
 }
 
-/// Shape pairs that can touch, [lower kind][higher kind]: those the narrow phase's pair
-/// table has a function for. The geometry checks its table against this one when it
-/// compiles (`contact::geometry::pairs`), so the two cannot disagree.
+/// Shape pairs with a narrow-phase function, [lower kind][higher kind]. The geometry
+/// checks its table against this one when it compiles (`contact::geometry::pairs`), so
+/// the two cannot disagree.
 pub const PAIRS: [[bool; SHAPE_KINDS]; SHAPE_KINDS] = [
-    // Plane:  plane (two world half-spaces), sphere
-    [false, true],
-    // Sphere: (plane: lower kind first), sphere
-    [false, true],
+    // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder
+    [false, true, true, true, true],
+    // Sphere:   sphere, capsule, box, cylinder
+    [false, true, true, true, true],
+    // Capsule:  capsule, box, cylinder
+    [false, false, true, true, true],
+    // Box:      box, cylinder
+    [false, false, false, true, false],
+    // Cylinder: cylinder
+    [false, false, false, false, false],
 ];
 
 /// Whether shapes of kinds `a` and `b` (either order) have a narrow-phase function.
-pub fn pair_supported(a: ShapeKind, b: ShapeKind) -> bool {
+pub fn has_narrow_phase(a: ShapeKind, b: ShapeKind) -> bool {
     PAIRS[a.min(b) as usize][a.max(b) as usize]
+}
+
+/// Whether a contact description (`Builder::add_contact`) takes kinds `a` and `b`: the
+/// pairs that always write exactly one point, as a description has one point slot
+/// (`step::narrow_phase`). Pairs with several points wait for multi-point contacts.
+pub fn pair_supported(a: ShapeKind, b: ShapeKind) -> bool {
+    use ShapeKind::{Plane, Sphere};
+    matches!((a.min(b), a.max(b)), (Plane, Sphere) | (Sphere, Sphere))
+}
+
+/// A shape's geometry in its own frame (the frame its pose places).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Geometry {
+    /// The half-space below the x–y plane (z ≤ 0); its boundary's outward normal is +z.
+    HalfSpace,
+    /// The ball of `radius` (0: a point) about the origin.
+    Sphere { radius: f64 },
+    /// The points within `radius` of the segment from z = −half_length to +half_length.
+    Capsule { radius: f64, half_length: f64 },
+    /// |x| ≤ half_extents.x, |y| ≤ half_extents.y, |z| ≤ half_extents.z.
+    Box { half_extents: V3 },
+    /// x² + y² ≤ radius², |z| ≤ half_length.
+    Cylinder { radius: f64, half_length: f64 },
+}
+
+impl Geometry {
+    pub fn kind(&self) -> ShapeKind {
+        match self {
+            Geometry::HalfSpace => ShapeKind::Plane,
+            Geometry::Sphere { .. } => ShapeKind::Sphere,
+            Geometry::Capsule { .. } => ShapeKind::Capsule,
+            Geometry::Box { .. } => ShapeKind::Box,
+            Geometry::Cylinder { .. } => ShapeKind::Cylinder,
+        }
+    }
+
+    /// The geometry of `kind` from its parameters in C order (radius; radius and
+    /// half-length; three half extents; none for a plane), checked by [`Geometry::validate`].
+    pub fn new(kind: ShapeKind, params: &[f64]) -> Result<Geometry> {
+        check_len("params", params.len(), kind.parameter_count())?;
+        let g = match kind {
+            ShapeKind::Plane => Geometry::HalfSpace,
+            ShapeKind::Sphere => Geometry::Sphere { radius: params[0] },
+            ShapeKind::Capsule => Geometry::Capsule { radius: params[0], half_length: params[1] },
+            ShapeKind::Box => Geometry::Box { half_extents: V3::new(params[0], params[1], params[2]) },
+            ShapeKind::Cylinder => Geometry::Cylinder { radius: params[0], half_length: params[1] },
+        };
+        g.validate("params")?;
+        Ok(g)
+    }
+
+    /// Finite parameters; radii and half-lengths ≥ 0 (a capsule of radius 0 is a segment);
+    /// a box's half extents and a cylinder's radius > 0 (their faces need an area).
+    pub fn validate(&self, side: &'static str) -> Result<()> {
+        let bad = |what: &str, v: f64, rule: &str| Err(Error::InvalidArgument(side, format!("{what} {v} must be {rule}")));
+        match *self {
+            Geometry::HalfSpace => {}
+            Geometry::Sphere { radius } => {
+                check_finite(side, &[radius])?;
+                if radius < 0.0 {
+                    return bad("sphere radius", radius, "≥ 0");
+                }
+            }
+            Geometry::Capsule { radius, half_length } => {
+                check_finite(side, &[radius, half_length])?;
+                if radius < 0.0 {
+                    return bad("capsule radius", radius, "≥ 0");
+                }
+                if half_length < 0.0 {
+                    return bad("capsule half_length", half_length, "≥ 0");
+                }
+            }
+            Geometry::Box { half_extents: e } => {
+                check_finite(side, &[e.x, e.y, e.z])?;
+                if let Some(&v) = e.iter().find(|&&v| v <= 0.0) {
+                    return bad("box half extent", v, "> 0");
+                }
+            }
+            Geometry::Cylinder { radius, half_length } => {
+                check_finite(side, &[radius, half_length])?;
+                if radius <= 0.0 {
+                    return bad("cylinder radius", radius, "> 0");
+                }
+                if half_length < 0.0 {
+                    return bad("cylinder half_length", half_length, "≥ 0");
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A primitive shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Shape {
-    /// The world half-space {x : normal·x ≥ offset} (`normal` unit length).
+    /// The world half-space {x : normal·x ≤ offset} (`normal` unit length), which keeps
+    /// bodies on the side normal·x ≥ offset.
     Plane { normal: V3, offset: f64 },
     /// A sphere of `radius` (0: a point) centred at `centre` in the frame of `body`.
     Sphere { body: BodyId, centre: V3, radius: f64 },
+    /// `geometry` on `body` (None: the world) at position `x` and orientation `q` (unit,
+    /// w, x, y, z) in that body's frame.
+    Placed { body: Option<BodyId>, x: V3, q: V4, geometry: Geometry },
 }
 
 impl Shape {
+    /// A shape of `kind` with C-order `params` on `body` (None: the world) at pose
+    /// (`x`, `q`) in the body frame; `q` must be unit to 1e-9 on |q|² and is normalized.
+    pub fn placed(body: Option<BodyId>, x: [f64; 3], q: [f64; 4], kind: ShapeKind, params: &[f64]) -> Result<Shape> {
+        let geometry = Geometry::new(kind, params)?;
+        let shape = Shape::Placed { body, x: V3::from(x), q: V4::from(q), geometry };
+        shape.validate("pose")?;
+        let q = V4::from(q).normalize();
+        Ok(Shape::Placed { body, x: V3::from(x), q, geometry })
+    }
+
     pub fn kind(&self) -> ShapeKind {
         match self {
             Shape::Plane { .. } => ShapeKind::Plane,
             Shape::Sphere { .. } => ShapeKind::Sphere,
+            Shape::Placed { geometry, .. } => geometry.kind(),
         }
     }
 
@@ -69,11 +203,12 @@ impl Shape {
         match *self {
             Shape::Plane { .. } => None,
             Shape::Sphere { body, .. } => Some(body),
+            Shape::Placed { body, .. } => body,
         }
     }
 
     /// Checks the shape's own parameters (not its body, which the builder knows): finite
-    /// numbers, a radius ≥ 0, a plane's unit normal. Errors name the argument `side`.
+    /// numbers, radii ≥ 0, unit normals and quaternions. Errors name the argument `side`.
     pub fn validate(&self, side: &'static str) -> Result<()> {
         match *self {
             Shape::Plane { normal, offset } => {
@@ -83,10 +218,15 @@ impl Shape {
                 }
             }
             Shape::Sphere { centre, radius, .. } => {
-                check_finite(side, &[centre.x, centre.y, centre.z, radius])?;
-                if radius < 0.0 {
-                    return Err(Error::InvalidArgument(side, format!("sphere radius {radius} must be ≥ 0")));
+                check_finite(side, &[centre.x, centre.y, centre.z])?;
+                Geometry::Sphere { radius }.validate(side)?;
+            }
+            Shape::Placed { x, q, geometry, .. } => {
+                check_finite(side, &[x.x, x.y, x.z, q[0], q[1], q[2], q[3]])?;
+                if (q.norm_squared() - 1.0).abs() > UNIT_QUATERNION_TOLERANCE {
+                    return Err(Error::InvalidArgument(side, format!("pose quaternion {:?} must have unit length", q.as_slice())));
                 }
+                geometry.validate(side)?;
             }
         }
         Ok(())
@@ -103,6 +243,8 @@ mod tests {
             assert_eq!(k as usize, i);
             assert_eq!(ShapeKind::from_i32(i as i32), Some(k));
         }
+        assert_eq!((ShapeKind::Plane as i32, ShapeKind::Sphere as i32, ShapeKind::Capsule as i32), (0, 1, 2));
+        assert_eq!((ShapeKind::Box as i32, ShapeKind::Cylinder as i32), (3, 4));
         assert_eq!(ShapeKind::from_i32(SHAPE_KINDS as i32), None);
         assert_eq!(ShapeKind::from_i32(-1), None);
     }
@@ -113,5 +255,47 @@ mod tests {
         assert!(pair_supported(Sphere, Plane) && pair_supported(Plane, Sphere));
         assert!(pair_supported(Sphere, Sphere));
         assert!(!pair_supported(Plane, Plane));
+        // several-point pairs have a narrow phase but no description slot yet
+        assert!(has_narrow_phase(Box, Plane) && has_narrow_phase(Plane, Box) && !pair_supported(Box, Plane));
+        assert!(has_narrow_phase(Capsule, Box) && !has_narrow_phase(Cylinder, Box));
+        for a in ShapeKind::ALL {
+            for b in ShapeKind::ALL {
+                assert_eq!(has_narrow_phase(a, b), has_narrow_phase(b, a));
+                assert!(!pair_supported(a, b) || has_narrow_phase(a, b));
+            }
+        }
+    }
+
+    #[test]
+    fn placed_shapes_from_c_parameters() {
+        let q = [0.5f64.sqrt(), 0.5f64.sqrt(), 0.0, 0.0];
+        let s = Shape::placed(Some(2), [0.1, 0.0, 0.0], q, ShapeKind::Capsule, &[0.05, 0.3]).unwrap();
+        assert_eq!((s.kind(), s.body()), (ShapeKind::Capsule, Some(2)));
+        let Shape::Placed { q: stored, geometry, .. } = s else { panic!("placed") };
+        assert!((stored.norm() - 1.0).abs() < 1e-15);
+        assert_eq!(geometry, Geometry::Capsule { radius: 0.05, half_length: 0.3 });
+        let ground = Shape::placed(None, [0.0; 3], [1.0, 0.0, 0.0, 0.0], ShapeKind::Plane, &[]).unwrap();
+        assert_eq!((ground.kind(), ground.body()), (ShapeKind::Plane, None));
+        let b = Shape::placed(Some(0), [0.0; 3], [1.0, 0.0, 0.0, 0.0], ShapeKind::Box, &[0.1, 0.2, 0.3]).unwrap();
+        assert_eq!(b.kind(), ShapeKind::Box);
+    }
+
+    #[test]
+    fn bad_parameters_get_specific_errors() {
+        let id = [1.0, 0.0, 0.0, 0.0];
+        let err = |kind, params: &[f64]| Shape::placed(Some(0), [0.0; 3], id, kind, params).unwrap_err();
+        let says = |e: Error, text: &str| matches!(&e, Error::InvalidArgument("params", m) if m.contains(text));
+        assert!(says(err(ShapeKind::Sphere, &[-0.1]), "sphere radius -0.1 must be ≥ 0"));
+        assert!(says(err(ShapeKind::Capsule, &[0.1, -1.0]), "capsule half_length -1 must be ≥ 0"));
+        assert!(says(err(ShapeKind::Box, &[0.1, 0.0, 0.2]), "box half extent 0 must be > 0"));
+        assert!(says(err(ShapeKind::Cylinder, &[0.0, 0.2]), "cylinder radius 0 must be > 0"));
+        assert_eq!(err(ShapeKind::Capsule, &[f64::NAN, 0.2]), Error::NonFinite("params"));
+        assert_eq!(err(ShapeKind::Box, &[0.1, 0.2]), Error::WrongLength { name: "params", got: 2, expected: 3 });
+        let pose = |x: [f64; 3], q: [f64; 4]| Shape::placed(None, x, q, ShapeKind::Sphere, &[0.1]).unwrap_err();
+        assert_eq!(pose([0.0, f64::NAN, 0.0], id), Error::NonFinite("pose"));
+        assert_eq!(pose([0.0; 3], [1.0, 0.0, f64::INFINITY, 0.0]), Error::NonFinite("pose"));
+        assert!(matches!(pose([0.0; 3], [1.0, 0.1, 0.0, 0.0]), Error::InvalidArgument("pose", m) if m.contains("quaternion")));
+        // a 9-digit quaternion is unit enough, and is stored normalized
+        assert!(Shape::placed(None, [0.0; 3], [0.707106781, 0.707106781, 0.0, 0.0], ShapeKind::Sphere, &[0.1]).is_ok());
     }
 }

@@ -41,6 +41,19 @@ impl ContactPoint {
         (self.body_a, self.body_b)
     }
 
+    /// The same point with its sides exchanged (both on bodies): the normal reversed, the
+    /// gap unchanged.
+    pub fn swapped(&self) -> ContactPoint {
+        let body_b = self.body_b.expect("swapping sides needs two bodies");
+        ContactPoint {
+            body_a: body_b,
+            body_b: Some(self.body_a),
+            normal: -self.normal,
+            anchor: [self.anchor[1], self.anchor[0]],
+            radius: [self.radius[1], self.radius[0]],
+        }
+    }
+
     /// Witness point of body side `side` in its body frame, with `rt` = Q(q)ᵀ of that body:
     /// where the force acts, anchor_a − Q_aᵀ n r_a and anchor_b + Q_bᵀ n r_b.
     pub fn witness(&self, side: usize, rt: &M3) -> V3 {

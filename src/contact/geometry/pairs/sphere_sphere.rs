@@ -1,31 +1,38 @@
-//! Sphere on one body against a sphere on another.
+//! Sphere against sphere.
 
+use super::plane_sphere::sphere_radius;
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Shape};
-use crate::math::{rotation, V3, V4};
+use crate::math::{V3, V4};
 
 /// One point: anchors the centres, radii the spheres', normal the unit vector between the
 /// centres at (x, q), from b's to a's. Held fixed for a step, it makes the gap at z_{k+2}
 /// the signed distance along it, which stays negative when a fast sphere would pass
 /// through the other within a step.
-pub fn collide(sphere_a: &Shape, sphere_b: &Shape, x: &[V3], q: &[V4], out: &mut [ContactPoint]) -> usize {
-    let (&Shape::Sphere { body: body_a, centre: pa, radius: ra }, &Shape::Sphere { body: body_b, centre: pb, radius: rb }) = (sphere_a, sphere_b) else {
-        unreachable!("pair table: sphere_sphere gets two spheres")
-    };
-    let Some(p) = out.first_mut() else { return 0 };
-    let (qa, qb) = (rotation(&q[body_a]), rotation(&q[body_b]));
-    let d = x[body_a] + qa * pa - (x[body_b] + qb * pb);
+pub fn collide(sphere_a: &Shape, sphere_b: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
+    let (a, b) = (Solid::at(sphere_a, x, q), Solid::at(sphere_b, x, q));
+    let (ra, rb) = (sphere_radius(&a), sphere_radius(&b));
+    let d = a.x - b.x;
     let nd = d.norm();
     // coincident centres have no direction; any unit vector keeps the node regular
     let normal = if nd > 1e-12 { d / nd } else { V3::z() };
-    *p = ContactPoint { body_a, body_b: Some(body_b), normal, anchor: [pa, pb], radius: [ra, rb] };
-    1
+    let mut points = Points::new(out, max_gap);
+    points.push(Candidate {
+        gap: normal.dot(&d) - ra - rb,
+        one: a.origin_side(ra),
+        two: b.origin_side(rb),
+        n: normal,
+    });
+    points.count()
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::narrow_phase;
+    use super::super::testing::{check_points, placed, unit_q};
     use super::*;
-    use crate::math::from_rotation_vector;
+    use crate::math::{from_rotation_vector, rotation};
+    use crate::model::shape::ShapeKind;
 
     #[test]
     fn point_and_gap_by_hand() {
@@ -36,7 +43,7 @@ mod tests {
         let a = Shape::Sphere { body: 0, centre: V3::new(0.0, 0.5, 0.0), radius: 0.3 };
         let b = Shape::Sphere { body: 1, centre: V3::zeros(), radius: 0.4 };
         let mut out = [ContactPoint::default(); 1];
-        assert_eq!(narrow_phase(&a, &b, &x, &q, &mut out), 1);
+        assert_eq!(narrow_phase(&a, &b, &x, &q, f64::INFINITY, &mut out), 1);
         let p = out[0];
         assert_eq!((p.body_a, p.body_b), (0, Some(1)));
         assert!((p.normal - V3::z()).norm() < 1e-15);
@@ -50,6 +57,8 @@ mod tests {
         // the normal is kept: moving a sideways changes the gap along it only
         let moved = vec![x[0] + V3::new(1.0, 0.0, -0.5), x[1]];
         assert!((p.gap(&moved, &q) - (1.5 - 0.7)).abs() < 1e-14);
+        // beyond the margin: no point
+        assert_eq!(narrow_phase(&a, &b, &x, &q, 1.0, &mut out), 0);
     }
 
     #[test]
@@ -58,7 +67,23 @@ mod tests {
         let q = vec![V4::new(1.0, 0.0, 0.0, 0.0); 2];
         let s = |body| Shape::Sphere { body, centre: V3::zeros(), radius: 0.1 };
         let mut out = [ContactPoint::default(); 1];
-        assert_eq!(narrow_phase(&s(0), &s(1), &x, &q, &mut out), 1);
+        assert_eq!(narrow_phase(&s(0), &s(1), &x, &q, f64::INFINITY, &mut out), 1);
         assert_eq!(out[0].normal, V3::z());
+    }
+
+    /// Placed spheres (one on the world): the gap is the distance of the centres less
+    /// the radii, and swapping the shapes swaps the sides.
+    #[test]
+    fn placed_and_world_spheres() {
+        let x = vec![V3::new(0.1, -0.2, 0.3), V3::new(0.4, 0.5, 1.2)];
+        let q = vec![unit_q(0.3, -0.2, 0.5), unit_q(-0.7, 0.1, 0.2)];
+        let a = placed(Some(0), V3::new(0.1, 0.2, 0.0), unit_q(0.4, 0.0, 0.0), ShapeKind::Sphere, &[0.3]);
+        let b = placed(Some(1), V3::new(0.0, -0.1, 0.2), unit_q(0.0, 0.0, 0.0), ShapeKind::Sphere, &[0.2]);
+        let w = placed(None, V3::new(1.0, 1.0, 1.0), unit_q(0.0, 0.0, 0.0), ShapeKind::Sphere, &[0.2]);
+        for other in [b, w] {
+            let p = check_points(&a, &other, &x, &q, f64::INFINITY, 1)[0];
+            let (sa, sb) = (Solid::at(&a, &x, &q), Solid::at(&other, &x, &q));
+            assert!((p.gap(&x, &q) - ((sa.x - sb.x).norm() - 0.5)).abs() < 1e-14);
+        }
     }
 }

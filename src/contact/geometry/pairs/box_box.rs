@@ -1,0 +1,164 @@
+//! Box against box: separating axes, then face clipping or the closest points of two edges.
+
+use super::box_clip::{clip, pick_four, Rectangle, MAX_CLIPPED};
+use super::segment::closest_between;
+use super::sphere_box::closest_on_box;
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
+use crate::contact::geometry::{ContactPoint, Geometry, Shape};
+use crate::math::{V3, V4};
+
+/// An edge axis wins over the best face axis only when it separates the boxes more by
+/// this share of their size: near-parallel edges then give the face contact, which holds.
+const EDGE_PREFERENCE: f64 = 1e-6;
+
+/// The axis of least penetration (greatest separation) among the 15 separating axes
+/// (Gottschalk's OBB test). A face axis gives a face contact: the incident face of the
+/// other box cut to the reference face's rectangle, each vertex a point at its height
+/// above the reference face (up to 8, reduced to 4 that span them). An edge axis gives
+/// one point, the closest points of the two supporting edges. With a face axis, the
+/// corner of either box nearest the other comes first when it is lower than the clipped
+/// points (boxes apart across a corner or an edge; then up to 5 points).
+pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
+    let (a, b) = (Solid::at(first, x, q), Solid::at(second, x, q));
+    let (Geometry::Box { half_extents: ea }, Geometry::Box { half_extents: eb }) = (a.geometry, b.geometry) else {
+        unreachable!("pair table: box_box gets two boxes")
+    };
+    let t = b.x - a.x;
+    let separation = |l: &V3| l.dot(&t).abs() - (0..3).map(|i| ea[i] * a.axis(i).dot(l).abs() + eb[i] * b.axis(i).dot(l).abs()).sum::<f64>();
+    // face axes: a's, then b's
+    let mut face = (f64::NEG_INFINITY, 0, 0);
+    for (which, s) in [(0, &a), (1, &b)] {
+        for i in 0..3 {
+            let sep = separation(&s.axis(i));
+            if sep > face.0 {
+                face = (sep, which, i);
+            }
+        }
+    }
+    let mut points = Points::new(out, max_gap);
+    if face.0 == f64::NEG_INFINITY {
+        // no axis compares (a NaN configuration): one point, whose NaN gap shows downstream
+        points.push(nearest_corner(&a, &ea, &b, &eb));
+        return points.count();
+    }
+    let size = ea.max().max(eb.max());
+    let mut edge = (face.0 + EDGE_PREFERENCE * size, None);
+    for i in 0..3 {
+        for j in 0..3 {
+            let l = a.axis(i).cross(&b.axis(j));
+            if l.norm() > 1e-9 {
+                let l = l.normalize();
+                let sep = separation(&l);
+                if sep > edge.0 {
+                    edge = (sep, Some((i, j, l)));
+                }
+            }
+        }
+    }
+    if let Some((i, j, l)) = edge.1 {
+        edge_point(&a, &b, &ea, &eb, i, j, l, &mut points);
+        return points.count();
+    }
+    let corner = nearest_corner(&a, &ea, &b, &eb);
+    if face.1 == 0 {
+        face_points(&a, &ea, &b, &eb, face.2, false, corner, &mut points);
+    } else {
+        face_points(&b, &eb, &a, &ea, face.2, true, corner, &mut points);
+    }
+    points.count()
+}
+
+/// The corner of either box nearest the other box, against that box's closest point (its
+/// exact distance): the point of boxes apart across a corner or an edge, which the face
+/// clipping misses when the corner is not over the reference face.
+fn nearest_corner<'s>(a: &'s Solid, ea: &V3, b: &'s Solid, eb: &V3) -> Candidate<'s> {
+    let corner = |e: &V3, c: usize| V3::new([-e.x, e.x][c & 1], [-e.y, e.y][(c >> 1) & 1], [-e.z, e.z][c >> 2]);
+    // (distance, corner's solid is a, corner in its shape frame, foot in the other's, normal)
+    let mut best = (f64::INFINITY, true, V3::zeros(), V3::zeros(), V3::z());
+    for (s, es, o, eo, on_a) in [(a, ea, b, eb, true), (b, eb, a, ea, false)] {
+        for c in 0..8 {
+            let p = corner(es, c);
+            let (foot, local_n, distance) = closest_on_box(eo, &o.to_shape(&s.world(&p)));
+            if distance < best.0 {
+                best = (distance, on_a, p, foot, o.r * local_n);
+            }
+        }
+    }
+    let (gap, on_a, p, foot, n) = best;
+    // the normal runs from b to a
+    if on_a {
+        Candidate { gap, one: a.side_of(&p, 0.0), two: b.side_of(&foot, 0.0), n }
+    } else {
+        Candidate { gap, one: a.side_of(&foot, 0.0), two: b.side_of(&p, 0.0), n: -n }
+    }
+}
+
+/// The face contact with reference face `i` of box `r` (its side towards `inc`) and the
+/// incident face of box `inc`; `swapped`: `r` is the second shape (side 2). The nearest
+/// corner (`nearest`) comes first when it is lower than every clipped point.
+#[allow(clippy::too_many_arguments)]
+fn face_points(r: &Solid, er: &V3, inc: &Solid, ei: &V3, i: usize, swapped: bool, nearest: Candidate, points: &mut Points) {
+    let sign = if r.axis(i).dot(&(inc.x - r.x)) >= 0.0 { 1.0 } else { -1.0 };
+    let n = r.axis(i) * sign; // from r towards inc
+    let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+    let rect = Rectangle { centre: r.x + n * er[i], axes: [r.axis(j), r.axis(k)], half: [er[j], er[k]] };
+    // the incident face: inc's face turned most against n
+    let along = inc.r.transpose() * n;
+    let f = (1..3).fold(0, |best, m| if along[m].abs() > along[best].abs() { m } else { best });
+    let (g, h) = ((f + 1) % 3, (f + 2) % 3);
+    let level = if along[f] > 0.0 { -ei[f] } else { ei[f] };
+    let corner = |sg: f64, sh: f64| {
+        let mut p = V3::zeros();
+        (p[f], p[g], p[h]) = (level, sg * ei[g], sh * ei[h]);
+        inc.world(&p)
+    };
+    let quad = [corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)];
+    let (poly, len) = clip(&quad, &rect);
+    let mut gaps = [0.0; MAX_CLIPPED];
+    for (gap, p) in gaps.iter_mut().zip(&poly[..len]) {
+        *gap = n.dot(&(p - rect.centre));
+    }
+    let lowest = gaps[..len].iter().copied().fold(f64::INFINITY, f64::min);
+    if nearest.gap < lowest - 1e-12 * er.max().max(ei.max()) {
+        points.push(nearest);
+    }
+    let (mut picked, count) = pick_four(&poly[..len], &gaps[..len], &n);
+    picked[..count].sort_unstable_by(|&u, &v| gaps[u].total_cmp(&gaps[v]));
+    for &m in &picked[..count] {
+        let (on_inc, gap) = (poly[m], gaps[m]);
+        let foot = on_inc - n * gap;
+        // the normal runs from the second shape to the first
+        points.push(if swapped {
+            Candidate { gap, one: inc.side_at(&on_inc, 0.0), two: r.side_at(&foot, 0.0), n }
+        } else {
+            Candidate { gap, one: r.side_at(&foot, 0.0), two: inc.side_at(&on_inc, 0.0), n: -n }
+        });
+    }
+}
+
+/// The edge contact along l = a_i × b_j: the closest points of a's edge along a_i that
+/// leads towards b and b's edge along b_j that leads towards a; apart, their distance.
+#[allow(clippy::too_many_arguments)]
+fn edge_point(a: &Solid, b: &Solid, ea: &V3, eb: &V3, i: usize, j: usize, l: V3, points: &mut Points) {
+    let n = if l.dot(&(b.x - a.x)) >= 0.0 { l } else { -l }; // from a towards b
+    let edge_centre = |s: &Solid, e: &V3, along: usize, towards: &V3| {
+        let mut p = V3::zeros();
+        for m in (0..3).filter(|&m| m != along) {
+            p[m] = if s.axis(m).dot(towards) >= 0.0 { e[m] } else { -e[m] };
+        }
+        p
+    };
+    let (pa, pb) = (edge_centre(a, ea, i, &n), edge_centre(b, eb, j, &-n));
+    let (ca, cb) = (a.world(&pa), b.world(&pb));
+    let (s, t) = closest_between(&ca, &a.axis(i), ea[i], &cb, &b.axis(j), eb[j]);
+    let (wa, wb) = (ca + a.axis(i) * s, cb + b.axis(j) * t);
+    // apart, the direction between the edges' closest points: along the axis when they
+    // cross, and, past an edge's end, their distance (the axis' separation only bounds it)
+    let d = wb - wa;
+    let (gap, n) = if n.dot(&d) > 0.0 { (d.norm(), d.normalize()) } else { (n.dot(&d), n) };
+    points.push(Candidate { gap, one: a.side_at(&wa, 0.0), two: b.side_at(&wb, 0.0), n: -n });
+}
+
+#[cfg(test)]
+#[path = "box_box_tests.rs"]
+mod tests;

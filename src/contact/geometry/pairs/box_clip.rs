@@ -1,0 +1,108 @@
+//! Face clipping for box–box: the incident face cut to the reference face's rectangle
+//! (Sutherland–Hodgman), and the choice of at most four of the points.
+
+use crate::math::V3;
+
+/// Most vertices of a quadrilateral clipped by four half-planes (each adds at most one).
+pub const MAX_CLIPPED: usize = 8;
+
+/// The rectangle of a reference face: centre, in-plane unit axes and half extents.
+pub struct Rectangle {
+    pub centre: V3,
+    pub axes: [V3; 2],
+    pub half: [f64; 2],
+}
+
+/// The quadrilateral `quad` (a face, in order around it) cut to the slab over `rect`:
+/// its vertices in order, and their count (0 when the faces do not overlap).
+pub fn clip(quad: &[V3; 4], rect: &Rectangle) -> ([V3; MAX_CLIPPED], usize) {
+    let mut poly = [V3::zeros(); MAX_CLIPPED];
+    poly[..4].copy_from_slice(quad);
+    let mut len = 4;
+    for (axis, half) in rect.axes.iter().zip(rect.half) {
+        for sign in [1.0, -1.0] {
+            // keep sign·axis·(p − centre) ≤ half
+            let inside = |p: &V3| half - sign * axis.dot(&(p - rect.centre));
+            let mut next = [V3::zeros(); MAX_CLIPPED];
+            let mut n = 0;
+            for i in 0..len {
+                let (p, r) = (poly[i], poly[(i + 1) % len]);
+                let (dp, dr) = (inside(&p), inside(&r));
+                if dp >= 0.0 {
+                    next[n] = p;
+                    n += 1;
+                }
+                if (dp >= 0.0) != (dr >= 0.0) && n < MAX_CLIPPED {
+                    next[n] = p + (r - p) * (dp / (dp - dr));
+                    n += 1;
+                }
+            }
+            poly = next;
+            len = n;
+        }
+    }
+    (poly, len)
+}
+
+/// At most four of `points` (with their `gaps`) that span them, normal `n`: the deepest,
+/// the farthest from it, and the two farthest on either side of the line through those
+/// (so a face's four corners are kept). Returns their indices and count.
+pub fn pick_four(points: &[V3], gaps: &[f64], n: &V3) -> ([usize; 4], usize) {
+    let len = points.len();
+    if len <= 4 {
+        return ([0, 1, 2, 3], len);
+    }
+    let deepest = (1..len).fold(0, |best, i| if gaps[i] < gaps[best] { i } else { best });
+    let p0 = points[deepest];
+    let across = |i: usize| (points[i] - p0) - n * n.dot(&(points[i] - p0));
+    let farthest = (0..len).fold(deepest, |best, i| if across(i).norm() > across(best).norm() { i } else { best });
+    let line = points[farthest] - p0;
+    let area = |i: usize| n.dot(&line.cross(&(points[i] - p0)));
+    let left = (0..len).fold(deepest, |best, i| if area(i) > area(best) { i } else { best });
+    let right = (0..len).fold(deepest, |best, i| if area(i) < area(best) { i } else { best });
+    let mut picked = [deepest, farthest, 0, 0];
+    let mut count = 2;
+    for i in [left, right] {
+        if !picked[..count].contains(&i) {
+            picked[count] = i;
+            count += 1;
+        }
+    }
+    (picked, count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(half: f64, turn: f64) -> [V3; 4] {
+        let (c, s) = (turn.cos(), turn.sin());
+        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)].map(|(a, b)| V3::new(half * (a * c - b * s), half * (a * s + b * c), 0.0))
+    }
+
+    #[test]
+    fn a_square_turned_45_degrees_clips_to_an_octagon() {
+        let rect = Rectangle { centre: V3::zeros(), axes: [V3::x(), V3::y()], half: [1.0, 1.0] };
+        let (poly, len) = clip(&square(1.0, std::f64::consts::FRAC_PI_4), &rect);
+        assert_eq!(len, 8);
+        // every vertex on the boundary of both squares: the octagon of side 2(√2 − 1)
+        for p in &poly[..len] {
+            assert!((p.x.abs().max(p.y.abs()) - 1.0).abs() < 1e-15 || (p.x.abs() + p.y.abs() - 2f64.sqrt()).abs() < 1e-15);
+        }
+        let gaps = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0];
+        let (picked, count) = pick_four(&poly[..len], &gaps, &V3::z());
+        assert_eq!((count, picked[0]), (4, 0));
+        // the four span the octagon: their quadrilateral holds its centre
+        let pts: Vec<V3> = picked.iter().map(|&i| poly[i]).collect();
+        assert!(pts.iter().map(|p| p.norm()).all(|r| r > 0.9));
+    }
+
+    #[test]
+    fn inside_and_outside() {
+        let rect = Rectangle { centre: V3::zeros(), axes: [V3::x(), V3::y()], half: [1.0, 1.0] };
+        // a smaller square stays whole; a far one vanishes
+        assert_eq!(clip(&square(0.5, 0.3), &rect).1, 4);
+        let far = square(0.5, 0.0).map(|p| p + V3::new(3.0, 0.0, 0.0));
+        assert_eq!(clip(&far, &rect).1, 0);
+    }
+}
