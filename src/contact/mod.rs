@@ -8,8 +8,9 @@
 //!
 //! * [`broad_phase`]: sort and sweep over the shapes' bounding boxes: the candidate
 //!   pairs for the narrow phase without an n² loop.
-//! * [`geometry`]: gap functions (point/sphere vs plane, sphere vs sphere), their velocity
-//!   Jacobians at z_{k+2}, and the force/slip maps at the contact point at z_{k+1}.
+//! * [`geometry`]: the narrow phase (one function per shape pair: half-spaces, spheres,
+//!   capsules, boxes, cylinders), the contact points' gaps and their velocity Jacobians at
+//!   z_{k+2}, and the force/slip maps at the contact point at z_{k+1}.
 //! * [`cone`]: friction cones (linearized with an even number of directions built from the
 //!   normal, or the second-order cone) as local residual/Jacobian of the node's variables.
 //! * [`node`]: the per-contact condensed Newton block and the interior-point helpers
