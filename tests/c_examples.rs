@@ -13,8 +13,14 @@ use maxdyn::{Builder, Inertia, JointType, Model, Parent, Sim};
 
 /// Compiles `examples_c/<name>.c` into a scratch directory; returns the executable.
 fn build_example(name: &str) -> PathBuf {
+    build_example_in(name, &format!("c_example_{name}"))
+}
+
+/// As [`build_example`], into scratch directory `dir` (tests run in parallel: each
+/// builds into its own).
+fn build_example_in(name: &str, dir: &str) -> PathBuf {
     let lib = shared_library();
-    let dir = scratch_dir(&format!("c_example_{name}"));
+    let dir = scratch_dir(dir);
     let exe = dir.join(name);
     run(Command::new(c_compiler())
         .args(["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O2", "-I"])
@@ -197,7 +203,7 @@ fn c_examples_are_clean_under_valgrind() {
         return;
     }
     for (name, args) in [("double_pendulum", vec!["200"]), ("box_drop", vec!["0.25"]), ("pd_control", vec!["3000"]), ("batch_rollouts", vec!["2"])] {
-        let exe = build_example(name);
+        let exe = build_example_in(name, &format!("valgrind_{name}"));
         let out = Command::new("valgrind")
             .args(["--quiet", "--error-exitcode=99", "--leak-check=full", "--show-leak-kinds=definite,indirect", "--errors-for-leak-kinds=definite,indirect"])
             .arg(&exe)
