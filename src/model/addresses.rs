@@ -5,7 +5,11 @@
 //!   joint j:    s[joint(j) .. joint(j) + nc]      = λ (none for a joint without rows)
 //!   contact c:  s[contact(c) .. contact(c) + nk]  = K: normal force γ first, then the
 //!                                                  friction variables of its cone
+//!   limit side l: s[contact(nc + l)]              = its force γ (nc contacts)
 //! ```
+//!
+//! Contacts and limit sides are the inequality nodes of the interior point, numbered
+//! contacts first: inequality i sits at `contact(i)`.
 //!
 //! The blocks follow the graph LDU's elimination order (`Symbolic::offsets`), not the
 //! declaration order, so every reader of s goes through these offsets.
@@ -20,8 +24,9 @@ pub struct Addresses {
 }
 
 impl Addresses {
-    /// From the graph nodes of bodies, joints and contacts and each node's offset in the
-    /// step vector (the solver's block layout, `Symbolic::offsets`).
+    /// From the graph nodes of bodies, joints and inequalities (contacts, then limit
+    /// sides) and each node's offset in the step vector (the solver's block layout,
+    /// `Symbolic::offsets`).
     pub fn new(node_offsets: &[usize], body_node: &[usize], joint_node: &[Option<usize>], contact_node: &[usize]) -> Addresses {
         let at = |n: usize| node_offsets[n];
         Addresses {
@@ -43,7 +48,8 @@ impl Addresses {
         self.joint[j]
     }
 
-    /// Offset of contact `c`'s kept variables (its normal force first).
+    /// Offset of inequality `c`'s kept variables (its normal force first): contact `c`, or
+    /// limit side c − (number of contacts).
     #[inline]
     pub fn contact(&self, c: usize) -> usize {
         self.contact[c]

@@ -44,7 +44,14 @@ impl Sim {
         self.data.state.v[body] = V3::new(s[7], s[8], s[9]);
         self.data.state.w[body] = w;
         self.data.dt_prev = self.data.dt;
+        self.follow_tracked();
         Ok(())
+    }
+
+    /// The tracked joint coordinates (limits, mimics) follow a state the caller set.
+    fn follow_tracked(&mut self) {
+        let s = &self.data.state;
+        self.data.tracked.follow_state(&self.model, &s.x, &s.q);
     }
 
     fn check_joint(&self, joint: usize) -> Result<&crate::joints::Joint> {
@@ -128,6 +135,12 @@ impl Sim {
         check_len("values", values.len(), j.dof())?;
         check_finite("values", values)?;
         self.reposition(joint, values, true);
+        // a tracked angle is what was set, also beyond ±π
+        for (i, &v) in values.iter().enumerate() {
+            if let Some(t) = crate::model::coordinates::tracked_index(&self.model.tracked, joint, i) {
+                self.data.tracked.state[t] = v;
+            }
+        }
         Ok(())
     }
 
@@ -190,6 +203,7 @@ impl Sim {
             self.data.state.v[b] = (z1[b].x - z0[b].x) / dt;
             self.data.state.w[b] = velocity_between(&z0[b].q, &z1[b].q, dt);
         }
+        self.follow_tracked();
     }
 
     /// Kinetic and potential energy (gravity and springs).

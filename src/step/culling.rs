@@ -1,4 +1,6 @@
-//! Contacts far from touching are left out of a step's solve.
+//! Contacts far from touching, and joint limits far from their bounds, are left out of a
+//! step's solve (both are the interior point's inequalities, `step::inequalities`; the
+//! text below says contact for either).
 //!
 //! An interior point moves all contacts with one step length, and the fraction-to-boundary
 //! rule lets the contact that is farthest from its solution set it: a sphere 10 m above
@@ -25,13 +27,13 @@ pub fn select_contacts(eqs: &Equations, margin: f64, sc: &mut Scratch) {
     let model = eqs.model;
     let (s, cw) = (&sc.it.s, &mut sc.contacts);
     let vel = |b: usize| model.addresses.velocities(s, b);
-    for (ci, c) in model.contacts.iter().enumerate() {
+    for ci in 0..cw.count() {
         let active = if margin.is_finite() {
             let mut j = [[0.0; 6]; 2];
-            let phi = cw.points[ci].gap_and_jacobian(&eqs.frame.x1, &eqs.frame.q1, eqs.dt, vel, Some(&mut j));
+            let phi = eqs.gap(&cw.points, ci, s, Some(&mut j));
             // distance the contact point moves in one step at these velocities
             let mut reach = 0.0;
-            let (a, b) = c.bodies();
+            let (a, b) = eqs.inequality_bodies(&cw.points, ci);
             for (jv, body) in j.iter().zip([Some(a), b]) {
                 if let Some(body) = body {
                     let (v, w) = vel(body);
@@ -49,12 +51,10 @@ pub fn select_contacts(eqs: &Equations, margin: f64, sc: &mut Scratch) {
 /// Checks the left-out contacts at the solution in `sc.it.s`: adds each one whose gap at
 /// z_{k+2} is negative to the solve. Returns whether all held.
 pub fn left_out_contacts_hold(eqs: &Equations, sc: &mut Scratch) -> bool {
-    let model = eqs.model;
     let (s, cw) = (&sc.it.s, &mut sc.contacts);
-    let vel = |b: usize| model.addresses.velocities(s, b);
     let mut hold = true;
-    for ci in 0..model.contacts.len() {
-        if !cw.selection.contains(ci) && cw.points[ci].gap_and_jacobian(&eqs.frame.x1, &eqs.frame.q1, eqs.dt, vel, None) < 0.0 {
+    for ci in 0..cw.count() {
+        if !cw.selection.contains(ci) && eqs.gap(&cw.points, ci, s, None) < 0.0 {
             cw.set_active(ci, true);
             hold = false;
         }

@@ -5,6 +5,7 @@
 use crate::data::StepStats;
 use crate::forces;
 use crate::integrator::{self, Inputs, MultiplierJacobians, StepFrame};
+use crate::limits::TrackedValues;
 use crate::model::Model;
 use crate::solver::BlockMatrix;
 
@@ -19,6 +20,8 @@ pub struct Equations<'a> {
     pub g: &'a MultiplierJacobians,
     /// Interval of the unknown velocities.
     pub dt: f64,
+    /// The joint coordinates of limits and mimics at z_{k+1}, angles unwrapped.
+    pub tracked: &'a TrackedValues,
 }
 
 impl Equations<'_> {
@@ -26,6 +29,13 @@ impl Equations<'_> {
     pub fn residual(&self, s: &[f64], r: &mut [f64]) {
         integrator::residual_into(self.model, self.frame, self.inputs, self.g, self.dt, s, r);
         forces::add_step_residual(self.model, self.frame, self.g, self.inputs, s, r);
+        // a limit side's row as left out of the solve, γ = 0 (the interior point writes
+        // the rows of those it solves)
+        let at = &self.model.addresses;
+        for l in 0..self.model.limit_sides.len() {
+            let o = at.contact(self.model.contacts.len() + l);
+            r[o] = s[o];
+        }
     }
 
     /// ∂f/∂s at `s` into `matrix` (cleared first).
