@@ -58,8 +58,8 @@ impl Joint {
         debug_assert!(self.is_single_axis(i), "coordinate {i} is not single-axis");
         let z = V3::zeros();
         let mut g = CoordinateGradient { parent_x: z, parent_phi: z, child_x: z, child_phi: z };
-        let ra = rotation(&a.q);
         if i < self.ct.len {
+            let ra = rotation(&a.q);
             let c = self.ct.dirs[i];
             let u = ra.transpose() * (b.x + rotation(&b.q) * self.p_child - a.x); // g_T + p_a
             if gradient {

@@ -17,6 +17,36 @@ pub fn bodies(model: &Model, l: usize) -> (usize, Option<usize>) {
     (j.child, j.parent)
 }
 
+/// Whether limit side `l` may be reached in this step (the selection of
+/// `step::culling`): its gap at z_{k+1} extrapolated by the coordinate's last increment
+/// (the current velocities ż_k, as the warm start), below `margin` plus that increment
+/// (how far the coordinate moves in one step). Cheaper than a contact's test (no poses at
+/// z_{k+2}); the check of left-out inequalities at the solution is exact.
+pub fn near(model: &Model, l: usize, tracked: &TrackedValues, margin: f64) -> bool {
+    let side = &model.limit_sides[l];
+    let theta1 = tracked.predicted[side.coordinate];
+    let delta = theta1 - tracked.state[side.coordinate];
+    side.sign * (theta1 + delta - side.bound) < margin + delta.abs()
+}
+
+/// Tracked coordinate `t` at z_{k+2}(v, ω) (unwrapped for an angle), without derivatives.
+pub fn next_coordinate(model: &Model, t: usize, tracked: &TrackedValues, x1: &[V3], q1: &[V4], dt: f64, vel: impl Fn(usize) -> (V3, V3)) -> f64 {
+    let c = model.tracked[t];
+    let j = &model.joints[c.joint];
+    let next = |b: Option<usize>| {
+        b.map_or(Pose::WORLD, |i| {
+            let (v, w) = vel(i);
+            advance(&x1[i], &q1[i], &v, &w, dt)
+        })
+    };
+    let wrapped = j.coordinate(&next(j.parent), &next(Some(j.child)), c.index);
+    if j.is_single_angle(c.index) {
+        unwrap_angle(tracked.predicted[t], wrapped)
+    } else {
+        wrapped
+    }
+}
+
 /// Gap of limit side `l` at z_{k+2}(v, ω) advanced from z_{k+1} = (x1, q1) with the
 /// velocities `vel(body)`, and with `jac` its Jacobian per side (1 × 6 over (v, ω)).
 #[allow(clippy::too_many_arguments)]

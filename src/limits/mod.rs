@@ -19,5 +19,5 @@
 mod gap;
 mod tracked;
 
-pub use gap::{bodies, fill_frame, gap_and_jacobian};
+pub use gap::{bodies, fill_frame, gap_and_jacobian, near, next_coordinate};
 pub use tracked::TrackedValues;

@@ -21,6 +21,7 @@
 
 use super::problem::Equations;
 use crate::data::Scratch;
+use crate::limits;
 
 /// Marks the contacts that take part in this step's solve, at the warm start in `sc.it.s`.
 pub fn select_contacts(eqs: &Equations, margin: f64, sc: &mut Scratch) {
@@ -28,6 +29,11 @@ pub fn select_contacts(eqs: &Equations, margin: f64, sc: &mut Scratch) {
     let (s, cw) = (&sc.it.s, &mut sc.contacts);
     let vel = |b: usize| model.addresses.velocities(s, b);
     for ci in 0..cw.count() {
+        if let Some(l) = ci.checked_sub(model.contacts.len()) {
+            let active = !margin.is_finite() || limits::near(model, l, eqs.tracked, margin);
+            cw.set_active(ci, active);
+            continue;
+        }
         let active = if margin.is_finite() {
             let mut j = [[0.0; 6]; 2];
             let phi = eqs.gap(&cw.points, ci, s, Some(&mut j));
@@ -51,10 +57,28 @@ pub fn select_contacts(eqs: &Equations, margin: f64, sc: &mut Scratch) {
 /// Checks the left-out contacts at the solution in `sc.it.s`: adds each one whose gap at
 /// z_{k+2} is negative to the solve. Returns whether all held.
 pub fn left_out_contacts_hold(eqs: &Equations, sc: &mut Scratch) -> bool {
+    let model = eqs.model;
     let (s, cw) = (&sc.it.s, &mut sc.contacts);
     let mut hold = true;
-    for ci in 0..cw.count() {
+    for ci in 0..model.contacts.len() {
         if !cw.selection.contains(ci) && eqs.gap(&cw.points, ci, s, None) < 0.0 {
+            cw.set_active(ci, true);
+            hold = false;
+        }
+    }
+    // the sides of a limit are consecutive and share their coordinate: evaluated once
+    let mut last: Option<(usize, f64)> = None;
+    for (l, side) in model.limit_sides.iter().enumerate() {
+        let ci = model.contacts.len() + l;
+        if cw.selection.contains(ci) {
+            continue;
+        }
+        let theta = match last {
+            Some((t, theta)) if t == side.coordinate => theta,
+            _ => limits::next_coordinate(model, side.coordinate, eqs.tracked, &eqs.frame.x1, &eqs.frame.q1, eqs.dt, |b| model.addresses.velocities(s, b)),
+        };
+        last = Some((side.coordinate, theta));
+        if side.sign * (theta - side.bound) < 0.0 {
             cw.set_active(ci, true);
             hold = false;
         }
