@@ -148,13 +148,20 @@ impl BlockMatrix {
             if !lu_factor(&mut vals[d..d + ni * ni], ni, piv, inv) {
                 return Err(SingularPivot(i));
             }
+            // a decoupled node's coupling blocks are zero: its terms are skipped (exactly)
             for &(k, upper, _) in &sym.later[i] {
+                if self.decoupled[k] {
+                    continue;
+                }
                 let nk = sym.sizes[k];
                 let (dblock, ublock) = split_two(vals, d, ni * ni, upper, ni * nk);
                 lu_solve(dblock, ni, piv, inv, ublock, nk);
             }
             let (s, e) = sym.update_ranges[i];
             for u in &sym.updates[s..e] {
+                if self.decoupled[u.j] || self.decoupled[u.k] {
+                    continue;
+                }
                 // target never overlaps lower/upper: they are blocks of row/column i
                 let (lower, upper, target) = split_three(vals, u.lower, u.nj * ni, u.upper, ni * u.nk, u.target, u.nj * u.nk);
                 gemm_sub(target, lower, upper, u.nj, ni, u.nk);
