@@ -15,6 +15,7 @@ pub mod integrator;
 pub mod forces;
 pub mod contact;
 pub mod limits;
+pub mod mimic;
 mod data;
 mod step;
 pub mod sim;

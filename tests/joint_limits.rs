@@ -229,15 +229,30 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 /// `Sim::step` allocates nothing with limits: far from them (Newton), hitting them and
-/// resting on them (the interior point).
+/// resting on them (the interior point); and with a mimic between two limited joints.
 #[test]
-fn stepping_with_limits_does_not_allocate() {
-    let mut sim = pendulum(-0.3, 2.0, 1e-3, 1.5);
-    sim.step().unwrap();
-    let before = ALLOCATIONS.with(|c| c.get());
-    for _ in 0..1000 {
+fn stepping_with_limits_and_mimics_does_not_allocate() {
+    let mut b = Builder::new();
+    let ja = Inertia::diagonal(0.02, 0.02, 0.001).unwrap();
+    let (l1, l2) = (b.add_body(1.0, ja).unwrap(), b.add_body(1.0, ja).unwrap());
+    let j1 = b.add_joint(JointType::Revolute, Parent::World, l1, [0.0; 3], [0.0, 0.0, 0.5], [0.0, 1.0, 0.0]).unwrap();
+    let j2 = b.add_joint(JointType::Revolute, l1, l2, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [0.0, 1.0, 0.0]).unwrap();
+    b.set_joint_limits(j1, &[-0.3], &[2.0]).unwrap();
+    b.set_joint_limits(j2, &[-0.5], &[0.5]).unwrap();
+    b.add_mimic(j2, j1, 0.2, 0.0).unwrap();
+    let mut mimicked = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-3).unwrap();
+    mimicked.set_joint_position(j1, &[1.5]).unwrap();
+    mimicked.set_joint_position(j2, &[0.3]).unwrap();
+    for mut sim in [pendulum(-0.3, 2.0, 1e-3, 1.5), mimicked] {
         sim.step().unwrap();
+        let before = ALLOCATIONS.with(|c| c.get());
+        let mut forces = 0;
+        for _ in 0..1000 {
+            sim.step().unwrap();
+            forces += usize::from(sim.limit(0).unwrap().force > 1.0);
+        }
+        let n = ALLOCATIONS.with(|c| c.get()) - before;
+        assert_eq!(n, 0, "Sim::step allocated {n} times");
+        assert!(forces > 0, "the run hits the limit");
     }
-    let n = ALLOCATIONS.with(|c| c.get()) - before;
-    assert_eq!(n, 0, "Sim::step allocated {n} times");
 }

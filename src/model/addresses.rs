@@ -6,6 +6,7 @@
 //!   contact c:  s[contact(c) .. contact(c) + nk]  = K: normal force γ first, then the
 //!                                                  friction variables of its cone
 //!   limit side l: s[contact(nc + l)]              = its force γ (nc contacts)
+//!   mimic m:    s[mimic(m)]                       = its multiplier λ
 //! ```
 //!
 //! Contacts and limit sides are the inequality nodes of the interior point, numbered
@@ -21,6 +22,7 @@ pub struct Addresses {
     body: Vec<usize>,
     joint: Vec<Option<usize>>,
     contact: Vec<usize>,
+    mimic: Vec<usize>,
 }
 
 impl Addresses {
@@ -33,7 +35,19 @@ impl Addresses {
             body: body_node.iter().map(|&n| at(n)).collect(),
             joint: joint_node.iter().map(|n| n.map(at)).collect(),
             contact: contact_node.iter().map(|&n| at(n)).collect(),
+            mimic: Vec::new(),
         }
+    }
+
+    /// Sets the mimics' offsets from their graph nodes.
+    pub fn set_mimics(&mut self, node_offsets: &[usize], mimic_node: &[usize]) {
+        self.mimic = mimic_node.iter().map(|&n| node_offsets[n]).collect();
+    }
+
+    /// Offset of mimic `m`'s multiplier.
+    #[inline]
+    pub fn mimic(&self, m: usize) -> usize {
+        self.mimic[m]
     }
 
     /// Offset of body `i`'s (v, ω).

@@ -24,6 +24,8 @@ pub enum Node {
     Body(usize),
     Joint(usize),
     Contact(usize),
+    /// A mimic's multiplier (`Model::mimics`): a joint-like equality node.
+    Mimic(usize),
     /// A bounded side of a joint limit (`Model::limit_sides`): a frictionless inequality
     /// node like a contact's.
     LimitSide(usize),
@@ -39,13 +41,15 @@ pub(super) struct MechanismGraph {
     pub contact_node: Vec<usize>,
     /// Limit side → node.
     pub limit_node: Vec<usize>,
+    /// Mimic → node.
+    pub mimic_node: Vec<usize>,
 }
 
 impl MechanismGraph {
     /// The graph of `body_count` bodies, `joints` (with `in_loop` marking the joints on a
     /// kinematic loop, whose pivots are regularized), `forces` and `contacts`.
     pub fn new(body_count: usize, joints: &[Joint], in_loop: &[bool], forces: &ForceElements, contacts: &[Contact]) -> MechanismGraph {
-        let mut g = MechanismGraph { graph: SparsityGraph::default(), nodes: Vec::new(), body_node: Vec::with_capacity(body_count), joint_node: Vec::with_capacity(joints.len()), contact_node: Vec::with_capacity(contacts.len()), limit_node: Vec::new() };
+        let mut g = MechanismGraph { graph: SparsityGraph::default(), nodes: Vec::new(), body_node: Vec::with_capacity(body_count), joint_node: Vec::with_capacity(joints.len()), contact_node: Vec::with_capacity(contacts.len()), limit_node: Vec::new(), mimic_node: Vec::new() };
         for i in 0..body_count {
             g.body_node.push(g.graph.add_node(6, NodeKind::Body));
             g.nodes.push(Node::Body(i));
@@ -121,6 +125,18 @@ impl MechanismGraph {
             self.graph.add_edge(n, self.body_node[p]);
         }
         self.limit_node.push(n);
+    }
+
+    /// A mimic's multiplier node, coupled to the `bodies` of its two joints like a joint's
+    /// node (it closes a cycle through them: its pivot is regularized like a loop joint's).
+    pub fn add_mimic(&mut self, index: usize, bodies: &[usize]) {
+        let n = self.graph.add_node(1, NodeKind::Joint { to_world: false });
+        self.nodes.push(Node::Mimic(index));
+        for &b in bodies {
+            self.graph.add_edge(n, self.body_node[b]);
+        }
+        self.graph.set_regularization(n, LOOP_PIVOT_REGULARIZATION);
+        self.mimic_node.push(n);
     }
 }
 

@@ -55,6 +55,10 @@ pub struct Model {
     pub limit_sides: Vec<LimitSide>,
     /// Limit side → node.
     pub limit_node: Vec<usize>,
+    /// Mimic → node.
+    pub mimic_node: Vec<usize>,
+    /// Per mimic: the tracked coordinates of its follower and its leader.
+    pub mimic_tracked: Vec<[usize; 2]>,
 }
 
 impl Model {
@@ -69,11 +73,17 @@ impl Model {
         for (i, side) in limit_sides.iter().enumerate() {
             mg.add_limit_side(i, &b.joints[b.limits[side.limit].joint]);
         }
-        let MechanismGraph { graph, nodes, body_node, joint_node, contact_node, limit_node } = mg;
+        for (i, m) in b.mimics.iter().enumerate() {
+            mg.add_mimic(i, &crate::mimic::bodies(&b.joints, m));
+        }
+        let mimic_tracked = b.mimics.iter().map(|m| [m.follower, m.leader].map(|j| coordinates::tracked_index(&tracked, j, 0).expect("mimics are tracked"))).collect();
+        let MechanismGraph { graph, nodes, body_node, joint_node, contact_node, limit_node, mimic_node } = mg;
         let symbolic = Symbolic::new(&graph);
         let inequality_node: Vec<usize> = contact_node.iter().chain(&limit_node).copied().collect();
+        let mut addresses = Addresses::new(&symbolic.offsets, &body_node, &joint_node, &inequality_node);
+        addresses.set_mimics(&symbolic.offsets, &mimic_node);
         Ok(Model {
-            addresses: Addresses::new(&symbolic.offsets, &body_node, &joint_node, &inequality_node),
+            addresses,
             gravity: b.gravity,
             bodies: b.bodies.clone(),
             joints: b.joints.clone(),
@@ -94,6 +104,8 @@ impl Model {
             tracked,
             limit_sides,
             limit_node,
+            mimic_node,
+            mimic_tracked,
         })
     }
 

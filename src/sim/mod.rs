@@ -8,6 +8,7 @@ mod contacts;
 mod inputs;
 pub mod inspect;
 mod limits;
+mod mimics;
 mod state;
 
 pub use contacts::ContactReport;
