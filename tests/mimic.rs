@@ -133,3 +133,34 @@ fn a_mimic_conserves_energy_at_the_level_of_the_plain_joints() {
     let (plain, mimicked) = (drift(false), drift(true));
     assert!(mimicked < 2.0e-2 && mimicked <= 1.1 * plain, "mimic {mimicked:e} J, plain {plain:e} J");
 }
+
+/// Panda's fingers: both limited to [0, 0.04] m, the second mimicking the first
+/// (multiplier 1). Pushed open by a force on the leader, both stop at 0.04 together:
+/// two limit sides that bind at once through the mimic (dependent inequalities) still
+/// solve, the mimic holds to 1e-10 and the limits to 1e-8.
+#[test]
+fn limited_mimicking_fingers_stop_together_at_their_limit() {
+    let mut b = Builder::new();
+    let hand = b.add_body(1.0, Inertia::diagonal(0.01, 0.01, 0.01).unwrap()).unwrap();
+    let f1 = b.add_body(0.1, Inertia::diagonal(1e-4, 1e-4, 1e-4).unwrap()).unwrap();
+    let f2 = b.add_body(0.1, Inertia::diagonal(1e-4, 1e-4, 1e-4).unwrap()).unwrap();
+    b.add_joint(JointType::Revolute, Parent::World, hand, [0.0; 3], [0.0, 0.0, 0.3], [1.0, 0.0, 0.0]).unwrap();
+    let leader = b.add_joint(JointType::Prismatic, hand, f1, [0.0, 0.0, -0.1], [0.0; 3], [0.0, 1.0, 0.0]).unwrap();
+    let follower = b.add_joint(JointType::Prismatic, hand, f2, [0.0, 0.0, -0.1], [0.0; 3], [0.0, -1.0, 0.0]).unwrap();
+    b.set_joint_limits(leader, &[0.0], &[0.04]).unwrap();
+    b.set_joint_limits(follower, &[0.0], &[0.04]).unwrap();
+    b.add_mimic(follower, leader, 1.0, 0.0).unwrap();
+    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-3).unwrap();
+    sim.set_joint_position(0, &[0.3]).unwrap();
+    for j in [leader, follower] {
+        sim.set_joint_position(j, &[0.01]).unwrap();
+    }
+    sim.set_joint_input(leader, &[2.0]).unwrap();
+    for _ in 0..1000 {
+        sim.step().unwrap();
+        assert!(sim.mimic_violation() <= 1e-10 && sim.limit_violation() <= 1e-8, "mimic {:e} limits {:e}", sim.mimic_violation(), sim.limit_violation());
+    }
+    for j in [leader, follower] {
+        assert!((position(&sim, j) - 0.04).abs() < 1e-8, "joint {j} at {}", position(&sim, j));
+    }
+}
