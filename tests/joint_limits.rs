@@ -205,6 +205,37 @@ pub fn arm(limited: bool) -> (Sim, Vec<usize>, Vec<(f64, f64)>) {
     (sim, joints, bounds)
 }
 
+/// Contacts and limits in one model: a ball resting on the ground (friction 0.5) beside a
+/// pendulum resting on its limit. The contact keeps its id and report (normal force m g,
+/// seen to 1.2e-13 relative), `StepStats` counts the contact only, and the limit carries
+/// its static torque as without the contact (5.0e-9 relative seen).
+#[test]
+fn contacts_and_limits_share_the_interior_point_and_keep_their_reports() {
+    let mut b = Builder::new();
+    let ball = b.add_body(2.0, Inertia::diagonal(0.01, 0.01, 0.01).unwrap()).unwrap();
+    b.add_ground_contact(ball, [0.0; 3], 0.1, 0.5).unwrap();
+    b.add_joint(JointType::Floating, Parent::World, ball, [0.0; 3], [0.0; 3], [0.0, 0.0, 1.0]).unwrap();
+    let rod = b.add_body(1.0, Inertia::diagonal(0.02, 0.02, 0.001).unwrap()).unwrap();
+    let j = b.add_joint(JointType::Revolute, Parent::World, rod, [2.0, 0.0, 1.0], [0.0, 0.0, 0.5], [0.0, 1.0, 0.0]).unwrap();
+    b.set_joint_limits(j, &[-PI], &[-0.2]).unwrap();
+    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-3).unwrap();
+    let mut ball_state = sim.body_state(ball).unwrap();
+    ball_state[2] = 0.15;
+    sim.set_body_state(ball, &ball_state).unwrap();
+    sim.set_joint_position(j, &[-1.0]).unwrap();
+    for _ in 0..3000 {
+        let st = sim.step().unwrap();
+        assert_eq!(st.contacts, 1);
+        assert!(sim.limit_violation() <= 1e-8 && sim.contact(0).unwrap().gap > -1e-8);
+    }
+    assert_eq!(sim.contact_count(), 1);
+    let c = sim.contact(0).unwrap();
+    assert!((c.normal_force - 2.0 * G).abs() < 1e-11 * 2.0 * G, "{c:?}");
+    assert_eq!(sim.stats().active_contacts, 1);
+    let expected = -G * 0.5 * (0.2f64).sin();
+    assert!((sim.limit(0).unwrap().force - expected).abs() < 1e-8 * expected.abs(), "{:?}", sim.limit(0));
+}
+
 struct Counting;
 
 thread_local! {
