@@ -182,6 +182,9 @@ impl BlockMatrix {
             let rows = oi..oi + ni;
             lu_solve(&vals[d..d + ni * ni], ni, &self.piv[rows.clone()], &self.inv_pivot[rows.clone()], &mut b[rows], 1);
             for &(j, _, lower) in &sym.later[i] {
+                if self.decoupled[j] {
+                    continue;
+                }
                 let (oj, nj) = (sym.offsets[j], sym.sizes[j]);
                 let (bi, bj) = split_two(b, oi, ni, oj, nj);
                 gemv_sub(bj, &vals[lower..lower + nj * ni], bi, nj, ni);
@@ -193,6 +196,9 @@ impl BlockMatrix {
             }
             let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
             for &(k, upper, _) in &sym.later[i] {
+                if self.decoupled[k] {
+                    continue;
+                }
                 let (ok, nk) = (sym.offsets[k], sym.sizes[k]);
                 let (bi, bk) = split_two(b, oi, ni, ok, nk);
                 gemv_sub(bi, &vals[upper..upper + ni * nk], bk, ni, nk);
