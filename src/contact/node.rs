@@ -60,7 +60,7 @@ impl ContactNodes {
         let mut w = ContactNodes::default();
         let (mut eo, mut ao, mut lo, mut xo) = (0, 0, 0, 0);
         let frictionless = (Layout { kind: Kind::Frictionless, nt: 0, nk: 1, ne: 1 }, 0.0);
-        let nodes = contacts.iter().map(|c| (c.layout(), c.friction)).chain(std::iter::repeat(frictionless).take(limit_sides));
+        let nodes = contacts.iter().map(|c| (c.layout(), c.friction)).chain(std::iter::repeat_n(frictionless, limit_sides));
         for (l, friction) in nodes {
             w.layouts.push(l);
             w.has_soc |= l.kind == super::cone::Kind::Soc;

@@ -63,7 +63,7 @@ impl WarmStart {
     pub fn new(model: &Model) -> WarmStart {
         let mut e_solution = Vec::new();
         let limit_side = Layout { kind: Kind::Frictionless, nt: 0, nk: 1, ne: 1 };
-        for l in model.contacts.iter().map(|c| c.layout()).chain(std::iter::repeat(limit_side).take(model.limit_sides.len())) {
+        for l in model.contacts.iter().map(|c| c.layout()).chain(std::iter::repeat_n(limit_side, model.limit_sides.len())) {
             let mut y = [0.0; MAX_Y];
             l.init(&mut y);
             e_solution.extend_from_slice(&y[l.nk..l.ny()]);

@@ -70,9 +70,8 @@ pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, m
     let dt = eqs.dt;
     let ContactWork { nodes, vars, frames, tresca, points, selection, .. } = cw;
     let (e, re) = if trial { (&vars.e_trial, &mut vars.re_trial) } else { (&vars.e, &mut vars.re) };
-    for ci in 0..nodes.count() {
+    for (ci, fr) in frames.iter().enumerate() {
         let l = nodes.layout(ci);
-        let fr = &frames[ci];
         let on = at.contact(ci);
         let er = nodes.e_range(ci);
         if !selection.contains(ci) {
