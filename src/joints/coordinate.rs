@@ -114,7 +114,7 @@ mod tests {
 
     /// Central differences of the coordinate against the analytic gradient, for every
     /// single-axis coordinate of every joint type, at random configurations (joint not
-    /// satisfied). Largest difference seen: 3e-9 (h = 1e-6, entries of order 1).
+    /// satisfied). Largest difference seen: 5.3e-10 relative (h = 1e-6, entries of order 1).
     #[test]
     fn gradient_matches_finite_differences() {
         let mut rng = Rng(7);
