@@ -92,6 +92,9 @@
 // Doubles written by `maxdyn_sim_get_contact`: gap, normal force, friction force (3).
 #define MAXDYN_CONTACT_SIZE 5
 
+// Doubles written by `maxdyn_sim_get_limit`: position, lower, upper, violation, force.
+#define MAXDYN_LIMIT_SIZE 5
+
 // Contact shape types (values are `ShapeKind` discriminants, the order of the narrow
 // phase's pair table; checked by a test). A new shape takes the next number.
 enum maxdyn_shape_type
@@ -1163,6 +1166,37 @@ maxdyn_status maxdyn_sim_clear_inputs(struct maxdyn_sim *sim);
 // # Safety
 // `sim` is NULL or live; `out` is NULL or 5 writable doubles.
 maxdyn_status maxdyn_sim_get_contact(const struct maxdyn_sim *sim, int32_t contact, double *out);
+
+// Writes the number of limits (bounded joint coordinates) to `out_count`.
+//
+// # Safety
+// `sim` is NULL or live; the out-pointer is NULL or writable.
+maxdyn_status maxdyn_sim_get_limit_count(const struct maxdyn_sim *sim, int32_t *out_count);
+
+// Copies a limit's state to `out` (`MAXDYN_LIMIT_SIZE` = 5 doubles): the coordinate at
+// the current configuration (rad or m; angles unwrapped, so beyond ±π where the joint has
+// turned), its lower and upper bound (±infinity for a free side), how far it is outside
+// them (0 inside; a start outside the limits is reported here before a step corrects
+// it), and the limit's generalized force in the last step (N·m or N; positive pushes up
+// from the lower bound).
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or 5 writable doubles.
+maxdyn_status maxdyn_sim_get_limit(const struct maxdyn_sim *sim, int32_t limit, double *out);
+
+// Writes the largest limit violation at the current configuration to `out_violation` (0 when
+// every limited coordinate is within its bounds).
+//
+// # Safety
+// `sim` is NULL or live; the out-pointer is NULL or writable.
+maxdyn_status maxdyn_sim_get_limit_violation(const struct maxdyn_sim *sim, double *out_violation);
+
+// Writes the largest |q_follower − multiplier · q_leader − offset| over the mimics at the
+// current configuration to `out_violation` (0 without mimics).
+//
+// # Safety
+// `sim` is NULL or live; the out-pointer is NULL or writable.
+maxdyn_status maxdyn_sim_get_mimic_violation(const struct maxdyn_sim *sim, double *out_violation);
 
 // Statistics of the last step (successful or not) in `*out`; all zero before the first.
 //

@@ -10,7 +10,7 @@
 //! header in the order of the `mod` lines below, so their order is the header's:
 //! status, errors and version; the builder (bodies and joints, names, force elements,
 //! contacts, shape types, URDF); the model; the sim (stepping, options, state, inputs, contacts,
-//! diagnostics); last the deprecated names.
+//! limits, diagnostics); last the deprecated names.
 
 #![allow(non_camel_case_types)]
 
@@ -38,6 +38,7 @@ pub mod options;
 pub mod sim_state;
 pub mod sim_inputs;
 pub mod sim_contacts;
+pub mod sim_limits;
 pub mod diagnostics;
 pub mod batch;
 pub mod deprecated;
@@ -61,6 +62,7 @@ pub use model_structure::*;
 pub use options::*;
 pub use sim::*;
 pub use sim_contacts::*;
+pub use sim_limits::*;
 pub use sim_inputs::*;
 pub use sim_state::*;
 pub use status::{maxdyn_status, maxdyn_status_string};

@@ -51,13 +51,20 @@ pub struct ContactNodes {
 
 impl ContactNodes {
     pub fn new(contacts: &[Contact]) -> ContactNodes {
+        ContactNodes::with_limit_sides(contacts, 0)
+    }
+
+    /// The contacts' nodes followed by `limit_sides` frictionless nodes (joint limits,
+    /// `crate::limits`).
+    pub fn with_limit_sides(contacts: &[Contact], limit_sides: usize) -> ContactNodes {
         let mut w = ContactNodes::default();
         let (mut eo, mut ao, mut lo, mut xo) = (0, 0, 0, 0);
-        for c in contacts {
-            let l = c.layout();
+        let frictionless = (Layout { kind: Kind::Frictionless, nt: 0, nk: 1, ne: 1 }, 0.0);
+        let nodes = contacts.iter().map(|c| (c.layout(), c.friction)).chain(std::iter::repeat_n(frictionless, limit_sides));
+        for (l, friction) in nodes {
             w.layouts.push(l);
             w.has_soc |= l.kind == super::cone::Kind::Soc;
-            w.friction.push(c.friction);
+            w.friction.push(friction);
             w.e_offset.push(eo);
             w.a_off.push(ao);
             w.lu_off.push(lo);
@@ -302,11 +309,17 @@ pub struct ContactWork {
 
 impl ContactWork {
     pub fn new(contacts: &[Contact]) -> ContactWork {
-        let nodes = ContactNodes::new(contacts);
-        let n = contacts.len();
+        ContactWork::with_limit_sides(contacts, 0)
+    }
+
+    /// The work of the contacts and of `limit_sides` frictionless limit nodes after them
+    /// (inequality i: contact i, then limit side i − contacts; points only for contacts).
+    pub fn with_limit_sides(contacts: &[Contact], limit_sides: usize) -> ContactWork {
+        let nodes = ContactNodes::with_limit_sides(contacts, limit_sides);
+        let n = nodes.count();
         ContactWork {
             vars: ContactVariables::new(nodes.e_len()),
-            points: vec![ContactPoint::default(); n],
+            points: vec![ContactPoint::default(); contacts.len()],
             frames: vec![ContactFrame::default(); n],
             tresca: TrescaBound { frozen: false, limit: vec![0.0; n] },
             dy_aff: vec![[0.0; MAX_Y]; n],

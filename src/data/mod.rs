@@ -14,6 +14,7 @@ pub use stats::StepStats;
 
 use crate::forces::EnergyAccount;
 use crate::integrator::{Inputs, MultiplierJacobians, StepFrame};
+use crate::limits::TrackedValues;
 use crate::model::Model;
 
 #[derive(Debug, Clone)]
@@ -42,18 +43,22 @@ pub struct Data {
     pub(crate) contact_forces: Vec<[f64; 4]>,
     /// Input work and damper dissipation since the start (see `forces::energy`).
     pub(crate) energy: EnergyAccount,
+    /// The tracked joint coordinates (limits, mimics), angles unwrapped.
+    pub(crate) tracked: TrackedValues,
+    /// Per limit side after the last step: its force (generalized, ≥ 0).
+    pub(crate) limit_forces: Vec<f64>,
 }
 
 impl Data {
     /// The model's initial state, no inputs, step size `dt`.
     pub fn new(model: &Model, dt: f64) -> Data {
         let nb = model.body_count();
+        let state = BodyStates::new(model);
         Data {
             dt,
             dt_prev: dt,
             time: 0.0,
             steps: 0,
-            state: BodyStates::new(model),
             inputs: Inputs::new(nb, model.joint_count()),
             frame: StepFrame::new(nb, dt),
             warm: WarmStart::new(model),
@@ -62,6 +67,9 @@ impl Data {
             stats: StepStats::default(),
             contact_forces: vec![[0.0; 4]; model.contacts.len()],
             energy: EnergyAccount::default(),
+            tracked: TrackedValues::new(model, &state.x, &state.q),
+            limit_forces: vec![0.0; model.limit_sides.len()],
+            state,
         }
     }
 }

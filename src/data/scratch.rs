@@ -35,12 +35,12 @@ pub struct Scratch {
     pub it: Iterate,
     /// The Newton matrix in the model's block pattern (factored in place).
     pub matrix: BlockMatrix,
-    /// The contacts' condensed variables and per-contact blocks.
+    /// The inequalities' (contacts', then limit sides') condensed variables and blocks.
     pub contacts: ContactWork,
 }
 
 impl Scratch {
     pub fn new(model: &Model) -> Scratch {
-        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), contacts: ContactWork::new(&model.contacts) }
+        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), contacts: ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len()) }
     }
 }

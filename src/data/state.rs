@@ -1,7 +1,7 @@
 //! The state a step starts from: body poses and velocities z_k, ż_k, and the warm start
 //! of the step's unknowns.
 
-use crate::contact::cone::MAX_Y;
+use crate::contact::cone::{Kind, Layout, MAX_Y};
 use crate::joints::constraint::Pose;
 use crate::math::{V3, V4};
 use crate::model::Model;
@@ -65,11 +65,11 @@ pub struct WarmStart {
 }
 
 impl WarmStart {
-    /// Zero unknowns; each contact's E variables at the centre of its cones.
+    /// Zero unknowns; each inequality's E variables at the centre of its cones.
     pub fn new(model: &Model) -> WarmStart {
         let mut e_solution = Vec::new();
-        for c in &model.contacts {
-            let l = c.layout();
+        let limit_side = Layout { kind: Kind::Frictionless, nt: 0, nk: 1, ne: 1 };
+        for l in model.contacts.iter().map(|c| c.layout()).chain(std::iter::repeat_n(limit_side, model.limit_sides.len())) {
             let mut y = [0.0; MAX_Y];
             l.init(&mut y);
             e_solution.extend_from_slice(&y[l.nk..l.ny()]);

@@ -3,6 +3,7 @@
 //! null-space matrices C (free directions, the minimal coordinates).
 
 pub mod constraint;
+pub mod coordinate;
 pub mod minimal;
 pub mod tangent;
 

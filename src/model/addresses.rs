@@ -5,7 +5,12 @@
 //!   joint j:    s[joint(j) .. joint(j) + nc]      = λ (none for a joint without rows)
 //!   contact c:  s[contact(c) .. contact(c) + nk]  = K: normal force γ first, then the
 //!                                                  friction variables of its cone
+//!   limit side l: s[contact(nc + l)]              = its force γ (nc contacts)
+//!   mimic m:    s[mimic(m)]                       = its multiplier λ
 //! ```
+//!
+//! Contacts and limit sides are the inequality nodes of the interior point, numbered
+//! contacts first: inequality i sits at `contact(i)`.
 //!
 //! The blocks follow the graph LDU's elimination order (`Symbolic::offsets`), not the
 //! declaration order, so every reader of s goes through these offsets.
@@ -17,18 +22,32 @@ pub struct Addresses {
     body: Vec<usize>,
     joint: Vec<Option<usize>>,
     contact: Vec<usize>,
+    mimic: Vec<usize>,
 }
 
 impl Addresses {
-    /// From the graph nodes of bodies, joints and contacts and each node's offset in the
-    /// step vector (the solver's block layout, `Symbolic::offsets`).
+    /// From the graph nodes of bodies, joints and inequalities (contacts, then limit
+    /// sides) and each node's offset in the step vector (the solver's block layout,
+    /// `Symbolic::offsets`).
     pub fn new(node_offsets: &[usize], body_node: &[usize], joint_node: &[Option<usize>], contact_node: &[usize]) -> Addresses {
         let at = |n: usize| node_offsets[n];
         Addresses {
             body: body_node.iter().map(|&n| at(n)).collect(),
             joint: joint_node.iter().map(|n| n.map(at)).collect(),
             contact: contact_node.iter().map(|&n| at(n)).collect(),
+            mimic: Vec::new(),
         }
+    }
+
+    /// Sets the mimics' offsets from their graph nodes.
+    pub fn set_mimics(&mut self, node_offsets: &[usize], mimic_node: &[usize]) {
+        self.mimic = mimic_node.iter().map(|&n| node_offsets[n]).collect();
+    }
+
+    /// Offset of mimic `m`'s multiplier.
+    #[inline]
+    pub fn mimic(&self, m: usize) -> usize {
+        self.mimic[m]
     }
 
     /// Offset of body `i`'s (v, ω).
@@ -43,7 +62,8 @@ impl Addresses {
         self.joint[j]
     }
 
-    /// Offset of contact `c`'s kept variables (its normal force first).
+    /// Offset of inequality `c`'s kept variables (its normal force first): contact `c`, or
+    /// limit side c − (number of contacts).
     #[inline]
     pub fn contact(&self, c: usize) -> usize {
         self.contact[c]

@@ -1,6 +1,7 @@
 //! The mechanism graph (paper section 4): one node per body, per joint with constraint
-//! rows and per contact, coupled where two of them share a Newton-matrix block. Built
-//! once by `Model::new`, before the elimination order is computed.
+//! rows, per contact and per bounded side of a joint limit, coupled where two of them
+//! share a Newton-matrix block. Built once by `Model::new`, before the elimination order
+//! is computed.
 
 use super::contact::Contact;
 use super::forces::ForceElements;
@@ -23,6 +24,11 @@ pub enum Node {
     Body(usize),
     Joint(usize),
     Contact(usize),
+    /// A mimic's multiplier (`Model::mimics`): a joint-like equality node.
+    Mimic(usize),
+    /// A bounded side of a joint limit (`Model::limit_sides`): a frictionless inequality
+    /// node like a contact's.
+    LimitSide(usize),
 }
 
 /// The graph and where each element of the mechanism sits in it.
@@ -33,13 +39,17 @@ pub(super) struct MechanismGraph {
     /// Joint → node (None for joints without constraint rows, e.g. floating).
     pub joint_node: Vec<Option<usize>>,
     pub contact_node: Vec<usize>,
+    /// Limit side → node.
+    pub limit_node: Vec<usize>,
+    /// Mimic → node.
+    pub mimic_node: Vec<usize>,
 }
 
 impl MechanismGraph {
     /// The graph of `body_count` bodies, `joints` (with `in_loop` marking the joints on a
     /// kinematic loop, whose pivots are regularized), `forces` and `contacts`.
     pub fn new(body_count: usize, joints: &[Joint], in_loop: &[bool], forces: &ForceElements, contacts: &[Contact]) -> MechanismGraph {
-        let mut g = MechanismGraph { graph: SparsityGraph::default(), nodes: Vec::new(), body_node: Vec::with_capacity(body_count), joint_node: Vec::with_capacity(joints.len()), contact_node: Vec::with_capacity(contacts.len()) };
+        let mut g = MechanismGraph { graph: SparsityGraph::default(), nodes: Vec::new(), body_node: Vec::with_capacity(body_count), joint_node: Vec::with_capacity(joints.len()), contact_node: Vec::with_capacity(contacts.len()), limit_node: Vec::new(), mimic_node: Vec::new() };
         for i in 0..body_count {
             g.body_node.push(g.graph.add_node(6, NodeKind::Body));
             g.nodes.push(Node::Body(i));
@@ -103,6 +113,30 @@ impl MechanismGraph {
             self.graph.add_edge(n, self.body_node[b]);
         }
         n
+    }
+
+    /// A limit side's node on the joint `j` it bounds: one multiplier (frictionless), coupled
+    /// to the joint's bodies like a contact's (eliminated after one of them).
+    pub fn add_limit_side(&mut self, index: usize, j: &Joint) {
+        let n = self.graph.add_node(1, NodeKind::Contact);
+        self.nodes.push(Node::LimitSide(index));
+        self.graph.add_edge(n, self.body_node[j.child]);
+        if let Some(p) = j.parent {
+            self.graph.add_edge(n, self.body_node[p]);
+        }
+        self.limit_node.push(n);
+    }
+
+    /// A mimic's multiplier node, coupled to the `bodies` of its two joints like a joint's
+    /// node (it closes a cycle through them: its pivot is regularized like a loop joint's).
+    pub fn add_mimic(&mut self, index: usize, bodies: &[usize]) {
+        let n = self.graph.add_node(1, NodeKind::Joint { to_world: false });
+        self.nodes.push(Node::Mimic(index));
+        for &b in bodies {
+            self.graph.add_edge(n, self.body_node[b]);
+        }
+        self.graph.set_regularization(n, LOOP_PIVOT_REGULARIZATION);
+        self.mimic_node.push(n);
     }
 }
 

@@ -11,6 +11,7 @@ mod builder_constraints;
 mod builder_contacts;
 mod builder_forces;
 pub mod contact;
+pub mod coordinates;
 pub mod forces;
 pub mod frame;
 mod graph;

@@ -8,6 +8,7 @@ use super::builder::Builder;
 use super::contact::Contact;
 use super::error::{Error, Result};
 use super::forces::ForceElements;
+use super::coordinates::{self, LimitSide, TrackedCoordinate};
 use super::{Frame, JointLimit, Mimic};
 use super::graph::MechanismGraph;
 use crate::joints::Joint;
@@ -48,6 +49,16 @@ pub struct Model {
     pub mimics: Vec<Mimic>,
     /// Named frames fixed to bodies or the world.
     pub frames: Vec<Frame>,
+    /// The joint coordinates limits and mimics constrain (unwrapped step by step).
+    pub tracked: Vec<TrackedCoordinate>,
+    /// One inequality per bounded side of a limit.
+    pub limit_sides: Vec<LimitSide>,
+    /// Limit side → node.
+    pub limit_node: Vec<usize>,
+    /// Mimic → node.
+    pub mimic_node: Vec<usize>,
+    /// Per mimic: the tracked coordinates of its follower and its leader.
+    pub mimic_tracked: Vec<[usize; 2]>,
 }
 
 impl Model {
@@ -57,10 +68,22 @@ impl Model {
         }
         let nb = b.bodies.len();
         let (tree_order, tree_parent, in_loop, loop_count) = spanning_tree(nb, &b.joints);
-        let MechanismGraph { graph, nodes, body_node, joint_node, contact_node } = MechanismGraph::new(nb, &b.joints, &in_loop, &b.forces, &b.contacts);
+        let (tracked, limit_sides) = coordinates::compile(&b.limits, &b.mimics);
+        let mut mg = MechanismGraph::new(nb, &b.joints, &in_loop, &b.forces, &b.contacts);
+        for (i, side) in limit_sides.iter().enumerate() {
+            mg.add_limit_side(i, &b.joints[b.limits[side.limit].joint]);
+        }
+        for (i, m) in b.mimics.iter().enumerate() {
+            mg.add_mimic(i, &crate::mimic::bodies(&b.joints, m));
+        }
+        let mimic_tracked = b.mimics.iter().map(|m| [m.follower, m.leader].map(|j| coordinates::tracked_index(&tracked, j, 0).expect("mimics are tracked"))).collect();
+        let MechanismGraph { graph, nodes, body_node, joint_node, contact_node, limit_node, mimic_node } = mg;
         let symbolic = Symbolic::new(&graph);
+        let inequality_node: Vec<usize> = contact_node.iter().chain(&limit_node).copied().collect();
+        let mut addresses = Addresses::new(&symbolic.offsets, &body_node, &joint_node, &inequality_node);
+        addresses.set_mimics(&symbolic.offsets, &mimic_node);
         Ok(Model {
-            addresses: Addresses::new(&symbolic.offsets, &body_node, &joint_node, &contact_node),
+            addresses,
             gravity: b.gravity,
             bodies: b.bodies.clone(),
             joints: b.joints.clone(),
@@ -78,7 +101,25 @@ impl Model {
             limits: b.limits.clone(),
             mimics: b.mimics.clone(),
             frames: b.frames.clone(),
+            tracked,
+            limit_sides,
+            limit_node,
+            mimic_node,
+            mimic_tracked,
         })
+    }
+
+    /// Inequality nodes of the interior point: contacts, then limit sides.
+    pub fn inequality_count(&self) -> usize {
+        self.contacts.len() + self.limit_sides.len()
+    }
+
+    /// Graph node of inequality `i` (contact `i`, or limit side i − contacts).
+    pub fn inequality_node(&self, i: usize) -> usize {
+        match i.checked_sub(self.contacts.len()) {
+            None => self.contact_node[i],
+            Some(l) => self.limit_node[l],
+        }
     }
 
     pub fn body_count(&self) -> usize {

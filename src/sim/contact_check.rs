@@ -37,7 +37,7 @@ fn system_after(model: &Model, d: &mut Data, opts: SolverOptions, iterations: us
     predict(model, d);
     narrow_phase(model, d);
     warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
-    let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
+    let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
     let opts = SolverOptions { contact_margin: f64::INFINITY, ..opts };
     d.scratch.contacts.tresca.set_frozen(false);
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
@@ -112,7 +112,7 @@ impl Sim {
         // analytic: graph blocks (contact diagonal replaced by the local A_KK) + local blocks
         let _ = system_after(model, &mut self.data, self.options, iterations, mu);
         let d = &mut self.data;
-        let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
+        let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
         let sc = &mut d.scratch;
         let (w, cw) = (&mut sc.it, &mut sc.contacts);
         let (n, ne) = (model.symbolic.dim, cw.nodes.e_len());

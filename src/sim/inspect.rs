@@ -83,7 +83,7 @@ impl Sim {
         let (model, d) = (&*self.model, &mut self.data);
         crate::step::predict(model, d);
         crate::step::warm_start::warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
-        let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
+        let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
         eqs.jacobian(&d.scratch.it.s, &mut d.scratch.matrix);
         d.scratch.matrix.clone()
     }
@@ -95,7 +95,7 @@ impl Sim {
     pub fn debug_warm_start_residuals(&mut self) -> (f64, f64) {
         let (model, d) = (&*self.model, &mut self.data);
         crate::step::predict(model, d);
-        let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
+        let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
         let (s, r) = (&mut d.scratch.it.s, &mut d.scratch.it.r);
         crate::step::warm_start::warm_start(model, &d.warm, &d.state, d.dt, s);
         eqs.residual(s, r);

@@ -7,9 +7,12 @@ mod contact_check;
 mod contacts;
 mod inputs;
 pub mod inspect;
+mod limits;
+mod mimics;
 mod state;
 
 pub use contacts::ContactReport;
+pub use limits::LimitReport;
 pub use inspect::ConstraintRank;
 
 pub use crate::data::StepStats;

@@ -41,7 +41,14 @@ impl Sim {
         self.data.state.v[body] = V3::new(s[7], s[8], s[9]);
         self.data.state.w[body] = w;
         self.data.dt_prev = self.data.dt;
+        self.follow_tracked();
         Ok(())
+    }
+
+    /// The tracked joint coordinates (limits, mimics) follow a state the caller set.
+    fn follow_tracked(&mut self) {
+        let s = &self.data.state;
+        self.data.tracked.follow_state(&self.model, &s.x, &s.q);
     }
 
     fn check_joint(&self, joint: usize) -> Result<&crate::joints::Joint> {
@@ -124,7 +131,14 @@ impl Sim {
         let j = self.check_tree_joint(joint)?;
         check_len("values", values.len(), j.dof())?;
         check_finite("values", values)?;
-        self.reposition_checked(joint, values, true)
+        self.reposition_checked(joint, values, true)?;
+        // a tracked angle is what was set, also beyond ±π
+        for (i, &v) in values.iter().enumerate() {
+            if let Some(t) = crate::model::coordinates::tracked_index(&self.model.tracked, joint, i) {
+                self.data.tracked.state[t] = v;
+            }
+        }
+        Ok(())
     }
 
     /// Sets a joint's minimal velocities (discrete, see [`Sim::joint_velocity`]); the
@@ -149,7 +163,7 @@ impl Sim {
     /// a non-finite component (e.g. far-out poses whose differences overflow) or a body
     /// spinning at |ω| ≥ 2/dt.
     fn reposition_checked(&mut self, joint: usize, values: &[f64], is_position: bool) -> Result<()> {
-        let before = self.data.state.clone();
+        let (before, tracked_before) = (self.data.state.clone(), self.data.tracked.clone());
         let dt_prev = self.data.dt_prev;
         self.reposition(joint, values, is_position);
         let result = if self.data.state.is_finite() {
@@ -159,6 +173,7 @@ impl Sim {
         };
         if result.is_err() {
             self.data.state = before;
+            self.data.tracked = tracked_before;
             self.data.dt_prev = dt_prev;
         }
         result
@@ -213,6 +228,7 @@ impl Sim {
             self.data.state.v[b] = (z1[b].x - z0[b].x) / dt;
             self.data.state.w[b] = velocity_between(&z0[b].q, &z1[b].q, dt);
         }
+        self.follow_tracked();
     }
 
     /// Kinetic and potential energy (gravity and springs).

@@ -148,13 +148,20 @@ impl BlockMatrix {
             if !lu_factor(&mut vals[d..d + ni * ni], ni, piv, inv) {
                 return Err(SingularPivot(i));
             }
+            // a decoupled node's coupling blocks are zero: its terms are skipped (exactly)
             for &(k, upper, _) in &sym.later[i] {
+                if self.decoupled[k] {
+                    continue;
+                }
                 let nk = sym.sizes[k];
                 let (dblock, ublock) = split_two(vals, d, ni * ni, upper, ni * nk);
                 lu_solve(dblock, ni, piv, inv, ublock, nk);
             }
             let (s, e) = sym.update_ranges[i];
             for u in &sym.updates[s..e] {
+                if self.decoupled[u.j] || self.decoupled[u.k] {
+                    continue;
+                }
                 // target never overlaps lower/upper: they are blocks of row/column i
                 let (lower, upper, target) = split_three(vals, u.lower, u.nj * ni, u.upper, ni * u.nk, u.target, u.nj * u.nk);
                 gemm_sub(target, lower, upper, u.nj, ni, u.nk);
@@ -175,6 +182,9 @@ impl BlockMatrix {
             let rows = oi..oi + ni;
             lu_solve(&vals[d..d + ni * ni], ni, &self.piv[rows.clone()], &self.inv_pivot[rows.clone()], &mut b[rows], 1);
             for &(j, _, lower) in &sym.later[i] {
+                if self.decoupled[j] {
+                    continue;
+                }
                 let (oj, nj) = (sym.offsets[j], sym.sizes[j]);
                 let (bi, bj) = split_two(b, oi, ni, oj, nj);
                 gemv_sub(bj, &vals[lower..lower + nj * ni], bi, nj, ni);
@@ -186,6 +196,9 @@ impl BlockMatrix {
             }
             let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
             for &(k, upper, _) in &sym.later[i] {
+                if self.decoupled[k] {
+                    continue;
+                }
                 let (ok, nk) = (sym.offsets[k], sym.sizes[k]);
                 let (bi, bk) = split_two(b, oi, ni, ok, nk);
                 gemv_sub(bi, &vals[upper..upper + ni * nk], bk, ni, nk);

@@ -15,6 +15,9 @@ pub(super) struct Update {
     pub(super) target: usize, // A_jk (n_j × n_k)
     pub(super) nj: usize,
     pub(super) nk: usize,
+    /// Nodes j and k (a decoupled one's blocks are zero: the update is skipped).
+    pub(super) j: usize,
+    pub(super) k: usize,
 }
 
 /// Elimination order, block offsets and fill pattern, computed once per model.
@@ -102,7 +105,7 @@ impl Symbolic {
             let start = updates.len();
             for &j in &l {
                 for &k in &l {
-                    updates.push(Update { lower: block(j, i), upper: block(i, k), target: block(j, k), nj: g.sizes[j], nk: g.sizes[k] });
+                    updates.push(Update { lower: block(j, i), upper: block(i, k), target: block(j, k), nj: g.sizes[j], nk: g.sizes[k], j, k });
                 }
             }
             update_ranges[i] = (start, updates.len());

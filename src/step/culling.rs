@@ -1,4 +1,6 @@
-//! Contacts far from touching are left out of a step's solve.
+//! Contacts far from touching, and joint limits far from their bounds, are left out of a
+//! step's solve (both are the interior point's inequalities, `step::inequalities`; the
+//! text below says contact for either).
 //!
 //! An interior point moves all contacts with one step length, and the fraction-to-boundary
 //! rule lets the contact that is farthest from its solution set it: a sphere 10 m above
@@ -19,19 +21,25 @@
 
 use super::problem::Equations;
 use crate::data::Scratch;
+use crate::limits;
 
 /// Marks the contacts that take part in this step's solve, at the warm start in `sc.it.s`.
 pub fn select_contacts(eqs: &Equations, margin: f64, sc: &mut Scratch) {
     let model = eqs.model;
     let (s, cw) = (&sc.it.s, &mut sc.contacts);
     let vel = |b: usize| model.addresses.velocities(s, b);
-    for (ci, c) in model.contacts.iter().enumerate() {
+    for ci in 0..cw.count() {
+        if let Some(l) = ci.checked_sub(model.contacts.len()) {
+            let active = !margin.is_finite() || limits::near(model, l, eqs.tracked, margin);
+            cw.set_active(ci, active);
+            continue;
+        }
         let active = if margin.is_finite() {
             let mut j = [[0.0; 6]; 2];
-            let phi = cw.points[ci].gap_and_jacobian(&eqs.frame.x1, &eqs.frame.q1, eqs.dt, vel, Some(&mut j));
+            let phi = eqs.gap(&cw.points, ci, s, Some(&mut j));
             // distance the contact point moves in one step at these velocities
             let mut reach = 0.0;
-            let (a, b) = c.bodies();
+            let (a, b) = eqs.inequality_bodies(&cw.points, ci);
             for (jv, body) in j.iter().zip([Some(a), b]) {
                 if let Some(body) = body {
                     let (v, w) = vel(body);
@@ -51,10 +59,26 @@ pub fn select_contacts(eqs: &Equations, margin: f64, sc: &mut Scratch) {
 pub fn left_out_contacts_hold(eqs: &Equations, sc: &mut Scratch) -> bool {
     let model = eqs.model;
     let (s, cw) = (&sc.it.s, &mut sc.contacts);
-    let vel = |b: usize| model.addresses.velocities(s, b);
     let mut hold = true;
     for ci in 0..model.contacts.len() {
-        if !cw.selection.contains(ci) && cw.points[ci].gap_and_jacobian(&eqs.frame.x1, &eqs.frame.q1, eqs.dt, vel, None) < 0.0 {
+        if !cw.selection.contains(ci) && eqs.gap(&cw.points, ci, s, None) < 0.0 {
+            cw.set_active(ci, true);
+            hold = false;
+        }
+    }
+    // the sides of a limit are consecutive and share their coordinate: evaluated once
+    let mut last: Option<(usize, f64)> = None;
+    for (l, side) in model.limit_sides.iter().enumerate() {
+        let ci = model.contacts.len() + l;
+        if cw.selection.contains(ci) {
+            continue;
+        }
+        let theta = match last {
+            Some((t, theta)) if t == side.coordinate => theta,
+            _ => limits::next_coordinate(model, side.coordinate, eqs.tracked, &eqs.frame.x1, &eqs.frame.q1, eqs.dt, |b| model.addresses.velocities(s, b)),
+        };
+        last = Some((side.coordinate, theta));
+        if side.sign * (theta - side.bound) < 0.0 {
             cw.set_active(ci, true);
             hold = false;
         }

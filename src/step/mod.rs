@@ -23,6 +23,7 @@
 
 mod commit;
 pub(crate) mod culling;
+mod inequalities;
 pub(crate) mod interior_point;
 pub(crate) mod newton;
 pub(crate) mod options;
@@ -53,7 +54,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
     predict(model, d);
     narrow_phase(model, d);
     warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
-    let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt };
+    let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
     d.scratch.contacts.tresca.set_frozen(false);
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
     let mut iterations = 0;
@@ -97,6 +98,7 @@ pub fn predict(model: &Model, d: &mut Data) {
     let s = &d.state;
     integrator::predict(&s.x, &s.q, &s.v, &s.w, d.dt_prev, &mut d.frame);
     d.g.compute(model, &d.frame);
+    d.tracked.predict(model, &d.frame.x1, &d.frame.q1);
 }
 
 /// Stage 1b: each contact's point at z_{k+1}, held for the step; everything after this
@@ -111,7 +113,9 @@ pub fn narrow_phase(model: &Model, d: &mut Data) {
 
 /// Stage 4: the nonlinear solve from the iterate in `d.scratch`.
 fn solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions, rescue: Rescue) -> Outcome {
-    if eqs.model.contacts.is_empty() {
+    // without contacts and with every limit left out (far from its bound) the step is
+    // Newton's; a limit found crossed at the solution joins and the interior point runs
+    if eqs.model.contacts.is_empty() && sc.contacts.selection.iter().next().is_none() {
         return newton::solve(eqs, sc, opts);
     }
     let outcome = contact_solve(eqs, sc, warm, state, opts);

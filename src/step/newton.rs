@@ -34,6 +34,10 @@ pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Ou
     while nr >= opts.tolerance && stats.iterations < opts.max_iterations && since_progress < STALL_ITERATIONS {
         if !chord {
             eqs.jacobian(&w.s, matrix);
+            // inequalities (limit sides) are all left out when Newton runs: γ = 0
+            for i in 0..eqs.model.inequality_count() {
+                matrix.decouple(sym, eqs.model.inequality_node(i));
+            }
             if matrix.factor(sym).is_err() {
                 break;
             }

@@ -5,6 +5,8 @@
 use crate::data::StepStats;
 use crate::forces;
 use crate::integrator::{self, Inputs, MultiplierJacobians, StepFrame};
+use crate::limits::TrackedValues;
+use crate::mimic;
 use crate::model::Model;
 use crate::solver::BlockMatrix;
 
@@ -19,19 +21,30 @@ pub struct Equations<'a> {
     pub g: &'a MultiplierJacobians,
     /// Interval of the unknown velocities.
     pub dt: f64,
+    /// The joint coordinates of limits and mimics at z_{k+1}, angles unwrapped.
+    pub tracked: &'a TrackedValues,
 }
 
 impl Equations<'_> {
-    /// f(s) into `r`: bodies and joints, then the force elements.
+    /// f(s) into `r`: bodies and joints, then the force elements, then the mimics.
     pub fn residual(&self, s: &[f64], r: &mut [f64]) {
         integrator::residual_into(self.model, self.frame, self.inputs, self.g, self.dt, s, r);
         forces::add_step_residual(self.model, self.frame, self.g, self.inputs, s, r);
+        mimic::add_residual(self.model, self.frame, self.tracked, s, r);
+        // a limit side's row as left out of the solve, γ = 0 (the interior point writes
+        // the rows of those it solves)
+        let at = &self.model.addresses;
+        for l in 0..self.model.limit_sides.len() {
+            let o = at.contact(self.model.contacts.len() + l);
+            r[o] = s[o];
+        }
     }
 
     /// ∂f/∂s at `s` into `matrix` (cleared first).
     pub fn jacobian(&self, s: &[f64], matrix: &mut BlockMatrix) {
         integrator::assemble_jacobian(self.model, self.frame, self.g, self.dt, s, matrix);
         forces::add_step_jacobian(self.model, self.frame, self.g, s, matrix);
+        mimic::add_jacobian(self.model, self.frame, self.tracked, self.dt, matrix);
     }
 
     /// Every body's |ω| below `limit` (2/dt: beyond it the discrete rotation folds).

@@ -17,6 +17,7 @@ use super::options::SolverOptions;
 use super::{step_once, Rescue};
 use crate::data::{BodyStates, Data, StepStats, WarmStart};
 use crate::forces::EnergyAccount;
+use crate::limits::TrackedValues;
 use crate::model::{Model, Result};
 
 /// Everything a successful step changes, preallocated (restoring allocates nothing).
@@ -25,6 +26,8 @@ struct Snapshot {
     state: BodyStates,
     warm: WarmStart,
     contact_forces: Vec<[f64; 4]>,
+    limit_forces: Vec<f64>,
+    tracked: TrackedValues,
     time: f64,
     steps: u64,
     dt_prev: f64,
@@ -33,13 +36,15 @@ struct Snapshot {
 
 impl Snapshot {
     fn of(d: &Data) -> Snapshot {
-        Snapshot { state: d.state.clone(), warm: d.warm.clone(), contact_forces: d.contact_forces.clone(), time: d.time, steps: d.steps, dt_prev: d.dt_prev, energy: d.energy }
+        Snapshot { state: d.state.clone(), warm: d.warm.clone(), contact_forces: d.contact_forces.clone(), limit_forces: d.limit_forces.clone(), tracked: d.tracked.clone(), time: d.time, steps: d.steps, dt_prev: d.dt_prev, energy: d.energy }
     }
 
     fn save(&mut self, d: &Data) {
         self.state.copy_from(&d.state);
         self.warm.copy_from(&d.warm);
         self.contact_forces.copy_from_slice(&d.contact_forces);
+        self.limit_forces.copy_from_slice(&d.limit_forces);
+        self.tracked.copy_from(&d.tracked);
         self.time = d.time;
         self.steps = d.steps;
         self.dt_prev = d.dt_prev;
@@ -50,6 +55,8 @@ impl Snapshot {
         d.state.copy_from(&self.state);
         d.warm.copy_from(&self.warm);
         d.contact_forces.copy_from_slice(&self.contact_forces);
+        d.limit_forces.copy_from_slice(&self.limit_forces);
+        d.tracked.copy_from(&self.tracked);
         d.time = self.time;
         d.steps = self.steps;
         d.dt_prev = self.dt_prev;

@@ -12,14 +12,14 @@ use crate::step::problem::Equations;
 /// their cones (starting on the boundary would jam); a left-out contact's variables are 0.
 pub fn start_contacts(eqs: &Equations, s: &mut [f64], cw: &mut ContactWork) {
     let model = eqs.model;
-    for ci in 0..model.contacts.len() {
+    for ci in 0..cw.count() {
         let l = cw.nodes.layout(ci);
         let o = model.addresses.contact(ci);
         if !cw.selection.contains(ci) {
             s[o..o + l.nk].iter_mut().for_each(|k| *k = 0.0);
             continue;
         }
-        cw.frames[ci].fill(&cw.points[ci], &l, &eqs.frame.q1);
+        eqs.fill_frame(cw, ci);
         let mut y = [0.0; MAX_Y];
         l.init(&mut y);
         s[o..o + l.nk].copy_from_slice(&y[..l.nk]);
@@ -35,8 +35,7 @@ pub fn start_contacts(eqs: &Equations, s: &mut [f64], cw: &mut ContactWork) {
 pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWork) -> bool {
     let model = eqs.model;
     let at = &model.addresses;
-    let f = eqs.frame;
-    for ci in 0..model.contacts.len() {
+    for ci in 0..cw.count() {
         let l = cw.nodes.layout(ci);
         let o = at.contact(ci);
         let er = cw.nodes.e_range(ci);
@@ -44,13 +43,13 @@ pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWo
             s[o..o + l.nk].iter_mut().for_each(|k| *k = 0.0);
             continue;
         }
-        cw.frames[ci].fill(&cw.points[ci], &l, &f.q1);
+        eqs.fill_frame(cw, ci);
         let mut y = [0.0; MAX_Y];
         if s[o] != 0.0 {
             y[..l.nk].copy_from_slice(&s[o..o + l.nk]);
             y[l.nk..l.ny()].copy_from_slice(&cw.vars.e[er.clone()]);
         }
-        let phi = cw.points[ci].gap_and_jacobian(&f.x1, &f.q1, eqs.dt, |b| at.velocities(s, b), None);
+        let phi = eqs.gap(&cw.points, ci, s, None);
         l.centre(&mut y, phi, mu);
         if !y[..l.ny()].iter().all(|v| v.is_finite()) {
             return false;
@@ -69,20 +68,17 @@ pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, m
     let model = eqs.model;
     let at = &model.addresses;
     let dt = eqs.dt;
-    let f = eqs.frame;
-    let vel = |b: usize| at.velocities(s, b);
-    let vars = &mut cw.vars;
+    let ContactWork { nodes, vars, frames, tresca, points, selection, .. } = cw;
     let (e, re) = if trial { (&vars.e_trial, &mut vars.re_trial) } else { (&vars.e, &mut vars.re) };
-    for ci in 0..model.contacts.len() {
-        let l = cw.nodes.layout(ci);
-        let fr = &cw.frames[ci];
+    for (ci, fr) in frames.iter().enumerate() {
+        let l = nodes.layout(ci);
         let on = at.contact(ci);
-        let er = cw.nodes.e_range(ci);
-        if !cw.selection.contains(ci) {
+        let er = nodes.e_range(ci);
+        if !selection.contains(ci) {
             r[on..on + l.nk].iter_mut().chain(re[er].iter_mut()).for_each(|v| *v = 0.0);
             continue;
         }
-        let phi = cw.points[ci].gap_and_jacobian(&f.x1, &f.q1, dt, vel, None);
+        let phi = eqs.gap(points, ci, s, None);
         let mut bv = [0.0; MAX_DIRECTIONS];
         for side in 0..fr.sides {
             let ob = at.body(fr.bodies[side]);
@@ -100,7 +96,7 @@ pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, m
         y[..l.nk].copy_from_slice(&s[on..on + l.nk]);
         y[l.nk..l.ny()].copy_from_slice(&e[er.clone()]);
         let (rk, re_c) = (&mut r[on..on + l.nk], &mut re[er]);
-        l.residual(&y, phi, &bv[..l.nt], cw.nodes.friction(ci), cw.tresca.bound(ci), dt, mu, rk, re_c);
+        l.residual(&y, phi, &bv[..l.nt], nodes.friction(ci), tresca.bound(ci), dt, mu, rk, re_c);
     }
 }
 
@@ -112,12 +108,10 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
     let sym = &model.symbolic;
     let at = &model.addresses;
     let dt = eqs.dt;
-    let f = eqs.frame;
-    let vel = |b: usize| at.velocities(s, b);
     let frozen = cw.tresca.is_frozen();
-    for ci in 0..model.contacts.len() {
+    for ci in 0..cw.count() {
         let l = cw.nodes.layout(ci);
-        let nc = model.contact_node[ci];
+        let nc = model.inequality_node(ci);
         let on = at.contact(ci);
         if !cw.selection.contains(ci) {
             // identity block, zero coupling (cleared) and zero residual: the direction is 0
@@ -125,7 +119,7 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
             continue;
         }
         let mut gj = [[0.0; 6]; 2];
-        cw.points[ci].gap_and_jacobian(&f.x1, &f.q1, dt, vel, Some(&mut gj));
+        eqs.gap(&cw.points, ci, s, Some(&mut gj));
         let fr = &cw.frames[ci];
         for side in 0..fr.sides {
             let nb = model.body_node[fr.bodies[side]];

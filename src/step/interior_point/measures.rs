@@ -51,7 +51,7 @@ pub fn force_scale(model: &Model, s: &[f64], cw: &ContactWork) -> f64 {
     (gamma_max / FORCE_REFERENCE).max(1.0)
 }
 
-/// Contacts whose normal force exceeds their gap slack (the first E variable).
+/// Contacts (not limits) whose normal force exceeds their gap slack (the first E variable).
 pub fn count_active(model: &Model, s: &[f64], cw: &ContactWork) -> usize {
-    cw.selection.iter().filter(|&ci| s[model.addresses.contact(ci)] > cw.vars.e[cw.nodes.e_range(ci).start]).count()
+    cw.selection.iter().filter(|&ci| ci < model.contacts.len() && s[model.addresses.contact(ci)] > cw.vars.e[cw.nodes.e_range(ci).start]).count()
 }

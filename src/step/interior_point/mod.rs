@@ -93,7 +93,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         IterationCap::Options => opts.max_iterations,
         IterationCap::AtMost(n) => opts.max_iterations.min(n),
     };
-    let mut stats = StepStats { contacts: sc.contacts.count(), ..StepStats::default() };
+    let mut stats = StepStats { contacts: model.contacts.len(), ..StepStats::default() };
     let predictor_corrector = opts.contact_predictor_corrector;
     let (mut mu, mut phase) = match start {
         Start::Fresh => {
