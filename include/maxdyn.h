@@ -207,6 +207,9 @@ typedef struct maxdyn_urdf_options {
     // mass, centre of mass and inertia) and kept as named frames; 0: every link with
     // mass is a body and fixed joints weld them.
     int32_t merge_fixed;
+    // 1 (default): `<limit>` bounds revolute and prismatic joints; 0: the file's limits
+    // are not read.
+    int32_t joint_limits;
 } maxdyn_urdf_options;
 
 // Called by `maxdyn_sim_step` before each step with the sim and the user data given to
@@ -617,7 +620,7 @@ maxdyn_status maxdyn_builder_get_contact_cone(const struct maxdyn_builder *build
 // `builder` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_builder_get_contact_count(const struct maxdyn_builder *builder, int32_t *out);
 
-// The default URDF options: fixed base, fixed links merged.
+// The default URDF options: fixed base, fixed links merged, joint limits read.
 struct maxdyn_urdf_options maxdyn_urdf_options_default(void);
 
 // Loads the URDF file at `path` (NUL-terminated) into a new builder in `*out`, with

@@ -14,7 +14,7 @@ fn model_path(name: &str) -> String {
 /// Fixed links kept as welded bodies: the counts below are those of the welded models
 /// (tests/urdf_merge.rs has the merged ones).
 fn load(name: &str, floating: bool) -> Urdf {
-    Urdf::from_file_with(model_path(name), &UrdfOptions { floating, merge_fixed: false }).unwrap_or_else(|e| panic!("{name}: {e}"))
+    Urdf::from_file_with(model_path(name), &UrdfOptions { floating, merge_fixed: false, ..Default::default() }).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn count_kind(u: &Urdf, kind: JointType) -> usize {
@@ -488,4 +488,14 @@ fn truncated_and_mutated_urdf_never_panics() {
     println!("fuzz: {accepted} inputs accepted, {rejected} rejected with Error::Urdf, no panic");
     // both paths were exercised
     assert!(accepted > 100 && rejected > 1000, "accepted {accepted}, rejected {rejected}");
+}
+
+/// `UrdfOptions::joint_limits`: the A1's 12 `<limit>`s are read by default and left out
+/// when false (its scene, SCENARIOS C1, is defined without them).
+#[test]
+fn joint_limits_are_read_unless_switched_off() {
+    let path = model_path("a1_unitree_ros.urdf");
+    let with = Urdf::from_file_with(&path, &UrdfOptions::default()).unwrap();
+    let without = Urdf::from_file_with(&path, &UrdfOptions { joint_limits: false, ..UrdfOptions::default() }).unwrap();
+    assert_eq!((with.builder.joint_limits().len(), without.builder.joint_limits().len()), (12, 0));
 }

@@ -49,22 +49,22 @@ fn from_string_and_with_options() {
 
         // options: the A1 (unitree_ros) has 12 bodies merged, 18 welded (fixed base)
         let defaults = maxdyn_urdf_options_default();
-        assert_eq!(defaults, maxdyn_urdf_options { floating: 0, merge_fixed: 1 });
+        assert_eq!(defaults, maxdyn_urdf_options { floating: 0, merge_fixed: 1, joint_limits: 1 });
         let a1 = fixture("a1_unitree_ros.urdf");
         for (merge_fixed, floating, expected) in [(1, 0, 12), (0, 0, 18), (1, 1, 13)] {
-            let o = maxdyn_urdf_options { floating, merge_fixed };
+            let o = maxdyn_urdf_options { floating, merge_fixed, joint_limits: 1 };
             let mut len = usize::MAX;
             ok(maxdyn_builder_from_urdf_with(a1.as_ptr(), &o, &mut b, null_mut(), 0, &mut len));
             assert_eq!(bodies(b), expected, "merge_fixed {merge_fixed} floating {floating}");
             // the A1's joints have <dynamics friction> (not simulated): one warning each
-            let rust = maxdyn::urdf::Urdf::from_file_with(a1.to_str().unwrap(), &maxdyn::urdf::UrdfOptions { floating: floating == 1, merge_fixed: merge_fixed == 1 }).unwrap();
+            let rust = maxdyn::urdf::Urdf::from_file_with(a1.to_str().unwrap(), &maxdyn::urdf::UrdfOptions { floating: floating == 1, merge_fixed: merge_fixed == 1, ..Default::default() }).unwrap();
             assert_eq!(rust.warnings.len(), 12);
             assert_eq!(len, rust.warnings.join("\n").len());
             maxdyn_builder_free(b);
         }
 
         // warnings: two lines; a short buffer is truncated and NUL-terminated, the full length reported
-        let o = maxdyn_urdf_options { floating: 0, merge_fixed: 0 };
+        let o = maxdyn_urdf_options { floating: 0, merge_fixed: 0, joint_limits: 1 };
         let mut buf = [0x55 as c_char; 512];
         let mut len = 0;
         ok(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &o, &mut b, buf.as_mut_ptr(), buf.len(), &mut len));
@@ -102,8 +102,10 @@ fn failures_name_the_argument_and_leave_out_untouched() {
         assert_eq!(maxdyn_builder_from_urdf_string(broken.as_ptr(), 0, &mut out), MAXDYN_STATUS_URDF);
         assert!(last_error().contains("link `a`: inertia has a negative principal moment"), "{}", last_error());
         expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), std::ptr::null(), &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_builder_from_urdf_string_with", "options");
-        let wrong = maxdyn_urdf_options { floating: 0, merge_fixed: 7 };
+        let wrong = maxdyn_urdf_options { floating: 0, merge_fixed: 7, joint_limits: 1 };
         expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &wrong, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_builder_from_urdf_string_with", "options.merge_fixed");
+        let wrong = maxdyn_urdf_options { joint_limits: -1, ..o };
+        expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &wrong, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_builder_from_urdf_string_with", "options.joint_limits");
         expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &o, &mut out, null_mut(), 4, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_builder_from_urdf_string_with", "warnings");
         expect(maxdyn_builder_from_urdf_with(std::ptr::null(), &o, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_builder_from_urdf_with", "path");
         let missing = CString::new("/nonexistent/robot.urdf").unwrap();

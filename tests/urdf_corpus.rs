@@ -95,8 +95,8 @@ fn run(path: &Path, floating: bool) -> Result<Row, String> {
     let file = short(path);
     let base = if floating { "floating" } else { "fixed" };
     let xml = std::fs::read_to_string(path).unwrap();
-    let merged = Urdf::from_str_with(&xml, &UrdfOptions { floating, merge_fixed: true });
-    let welded = Urdf::from_str_with(&xml, &UrdfOptions { floating, merge_fixed: false });
+    let merged = Urdf::from_str_with(&xml, &UrdfOptions { floating, merge_fixed: true, ..Default::default() });
+    let welded = Urdf::from_str_with(&xml, &UrdfOptions { floating, merge_fixed: false, ..Default::default() });
     let welded_count = welded.as_ref().map_or("refused".to_string(), |u| u.builder.body_count().to_string());
     let refusal = REFUSED.iter().find(|(f, b, _)| *f == file && (*b == base || *b == "both"));
     let u = match (merged, refusal) {
@@ -261,7 +261,7 @@ fn merged_composite_inertia_matches_an_independent_computation() {
         ),
     ];
     for (file, floating, link, mass, com, inertia) in cases {
-        let u = Urdf::from_file_with(find(file), &UrdfOptions { floating, merge_fixed: true }).unwrap();
+        let u = Urdf::from_file_with(find(file), &UrdfOptions { floating, merge_fixed: true, ..Default::default() }).unwrap();
         let body = u.builder.body(u.body(link).unwrap()).unwrap();
         // the link frame sits at −com in the body frame (same orientation)
         let f = u.frame(link).unwrap();
@@ -295,7 +295,7 @@ fn panda_merged_and_welded_converge_to_each_other_at_first_order() {
     };
     let pose = [("panda_joint2", 0.6), ("panda_joint4", -1.5), ("panda_joint6", 1.2), ("panda_finger_joint1", 0.02), ("panda_finger_joint2", 0.02)];
     let load = |merge_fixed, dt, kick: f64| {
-        let u = Urdf::from_file_with(panda, &UrdfOptions { floating: false, merge_fixed }).unwrap();
+        let u = Urdf::from_file_with(panda, &UrdfOptions { floating: false, merge_fixed, ..Default::default() }).unwrap();
         let mut s = Sim::new(Arc::new(Model::new(&u.builder).unwrap()), dt).unwrap();
         for (j, q) in pose {
             s.set_joint_position(u.joint(j).unwrap(), &[q]).unwrap();

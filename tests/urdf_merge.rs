@@ -13,7 +13,7 @@ fn model_path(name: &str) -> String {
 }
 
 fn opts(floating: bool, merge_fixed: bool) -> UrdfOptions {
-    UrdfOptions { floating, merge_fixed }
+    UrdfOptions { floating, merge_fixed, ..Default::default() }
 }
 
 fn load(name: &str, o: UrdfOptions) -> Urdf {

@@ -91,7 +91,7 @@ pub fn build(lower: LowerCuff) -> Exoskeleton {
 pub fn build_with_step(lower: LowerCuff, dt: f64) -> Exoskeleton {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/exoskeleton_cd_paper_model.urdf");
     // the cuffs' fixed joints stay welds: the scene addresses those bodies by name
-    let mut u = Urdf::from_file_with(path, &UrdfOptions { floating: false, merge_fixed: false }).expect("exoskeleton URDF");
+    let mut u = Urdf::from_file_with(path, &UrdfOptions { floating: false, merge_fixed: false, ..UrdfOptions::default() }).expect("exoskeleton URDF");
     let body = |n: &str| u.body(n).unwrap_or_else(|| panic!("no link {n}"));
     let (s_ie, e_fe_body, upper, lower_arm) = (body("sIE_Unit"), body("eFE_Unit"), body("upper_arm"), body("lower_arm"));
     // joint points relative to the centres of mass (maxdyn and ConstrainedDynamics both

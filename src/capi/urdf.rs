@@ -23,13 +23,16 @@ pub struct maxdyn_urdf_options {
     /// mass, centre of mass and inertia) and kept as named frames; 0: every link with
     /// mass is a body and fixed joints weld them.
     pub merge_fixed: i32,
+    /// 1 (default): `<limit>` bounds revolute and prismatic joints; 0: the file's limits
+    /// are not read.
+    pub joint_limits: i32,
 }
 
-/// The default URDF options: fixed base, fixed links merged.
+/// The default URDF options: fixed base, fixed links merged, joint limits read.
 #[no_mangle]
 pub extern "C" fn maxdyn_urdf_options_default() -> maxdyn_urdf_options {
     let o = UrdfOptions::default();
-    maxdyn_urdf_options { floating: i32::from(o.floating), merge_fixed: i32::from(o.merge_fixed) }
+    maxdyn_urdf_options { floating: i32::from(o.floating), merge_fixed: i32::from(o.merge_fixed), joint_limits: i32::from(o.joint_limits) }
 }
 
 /// A 0/1 flag argument.
@@ -48,7 +51,11 @@ unsafe fn options_arg(options: *const maxdyn_urdf_options) -> CResult<UrdfOption
         return Err(Failure::null("options"));
     }
     let o = *options;
-    Ok(UrdfOptions { floating: flag(o.floating, "options.floating")?, merge_fixed: flag(o.merge_fixed, "options.merge_fixed")? })
+    Ok(UrdfOptions {
+        floating: flag(o.floating, "options.floating")?,
+        merge_fixed: flag(o.merge_fixed, "options.merge_fixed")?,
+        joint_limits: flag(o.joint_limits, "options.joint_limits")?,
+    })
 }
 
 /// A NUL-terminated UTF-8 string argument.

@@ -15,9 +15,9 @@ fn err(msg: String) -> Error {
     Error::Urdf(msg)
 }
 
-/// Sets the limits and mimics of `d`'s joints on `u.builder`.
-pub fn apply(u: &mut Urdf, d: &Description) -> Result<()> {
-    for j in &d.joints {
+/// Sets the limits (when `with_limits`) and mimics of `d`'s joints on `u.builder`.
+pub fn apply(u: &mut Urdf, d: &Description, with_limits: bool) -> Result<()> {
+    for j in d.joints.iter().filter(|_| with_limits) {
         let (Some(limit), Some(id)) = (j.limit, u.joints.get(&j.name).copied()) else { continue };
         if limit.lower == 0.0 && limit.upper == 0.0 {
             u.warnings.push(format!("joint `{}`: <limit lower=\"0\" upper=\"0\"> is read as no limit", j.name));

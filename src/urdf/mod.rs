@@ -91,11 +91,14 @@ pub struct UrdfOptions {
     /// mass, centre of mass and inertia) and kept as named frames; false: each massive
     /// link is a body and fixed joints weld them.
     pub merge_fixed: bool,
+    /// true (default): `<limit lower upper>` bounds revolute and prismatic joints;
+    /// false: the file's limits are not read (e.g. a controller tuned without them).
+    pub joint_limits: bool,
 }
 
 impl Default for UrdfOptions {
     fn default() -> Self {
-        UrdfOptions { floating: false, merge_fixed: true }
+        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true }
     }
 }
 
@@ -148,7 +151,7 @@ impl Urdf {
             let pose = frames::compose(&frames::pose(&anchor), &m.in_anchor);
             u.frames.insert(m.name.clone(), LinkFrame { body: anchor.body, x: pose.x.into(), q: pose.q.into() });
         }
-        limits::apply(&mut u, &d)?;
+        limits::apply(&mut u, &d, options.joint_limits)?;
         for l in &d.links {
             if let Some(f) = u.frames.get(&l.name) {
                 let on = f.body.map_or(Parent::World, Parent::Body);
