@@ -5,7 +5,8 @@
 //! defaults), so it is read as no limit with a warning, as other loaders do. A `<mimic>`
 //! on a joint makes it follow its leader once every joint exists; a mimic whose joint
 //! is not in the model (a fixed joint, or one dropped with a massless subtree) is left
-//! out with a warning.
+//! out with a warning. A follower's limits become its leader's (see
+//! [`fold_follower_limits`]).
 
 use super::parse::Description;
 use super::Urdf;
@@ -42,6 +43,35 @@ pub fn apply(u: &mut Urdf, d: &Description, with_limits: bool) -> Result<()> {
             continue;
         }
         u.builder.add_mimic(follower, leader, m.multiplier, m.offset).map_err(|e| err(format!("{what}: {e}")))?;
+        fold_follower_limits(u, follower, leader, m.multiplier, m.offset, &what)?;
     }
     Ok(())
+}
+
+/// A mimic follower's coordinate is its leader's, mapped: its own limits bound the
+/// leader, q_l ∈ ([lower, upper] − offset) / multiplier. They move onto the leader,
+/// intersected with the leader's limits, and leave the follower (one inequality per
+/// bound, never two copies of one). Files do not always agree with themselves: PR2's
+/// gripper has a follower with multiplier −1 and limits [0, 0.548] on a leader limited to
+/// [0, 0.548], which pins the leader at 0 — two inequalities with no room between them,
+/// which no interior point can start from. Such a follower's limits are dropped with a
+/// warning and the leader keeps its own.
+fn fold_follower_limits(u: &mut Urdf, follower: usize, leader: usize, multiplier: f64, offset: f64, what: &str) -> Result<()> {
+    let bounds = |u: &Urdf, joint: usize| u.builder.joint_limits().iter().find(|l| l.joint == joint).map(|l| (l.lower, l.upper));
+    let Some((lo_f, hi_f)) = bounds(u, follower) else { return Ok(()) };
+    let (inf, neg) = (f64::INFINITY, f64::NEG_INFINITY);
+    let free = |u: &mut Urdf, joint: usize| u.builder.set_joint_limits(joint, &[neg], &[inf]);
+    free(u, follower).map_err(|e| err(format!("{what}: {e}")))?;
+    if multiplier == 0.0 {
+        return Ok(());
+    }
+    let (a, b) = ((lo_f - offset) / multiplier, (hi_f - offset) / multiplier);
+    let (lo_l, hi_l) = bounds(u, leader).unwrap_or((neg, inf));
+    let (lo, hi) = (lo_l.max(a.min(b)), hi_l.min(a.max(b)));
+    let width = (hi - lo) / (1.0 + lo.abs().max(hi.abs()).min(1e300));
+    if !(width > 1e-9) {
+        u.warnings.push(format!("{what}: the follower's limits [{lo_f}, {hi_f}] leave its leader no room within [{lo_l}, {hi_l}]; only the leader's limits are kept"));
+        return Ok(());
+    }
+    u.builder.set_joint_limits(leader, &[lo], &[hi]).map_err(|e| err(format!("{what}: {e}")))
 }
