@@ -202,7 +202,7 @@ fn massless_subtrees_on_moving_joints_are_left_out_with_a_warning() {
 }
 
 /// `<limit>` and `<mimic>` reach the builder; `lower == upper == 0` is no limit with a
-/// warning; continuous joints have no limit.
+/// warning; continuous joints have no limit; a follower's limits become its leader's.
 #[test]
 fn limits_and_mimics_reach_the_builder() {
     let xml = r#"<robot name="r"><link name="w"/>
@@ -217,17 +217,19 @@ fn limits_and_mimics_reach_the_builder() {
     </robot>"#;
     let u = Urdf::from_str(xml, false).unwrap();
     let (j1, j2, j3) = (u.joint("j1").unwrap(), u.joint("j2").unwrap(), u.joint("j3").unwrap());
+    // j2 = −0.5 j1 + 0.01 within [0, 0.04] bounds j1 to [−0.06, 0.02], inside its own
+    // [−1.5, 2]: the follower's limits move onto the leader
     let limits = u.builder.joint_limits();
-    assert_eq!(limits.len(), 2);
-    assert_eq!((limits[0].joint, limits[0].coordinate, limits[0].lower, limits[0].upper), (j1, 0, -1.5, 2.0));
-    assert_eq!((limits[1].joint, limits[1].lower, limits[1].upper), (j2, 0.0, 0.04));
+    assert_eq!(limits.len(), 1);
+    assert_eq!((limits[0].joint, limits[0].coordinate), (j1, 0));
+    assert!((limits[0].lower + 0.06).abs() < 1e-15 && (limits[0].upper - 0.02).abs() < 1e-15, "{:?}", limits[0]);
     let mimics = u.builder.mimics();
     assert_eq!(mimics.len(), 2);
     assert_eq!((mimics[0].follower, mimics[0].leader, mimics[0].multiplier, mimics[0].offset), (j2, j1, -0.5, 0.01));
     assert_eq!((mimics[1].follower, mimics[1].leader, mimics[1].multiplier, mimics[1].offset), (j3, j1, 1.0, 0.0));
     assert_eq!(u.warnings, ["joint `j4`: <limit lower=\"0\" upper=\"0\"> is read as no limit"]);
     let m = Model::new(&u.builder).unwrap();
-    assert_eq!((m.limits.len(), m.mimics.len()), (2, 2));
+    assert_eq!((m.limits.len(), m.mimics.len()), (1, 2));
     // lower > upper is the file's defect, named
     match Urdf::from_str(&xml.replace(r#"lower="-1.5" upper="2""#, r#"lower="2" upper="-1.5""#), false) {
         Err(Error::Urdf(m)) => assert!(m.contains("joint `j1` <limit>: lower 2 > upper -1.5"), "{m}"),
