@@ -140,8 +140,8 @@ mod tests {
             let (a2, b2) = j.hooke_angles(&q);
             worst = worst.max((a2 - alpha).abs()).max((b2 - beta).abs());
         }
-        // 1.3e-15 seen
-        assert!(worst < 1e-13, "{worst:e}");
+        // 8.9e-16 measured
+        assert!(worst < 1e-14, "{worst:e}");
     }
 
     #[test]
@@ -162,7 +162,8 @@ mod tests {
                 worst = worst.max((fa - ga[k]).abs()).max((fb - gb[k]).abs());
             }
         }
-        // central differences, h = 1e-6: 3e-10 seen
-        assert!(worst < 1e-8, "{worst:e}");
+        // central differences, h = 1e-6: 3.3e-10 measured (the truncation and rounding of
+        // the difference, gradients of order 1)
+        assert!(worst < 1e-9, "{worst:e}");
     }
 }

@@ -11,3 +11,4 @@ mod joint_types;
 mod minimal_coordinates;
 mod jacobians;
 mod loops;
+mod universal;
