@@ -142,3 +142,42 @@ fn two_revolutes_through_a_vanishing_mass_converge_to_the_universal_joint() {
         assert!((ratio - 10.0).abs() < 0.01, "ε ten times smaller gives {ratio} times closer: {diffs:?}");
     }
 }
+
+#[test]
+fn the_c_function_builds_the_same_joint_and_names_bad_arguments() {
+    use maxdyn::capi::maxdyn_status::*;
+    use maxdyn::capi::*;
+    use std::ffi::CStr;
+    let message = || unsafe { CStr::from_ptr(maxdyn_last_error_message()) }.to_str().unwrap().to_string();
+    unsafe {
+        let mut b = std::ptr::null_mut();
+        assert_eq!(maxdyn_builder_new(&mut b), MAXDYN_STATUS_OK);
+        let inertia = [0.1, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0, 0.0, 0.3];
+        let mut body = -1;
+        assert_eq!(maxdyn_builder_add_body(b, 1.0, inertia.as_ptr(), &mut body), MAXDYN_STATUS_OK);
+        let (o, arm) = ([0.0; 3], ARM);
+        let mut j = -7;
+        let bad = [0.6, 0.8, 0.0];
+        assert_eq!(maxdyn_builder_add_universal_joint(b, MAXDYN_WORLD, body, o.as_ptr(), arm.as_ptr(), X.as_ptr(), bad.as_ptr(), &mut j), MAXDYN_STATUS_INVALID_ARGUMENT);
+        assert!(message().starts_with("maxdyn_builder_add_universal_joint") && message().contains("`axis_child`"), "{}", message());
+        assert_eq!(maxdyn_builder_add_universal_joint(b, MAXDYN_WORLD, body, o.as_ptr(), arm.as_ptr(), o.as_ptr(), Y.as_ptr(), &mut j), MAXDYN_STATUS_ZERO_AXIS);
+        assert!(message().contains("`axis_parent`"), "{}", message());
+        assert_eq!(maxdyn_builder_add_universal_joint(b, MAXDYN_WORLD, body, o.as_ptr(), arm.as_ptr(), X.as_ptr(), std::ptr::null(), &mut j), MAXDYN_STATUS_NULL_POINTER);
+        assert_eq!(j, -7, "out-pointer written on failure");
+        assert_eq!(maxdyn_builder_add_universal_joint(b, MAXDYN_WORLD, body, o.as_ptr(), arm.as_ptr(), X.as_ptr(), Y.as_ptr(), &mut j), MAXDYN_STATUS_OK);
+        assert_eq!(j, 0);
+        let mut m = std::ptr::null_mut();
+        assert_eq!(maxdyn_model_new(b, &mut m), MAXDYN_STATUS_OK);
+        let mut kind = -1;
+        assert_eq!(maxdyn_model_get_joint_type(m, 0, &mut kind), MAXDYN_STATUS_OK);
+        assert_eq!(kind, MAXDYN_JOINT_UNIVERSAL);
+        maxdyn_model_free(m);
+        maxdyn_builder_free(b);
+    }
+    // the same joint as the Rust builder's
+    let mut b = Builder::new();
+    let body = pendulum_body(&mut b);
+    b.add_universal_joint(Parent::World, body, [0.0; 3], ARM, X, Y).unwrap();
+    let j = b.joint(0).unwrap();
+    assert_eq!((j.kind as i32, j.dof(), j.second_axis), (12, 2, nalgebra::Vector3::new(0.0, 1.0, 0.0)));
+}
