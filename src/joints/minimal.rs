@@ -26,6 +26,13 @@ impl Joint {
         self.kind == super::JointType::Universal
     }
 
+    /// Whether minimal coordinate `k` is an angle that wraps at ±π: the rotation of a
+    /// joint with one free rotation, and both of the universal joint's.
+    pub fn is_wrapping_angle(&self, k: usize) -> bool {
+        let n = self.dof();
+        (self.cr.len == 1 && k == n - 1) || (self.is_universal() && k >= self.ct.len && k < n)
+    }
+
     /// Minimal coordinates into `out` (length `dof()`).
     pub fn minimal_position(&self, a: &Pose, b: &Pose, out: &mut [f64]) {
         let d = self.displacement(a, b);
