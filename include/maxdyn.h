@@ -194,6 +194,19 @@ typedef struct maxdyn_model maxdyn_model;
 // `maxdyn_sim_new`, free with `maxdyn_sim_free`. Use one sim from one thread at a time.
 typedef struct maxdyn_sim maxdyn_sim;
 
+// How a URDF becomes a model (`maxdyn_builder_from_urdf_with`,
+// `maxdyn_builder_from_urdf_string_with`). Start from `maxdyn_urdf_options_default()`
+// and change the fields you need. Fields are only ever added at the end.
+typedef struct maxdyn_urdf_options {
+    // 0 (default): the root link is the world; 1: the root is a free body (a massless
+    // root's single fixed or floating child becomes the free body).
+    int32_t floating;
+    // 1 (default): links on fixed joints are merged into their parent's body (exact
+    // mass, centre of mass and inertia) and kept as named frames; 0: every link with
+    // mass is a body and fixed joints weld them.
+    int32_t merge_fixed;
+} maxdyn_urdf_options;
+
 // Called by `maxdyn_sim_step` before each step with the sim and the user data given to
 // `maxdyn_sim_set_control_callback`. Read the state and set inputs here (e.g.
 // `maxdyn_sim_set_joint_input`, `maxdyn_sim_set_body_wrench`); return 0 to take the
@@ -622,24 +635,72 @@ maxdyn_status maxdyn_builder_get_contact_cone(const struct maxdyn_builder *build
 // `builder` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_builder_get_contact_count(const struct maxdyn_builder *builder, int32_t *out);
 
-// Loads the URDF file at `path` (NUL-terminated) into a new builder in `*out`.
+// The default URDF options: fixed base, fixed links merged.
+struct maxdyn_urdf_options maxdyn_urdf_options_default(void);
+
+// Loads the URDF file at `path` (NUL-terminated) into a new builder in `*out`, with
+// the default options (`maxdyn_urdf_options_default`: fixed links merged) and `floating`.
 //
-// Bodies are the links with mass, in file order; joints are the `<joint>` elements
-// that connect two bodies (or a body to the world), in file order, then the
-// `<loop_joint>` elements. Body and joint names are the URDF names. Body frames are at
-// each link's centre of mass with the link frame's orientation; bodies start posed at
+// Bodies are the links with mass, in file order; links on fixed joints are merged
+// into their parent's body (its frame at the group's centre of mass with the top
+// link's orientation). Joints are the moving `<joint>` elements, in file order, then
+// the `<loop_joint>` elements. Body and joint names are the URDF names, and every link
+// is a named frame of the builder on its body (or the world). Bodies start posed at
 // zero joint angles. Joint types: revolute and continuous → revolute, prismatic, fixed,
 // floating, planar (→ `MAXDYN_JOINT_PLANAR_AXIS`), and the non-standard `ball` →
-// spherical. With `floating` = 0 the root link is the world; with 1 it is a free body
-// (a massless root's single fixed or floating child becomes the free body). A file
-// that cannot be read or is malformed gives `MAXDYN_STATUS_URDF` with a message naming
-// the element.
+// spherical. `<limit>` and `<mimic>` become the builder's joint limits and mimics.
+// With `floating` = 0 the root link is the world; with 1 it is a free body (a massless
+// root's single fixed or floating child becomes the free body). A file that cannot be
+// read, is malformed, or describes no rigid body (a negative principal moment, a point
+// mass or mass-0 inertia that is a body alone, a massless link between moving joints)
+// gives `MAXDYN_STATUS_URDF` with a message naming the element. Warnings: see
+// `maxdyn_builder_from_urdf_with`.
 //
 // # Safety
 // `path` is NULL or a NUL-terminated string; `out` is NULL or writable.
 maxdyn_status maxdyn_builder_from_urdf(const char *path,
                                        int32_t floating,
                                        struct maxdyn_builder **out);
+
+// Loads URDF text `xml` (NUL-terminated, UTF-8) into a new builder in `*out`, with the
+// default options and `floating` (0 or 1) as in `maxdyn_builder_from_urdf`.
+//
+// # Safety
+// `xml` is NULL or a NUL-terminated string; `out` is NULL or writable.
+maxdyn_status maxdyn_builder_from_urdf_string(const char *xml,
+                                              int32_t floating,
+                                              struct maxdyn_builder **out);
+
+// Loads the URDF file at `path` with `*options` into a new builder in `*out`. The
+// load's warnings (what the file asks for that is not simulated as written: joint
+// friction, `<limit lower=upper=0>` read as no limit, massless subtrees left out,
+// mimics not applied, inertias violating the triangle inequality), one per line, are
+// written NUL-terminated into `warnings` (at most `warnings_capacity` bytes, truncated;
+// NULL with capacity 0 skips them), and their full length in bytes without the NUL
+// into `*warnings_length` (NULL skips it): call again with a larger buffer if it did not fit.
+// Nothing is written on failure.
+//
+// # Safety
+// `path` is NULL or NUL-terminated; `options` is NULL or readable; `out` is NULL or
+// writable; `warnings` is NULL or holds `warnings_capacity` writable bytes;
+// `warnings_length` is NULL or writable.
+maxdyn_status maxdyn_builder_from_urdf_with(const char *path,
+                                            const struct maxdyn_urdf_options *options,
+                                            struct maxdyn_builder **out,
+                                            char *warnings,
+                                            size_t warnings_capacity,
+                                            size_t *warnings_length);
+
+// `maxdyn_builder_from_urdf_with` for URDF text `xml` (NUL-terminated, UTF-8).
+//
+// # Safety
+// As `maxdyn_builder_from_urdf_with`, with `xml` NULL or NUL-terminated.
+maxdyn_status maxdyn_builder_from_urdf_string_with(const char *xml,
+                                                   const struct maxdyn_urdf_options *options,
+                                                   struct maxdyn_builder **out,
+                                                   char *warnings,
+                                                   size_t warnings_capacity,
+                                                   size_t *warnings_length);
 
 // Validates and compiles the builder's mechanism into a new model in `*out`. The
 // builder is not changed and may be freed or reused afterwards.

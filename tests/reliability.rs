@@ -184,3 +184,18 @@ fn a_divergent_spring_never_steps_ok_into_a_non_finite_state() {
     }
     assert_eq!(l.live(), 0);
 }
+
+/// Case 7: a URDF path to an endless stream is refused after MAX_FILE_BYTES (64 MB)
+/// instead of being read until memory runs out.
+#[test]
+fn an_endless_urdf_file_is_refused() {
+    let l = lock();
+    unsafe {
+        let mut b = null_mut();
+        let status = maxdyn_builder_from_urdf(c"/dev/zero".as_ptr(), 0, &mut b);
+        assert_eq!(status, MAXDYN_STATUS_URDF);
+        assert!(b.is_null());
+        assert!(capi_helpers::last_error().contains("larger than 64 MB"), "{}", capi_helpers::last_error());
+    }
+    assert_eq!(l.live(), 0);
+}

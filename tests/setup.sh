@@ -19,3 +19,24 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 sh bindings/matlab/install_octave.sh
 cargo --version
+# URDF corpus for tests/urdf_corpus.rs: the *.urdf files of example-robot-data 6.0.0 (PyPI),
+# unpacked under target/ (not committed); skipped when already present.
+CORPUS=target/corpus/example-robot-data-6.0.0
+if [ ! -f "$CORPUS/.complete" ]; then
+  tmp=$(mktemp -d)
+  python3 -m pip download --no-deps --quiet example-robot-data==6.0.0 -d "$tmp"
+  python3 - "$tmp" "$CORPUS" <<'PY'
+import glob, os, sys, zipfile
+tmp, out = sys.argv[1], sys.argv[2]
+wheel = glob.glob(os.path.join(tmp, "example_robot_data-6.0.0-*.whl"))[0]
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if name.endswith(".urdf"):
+            dest = os.path.join(out, name)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            with open(dest, "wb") as f:
+                f.write(z.read(name))
+open(os.path.join(out, ".complete"), "w").close()
+PY
+  rm -rf "$tmp"
+fi

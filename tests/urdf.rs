@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use maxdyn::urdf::Urdf;
+use maxdyn::urdf::{Urdf, UrdfOptions};
 use maxdyn::{Error, JointType, Model, Sim};
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion, Vector3};
 
@@ -11,8 +11,10 @@ fn model_path(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Fixed links kept as welded bodies: the counts below are those of the welded models
+/// (tests/urdf_merge.rs has the merged ones).
 fn load(name: &str, floating: bool) -> Urdf {
-    Urdf::from_file(model_path(name), floating).unwrap_or_else(|e| panic!("{name}: {e}"))
+    Urdf::from_file_with(model_path(name), &UrdfOptions { floating, merge_fixed: false }).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn count_kind(u: &Urdf, kind: JointType) -> usize {
@@ -310,8 +312,9 @@ fn fixed_joints_ignore_their_axis() {
             </robot>"#
         )
     };
-    let with = Urdf::from_str(&xml(r#"<axis xyz="0 0 0"/>"#), false).unwrap();
-    let without = Urdf::from_str(&xml(""), false).unwrap();
+    let welded = UrdfOptions { merge_fixed: false, ..UrdfOptions::default() };
+    let with = Urdf::from_str_with(&xml(r#"<axis xyz="0 0 0"/>"#), &welded).unwrap();
+    let without = Urdf::from_str_with(&xml(""), &welded).unwrap();
     assert_eq!(with.builder.joint_count(), 2);
     for j in 0..2 {
         let (a, b) = (with.builder.joint(j).unwrap(), without.builder.joint(j).unwrap());

@@ -16,7 +16,7 @@
 //! Spastic patient: u = 10(−π/4 − θ) + 2(0 − ω) on the human elbow; healthy: u = 0.
 
 use maxdyn::math::{from_rotation_vector, qmul, rotation_vector, V3, V4};
-use maxdyn::urdf::Urdf;
+use maxdyn::urdf::{Urdf, UrdfOptions};
 use maxdyn::{JointType, Model, Sim};
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4};
 use std::sync::Arc;
@@ -90,7 +90,8 @@ pub fn build(lower: LowerCuff) -> Exoskeleton {
 /// [`build`] with another time step.
 pub fn build_with_step(lower: LowerCuff, dt: f64) -> Exoskeleton {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/exoskeleton_cd_paper_model.urdf");
-    let mut u = Urdf::from_file(path, false).expect("exoskeleton URDF");
+    // the cuffs' fixed joints stay welds: the scene addresses those bodies by name
+    let mut u = Urdf::from_file_with(path, &UrdfOptions { floating: false, merge_fixed: false }).expect("exoskeleton URDF");
     let body = |n: &str| u.body(n).unwrap_or_else(|| panic!("no link {n}"));
     let (s_ie, e_fe_body, upper, lower_arm) = (body("sIE_Unit"), body("eFE_Unit"), body("upper_arm"), body("lower_arm"));
     // joint points relative to the centres of mass (maxdyn and ConstrainedDynamics both

@@ -1,13 +1,95 @@
-//! `maxdyn_builder_from_urdf`: a builder loaded from a URDF file (see `crate::urdf`).
+//! `maxdyn_builder_from_urdf` and its variants: a builder loaded from a URDF file or
+//! string (see `crate::urdf`), with options and the load's warnings.
 
 use std::ffi::{c_char, CStr};
 use std::path::PathBuf;
 
 use super::builder::{maxdyn_builder, maxdyn_builder_new};
-use super::error::Failure;
+use super::error::{CResult, Failure};
 use super::guard::call;
 use super::status::maxdyn_status::{self, *};
-use crate::urdf::Urdf;
+use crate::urdf::{Urdf, UrdfOptions};
+
+/// How a URDF becomes a model (`maxdyn_builder_from_urdf_with`,
+/// `maxdyn_builder_from_urdf_string_with`). Start from `maxdyn_urdf_options_default()`
+/// and change the fields you need. Fields are only ever added at the end.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct maxdyn_urdf_options {
+    /// 0 (default): the root link is the world; 1: the root is a free body (a massless
+    /// root's single fixed or floating child becomes the free body).
+    pub floating: i32,
+    /// 1 (default): links on fixed joints are merged into their parent's body (exact
+    /// mass, centre of mass and inertia) and kept as named frames; 0: every link with
+    /// mass is a body and fixed joints weld them.
+    pub merge_fixed: i32,
+}
+
+/// The default URDF options: fixed base, fixed links merged.
+#[no_mangle]
+pub extern "C" fn maxdyn_urdf_options_default() -> maxdyn_urdf_options {
+    let o = UrdfOptions::default();
+    maxdyn_urdf_options { floating: i32::from(o.floating), merge_fixed: i32::from(o.merge_fixed) }
+}
+
+/// A 0/1 flag argument.
+fn flag(v: i32, arg: &str) -> CResult<bool> {
+    match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        v => Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `{arg}` is {v}, expected 0 or 1"))),
+    }
+}
+
+/// # Safety
+/// `options` is NULL or readable.
+unsafe fn options_arg(options: *const maxdyn_urdf_options) -> CResult<UrdfOptions> {
+    if options.is_null() {
+        return Err(Failure::null("options"));
+    }
+    let o = *options;
+    Ok(UrdfOptions { floating: flag(o.floating, "options.floating")?, merge_fixed: flag(o.merge_fixed, "options.merge_fixed")? })
+}
+
+/// A NUL-terminated UTF-8 string argument.
+///
+/// # Safety
+/// `s` is NULL or NUL-terminated.
+unsafe fn text_arg<'a>(s: *const c_char, arg: &str) -> CResult<&'a str> {
+    if s.is_null() {
+        return Err(Failure::null(arg));
+    }
+    CStr::from_ptr(s).to_str().map_err(|_| Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `{arg}` is not valid UTF-8")))
+}
+
+/// Moves a loaded URDF into a new builder in `*out`; writes its warnings, one per line,
+/// into the caller's buffer (see `maxdyn_builder_from_urdf_with`).
+///
+/// # Safety
+/// `out` is writable; `warnings` is NULL or holds `capacity` bytes; `length` is NULL or writable.
+unsafe fn hand_over(urdf: Urdf, out: &mut *mut maxdyn_builder, warnings: *mut c_char, capacity: usize, length: *mut usize) -> CResult<()> {
+    if warnings.is_null() && capacity > 0 {
+        return Err(Failure::null("warnings"));
+    }
+    let text = urdf.warnings.join("\n");
+    let mut b: *mut maxdyn_builder = std::ptr::null_mut();
+    let status = maxdyn_builder_new(&mut b);
+    if status != MAXDYN_STATUS_OK || b.is_null() {
+        return Err(Failure::new(status, "cannot create the builder"));
+    }
+    // the new builder is live and counted; it takes the loaded description
+    (*b).inner = urdf.builder;
+    *out = b;
+    if capacity > 0 {
+        let n = text.len().min(capacity - 1);
+        std::ptr::copy_nonoverlapping(text.as_ptr(), warnings.cast::<u8>(), n);
+        *warnings.add(n) = 0;
+    }
+    if !length.is_null() {
+        *length = text.len();
+    }
+    Ok(())
+}
 
 /// The file path as the OS sees it: any bytes on Unix, UTF-8 elsewhere.
 unsafe fn path_arg(path: *const c_char) -> Result<PathBuf, Failure> {
@@ -28,18 +110,23 @@ unsafe fn path_arg(path: *const c_char) -> Result<PathBuf, Failure> {
     }
 }
 
-/// Loads the URDF file at `path` (NUL-terminated) into a new builder in `*out`.
+/// Loads the URDF file at `path` (NUL-terminated) into a new builder in `*out`, with
+/// the default options (`maxdyn_urdf_options_default`: fixed links merged) and `floating`.
 ///
-/// Bodies are the links with mass, in file order; joints are the `<joint>` elements
-/// that connect two bodies (or a body to the world), in file order, then the
-/// `<loop_joint>` elements. Body and joint names are the URDF names. Body frames are at
-/// each link's centre of mass with the link frame's orientation; bodies start posed at
+/// Bodies are the links with mass, in file order; links on fixed joints are merged
+/// into their parent's body (its frame at the group's centre of mass with the top
+/// link's orientation). Joints are the moving `<joint>` elements, in file order, then
+/// the `<loop_joint>` elements. Body and joint names are the URDF names, and every link
+/// is a named frame of the builder on its body (or the world). Bodies start posed at
 /// zero joint angles. Joint types: revolute and continuous → revolute, prismatic, fixed,
 /// floating, planar (→ `MAXDYN_JOINT_PLANAR_AXIS`), and the non-standard `ball` →
-/// spherical. With `floating` = 0 the root link is the world; with 1 it is a free body
-/// (a massless root's single fixed or floating child becomes the free body). A file
-/// that cannot be read or is malformed gives `MAXDYN_STATUS_URDF` with a message naming
-/// the element.
+/// spherical. `<limit>` and `<mimic>` become the builder's joint limits and mimics.
+/// With `floating` = 0 the root link is the world; with 1 it is a free body (a massless
+/// root's single fixed or floating child becomes the free body). A file that cannot be
+/// read, is malformed, or describes no rigid body (a negative principal moment, a point
+/// mass or mass-0 inertia that is a body alone, a massless link between moving joints)
+/// gives `MAXDYN_STATUS_URDF` with a message naming the element. Warnings: see
+/// `maxdyn_builder_from_urdf_with`.
 ///
 /// # Safety
 /// `path` is NULL or a NUL-terminated string; `out` is NULL or writable.
@@ -47,21 +134,84 @@ unsafe fn path_arg(path: *const c_char) -> Result<PathBuf, Failure> {
 pub unsafe extern "C" fn maxdyn_builder_from_urdf(path: *const c_char, floating: i32, out: *mut *mut maxdyn_builder) -> maxdyn_status {
     call("maxdyn_builder_from_urdf", || {
         let path = path_arg(path)?;
-        let floating = match floating {
-            0 => false,
-            1 => true,
-            v => return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `floating` is {v}, expected 0 or 1"))),
-        };
+        let floating = flag(floating, "floating")?;
         let o = super::args::out(out, "out")?;
         let urdf = Urdf::from_file(&path, floating)?;
-        let mut b: *mut maxdyn_builder = std::ptr::null_mut();
-        let status = maxdyn_builder_new(&mut b);
-        if status != MAXDYN_STATUS_OK || b.is_null() {
-            return Err(Failure::new(status, "cannot create the builder"));
+        hand_over(urdf, o, std::ptr::null_mut(), 0, std::ptr::null_mut())
+    })
+}
+
+/// Loads URDF text `xml` (NUL-terminated, UTF-8) into a new builder in `*out`, with the
+/// default options and `floating` (0 or 1) as in `maxdyn_builder_from_urdf`.
+///
+/// # Safety
+/// `xml` is NULL or a NUL-terminated string; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_from_urdf_string(xml: *const c_char, floating: i32, out: *mut *mut maxdyn_builder) -> maxdyn_status {
+    call("maxdyn_builder_from_urdf_string", || {
+        let xml = text_arg(xml, "xml")?;
+        let floating = flag(floating, "floating")?;
+        let o = super::args::out(out, "out")?;
+        let urdf = Urdf::from_str(xml, floating)?;
+        hand_over(urdf, o, std::ptr::null_mut(), 0, std::ptr::null_mut())
+    })
+}
+
+/// Loads the URDF file at `path` with `*options` into a new builder in `*out`. The
+/// load's warnings (what the file asks for that is not simulated as written: joint
+/// friction, `<limit lower=upper=0>` read as no limit, massless subtrees left out,
+/// mimics not applied, inertias violating the triangle inequality), one per line, are
+/// written NUL-terminated into `warnings` (at most `warnings_capacity` bytes, truncated;
+/// NULL with capacity 0 skips them), and their full length in bytes without the NUL
+/// into `*warnings_length` (NULL skips it): call again with a larger buffer if it did not fit.
+/// Nothing is written on failure.
+///
+/// # Safety
+/// `path` is NULL or NUL-terminated; `options` is NULL or readable; `out` is NULL or
+/// writable; `warnings` is NULL or holds `warnings_capacity` writable bytes;
+/// `warnings_length` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_from_urdf_with(
+    path: *const c_char,
+    options: *const maxdyn_urdf_options,
+    out: *mut *mut maxdyn_builder,
+    warnings: *mut c_char,
+    warnings_capacity: usize,
+    warnings_length: *mut usize,
+) -> maxdyn_status {
+    call("maxdyn_builder_from_urdf_with", || {
+        let path = path_arg(path)?;
+        let options = options_arg(options)?;
+        let o = super::args::out(out, "out")?;
+        if warnings.is_null() && warnings_capacity > 0 {
+            return Err(Failure::null("warnings"));
         }
-        // the new builder is live and counted; it takes the loaded description
-        (*b).inner = urdf.builder;
-        *o = b;
-        Ok(())
+        let urdf = Urdf::from_file_with(&path, &options)?;
+        hand_over(urdf, o, warnings, warnings_capacity, warnings_length)
+    })
+}
+
+/// `maxdyn_builder_from_urdf_with` for URDF text `xml` (NUL-terminated, UTF-8).
+///
+/// # Safety
+/// As `maxdyn_builder_from_urdf_with`, with `xml` NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_from_urdf_string_with(
+    xml: *const c_char,
+    options: *const maxdyn_urdf_options,
+    out: *mut *mut maxdyn_builder,
+    warnings: *mut c_char,
+    warnings_capacity: usize,
+    warnings_length: *mut usize,
+) -> maxdyn_status {
+    call("maxdyn_builder_from_urdf_string_with", || {
+        let xml = text_arg(xml, "xml")?;
+        let options = options_arg(options)?;
+        let o = super::args::out(out, "out")?;
+        if warnings.is_null() && warnings_capacity > 0 {
+            return Err(Failure::null("warnings"));
+        }
+        let urdf = Urdf::from_str_with(xml, &options)?;
+        hand_over(urdf, o, warnings, warnings_capacity, warnings_length)
     })
 }

@@ -9,18 +9,24 @@
 //! frame; its axis is given in that joint frame.
 //!
 //! Links without mass are frames: the root (when it is the world) or a link attached by
-//! a fixed joint, which then rides on its parent's body.
+//! a fixed joint, which then rides on its parent's body. (With merging, `merge.rs` has
+//! already folded every fixed joint, so only the welded load meets fixed joints here.)
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use super::frames::{compose, inverse};
 use super::parse::{Description, Joint, Link};
+use super::tree::Tree;
 use super::{LinkFrame, Urdf};
 use crate::joints::constraint::Pose;
 use crate::joints::JointType;
 use crate::math::{conj, qmul, rotation, M3, V3};
 use crate::model::body::check_mass;
 use crate::model::{BodyId, Builder, Error, Inertia, JointId, Parent, Result};
+
+/// A singular inertia whose largest entry is at most this (kg·m²) is a point mass: files
+/// write zeros, or round-off such as 1e-20 (icub).
+const POINT_MASS: f64 = 1e-15;
 
 fn err(msg: String) -> Error {
     Error::Urdf(msg)
@@ -46,79 +52,10 @@ fn is_massive(l: &Link) -> bool {
 }
 
 pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
-    // --- names
-    let mut link_index: HashMap<&str, usize> = HashMap::new();
-    for (i, l) in d.links.iter().enumerate() {
-        if link_index.insert(l.name.as_str(), i).is_some() {
-            return Err(err(format!("link `{}` is defined twice", l.name)));
-        }
-    }
-    if d.links.is_empty() {
-        return Err(err("the robot has no <link>".into()));
-    }
+    let Tree { link_index, parent_joint, children, root, order, world_pose } = Tree::new(d)?;
     let find = |name: &str, what: &str| -> Result<usize> {
         link_index.get(name).copied().ok_or_else(|| err(format!("{what}: unknown link `{name}`")))
     };
-    let mut joint_names: HashMap<&str, ()> = HashMap::new();
-    let mut parent_joint: Vec<Option<usize>> = vec![None; d.links.len()];
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); d.links.len()];
-    for (ji, j) in d.joints.iter().enumerate() {
-        let what = format!("joint `{}`", j.name);
-        if joint_names.insert(j.name.as_str(), ()).is_some() {
-            return Err(err(format!("{what} is defined twice")));
-        }
-        let p = find(&j.parent, &what)?;
-        let c = find(&j.child, &what)?;
-        if p == c {
-            return Err(err(format!("{what}: parent and child are the same link `{}`", j.parent)));
-        }
-        if let Some(other) = parent_joint[c] {
-            return Err(err(format!(
-                "{what}: link `{}` is already the child of joint `{}` (a kinematic loop: close it with <loop_joint>)",
-                j.child, d.joints[other].name
-            )));
-        }
-        parent_joint[c] = Some(ji);
-        children[p].push(ji);
-    }
-    for lj in &d.loop_joints {
-        if joint_names.insert(lj.name.as_str(), ()).is_some() {
-            return Err(err(format!("loop_joint `{}`: the name is already used by another joint", lj.name)));
-        }
-    }
-
-    // --- the tree: one root, every link reached
-    let roots: Vec<usize> = (0..d.links.len()).filter(|&i| parent_joint[i].is_none()).collect();
-    let root = match roots.as_slice() {
-        [r] => *r,
-        [] => return Err(err("no root link: the joints form a cycle (close loops with <loop_joint>)".into())),
-        many => {
-            let names: Vec<&str> = many.iter().map(|&i| d.links[i].name.as_str()).collect();
-            return Err(err(format!("several root links ({}): the links must form one tree", names.join(", "))));
-        }
-    };
-    let mut world_pose: Vec<Option<Pose>> = vec![None; d.links.len()];
-    let mut order = Vec::with_capacity(d.links.len());
-    world_pose[root] = Some(Pose::WORLD);
-    let mut queue = VecDeque::from([root]);
-    while let Some(l) = queue.pop_front() {
-        order.push(l);
-        let lp = world_pose[l].unwrap_or(Pose::WORLD);
-        for &ji in &children[l] {
-            let c = find(&d.joints[ji].child, "joint")?;
-            world_pose[c] = Some(compose(&lp, &d.joints[ji].origin));
-            queue.push_back(c);
-        }
-    }
-    if order.len() != d.links.len() {
-        let lost: Vec<&str> = (0..d.links.len()).filter(|&i| world_pose[i].is_none()).map(|i| d.links[i].name.as_str()).collect();
-        return Err(err(format!(
-            "links {} are not reachable from the root `{}`: their joints form a cycle (close loops with <loop_joint>)",
-            lost.join(", "),
-            d.links[root].name
-        )));
-    }
-    let world_pose: Vec<Pose> = world_pose.into_iter().map(|p| p.unwrap_or(Pose::WORLD)).collect();
 
     // --- bodies, in document order: every massive link except a fixed root
     let root_is_world = !floating;
@@ -138,6 +75,14 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
         let j: M3 = r * inertial.inertia * r.transpose();
         let j = 0.5 * (j + j.transpose()); // exact symmetry after rotation
         // the mass first: a link with both wrong reports the mass
+        if inertial.mass == 0.0 {
+            return Err(err(format!("{what}: mass 0 with a nonzero inertia, and no fixed joint merges it into a body with mass (a body needs mass; its inertia is not dropped silently)")));
+        }
+        if j.abs().max() <= POINT_MASS && Inertia::from_matrix(j).is_err() {
+            return Err(err(format!(
+                "{what}: a point mass (zero inertia) that is a body of its own: the body equations need a positive definite rotational inertia (merge it through a fixed joint, or give it one)"
+            )));
+        }
         let inertia = check_mass(inertial.mass).and_then(|_| Inertia::from_matrix(j));
         let id = inertia.and_then(|j| b.add_body(inertial.mass, j)).map_err(|e| err(format!("{what}: {e}")))?;
         b.set_body_name(id, &l.name)?;
@@ -184,7 +129,7 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
             let j = &d.joints[ji];
             if j.kind != JointType::Fixed {
                 return Err(err(format!(
-                    "link `{}` has no mass but is attached by the {} joint `{}` (only fixed joints may carry massless links)",
+                    "link `{}` has no mass but is attached by the {} joint `{}` and carries links with mass through moving joints: a body needs mass, and maxdyn has no single joint for the joints through it (only fixed joints may carry massless links)",
                     d.links[l].name, j.type_name, j.name
                 )));
             }
@@ -232,9 +177,6 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
 
     let mut frames = HashMap::new();
     for (i, l) in d.links.iter().enumerate() {
-        if bodies.contains_key(&l.name) {
-            continue;
-        }
         let p = placed[i];
         let body = match p.owner {
             Owner::World => None,

@@ -27,6 +27,11 @@ pub fn inverse(a: &Pose) -> Pose {
     Pose { x: -(rotation(&qi) * a.x), q: qi }
 }
 
+/// A link frame's pose in its owner.
+pub fn pose(f: &super::LinkFrame) -> Pose {
+    Pose { x: f.x.into(), q: f.q.into() }
+}
+
 /// The pose given by an URDF origin.
 pub fn origin(xyz: V3, rpy: V3) -> Pose {
     Pose { x: xyz, q: rpy_quaternion(&rpy) }

@@ -1,12 +1,32 @@
-//! URDF → [`Builder`].
+//! URDF → [`Builder`] (docs/URDF.md has the whole story and the corpus table).
 //!
-//! Supported: `<link>` with `<inertial>` (origin xyz/rpy, mass, inertia), `<joint>` of
-//! type revolute, continuous (both → Revolute; limits are not read), prismatic, fixed,
-//! floating, planar (URDF's 3-DOF planar → PlanarAxis), the non-standard `ball`
-//! (→ Spherical), and the non-standard `<loop_joint>` element of ConstrainedDynamics/Dojo
-//! that closes kinematic loops. A joint's `<dynamics damping>` becomes a joint damper on
-//! each of its free directions; `friction` is not simulated and is listed in
-//! [`Urdf::warnings`]. Joints without an axis of motion ignore `<axis>`. The loop joint:
+//! Read: `<link>` with `<inertial>` (origin xyz/rpy, mass, inertia), `<joint>` of type
+//! revolute, continuous (both → Revolute), prismatic, fixed, floating, planar (URDF's
+//! 3-DOF planar → PlanarAxis), the non-standard `ball` (→ Spherical), and the
+//! non-standard `<loop_joint>` element of ConstrainedDynamics/Dojo that closes kinematic
+//! loops. `<limit lower upper>` of revolute and prismatic joints becomes
+//! [`Builder::set_joint_limits`] (`lower == upper == 0`: no limit, with a warning);
+//! `<mimic joint multiplier offset>` becomes [`Builder::add_mimic`]; `<dynamics damping>`
+//! a joint damper on each free direction; `friction` is not simulated and is listed in
+//! [`Urdf::warnings`]. Joints without an axis of motion ignore `<axis>`.
+//!
+//! Fixed joints ([`UrdfOptions::merge_fixed`], default): the links of each group joined
+//! by fixed joints become one body, named by the group's top link, with the exact total
+//! mass, centre of mass and inertia (parallel-axis sum, rotated into the top link's
+//! orientation); the body frame is at that centre with the top link's orientation. With
+//! `merge_fixed: false` every link with mass is a body and fixed joints weld them. Either
+//! way every link is a named frame ([`Builder::add_frame`], [`Urdf::frames`]): its link
+//! frame in its body's frame (centre of mass) or in the world.
+//!
+//! Links without mass: a frame when fixed to a body or the world; left out, with a
+//! warning, when nothing below its moving joint has mass or inertia (no dynamics);
+//! refused when it sits between moving joints with mass below (no body can carry it, and
+//! maxdyn's joint table has no universal joint to compose the joints through it). A link
+//! with mass 0 and a nonzero inertia keeps it when merged and is refused as a body alone;
+//! a point mass (zero inertia) is exact when merged and refused as a body alone (a body
+//! needs a positive definite rotational inertia); a negative principal moment is refused.
+//!
+//! The loop joint:
 //!
 //! ```xml
 //! <loop_joint name="j" type="continuous">
@@ -23,24 +43,35 @@
 //! not used for placement, so a loop that does not close at zero coordinates starts
 //! violated (the four-bar model does): pose it with `Sim::set_joint_position` first.
 //!
-//! The root link: with `floating == false` it is the world (its inertia, if any, is
-//! counted in [`Urdf::world_mass`] and not simulated). With `floating == true` it is a
-//! free body with no joint to the world; a massless root (such as `base` in the A1
-//! quadruped) then needs exactly one fixed or floating child joint, which is dropped so
-//! that its child becomes the free body.
+//! The root link: with `floating == false` it is the world (its inertia, and that of the
+//! links merged into it, is counted in [`Urdf::world_mass`] and not simulated). With
+//! `floating == true` it is a free body with no joint to the world; a massless root
+//! (such as `base` in the A1 quadruped) then needs exactly one fixed or floating child
+//! joint, which is dropped so that its child becomes the free body.
+//!
+//! Pipeline: `parse` (XML → description) → `merge` (fixed groups → one link each) →
+//! `massless` (massless subtrees out) → `assemble` (bodies, joints, frames) → `limits`.
 
 mod assemble;
 mod frames;
+mod inertial;
+mod limits;
+mod massless;
+mod merge;
 mod parse;
+mod tree;
 
 use std::collections::HashMap;
 use std::path::Path;
 
 pub use frames::rpy_quaternion;
 
-use crate::model::{BodyId, Builder, Error, JointId, Result};
+use crate::model::{BodyId, Builder, Error, JointId, Parent, Result};
 
-/// A massless link: a frame fixed to a body (or to the world).
+/// The largest URDF file read (64 MB; the largest of example-robot-data is under 1 MB).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// A link's frame: where it is attached rigidly.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinkFrame {
     /// None: the world.
@@ -51,40 +82,99 @@ pub struct LinkFrame {
     pub q: [f64; 4],
 }
 
+/// How a URDF becomes a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UrdfOptions {
+    /// false: the root link is the world; true: the root is a free body.
+    pub floating: bool,
+    /// true (default): links on fixed joints are merged into their parent's body (exact
+    /// mass, centre of mass and inertia) and kept as named frames; false: each massive
+    /// link is a body and fixed joints weld them.
+    pub merge_fixed: bool,
+}
+
+impl Default for UrdfOptions {
+    fn default() -> Self {
+        UrdfOptions { floating: false, merge_fixed: true }
+    }
+}
+
 /// A loaded URDF: the builder and name → id maps.
 #[derive(Debug, Clone)]
 pub struct Urdf {
     /// The `<robot name>`.
     pub name: String,
     pub builder: Builder,
-    /// Link name → body (links with mass, except a root that became the world).
+    /// Link name → body (the links that are bodies; a merged group is named by its top link).
     pub bodies: HashMap<String, BodyId>,
-    /// Joint and loop-joint name → joint (fixed joints that only carry a massless link,
-    /// and the root joint dropped for a floating base, are not joints).
+    /// Joint and loop-joint name → joint (fixed joints that only carry a massless or
+    /// merged link, and the root joint dropped for a floating base, are not joints).
     pub joints: HashMap<String, JointId>,
-    /// Massless links (and a root that became the world): where they are attached.
+    /// Every simulated link's frame: on its body (relative to the centre of mass), or on
+    /// the world for a root that became the world and the links merged into it. The same
+    /// frames are in the builder (`Builder::frames`), named by link.
     pub frames: HashMap<String, LinkFrame>,
-    /// Mass of a root link that became the world (not simulated).
+    /// Mass of the root link, and of the links merged into it, when it is the world (not simulated).
     pub world_mass: f64,
-    /// What the file asks for that is not simulated, one message each (joint friction).
+    /// What the file asks for that is not simulated as written, one message each: joint
+    /// friction, `<limit lower=upper=0>`, massless subtrees left out, mimics not applied,
+    /// inertias that violate the triangle inequality.
     pub warnings: Vec<String>,
 }
 
 impl Urdf {
-    /// Parses URDF text.
+    /// Parses URDF text: the root is the world unless `floating`; fixed links merged.
     pub fn from_str(xml: &str, floating: bool) -> Result<Urdf> {
-        let d = parse::parse(xml)?;
-        assemble::assemble(&d, floating)
+        Urdf::from_str_with(xml, &UrdfOptions { floating, ..UrdfOptions::default() })
     }
 
-    /// Reads and parses a URDF file.
+    /// Reads and parses a URDF file (see [`Urdf::from_str`]).
     pub fn from_file(path: impl AsRef<Path>, floating: bool) -> Result<Urdf> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Urdf(format!("cannot read `{}`: {e}", path.display())))?;
-        Urdf::from_str(&text, floating)
+        Urdf::from_file_with(path, &UrdfOptions { floating, ..UrdfOptions::default() })
     }
 
-    /// Body of a link by name.
+    /// Parses URDF text with `options`.
+    pub fn from_str_with(xml: &str, options: &UrdfOptions) -> Result<Urdf> {
+        let d = parse::parse(xml)?;
+        let mut warnings = inertia_warnings(&d);
+        let (merged_d, merged) = if options.merge_fixed { merge::merge_fixed(&d)? } else { (d.clone(), Vec::new()) };
+        let kept = massless::drop_massless_subtrees(&merged_d, &mut warnings)?;
+        let mut u = assemble::assemble(&kept, options.floating)?;
+        warnings.append(&mut u.warnings);
+        u.warnings = warnings;
+        for m in &merged {
+            // an anchor without a frame was left out with its massless subtree, and so is m
+            let Some(anchor) = u.frames.get(&m.anchor).copied() else { continue };
+            let pose = frames::compose(&frames::pose(&anchor), &m.in_anchor);
+            u.frames.insert(m.name.clone(), LinkFrame { body: anchor.body, x: pose.x.into(), q: pose.q.into() });
+        }
+        limits::apply(&mut u, &d)?;
+        for l in &d.links {
+            if let Some(f) = u.frames.get(&l.name) {
+                let on = f.body.map_or(Parent::World, Parent::Body);
+                u.builder.add_frame(&l.name, on, f.x, f.q).map_err(|e| Error::Urdf(format!("link `{}` frame: {e}", l.name)))?;
+            }
+        }
+        Ok(u)
+    }
+
+    /// Reads and parses a URDF file with `options`. Files beyond [`MAX_FILE_BYTES`] are
+    /// refused before they are read whole (a path to an endless stream such as
+    /// /dev/zero would otherwise be read until memory runs out).
+    pub fn from_file_with(path: impl AsRef<Path>, options: &UrdfOptions) -> Result<Urdf> {
+        use std::io::Read;
+        let path = path.as_ref();
+        let cannot = |e: std::io::Error| Error::Urdf(format!("cannot read `{}`: {e}", path.display()));
+        let mut bytes = Vec::new();
+        std::fs::File::open(path).map_err(cannot)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(Error::Urdf(format!("`{}` is larger than {} MB: not a URDF file maxdyn reads", path.display(), MAX_FILE_BYTES >> 20)));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| Error::Urdf(format!("`{}` is not UTF-8 text: {e}", path.display())))?;
+        Urdf::from_str_with(&text, options)
+    }
+
+    /// The body whose top link is `link` (see [`Urdf::body_of`] for any link).
     pub fn body(&self, link: &str) -> Option<BodyId> {
         self.bodies.get(link).copied()
     }
@@ -94,8 +184,28 @@ impl Urdf {
         self.joints.get(name).copied()
     }
 
+    /// A link's frame by name.
+    pub fn frame(&self, link: &str) -> Option<LinkFrame> {
+        self.frames.get(link).copied()
+    }
+
+    /// The body that carries a link (its own, or the one it was merged into); None for a
+    /// link of the world or one not in the model.
+    pub fn body_of(&self, link: &str) -> Option<BodyId> {
+        self.frames.get(link).and_then(|f| f.body)
+    }
+
     /// Sum of the simulated bodies' masses.
     pub fn body_mass(&self) -> f64 {
         (0..self.builder.body_count()).filter_map(|i| self.builder.body(i).ok()).map(|b| b.mass).sum()
     }
+}
+
+/// One warning per link whose inertia violates the triangle inequality (kept as given).
+fn inertia_warnings(d: &parse::Description) -> Vec<String> {
+    d.links
+        .iter()
+        .filter(|l| l.inertial.as_ref().is_some_and(|i| inertial::violates_triangle_inequality(&i.inertia)))
+        .map(|l| format!("link `{}`: its principal moments violate the triangle inequality (no rigid body has them); simulated as given", l.name))
+        .collect()
 }

@@ -21,8 +21,24 @@ pub struct Inertial {
 #[derive(Debug, Clone)]
 pub struct Link {
     pub name: String,
-    /// None (or zero mass): a massless frame.
+    /// None: a massless frame (no `<inertial>`, or zero mass and zero inertia). A link
+    /// with zero mass but a nonzero inertia keeps it (mass 0).
     pub inertial: Option<Inertial>,
+}
+
+/// `<limit lower upper>` of a revolute or prismatic joint (URDF defaults: 0).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limit {
+    pub lower: f64,
+    pub upper: f64,
+}
+
+/// `<mimic joint multiplier offset>`: this joint's coordinate = multiplier · leader's + offset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MimicSpec {
+    pub leader: String,
+    pub multiplier: f64,
+    pub offset: f64,
 }
 
 #[derive(Debug, Clone)]
@@ -41,6 +57,9 @@ pub struct Joint {
     /// N·m·s/rad) and Coulomb friction (N or N·m) of the joint's motion.
     pub damping: f64,
     pub friction: f64,
+    /// `<limit>` of a revolute or prismatic joint (other types ignore it).
+    pub limit: Option<Limit>,
+    pub mimic: Option<MimicSpec>,
 }
 
 /// `<loop_joint>` (ConstrainedDynamics/Dojo extension): a joint between two links of an
@@ -161,7 +180,8 @@ fn parse_link(n: Node) -> Result<Link> {
                 None if mass == 0.0 => M3::zeros(),
                 None => return Err(err(format!("{what}: <inertial> with mass but without <inertia>"))),
             };
-            if mass == 0.0 {
+            check_principal_moments(&inertia, &what)?;
+            if mass == 0.0 && inertia == M3::zeros() {
                 None
             } else {
                 Some(Inertial { frame, mass, inertia })
@@ -232,7 +252,48 @@ fn parse_joint(n: Node) -> Result<Joint> {
     let origin = origin_child(n, &what)?;
     let axis = parse_axis(n, kind, &what)?;
     let (damping, friction) = parse_dynamics(n, &what)?;
-    Ok(Joint { name, type_name, kind, parent, child: child_link, origin, axis, damping, friction })
+    let limit = if matches!(type_name.as_str(), "revolute" | "prismatic") { parse_limit(n, &what)? } else { None };
+    let mimic = parse_mimic(n, &what)?;
+    Ok(Joint { name, type_name, kind, parent, child: child_link, origin, axis, damping, friction, limit, mimic })
+}
+
+/// An optional number attribute with its default.
+fn number_attr(n: Node, attr: &str, default: f64, what: &str) -> Result<f64> {
+    n.attribute(attr).map_or(Ok(default), |s| number(s, &format!("{what} `{attr}`")))
+}
+
+/// `<limit lower upper>` (both default to 0 as in the URDF spec; `effort` and `velocity`
+/// are not dynamics of the model and are not read).
+fn parse_limit(n: Node, what: &str) -> Result<Option<Limit>> {
+    let Some(l) = child(n, "limit") else { return Ok(None) };
+    let w = format!("{what} <limit>");
+    let (lower, upper) = (number_attr(l, "lower", 0.0, &w)?, number_attr(l, "upper", 0.0, &w)?);
+    if lower > upper {
+        return Err(err(format!("{w}: lower {lower} > upper {upper}")));
+    }
+    Ok(Some(Limit { lower, upper }))
+}
+
+/// `<mimic joint multiplier="1" offset="0">`.
+fn parse_mimic(n: Node, what: &str) -> Result<Option<MimicSpec>> {
+    let Some(m) = child(n, "mimic") else { return Ok(None) };
+    let w = format!("{what} <mimic>");
+    let leader = required(m, "joint", &w)?.to_string();
+    Ok(Some(MimicSpec { leader, multiplier: number_attr(m, "multiplier", 1.0, &w)?, offset: number_attr(m, "offset", 0.0, &w)? }))
+}
+
+/// A link's own inertia must be positive semidefinite: a negative principal moment (beyond
+/// round-off: 1e-9 of the largest entry, or 1e-15 kg·m²) is no rigid body, merged or not.
+/// Zero moments are allowed here (point masses, thin rods); the body they end up in is
+/// checked as a whole.
+fn check_principal_moments(j: &M3, what: &str) -> Result<()> {
+    let sym = 0.5 * (j + j.transpose());
+    let scale = sym.abs().max();
+    let smallest = sym.symmetric_eigenvalues().min();
+    if smallest < -(1e-9 * scale + 1e-15) {
+        return Err(err(format!("{what}: inertia has a negative principal moment {smallest:e} (not a rigid body)")));
+    }
+    Ok(())
 }
 
 fn parse_loop_joint(n: Node) -> Result<LoopJoint> {
