@@ -29,12 +29,12 @@ const FLOATING: &[&str] = &[
 /// fragment of the message. Each is a defect of the file or a structure without an exact
 /// treatment here; docs/URDF.md explains each.
 const REFUSED: &[(&str, &str, &str)] = &[
-    // massless links between two or three revolute joints whose axes meet at a point: a
-    // 2-DoF (universal) joint, which maxdyn's joint table does not have (ankles, wrists)
-    ("human.urdf", "both", "link `left_upperleg_virtual` has no mass but is attached by the revolute joint `left_hip_Z`"),
-    // point masses at the crossing of two wrist axes: a body with zero rotational inertia
+    // point masses as bodies of their own, off their joint axes (the wrists' point masses
+    // at the crossing of two axes are composed into universal joints): icub's head on the
+    // neck's yaw axis, icub_reduced's right hip links (zero inertias where the left hip's
+    // twins have them)
     ("icub.urdf", "both", "link `head`: a point mass (zero inertia) that is a body of its own"),
-    ("icub_reduced.urdf", "both", "link `l_wrist_1`: a point mass (zero inertia) that is a body of its own"),
+    ("icub_reduced.urdf", "both", "link `r_hip_1`: a point mass (zero inertia) that is a body of its own"),
     // defects of the files: a negative principal moment, no link at all
     ("romeo_description/urdf/romeo_laas_small.urdf", "both", "link `body`: inertia has a negative principal moment"),
     ("tiago.urdf", "fixed", "link `base_antenna_left_link`: inertia has a negative principal moment"),

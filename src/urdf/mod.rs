@@ -50,9 +50,12 @@
 //! joint, which is dropped so that its child becomes the free body.
 //!
 //! Pipeline: `parse` (XML → description) → `merge` (fixed groups → one link each) →
-//! `massless` (massless subtrees out) → `assemble` (bodies, joints, frames) → `limits`.
+//! `massless` (massless subtrees out) → `compose` (revolutes through massless links whose
+//! axes meet → one universal or spherical joint) → `assemble` (bodies, joints, frames) →
+//! `limits`.
 
 mod assemble;
+mod compose;
 mod frames;
 mod inertial;
 mod limits;
@@ -139,7 +142,8 @@ impl Urdf {
         let mut warnings = inertia_warnings(&d);
         let (merged_d, merged) = if options.merge_fixed { merge::merge_fixed(&d)? } else { (d.clone(), Vec::new()) };
         let kept = massless::drop_massless_subtrees(&merged_d, &mut warnings)?;
-        let mut u = assemble::assemble(&kept, options.floating)?;
+        let composed = compose::compose_massless_links(&kept, &mut warnings)?;
+        let mut u = assemble::assemble(&composed, options.floating)?;
         warnings.append(&mut u.warnings);
         u.warnings = warnings;
         for m in &merged {
