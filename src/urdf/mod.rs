@@ -20,8 +20,9 @@
 //!
 //! Links without mass: a frame when fixed to a body or the world; left out, with a
 //! warning, when nothing below its moving joint has mass or inertia (no dynamics);
-//! refused when it sits between moving joints with mass below (no body can carry it, and
-//! maxdyn's joint table has no universal joint to compose the joints through it). A link
+//! between revolute joints whose axes meet at a point (it, or a point mass at the
+//! crossing, carries no inertia), the joints through it become one universal or spherical
+//! joint (`compose`); refused between other moving joints with mass below. A link
 //! with mass 0 and a nonzero inertia keeps it when merged and is refused as a body alone;
 //! a point mass (zero inertia) is exact when merged and refused as a body alone (a body
 //! needs a positive definite rotational inertia); a negative principal moment is refused.
