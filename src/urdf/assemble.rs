@@ -129,7 +129,7 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
             let j = &d.joints[ji];
             if j.kind != JointType::Fixed {
                 return Err(err(format!(
-                    "link `{}` has no mass but is attached by the {} joint `{}` and carries links with mass through moving joints: a body needs mass, and maxdyn has no single joint for the joints through it (only fixed joints may carry massless links)",
+                    "link `{}` has no mass but is attached by the {} joint `{}` and carries links with mass through moving joints: a body needs mass, and only revolute joints whose axes meet at one point (two perpendicular, or three independent) compose into one joint through it",
                     d.links[l].name, j.type_name, j.name
                 )));
             }
