@@ -554,7 +554,7 @@ class Model(_Handle):
         return _count(_lib.maxdyn_model_find_frame, self.ptr, name.encode())
 
     def joint_type(self, joint):
-        """One of FIXED … FLOATING."""
+        """One of FIXED … UNIVERSAL."""
         return _count(_lib.maxdyn_model_get_joint_type, self.ptr, joint)
 
     def joint_parent(self, joint):
