@@ -121,3 +121,16 @@ fn axes_that_are_not_perpendicular_are_refused_by_name() {
     assert!(e.contains("joints `a`, `b` through the link(s) `mid`") && e.contains("not perpendicular"), "{e}");
 }
 
+
+/// Chain from the massless world link: the point mass goes into the child's body.
+#[test]
+fn a_point_mass_after_a_massless_parent_is_merged_into_the_child() {
+    let from_world = |mid: &str| perpendicular_robot(mid).replace(r#"<parent link="p"/><child link="mid"/>"#, r#"<parent link="world"/><child link="mid"/>"#);
+    let point = r#"<inertial><mass value="0.1"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>"#;
+    let xml = from_world(point);
+    let u = Urdf::from_str(&xml, false).unwrap();
+    let c = u.builder.body(u.body("c").unwrap()).unwrap();
+    assert!((c.mass - 1.1).abs() < 1e-15 && u.world_mass == 0.0, "{} {}", c.mass, u.world_mass);
+    // 3.4574e-4, 3.4610e-5 measured
+    assert_linear_in_eps(convergence(&xml, from_world, |_| 0.1), 3.6e-4);
+}
