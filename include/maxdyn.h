@@ -79,6 +79,11 @@
 // No constraint (a floating body with minimal coordinates).
 #define MAXDYN_JOINT_FLOATING 11
 
+// Rotations about the axis (parent) and a second axis perpendicular to it (child): the
+// Hooke joint. Its second axis is set by `maxdyn_builder_add_universal_joint`;
+// `maxdyn_builder_add_joint` takes a perpendicular of the axis.
+#define MAXDYN_JOINT_UNIVERSAL 12
+
 // Linearized (pyramidal) cone with an even number of directions built from the contact
 // normal (the default, with 4 directions).
 #define MAXDYN_CONE_LINEAR 0
@@ -389,6 +394,26 @@ maxdyn_status maxdyn_builder_add_joint(struct maxdyn_builder *builder,
                                        const double *p_child,
                                        const double *axis,
                                        int32_t *out_joint);
+
+// Adds a universal (Hooke) joint between `parent` (a body id or `MAXDYN_WORLD`) and
+// `child`: the child's point `p_child` (child frame) held at `p_parent` (parent frame),
+// the parent's axis `axis_parent` (parent frame) kept perpendicular to the child's axis
+// `axis_child` (as it lies in the parent frame at zero coordinates: the child frame while
+// the orientation offset is the identity). The axes must be non-zero and perpendicular
+// (|cos| ≤ 1e-6). Two coordinates: α about `axis_parent`, then β about `axis_child`.
+// The joint's id goes to `*out_joint`.
+//
+// # Safety
+// `builder` is NULL or live; the four vectors are NULL or 3 doubles each; `out_joint`
+// is NULL or writable.
+maxdyn_status maxdyn_builder_add_universal_joint(struct maxdyn_builder *builder,
+                                                 int32_t parent,
+                                                 int32_t child,
+                                                 const double *p_parent,
+                                                 const double *p_child,
+                                                 const double *axis_parent,
+                                                 const double *axis_child,
+                                                 int32_t *out_joint);
 
 // Sets a joint's orientation offset `q` (w, x, y, z; normalized here): the child's
 // orientation relative to the parent when the joint's rotational coordinates are zero.

@@ -271,7 +271,7 @@ fn invalid_numbers_get_their_own_status_and_change_nothing() {
         expect(maxdyn_builder_set_body_pose(b, 1, ORIGIN.as_ptr(), [0.0; 4].as_ptr()), MAXDYN_STATUS_ZERO_AXIS, "maxdyn_builder_set_body_pose", "q");
         expect(maxdyn_builder_set_joint_offset(b, 0, [0.0; 4].as_ptr()), MAXDYN_STATUS_ZERO_AXIS, "maxdyn_builder_set_joint_offset", "q_offset");
         // joint types outside the table
-        for bad in [-1, 12, i32::MAX, i32::MIN] {
+        for bad in [-1, 13, i32::MAX, i32::MIN] {
             expect(
                 maxdyn_builder_add_joint(b, bad, 0, 1, ORIGIN.as_ptr(), ABOVE.as_ptr(), X.as_ptr(), &mut id),
                 MAXDYN_STATUS_INVALID_ENUM,

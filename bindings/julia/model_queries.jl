@@ -77,7 +77,7 @@ end
 
 # --- model: structure
 
-"""One of `MaxDyn.FIXED` … `MaxDyn.FLOATING`."""
+"""One of `MaxDyn.FIXED` … `MaxDyn.UNIVERSAL`."""
 function joint_type(m::Model, joint::Integer)
     out = Ref{Int32}(-1)
     check(@ccall libmaxdyn.maxdyn_model_get_joint_type(handle(m)::Ptr{Cvoid}, Int32(joint)::Int32, out::Ptr{Int32})::Int32)

@@ -14,5 +14,6 @@ classdef MaxdynJoint
     CYLINDRICAL_FREE = 9
     PLANAR_FREE = 10
     FLOATING = 11
+    UNIVERSAL = 12
   end
 end

@@ -28,7 +28,7 @@ __all__ = [
     "MaxdynError", "check", "version", "live_objects", "Builder", "Model", "Sim", "WORLD",
     "BODY_STATE_SIZE", "FIXED", "PRISMATIC", "PLANAR", "FIXED_ORIENTATION", "REVOLUTE",
     "CYLINDRICAL", "PLANAR_AXIS", "FREE_REVOLUTE", "SPHERICAL", "CYLINDRICAL_FREE",
-    "PLANAR_FREE", "FLOATING", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions", "Batch",
+    "PLANAR_FREE", "FLOATING", "UNIVERSAL", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions", "Batch",
 ]
 
 WORLD = -1
@@ -38,7 +38,7 @@ CONTACT_SIZE = 5
 CONE_LINEAR, CONE_NONLINEAR = 0, 1
 # joint types (maxdyn.h MAXDYN_JOINT_*)
 (FIXED, PRISMATIC, PLANAR, FIXED_ORIENTATION, REVOLUTE, CYLINDRICAL, PLANAR_AXIS,
- FREE_REVOLUTE, SPHERICAL, CYLINDRICAL_FREE, PLANAR_FREE, FLOATING) = range(12)
+ FREE_REVOLUTE, SPHERICAL, CYLINDRICAL_FREE, PLANAR_FREE, FLOATING, UNIVERSAL) = range(13)
 
 
 def _library_path():
@@ -554,7 +554,7 @@ class Model(_Handle):
         return _count(_lib.maxdyn_model_find_frame, self.ptr, name.encode())
 
     def joint_type(self, joint):
-        """One of FIXED … FLOATING."""
+        """One of FIXED … UNIVERSAL."""
         return _count(_lib.maxdyn_model_get_joint_type, self.ptr, joint)
 
     def joint_parent(self, joint):

@@ -57,6 +57,10 @@ pub const MAXDYN_JOINT_CYLINDRICAL_FREE: i32 = 9;
 pub const MAXDYN_JOINT_PLANAR_FREE: i32 = 10;
 /// No constraint (a floating body with minimal coordinates).
 pub const MAXDYN_JOINT_FLOATING: i32 = 11;
+/// Rotations about the axis (parent) and a second axis perpendicular to it (child): the
+/// Hooke joint. Its second axis is set by `maxdyn_builder_add_universal_joint`;
+/// `maxdyn_builder_add_joint` takes a perpendicular of the axis.
+pub const MAXDYN_JOINT_UNIVERSAL: i32 = 12;
 
 /// A mechanism description under construction (opaque). Create with
 /// `maxdyn_builder_new`, free with `maxdyn_builder_free`.
@@ -211,7 +215,7 @@ pub unsafe extern "C" fn maxdyn_builder_add_joint(
 ) -> maxdyn_status {
     call("maxdyn_builder_add_joint", || {
         let kind = JointType::from_i32(joint_type).ok_or_else(|| {
-            Failure::invalid_enum("joint_type", joint_type, "joint type", "MAXDYN_JOINT_FIXED = 0 … MAXDYN_JOINT_FLOATING = 11")
+            Failure::invalid_enum("joint_type", joint_type, "joint type", "MAXDYN_JOINT_FIXED = 0 … MAXDYN_JOINT_UNIVERSAL = 12")
         })?;
         let pp = array::<3>(p_parent, "p_parent")?;
         let pc = array::<3>(p_child, "p_child")?;
@@ -222,6 +226,45 @@ pub unsafe extern "C" fn maxdyn_builder_add_joint(
             let parent = parent_arg(parent, n, "parent")?;
             let child = body_index(child, n, "child")?;
             Ok(b.inner.add_joint(kind, parent, child, pp, pc, ax)?)
+        })?;
+        *out_joint = count_i32(id);
+        Ok(())
+    })
+}
+
+/// Adds a universal (Hooke) joint between `parent` (a body id or `MAXDYN_WORLD`) and
+/// `child`: the child's point `p_child` (child frame) held at `p_parent` (parent frame),
+/// the parent's axis `axis_parent` (parent frame) kept perpendicular to the child's axis
+/// `axis_child` (as it lies in the parent frame at zero coordinates: the child frame while
+/// the orientation offset is the identity). The axes must be non-zero and perpendicular
+/// (|cos| ≤ 1e-6). Two coordinates: α about `axis_parent`, then β about `axis_child`.
+/// The joint's id goes to `*out_joint`.
+///
+/// # Safety
+/// `builder` is NULL or live; the four vectors are NULL or 3 doubles each; `out_joint`
+/// is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_add_universal_joint(
+    builder: *mut maxdyn_builder,
+    parent: i32,
+    child: i32,
+    p_parent: *const f64,
+    p_child: *const f64,
+    axis_parent: *const f64,
+    axis_child: *const f64,
+    out_joint: *mut i32,
+) -> maxdyn_status {
+    call("maxdyn_builder_add_universal_joint", || {
+        let pp = array::<3>(p_parent, "p_parent")?;
+        let pc = array::<3>(p_child, "p_child")?;
+        let aa = array::<3>(axis_parent, "axis_parent")?;
+        let ab = array::<3>(axis_child, "axis_child")?;
+        let out_joint = out(out_joint, "out_joint")?;
+        let id = with_mut(builder, "builder", |b| {
+            let n = b.inner.body_count();
+            let parent = parent_arg(parent, n, "parent")?;
+            let child = body_index(child, n, "child")?;
+            Ok(b.inner.add_universal_joint(parent, child, pp, pc, aa, ab)?)
         })?;
         *out_joint = count_i32(id);
         Ok(())
@@ -289,6 +332,7 @@ mod tests {
             MAXDYN_JOINT_CYLINDRICAL_FREE,
             MAXDYN_JOINT_PLANAR_FREE,
             MAXDYN_JOINT_FLOATING,
+            MAXDYN_JOINT_UNIVERSAL,
         ];
         for (k, t) in JointType::ALL.iter().enumerate() {
             assert_eq!(c[k], *t as i32, "{t:?}");

@@ -42,7 +42,7 @@ pub fn rate_rows_at(j: &Joint, a: &Placement, b: &Placement, i: usize) -> Wrench
     if i < nt {
         return translation_rows(j, a, b, &j.ct.dirs[i]);
     }
-    let c = j.cr.dirs[i - nt];
+    let c = j.rotational_free_direction(&a.q, &b.q, i - nt);
     // ξ = cᵀ(Q_aᵀQ_b ω_b − ω_a)
     let child_axis = b.r.transpose() * (a.r * c);
     WrenchPair {
@@ -56,6 +56,10 @@ pub fn gradient_rows(j: &Joint, a: &Pose, b: &Pose, i: usize) -> WrenchPair {
     let nt = j.ct.len;
     if i < nt {
         return translation_rows(j, &Placement::of(a), &Placement::of(b), &j.ct.dirs[i]);
+    }
+    if j.kind == crate::joints::JointType::Universal {
+        // its angles' gradients are its rates' rows (`joints::hooke`)
+        return rate_rows(j, a, b, i);
     }
     let c = j.cr.dirs[i - nt];
     let jinv = inverse_right_jacobian(&rotation_vector(&j.relative_rotation(a, b)));

@@ -33,6 +33,11 @@ pub struct GeneralConstraint {
     pub dgt_dqb: M34,
     pub dgr_dqa: M34,
     pub dgr_dqb: M34,
+    /// q_rel = q_a* ⊗ q_b ⊗ q_off*, whose vector part is g_R.
+    pub rel: V4,
+    /// ∂g_H/∂q_a, ∂g_H/∂q_b of a universal joint's row (`hooke`); zero for other types.
+    pub dgh_dqa: V4,
+    pub dgh_dqb: V4,
 }
 
 impl GeneralConstraint {
@@ -46,7 +51,10 @@ impl GeneralConstraint {
         let dgt_dqb = ra.transpose() * d_rotate(&b.q, &j.p_child);
         let dgt_dqa = d_rotate_transpose(&a.q, &d);
         let qoc = conj(&j.q_offset);
-        let gr = vec_part(&j.relative_rotation(a, b));
+        let rel = j.relative_rotation(a, b);
+        let gr = vec_part(&rel);
+        let hooke = j.kind.selection().1 == Selection::Hooke;
+        let hooke_gradient = |side| if hooke { j.hooke_quaternion_gradient(a, b, side) } else { V4::zeros() };
         // ∂/∂q_b: L(q_a*) R(q_off*) ; ∂/∂q_a: R(q_b ⊗ q_off*) T   (rows 1..3)
         let dqb = lmat(&conj(&a.q)) * rmat(&qoc);
         let dqa = rmat(&qmul(&b.q, &qoc)) * tmat();
@@ -59,6 +67,9 @@ impl GeneralConstraint {
             dgt_dqb,
             dgr_dqa: dqa.fixed_view::<3, 4>(1, 0).into_owned(),
             dgr_dqb: dqb.fixed_view::<3, 4>(1, 0).into_owned(),
+            rel,
+            dgh_dqa: hooke_gradient(Side::Parent),
+            dgh_dqb: hooke_gradient(Side::Child),
         }
     }
 }
@@ -90,15 +101,16 @@ impl Joint {
     /// (Values only: the residual needs no derivatives.)
     pub fn constraint(&self, a: &Pose, b: &Pose, out: &mut [f64]) {
         let gt = self.displacement(a, b);
-        let gr = vec_part(&self.relative_rotation(a, b));
-        self.select_values(&gt, &gr, out);
+        self.select_values(&gt, &self.relative_rotation(a, b), out);
     }
 
     pub fn select(&self, g: &GeneralConstraint, out: &mut [f64]) {
-        self.select_values(&g.gt, &g.gr, out);
+        self.select_values(&g.gt, &g.rel, out);
     }
 
-    pub(super) fn select_values(&self, gt: &V3, gr: &V3, out: &mut [f64]) {
+    /// Rows from g_T and the relative rotation q_rel (g_R = Vec(q_rel), or the universal
+    /// joint's g_H).
+    pub(super) fn select_values(&self, gt: &V3, q_rel: &V4, out: &mut [f64]) {
         let (ts, rs) = self.kind.selection();
         let nt = self.dt.len;
         // D = I: the rows are the values themselves
@@ -109,11 +121,14 @@ impl Joint {
                 out[r] = d.dot(gt);
             }
         }
+        let gr = vec_part(q_rel);
         if rs == Selection::Full {
             out[nt..nt + 3].copy_from_slice(gr.as_slice());
+        } else if rs == Selection::Hooke {
+            out[nt] = self.hooke_value(q_rel);
         } else {
             for (r, d) in self.dr.as_slice().iter().enumerate() {
-                out[nt + r] = d.dot(gr);
+                out[nt + r] = d.dot(&gr);
             }
         }
     }
@@ -122,9 +137,9 @@ impl Joint {
     /// generalized velocity: translational columns scaled by `dx`, rotational columns
     /// mapped by `dq` (4×3), i.e. G = [D ∂g/∂x · dx, D ∂g/∂q · dq].
     pub fn jacobian_block(&self, g: &GeneralConstraint, side: Side, dx: f64, dq: &M43, out: &mut [f64]) {
-        let (gx, gtq, grq) = match side {
-            Side::Parent => (g.dgt_dxa, g.dgt_dqa * dq, g.dgr_dqa * dq),
-            Side::Child => (g.dgt_dxb, g.dgt_dqb * dq, g.dgr_dqb * dq),
+        let (gx, gtq, grq, ghq) = match side {
+            Side::Parent => (g.dgt_dxa, g.dgt_dqa * dq, g.dgr_dqa * dq, dq.tr_mul(&g.dgh_dqa)),
+            Side::Child => (g.dgt_dxb, g.dgt_dqb * dq, g.dgr_dqb * dq, dq.tr_mul(&g.dgh_dqb)),
         };
         let nt = self.dt.len;
         for (r, d) in self.dt.as_slice().iter().enumerate() {
@@ -136,8 +151,9 @@ impl Joint {
                 row[3 + c] = tq[c];
             }
         }
+        let hooke = self.kind.selection().1 == Selection::Hooke;
         for (r, d) in self.dr.as_slice().iter().enumerate() {
-            let rq = grq.transpose() * d;
+            let rq = if hooke { ghq } else { grq.transpose() * d };
             let row = &mut out[(nt + r) * 6..(nt + r) * 6 + 6];
             for c in 0..3 {
                 row[c] = 0.0;

@@ -2,7 +2,8 @@
 //! free rotational directions C_R (appendix B, "Composite constraints and minimal
 //! coordinates"). Rotational coordinates are the rotation vector of q_a* ⊗ q_b ⊗ q_off*
 //! projected on C_R; velocities are the relative twist in the parent frame projected on
-//! C_T and C_R.
+//! C_T and C_R. The universal joint's two angles are `hooke`'s (α about a, then β about
+//! b').
 
 use super::constraint::Pose;
 use super::Joint;
@@ -20,14 +21,30 @@ impl Twist {
 }
 
 impl Joint {
+    #[inline]
+    fn is_universal(&self) -> bool {
+        self.kind == super::JointType::Universal
+    }
+
+    /// Whether minimal coordinate `k` is an angle that wraps at ±π: the rotation of a
+    /// joint with one free rotation, and both of the universal joint's.
+    pub fn is_wrapping_angle(&self, k: usize) -> bool {
+        let n = self.dof();
+        (self.cr.len == 1 && k == n - 1) || (self.is_universal() && k >= self.ct.len && k < n)
+    }
+
     /// Minimal coordinates into `out` (length `dof()`).
     pub fn minimal_position(&self, a: &Pose, b: &Pose, out: &mut [f64]) {
         let d = self.displacement(a, b);
-        let rv = rotation_vector(&self.relative_rotation(a, b));
         let nt = self.ct.len;
         for (i, c) in self.ct.as_slice().iter().enumerate() {
             out[i] = c.dot(&d);
         }
+        if self.is_universal() {
+            (out[nt], out[nt + 1]) = self.hooke_angles(&self.relative_rotation(a, b));
+            return;
+        }
+        let rv = rotation_vector(&self.relative_rotation(a, b));
         for (i, c) in self.cr.as_slice().iter().enumerate() {
             out[nt + i] = c.dot(&rv);
         }
@@ -44,6 +61,10 @@ impl Joint {
         for (i, c) in self.ct.as_slice().iter().enumerate() {
             out[i] = c.dot(&ddot);
         }
+        if self.is_universal() {
+            (out[nt], out[nt + 1]) = self.hooke_rates(&self.relative_rotation(a, b), &w_rel);
+            return;
+        }
         for (i, c) in self.cr.as_slice().iter().enumerate() {
             out[nt + i] = c.dot(&w_rel);
         }
@@ -56,11 +77,16 @@ impl Joint {
         for (i, c) in self.ct.as_slice().iter().enumerate() {
             d += c * coords[i];
         }
-        let mut rv = V3::zeros();
-        for (i, c) in self.cr.as_slice().iter().enumerate() {
-            rv += c * coords[nt + i];
-        }
-        let q = qmul(&qmul(&a.q, &from_rotation_vector(&rv)), &self.q_offset);
+        let rel = if self.is_universal() {
+            self.hooke_rotation(coords[nt], coords[nt + 1])
+        } else {
+            let mut rv = V3::zeros();
+            for (i, c) in self.cr.as_slice().iter().enumerate() {
+                rv += c * coords[nt + i];
+            }
+            from_rotation_vector(&rv)
+        };
+        let q = qmul(&qmul(&a.q, &rel), &self.q_offset);
         let x = a.x + rotation(&a.q) * (self.p_parent + d) - rotation(&q) * self.p_child;
         Pose { x, q: q.normalize() }
     }
@@ -76,8 +102,12 @@ impl Joint {
             ddot += c * rates[i];
         }
         let mut w_rel = V3::zeros();
-        for (i, c) in self.cr.as_slice().iter().enumerate() {
-            w_rel += c * rates[nt + i];
+        if self.is_universal() {
+            w_rel = self.hooke_angular_velocity(&self.relative_rotation(a, b), &rates[nt..]);
+        } else {
+            for (i, c) in self.cr.as_slice().iter().enumerate() {
+                w_rel += c * rates[nt + i];
+            }
         }
         let w = rb.transpose() * ra * (ta.w + w_rel);
         let d = self.displacement(a, b);

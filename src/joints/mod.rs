@@ -4,6 +4,7 @@
 
 pub mod constraint;
 pub mod coordinate;
+pub mod hooke;
 pub mod minimal;
 pub mod tangent;
 
@@ -25,6 +26,9 @@ pub enum JointType {
     CylindricalFree = 9,
     PlanarFree = 10,
     Floating = 11,
+    /// Hooke joint: points held together, the parent's axis kept perpendicular to the
+    /// child's (`hooke`); two rotational DoF. Not in appendix B's table.
+    Universal = 12,
 }
 
 /// Which directions a general constraint restricts (table "Constraint selection").
@@ -38,10 +42,13 @@ pub enum Selection {
     Axis,
     /// D = I: fully restricted, C = 0.
     Full,
+    /// Rotations only: one row keeping the parent's axis perpendicular to the child's
+    /// (`hooke`), not a selection of g_R; free directions a and b'.
+    Hooke,
 }
 
 impl JointType {
-    pub const ALL: [JointType; 12] = [
+    pub const ALL: [JointType; 13] = [
         JointType::Fixed,
         JointType::Prismatic,
         JointType::Planar,
@@ -54,6 +61,7 @@ impl JointType {
         JointType::CylindricalFree,
         JointType::PlanarFree,
         JointType::Floating,
+        JointType::Universal,
     ];
 
     pub fn from_i32(v: i32) -> Option<JointType> {
@@ -76,13 +84,14 @@ impl JointType {
             JointType::CylindricalFree => (Axis, None),
             JointType::PlanarFree => (Plane, None),
             JointType::Floating => (None, None),
+            JointType::Universal => (Full, Hooke),
         }
     }
 
     /// Whether the joint needs an axis (some selection uses V₃).
     pub fn uses_axis(self) -> bool {
         let (t, r) = self.selection();
-        matches!(t, Selection::Plane | Selection::Axis) || matches!(r, Selection::Plane | Selection::Axis)
+        matches!(t, Selection::Plane | Selection::Axis) || matches!(r, Selection::Plane | Selection::Axis | Selection::Hooke)
     }
 }
 
@@ -112,6 +121,8 @@ fn split(sel: Selection, v1: V3, v2: V3, v3: V3) -> (Directions, Directions) {
         Selection::Plane => (Directions::new(&[v3]), Directions::new(&[v1, v2])),
         Selection::Axis => (Directions::new(&[v1, v2]), Directions::new(&[v3])),
         Selection::Full => (Directions::new(&i3), Directions::new(&[])),
+        // b' = v₁ until `Joint::set_second_axis`: constrained a × b' = v₂, free a and b'
+        Selection::Hooke => (Directions::new(&[v2]), Directions::new(&[v3, v1])),
     }
 }
 
@@ -131,6 +142,9 @@ pub struct Joint {
     /// Orientation offset q_off: the child's orientation relative to the parent when all
     /// rotational coordinates are zero.
     pub q_offset: V4,
+    /// Universal joints: the child's axis b' as it lies in the parent frame at zero
+    /// coordinates (unit, perpendicular to `axis`); zero for every other type.
+    pub second_axis: V3,
     /// Constrained translational directions (rows of D_Tᵀ), parent frame.
     pub dt: Directions,
     /// Constrained rotational directions (rows of D_Rᵀ).
@@ -156,6 +170,7 @@ impl Joint {
             p_child,
             axis: v3,
             q_offset: IDENTITY,
+            second_axis: if rs == Selection::Hooke { v1 } else { V3::zeros() },
             dt,
             dr,
             ct,

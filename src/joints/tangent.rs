@@ -85,8 +85,7 @@ impl Joint {
     #[inline]
     pub fn constraint_at(&self, a: &Placement, b: &Placement, out: &mut [f64]) {
         let gt = a.r.transpose() * (b.x + b.r * self.p_child - a.x) - self.p_parent;
-        let gr = vec_part(&self.relative_rotation_of(&a.q, &b.q));
-        self.select_values(&gt, &gr, out);
+        self.select_values(&gt, &self.relative_rotation_of(&a.q, &b.q), out);
     }
 
     /// q_a* ⊗ q_b ⊗ q_off* (appendix B); without an offset (q_off = 1, the common case)
@@ -152,6 +151,11 @@ impl Joint {
         let (s, v) = (t.half_rel[0], vec_part(&t.half_rel));
         match (rs, side) {
             (Selection::None, _) => {}
+            // one row, ∂g_H/∂δφ M (`hooke`)
+            (Selection::Hooke, _) => {
+                let (ga, gb) = self.hooke_gradients(&(2.0 * t.half_rel));
+                write_row(&V3::zeros(), &map.row(if side == Side::Parent { &ga } else { &gb }), rot);
+            }
             // −½(s I − [v]×) M
             (Selection::Full, Side::Parent) => write_rows(&M3::zeros(), &map.right(&(skew(&v) - M3::from_diagonal_element(s))), rot),
             // ½(s I + [v]×) Q(q_off) M

@@ -10,6 +10,7 @@ pub mod builder;
 mod builder_constraints;
 mod builder_contacts;
 mod builder_forces;
+mod builder_universal;
 pub mod contact;
 pub mod coordinates;
 pub mod forces;

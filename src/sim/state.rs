@@ -85,7 +85,7 @@ impl Sim {
     }
 
     /// Joint rates from the joint's two bodies in two configurations one step apart
-    /// (a0, b0 → a1, b1); a single rotational coordinate is unwrapped across ±π.
+    /// (a0, b0 → a1, b1); angles are unwrapped across ±π (`Joint::is_wrapping_angle`).
     fn rates(j: &Joint, a0: &Pose, b0: &Pose, a1: &Pose, b1: &Pose, dt: f64, out: &mut [f64]) {
         let n = j.dof();
         let mut c0 = [0.0; 6];
@@ -93,7 +93,7 @@ impl Sim {
         j.minimal_position(a1, b1, &mut out[..n]);
         for k in 0..n {
             let mut d = out[k] - c0[k];
-            if j.cr.len == 1 && k == n - 1 {
+            if j.is_wrapping_angle(k) {
                 d = (d + PI).rem_euclid(2.0 * PI) - PI;
             }
             out[k] = d / dt;

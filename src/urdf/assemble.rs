@@ -129,7 +129,7 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
             let j = &d.joints[ji];
             if j.kind != JointType::Fixed {
                 return Err(err(format!(
-                    "link `{}` has no mass but is attached by the {} joint `{}` and carries links with mass through moving joints: a body needs mass, and maxdyn has no single joint for the joints through it (only fixed joints may carry massless links)",
+                    "link `{}` has no mass but is attached by the {} joint `{}` and carries links with mass through moving joints: a body needs mass, and only revolute joints whose axes meet at one point (two perpendicular, or three independent) compose into one joint through it",
                     d.links[l].name, j.type_name, j.name
                 )));
             }
@@ -153,7 +153,7 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
         let cp = placed[c];
         // the joint frame is the child link frame: origin in the parent, cp.in_owner in the child
         let t1 = compose(&pp.in_owner, &j.origin);
-        let id = add_between(&mut b, j.kind, pp.owner, &t1, cp.owner, &cp.in_owner, &j.axis, &what)?;
+        let id = add_between(&mut b, j.kind, pp.owner, &t1, cp.owner, &cp.in_owner, &[j.axis, j.second_axis], &what)?;
         b.set_joint_name(id, &j.name)?;
         apply_dynamics(&mut b, id, j, &mut warnings)?;
         joints.insert(j.name.clone(), id);
@@ -167,9 +167,9 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
         // the child must be a body; at zero coordinates the frames coincide, so the axis
         // (given in the joint frame) is the same seen from either end
         let id = if p2.owner == Owner::World {
-            add_between(&mut b, lj.kind, p2.owner, &t2, p1.owner, &t1, &lj.axis, &what)?
+            add_between(&mut b, lj.kind, p2.owner, &t2, p1.owner, &t1, &[lj.axis, V3::zeros()], &what)?
         } else {
-            add_between(&mut b, lj.kind, p1.owner, &t1, p2.owner, &t2, &lj.axis, &what)?
+            add_between(&mut b, lj.kind, p1.owner, &t1, p2.owner, &t2, &[lj.axis, V3::zeros()], &what)?
         };
         b.set_joint_name(id, &lj.name)?;
         joints.insert(lj.name.clone(), id);
@@ -196,9 +196,10 @@ fn owner_world_pose(o: Owner, body_pose: &[Pose]) -> Pose {
 
 /// Adds a joint whose frame is `t1` in the parent owner's frame and `t2` in the child
 /// body's frame (the two frames coincide at zero coordinates); `axis` is in that joint
-/// frame. So the child orientation at zero is q_a ⊗ t1.q ⊗ t2.q*, the offset.
+/// frame (the second: a universal joint's child axis, `compose`). So the child
+/// orientation at zero is q_a ⊗ t1.q ⊗ t2.q*, the offset.
 #[allow(clippy::too_many_arguments)]
-fn add_between(b: &mut Builder, kind: JointType, parent: Owner, t1: &Pose, child: Owner, t2: &Pose, axis: &V3, what: &str) -> Result<usize> {
+fn add_between(b: &mut Builder, kind: JointType, parent: Owner, t1: &Pose, child: Owner, t2: &Pose, axes: &[V3; 2], what: &str) -> Result<usize> {
     let child = match child {
         Owner::Body(id) => id,
         Owner::World => return Err(err(format!("{what}: both ends are fixed to the world"))),
@@ -208,11 +209,16 @@ fn add_between(b: &mut Builder, kind: JointType, parent: Owner, t1: &Pose, child
         Owner::Body(id) if id == child => return Err(err(format!("{what}: both ends are on the same rigid body"))),
         Owner::Body(id) => Parent::Body(id),
     };
-    let axis_parent = rotation(&t1.q) * axis;
+    let axis_parent = rotation(&t1.q) * axes[0];
     let offset = qmul(&t1.q, &conj(&t2.q)).normalize();
-    let id = b
-        .add_joint(kind, parent, child, t1.x.into(), t2.x.into(), axis_parent.into())
-        .map_err(|e| err(format!("{what}: {e}")))?;
+    let id = if kind == JointType::Universal {
+        // the child's axis as it lies in the parent frame at zero coordinates
+        let axis_child = rotation(&t1.q) * axes[1];
+        b.add_universal_joint(parent, child, t1.x.into(), t2.x.into(), axis_parent.into(), axis_child.into())
+    } else {
+        b.add_joint(kind, parent, child, t1.x.into(), t2.x.into(), axis_parent.into())
+    }
+    .map_err(|e| err(format!("{what}: {e}")))?;
     b.set_joint_offset(id, offset.into()).map_err(|e| err(format!("{what}: {e}")))?;
     Ok(id)
 }

@@ -20,8 +20,9 @@
 //!
 //! Links without mass: a frame when fixed to a body or the world; left out, with a
 //! warning, when nothing below its moving joint has mass or inertia (no dynamics);
-//! refused when it sits between moving joints with mass below (no body can carry it, and
-//! maxdyn's joint table has no universal joint to compose the joints through it). A link
+//! between revolute joints whose axes meet at a point (it, or a point mass at the
+//! crossing, carries no inertia), the joints through it become one universal or spherical
+//! joint (`compose`); refused between other moving joints with mass below. A link
 //! with mass 0 and a nonzero inertia keeps it when merged and is refused as a body alone;
 //! a point mass (zero inertia) is exact when merged and refused as a body alone (a body
 //! needs a positive definite rotational inertia); a negative principal moment is refused.
@@ -50,9 +51,12 @@
 //! joint, which is dropped so that its child becomes the free body.
 //!
 //! Pipeline: `parse` (XML → description) → `merge` (fixed groups → one link each) →
-//! `massless` (massless subtrees out) → `assemble` (bodies, joints, frames) → `limits`.
+//! `massless` (massless subtrees out) → `compose` (revolutes through massless links whose
+//! axes meet → one universal or spherical joint) → `assemble` (bodies, joints, frames) →
+//! `limits`.
 
 mod assemble;
+mod compose;
 mod frames;
 mod inertial;
 mod limits;
@@ -142,7 +146,8 @@ impl Urdf {
         let mut warnings = inertia_warnings(&d);
         let (merged_d, merged) = if options.merge_fixed { merge::merge_fixed(&d)? } else { (d.clone(), Vec::new()) };
         let kept = massless::drop_massless_subtrees(&merged_d, &mut warnings)?;
-        let mut u = assemble::assemble(&kept, options.floating)?;
+        let composed = compose::compose_massless_links(&kept, &mut warnings)?;
+        let mut u = assemble::assemble(&composed, options.floating)?;
         warnings.append(&mut u.warnings);
         u.warnings = warnings;
         for m in &merged {

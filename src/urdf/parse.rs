@@ -53,6 +53,9 @@ pub struct Joint {
     pub origin: Pose,
     /// Unit axis in the joint (child link) frame.
     pub axis: V3,
+    /// A universal joint's second (child's) axis in the joint frame, for the joints that
+    /// `compose` makes; zero otherwise.
+    pub second_axis: V3,
     /// `<dynamics damping friction>` (0 when absent): viscous damping (N·s/m or
     /// N·m·s/rad) and Coulomb friction (N or N·m) of the joint's motion.
     pub damping: f64,
@@ -254,7 +257,7 @@ fn parse_joint(n: Node) -> Result<Joint> {
     let (damping, friction) = parse_dynamics(n, &what)?;
     let limit = if matches!(type_name.as_str(), "revolute" | "prismatic") { parse_limit(n, &what)? } else { None };
     let mimic = parse_mimic(n, &what)?;
-    Ok(Joint { name, type_name, kind, parent, child: child_link, origin, axis, damping, friction, limit, mimic })
+    Ok(Joint { name, type_name, kind, parent, child: child_link, origin, axis, second_axis: V3::zeros(), damping, friction, limit, mimic })
 }
 
 /// An optional number attribute with its default.

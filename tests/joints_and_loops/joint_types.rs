@@ -1,4 +1,4 @@
-//! Each of the 12 joint types of the paper's appendix B: its free directions move as
+//! Each joint type (appendix B's twelve and the universal joint): its free directions move as
 //! physics says and its constrained directions hold.
 //!
 //! Setup: one isotropic body (sphere inertia) jointed to the world at its centre of mass,
