@@ -19,19 +19,8 @@ fn build_example(name: &str) -> PathBuf {
 /// As [`build_example`], into scratch directory `dir` (tests run in parallel: each
 /// builds into its own).
 fn build_example_in(name: &str, dir: &str) -> PathBuf {
-    let lib = shared_library();
-    let dir = scratch_dir(dir);
-    let exe = dir.join(name);
-    run(Command::new(c_compiler())
-        .args(["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O2", "-I"])
-        .arg(header_path().parent().unwrap())
-        .arg(manifest_dir().join("examples_c").join(format!("{name}.c")))
-        .arg("-o")
-        .arg(&exe)
-        .arg("-L")
-        .arg(lib_dir(&lib))
-        .arg(format!("-Wl,-rpath,{}", lib_dir(&lib).display()))
-        .args(["-lmaxdyn", "-lm"]));
+    let exe = scratch_dir(dir).join(name);
+    compile_c_program(&manifest_dir().join("examples_c").join(format!("{name}.c")), &exe, true);
     exe
 }
 

@@ -15,7 +15,7 @@ mod common;
 #[path = "common/capi.rs"]
 mod capi_helpers;
 use capi_helpers::{expect, lock, ok};
-use common::{c_compiler, header_path, lib_dir, run, scratch_dir, shared_library};
+use common::{compile_c_program, run, scratch_dir};
 
 const INF: f64 = f64::INFINITY;
 /// A symmetric inertia with distinct off-diagonal terms, to see each entry in its place.
@@ -334,19 +334,9 @@ fn limits_mimics_and_frames_refuse_bad_input_with_their_status_and_change_nothin
 /// model, frees the builder, and reads names, structure, frames, limits and a mimic.
 #[test]
 fn a_c_program_reads_names_and_structure_after_the_builder_is_freed() {
-    let lib = shared_library();
     let dir = scratch_dir("capi_model_c");
     let exe = dir.join("capi_model");
-    run(std::process::Command::new(c_compiler())
-        .args(["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-I"])
-        .arg(header_path().parent().unwrap())
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/capi_model.c"))
-        .arg("-o")
-        .arg(&exe)
-        .arg("-L")
-        .arg(lib_dir(&lib))
-        .arg(format!("-Wl,-rpath,{}", lib_dir(&lib).display()))
-        .args(["-lmaxdyn", "-lm"]));
+    compile_c_program(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/capi_model.c")), &exe, false);
     let out = run(&mut std::process::Command::new(&exe));
     println!("{out}");
     assert!(out.contains("model from C: 0 failures"), "{out}");

@@ -229,16 +229,7 @@ fn deprecated_names_compile_link_and_match_in_c() {
     let src = dir.join("deprecated_names.c");
     let exe = dir.join("deprecated_names");
     std::fs::write(&src, DEPRECATED_NAMES_C).unwrap();
-    run(Command::new(c_compiler())
-        .args(["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-I"])
-        .arg(header_path().parent().unwrap())
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-L")
-        .arg(lib_dir(&lib))
-        .arg(format!("-Wl,-rpath,{}", lib_dir(&lib).display()))
-        .arg("-lmaxdyn"));
+    compile_c_program(&src, &exe, false);
     let out = Command::new(&exe).env("LD_LIBRARY_PATH", lib_dir(&lib)).output().expect("run deprecated_names");
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{stdout}");

@@ -62,6 +62,27 @@ pub fn cxx_compiler() -> String {
     std::env::var("CXX").unwrap_or_else(|_| "g++".into())
 }
 
+/// Compiles the C99 program `source` into `exe` against the header (warnings are errors)
+/// and links it with this run's shared library, which it finds through its rpath.
+pub fn compile_c_program(source: &Path, exe: &Path, optimize: bool) {
+    let lib = shared_library();
+    let mut cmd = Command::new(c_compiler());
+    cmd.args(["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]);
+    if optimize {
+        cmd.arg("-O2");
+    }
+    cmd.arg("-I")
+        .arg(header_path().parent().unwrap())
+        .arg(source)
+        .arg("-o")
+        .arg(exe)
+        .arg("-L")
+        .arg(lib_dir(&lib))
+        .arg(format!("-Wl,-rpath,{}", lib_dir(&lib).display()))
+        .args(["-lmaxdyn", "-lm"]);
+    run(&mut cmd);
+}
+
 /// Runs a command, panicking with its output if it fails; returns stdout.
 /// The child sees the fresh library first on its search path (cargo's own
 /// LD_LIBRARY_PATH may list a stale copy in the profile directory ahead of deps/).

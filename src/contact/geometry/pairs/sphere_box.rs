@@ -41,14 +41,13 @@ pub(super) fn closest_on_box(e: &V3, p: &V3) -> (V3, V3, f64) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check_closest, check_continuity, check_points, lowest_point, placed, unit_q};
+    use super::super::testing::{check_sphere_cases, lowest_point, placed, unit_q};
     use super::*;
     use crate::model::shape::ShapeKind;
 
     #[test]
     fn against_a_face_an_edge_a_corner_and_inside() {
         // box of half extents (0.5, 0.4, 0.3) on body 1 at the origin; sphere radius 0.1
-        let q = vec![unit_q(0.0, 0.0, 0.0); 2];
         let cuboid = placed(Some(1), V3::zeros(), unit_q(0.0, 0.0, 0.0), ShapeKind::Box, &[0.5, 0.4, 0.3]);
         let sphere = Shape::Sphere { body: 0, centre: V3::zeros(), radius: 0.1 };
         let cases = [
@@ -57,14 +56,7 @@ mod tests {
             (V3::new(0.7, 0.6, 0.4), 0.3 - 0.1, V3::new(2.0, 2.0, 1.0) / 3.0),             // corner
             (V3::new(0.45, 0.0, 0.1), -0.05 - 0.1, V3::x()),                               // inside
         ];
-        for (centre, gap, n) in cases {
-            let x = vec![centre, V3::zeros()];
-            let p = check_points(&sphere, &cuboid, &x, &q, 1.0, 1)[0];
-            let p_gap = p.gap(&x, &q);
-            assert!((p_gap - gap).abs() < 1e-15 && (p.normal - n).norm() < 1e-15, "{centre:?}: gap {p_gap} normal {:?}", p.normal);
-            check_closest(&p, &sphere, &cuboid, &x, &q);
-            check_continuity(&sphere, &cuboid, &x, &q, 0, 1.0);
-        }
+        check_sphere_cases(&sphere, &cuboid, &cases);
     }
 
     #[test]

@@ -42,14 +42,13 @@ pub(super) fn closest_on_cylinder(r: f64, h: f64, p: &V3) -> (V3, V3, f64) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{check_closest, check_continuity, check_points, lowest_point, placed, unit_q};
+    use super::super::testing::{check_sphere_cases, lowest_point, placed, unit_q};
     use super::*;
     use crate::model::shape::ShapeKind;
 
     #[test]
     fn against_the_side_a_face_a_rim_and_inside() {
         // cylinder radius 0.3, half-length 0.2 on body 1 at the origin; sphere radius 0.1
-        let q = vec![unit_q(0.0, 0.0, 0.0); 2];
         let cylinder = placed(Some(1), V3::zeros(), unit_q(0.0, 0.0, 0.0), ShapeKind::Cylinder, &[0.3, 0.2]);
         let sphere = Shape::Sphere { body: 0, centre: V3::zeros(), radius: 0.1 };
         let cases = [
@@ -59,14 +58,7 @@ mod tests {
             (V3::new(0.0, 0.25, 0.0), -0.05 - 0.1, V3::y()),                   // inside, by the side
             (V3::new(0.1, 0.0, -0.15), -0.05 - 0.1, -V3::z()),                 // inside, by a face
         ];
-        for (centre, gap, n) in cases {
-            let x = vec![centre, V3::zeros()];
-            let p = check_points(&sphere, &cylinder, &x, &q, 1.0, 1)[0];
-            let p_gap = p.gap(&x, &q);
-            assert!((p_gap - gap).abs() < 1e-15 && (p.normal - n).norm() < 1e-15, "{centre:?}: gap {p_gap} normal {:?}", p.normal);
-            check_closest(&p, &sphere, &cylinder, &x, &q);
-            check_continuity(&sphere, &cylinder, &x, &q, 0, 1.0);
-        }
+        check_sphere_cases(&sphere, &cylinder, &cases);
     }
 
     #[test]

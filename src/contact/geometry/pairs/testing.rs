@@ -151,3 +151,18 @@ pub fn check_continuity(s1: &Shape, s2: &Shape, x: &[V3], q: &[V4], body: usize,
     let g1 = lowest_gap(s1, s2, &x1, &q1, f64::INFINITY);
     assert!((g1 - g0).abs() <= bound * h, "lowest gap moved {:e} for a motion of {h:e}", g1 - g0);
 }
+
+/// A sphere on body 0 (at `centre`, with both bodies unrotated) against `other` on body 1
+/// at the origin, case by case: one point, of gap `gap` and normal `normal` (to 1e-15),
+/// at the shapes' closest points, continuous under small motions.
+pub fn check_sphere_cases(sphere: &Shape, other: &Shape, cases: &[(V3, f64, V3)]) {
+    let q = vec![unit_q(0.0, 0.0, 0.0); 2];
+    for &(centre, gap, normal) in cases {
+        let x = vec![centre, V3::zeros()];
+        let p = check_points(sphere, other, &x, &q, 1.0, 1)[0];
+        let p_gap = p.gap(&x, &q);
+        assert!((p_gap - gap).abs() < 1e-15 && (p.normal - normal).norm() < 1e-15, "{centre:?}: gap {p_gap} normal {:?}", p.normal);
+        check_closest(&p, sphere, other, &x, &q);
+        check_continuity(sphere, other, &x, &q, 0, 1.0);
+    }
+}
