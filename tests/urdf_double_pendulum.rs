@@ -59,10 +59,7 @@ fn child<'a, 'i>(n: roxmltree::Node<'a, 'i>, tag: &str) -> Option<roxmltree::Nod
     n.children().find(|c| c.has_tag_name(tag))
 }
 
-/// Rotation by φ about x in the (y, z) plane, and its derivative.
-fn rot(phi: f64, p: [f64; 2]) -> [f64; 2] {
-    [p[0] * phi.cos() - p[1] * phi.sin(), p[0] * phi.sin() + p[1] * phi.cos()]
-}
+/// d/dφ of the rotation by φ about x, applied to p in the (y, z) plane.
 fn d_rot(phi: f64, p: [f64; 2]) -> [f64; 2] {
     [-p[0] * phi.sin() - p[1] * phi.cos(), p[0] * phi.cos() - p[1] * phi.sin()]
 }
