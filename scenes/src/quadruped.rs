@@ -85,7 +85,13 @@ impl Quadruped {
         // SCENARIOS C1 and its learned gaits are defined without the file's joint limits:
         // the learned trot drives knees and hips into them in 64 % of its steps (up to
         // 38 N·m), which makes it another experiment (and another benchmark)
-        let options = UrdfOptions { floating: true, joint_limits: false, ..UrdfOptions::default() };
+        Quadruped::load_with(cone, false)
+    }
+
+    /// The A1 with the given friction cone on its feet, with or without the file's joint
+    /// limits.
+    pub fn load_with(cone: ConeType, joint_limits: bool) -> Quadruped {
+        let options = UrdfOptions { floating: true, joint_limits, ..UrdfOptions::default() };
         let mut u = Urdf::from_file_with(model_path(), &options).expect("load the A1 URDF");
         let trunk = u.body("trunk").expect("trunk");
         let mut joints = [[0; 3]; 4];
