@@ -67,19 +67,6 @@ fn evaluate(model: &Model, mi: usize, reference: &[f64], pose: impl Fn(Option<us
     (h, terms)
 }
 
-/// Bodies a mimic acts on (for the graph), each once.
-pub fn bodies(model_joints: &[crate::joints::Joint], m: &crate::model::Mimic) -> Vec<usize> {
-    let mut out = Vec::with_capacity(4);
-    for j in [&model_joints[m.follower], &model_joints[m.leader]] {
-        for b in [j.parent, Some(j.child)].into_iter().flatten() {
-            if !out.contains(&b) {
-                out.push(b);
-            }
-        }
-    }
-    out
-}
-
 /// Adds the mimics' rows to the step residual at `s`: h(z_{k+2}) into each mimic's row
 /// and −H(z_{k+1})ᵀλ to its bodies. Reads the poses z_{k+2}(s) the integrator's residual
 /// just placed (`StepFrame::next`).

@@ -74,7 +74,7 @@ impl Model {
             mg.add_limit_side(i, &b.joints[b.limits[side.limit].joint]);
         }
         for (i, m) in b.mimics.iter().enumerate() {
-            mg.add_mimic(i, &crate::mimic::bodies(&b.joints, m));
+            mg.add_mimic(i, &m.bodies(&b.joints));
         }
         let mimic_tracked = b.mimics.iter().map(|m| [m.follower, m.leader].map(|j| coordinates::tracked_index(&tracked, j, 0).expect("mimics are tracked"))).collect();
         let MechanismGraph { graph, nodes, body_node, joint_node, contact_node, limit_node, mimic_node } = mg;
