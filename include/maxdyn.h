@@ -146,7 +146,8 @@ enum maxdyn_status
     MAXDYN_STATUS_NON_FINITE = 5,
     // A mass is zero, negative or not finite.
     MAXDYN_STATUS_INVALID_MASS = 6,
-    // An inertia matrix is not symmetric positive definite.
+    // An inertia matrix is not symmetric positive definite, or its principal moments
+    // break the triangle inequality (no rigid body has them).
     MAXDYN_STATUS_INVALID_INERTIA = 7,
     // An axis or quaternion has zero length.
     MAXDYN_STATUS_ZERO_AXIS = 8,
@@ -346,8 +347,9 @@ maxdyn_status maxdyn_builder_set_gravity(struct maxdyn_builder *builder, const d
 maxdyn_status maxdyn_builder_get_gravity(const struct maxdyn_builder *builder, double *out);
 
 // Adds a body of `mass` (> 0) and `inertia` (row-major 3×3 about the centre of mass in
-// the body frame, symmetric positive definite). It starts at the origin, identity
-// orientation, at rest. Its id (0, 1, … in order of addition) goes to `*out_body`.
+// the body frame, symmetric positive definite, principal moments obeying the triangle
+// inequality). It starts at the origin, identity orientation, at rest. Its id (0, 1, …
+// in order of addition) goes to `*out_body`.
 //
 // # Safety
 // `builder` is NULL or live; `inertia` is NULL or points to 9 doubles; `out_body` is NULL

@@ -17,7 +17,7 @@ pub enum Error {
     UnknownContact(i32),
     #[error("invalid mass {0}: must be finite and > 0")]
     InvalidMass(f64),
-    #[error("inertia is not symmetric positive definite: {0}")]
+    #[error("invalid inertia: {0}")]
     InvalidInertia(String),
     #[error("argument `{0}` is a zero-length vector")]
     ZeroAxis(&'static str),

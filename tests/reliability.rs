@@ -199,3 +199,23 @@ fn an_endless_urdf_file_is_refused() {
     }
     assert_eq!(l.live(), 0);
 }
+
+/// Case 7: an inertia whose principal moments break the triangle inequality (diag(1, 1, 3):
+/// no rigid body has it) is refused with MAXDYN_STATUS_INVALID_INERTIA; a thin disc
+/// (diag(1, 1, 2), the equality) is accepted.
+#[test]
+fn an_inertia_no_rigid_body_has_is_refused() {
+    let l = lock();
+    unsafe {
+        let mut b = null_mut();
+        ok(maxdyn_builder_new(&mut b));
+        let mut body = -1;
+        let bad = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 3.0];
+        expect(maxdyn_builder_add_body(b, 1.0, bad.as_ptr(), &mut body), MAXDYN_STATUS_INVALID_INERTIA, "maxdyn_builder_add_body", "inertia");
+        assert_eq!(body, -1);
+        let disc = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.0];
+        ok(maxdyn_builder_add_body(b, 1.0, disc.as_ptr(), &mut body));
+        maxdyn_builder_free(b);
+    }
+    assert_eq!(l.live(), 0);
+}

@@ -124,8 +124,9 @@ pub unsafe extern "C" fn maxdyn_builder_get_gravity(builder: *const maxdyn_build
 }
 
 /// Adds a body of `mass` (> 0) and `inertia` (row-major 3×3 about the centre of mass in
-/// the body frame, symmetric positive definite). It starts at the origin, identity
-/// orientation, at rest. Its id (0, 1, … in order of addition) goes to `*out_body`.
+/// the body frame, symmetric positive definite, principal moments obeying the triangle
+/// inequality). It starts at the origin, identity orientation, at rest. Its id (0, 1, …
+/// in order of addition) goes to `*out_body`.
 ///
 /// # Safety
 /// `builder` is NULL or live; `inertia` is NULL or points to 9 doubles; `out_body` is NULL

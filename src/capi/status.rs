@@ -28,7 +28,8 @@ pub enum maxdyn_status {
     MAXDYN_STATUS_NON_FINITE = 5,
     /// A mass is zero, negative or not finite.
     MAXDYN_STATUS_INVALID_MASS = 6,
-    /// An inertia matrix is not symmetric positive definite.
+    /// An inertia matrix is not symmetric positive definite, or its principal moments
+    /// break the triangle inequality (no rigid body has them).
     MAXDYN_STATUS_INVALID_INERTIA = 7,
     /// An axis or quaternion has zero length.
     MAXDYN_STATUS_ZERO_AXIS = 8,
@@ -105,7 +106,7 @@ impl maxdyn_status {
             MAXDYN_STATUS_UNKNOWN_CONTACT => "unknown contact id\0",
             MAXDYN_STATUS_NON_FINITE => "argument is NaN or infinite\0",
             MAXDYN_STATUS_INVALID_MASS => "mass must be finite and > 0\0",
-            MAXDYN_STATUS_INVALID_INERTIA => "inertia must be symmetric positive definite\0",
+            MAXDYN_STATUS_INVALID_INERTIA => "inertia must be symmetric positive definite and obey the triangle inequality\0",
             MAXDYN_STATUS_ZERO_AXIS => "zero-length axis or quaternion\0",
             MAXDYN_STATUS_INVALID_TIME_STEP => "time step must be in [MAXDYN_MIN_DT, MAXDYN_MAX_DT]\0",
             MAXDYN_STATUS_INVALID_ENUM => "invalid enum value\0",

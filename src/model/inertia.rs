@@ -16,8 +16,20 @@ impl Inertia {
         Inertia::from_matrix(M3::from_row_slice(&rows))
     }
 
-    /// From a matrix (symmetric to round-off, positive definite).
+    /// From a matrix (symmetric to round-off, positive definite, its principal moments
+    /// obeying the triangle inequality: no rigid body has diag(1, 1, 3)).
     pub fn from_matrix(j: M3) -> Result<Inertia> {
+        let inertia = Inertia::from_matrix_lenient(j)?;
+        if violates_triangle_inequality(&j) {
+            return Err(Error::InvalidInertia("its principal moments violate the triangle inequality (the largest exceeds the sum of the other two: no rigid body has them)".into()));
+        }
+        Ok(inertia)
+    }
+
+    /// [`Inertia::from_matrix`] without the triangle inequality: for the URDF loader, whose
+    /// files carry CAD inertias that break it by small amounts (it warns and keeps them; the
+    /// equations of motion take any positive definite inertia).
+    pub(crate) fn from_matrix_lenient(j: M3) -> Result<Inertia> {
         check_finite("inertia", j.as_slice())?;
         let scale = j.abs().max().max(f64::MIN_POSITIVE);
         if (j - j.transpose()).abs().max() > 1e-9 * scale {
@@ -78,13 +90,23 @@ impl Inertia {
     }
 }
 
+/// Whether the principal moments of `j` violate the triangle inequality: the largest
+/// exceeds the sum of the other two by more than round-off (1e-6 relative; a thin disc,
+/// where they are equal, is the limit).
+pub fn violates_triangle_inequality(j: &M3) -> bool {
+    let e = (0.5 * (j + j.transpose())).symmetric_eigenvalues();
+    let mut m = [e[0], e[1], e[2]];
+    m.sort_by(f64::total_cmp);
+    m[2] > (m[0] + m[1]) * (1.0 + 1e-6) + 1e-12 * m[2].abs()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn rows_round_trip_and_validation() {
-        let rows = [0.3, 0.01, 0.0, 0.01, 0.2, 0.0, 0.0, 0.0, 0.1];
+        let rows = [0.3, 0.01, 0.0, 0.01, 0.2, 0.0, 0.0, 0.0, 0.15];
         assert_eq!(Inertia::from_rows(rows).unwrap().rows(), rows);
         let mut asym = rows;
         asym[1] = 0.02;
@@ -92,6 +114,9 @@ mod tests {
         assert_eq!(Inertia::diagonal(1.0, -1.0, 1.0), Err(Error::InvalidInertia("not positive definite".into())));
         assert_eq!(Inertia::diagonal(1.0, f64::NAN, 1.0), Err(Error::NonFinite("inertia")));
         assert!(Inertia::sphere(1.0, 0.0).is_err());
+        // no rigid body has diag(1, 1, 3); a thin disc, diag(1, 1, 2), is the limit
+        assert!(matches!(Inertia::diagonal(1.0, 1.0, 3.0), Err(Error::InvalidInertia(m)) if m.contains("triangle")));
+        assert!(Inertia::diagonal(1.0, 1.0, 2.0).is_ok());
     }
 
     #[test]

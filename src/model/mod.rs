@@ -16,7 +16,7 @@ pub mod coordinates;
 pub mod forces;
 pub mod frame;
 mod graph;
-mod inertia;
+pub mod inertia;
 pub mod joint_limits;
 pub mod mimic;
 pub mod model;

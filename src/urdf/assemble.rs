@@ -78,12 +78,12 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
         if inertial.mass == 0.0 {
             return Err(err(format!("{what}: mass 0 with a nonzero inertia, and no fixed joint merges it into a body with mass (a body needs mass; its inertia is not dropped silently)")));
         }
-        if j.abs().max() <= POINT_MASS && Inertia::from_matrix(j).is_err() {
+        if j.abs().max() <= POINT_MASS && Inertia::from_matrix_lenient(j).is_err() {
             return Err(err(format!(
                 "{what}: a point mass (zero inertia) that is a body of its own: the body equations need a positive definite rotational inertia (merge it through a fixed joint, or give it one)"
             )));
         }
-        let inertia = check_mass(inertial.mass).and_then(|_| Inertia::from_matrix(j));
+        let inertia = check_mass(inertial.mass).and_then(|_| Inertia::from_matrix_lenient(j));
         let id = inertia.and_then(|j| b.add_body(inertial.mass, j)).map_err(|e| err(format!("{what}: {e}")))?;
         b.set_body_name(id, &l.name)?;
         // body frame: at the COM, with the link frame's orientation

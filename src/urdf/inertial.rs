@@ -45,15 +45,9 @@ pub fn combine(parts: &[MassPart]) -> MassPart {
     MassPart { mass, com, inertia: 0.5 * (inertia + inertia.transpose()) }
 }
 
-/// Whether a link's principal moments violate the triangle inequality (the largest
-/// exceeds the sum of the other two by more than round-off): no rigid body has such an
-/// inertia, but the equations of motion take it, so the loader warns and keeps it.
-pub fn violates_triangle_inequality(j: &M3) -> bool {
-    let e = (0.5 * (j + j.transpose())).symmetric_eigenvalues();
-    let mut m = [e[0], e[1], e[2]];
-    m.sort_by(f64::total_cmp);
-    m[2] > (m[0] + m[1]) * (1.0 + 1e-6) + 1e-12 * m[2].abs()
-}
+/// Whether a link's principal moments violate the triangle inequality: no rigid body has
+/// such an inertia, but the equations of motion take it, so the loader warns and keeps it.
+pub use crate::model::inertia::violates_triangle_inequality;
 
 #[cfg(test)]
 mod tests {
