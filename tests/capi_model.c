@@ -24,7 +24,7 @@
     } while (0)
 
 int main(void) {
-    const double J[9] = {0.3, 0.01, 0.02, 0.01, 0.2, 0.03, 0.02, 0.03, 0.1};
+    const double J[9] = {0.3, 0.01, 0.02, 0.01, 0.2, 0.03, 0.02, 0.03, 0.15};
     const double zero[3] = {0, 0, 0}, down[3] = {0, 0, -1}, x[3] = {1, 0, 0};
     const double lo[1] = {-1.5}, hi[1] = {INFINITY}, pose[7] = {0, 0, -0.5, 0, 0, 0, 3};
     maxdyn_builder *b = NULL;

@@ -19,7 +19,7 @@ use common::{compile_c_program, run, scratch_dir};
 
 const INF: f64 = f64::INFINITY;
 /// A symmetric inertia with distinct off-diagonal terms, to see each entry in its place.
-const SKEWED: [f64; 9] = [0.3, 0.01, 0.02, 0.01, 0.2, 0.03, 0.02, 0.03, 0.1];
+const SKEWED: [f64; 9] = [0.3, 0.01, 0.02, 0.01, 0.2, 0.03, 0.02, 0.03, 0.15];
 
 fn c(s: &str) -> std::ffi::CString {
     std::ffi::CString::new(s).unwrap()

@@ -122,7 +122,7 @@ end
 end
 
 @testset "names and structure after the builder is freed; limits, mimics, frames" begin
-    J = [0.3 0.01 0.02; 0.01 0.2 0.03; 0.02 0.03 0.1]
+    J = [0.3 0.01 0.02; 0.01 0.2 0.03; 0.02 0.03 0.15]
     b = Builder()
     for (k, name) in enumerate(("base", "upper", "lower", "ball"))
         set_body_name!(b, add_body!(b, k, J), name)

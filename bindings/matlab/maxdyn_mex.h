@@ -1,6 +1,7 @@
 /*
- * Shared by the files of the maxdyn_mex gateway: the registry entry of a live object
- * and the argument helpers. Every helper that fails raises a MATLAB/Octave error
+ * Shared by the files of the maxdyn_mex gateway: the registry of live objects and the
+ * argument helpers (maxdyn_mex_registry.c), and the names commands (maxdyn_mex_names.c).
+ * Every helper that fails raises a MATLAB/Octave error
  * (mexErrMsgIdAndTxt, which does not return), always after any maxdyn call returned.
  */
 #ifndef MAXDYN_MEX_H
@@ -23,6 +24,15 @@ typedef struct {
     int32_t *dofs;
     int32_t n_joints;
 } entry;
+
+/* The registry (maxdyn_mex_registry.c): a new handle for an object (0 when out of
+ * memory: the object is then freed), its MATLAB value, the count of live handles,
+ * freeing one (unknown handles are ignored), freeing all at exit. */
+uint64_t register_object(int kind, void *ptr, int32_t *dofs, int32_t n_joints);
+mxArray *handle_out(uint64_t id);
+size_t live_handles(void);
+void release_object(uint64_t id);
+void registry_cleanup(void);
 
 void fail(const char *id, const char *msg);
 void need_args(int nrhs, int n, const char *cmd);

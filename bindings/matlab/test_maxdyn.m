@@ -237,7 +237,7 @@ function m = arm_model()
   % base (welded) -> upper (revolute shoulder) -> lower (prismatic slide) -> ball
   % (spherical wrist); the slide mimics the shoulder; frames tool and origin
   b = MaxdynBuilder();
-  J = [0.3 0.01 0.02; 0.01 0.2 0.03; 0.02 0.03 0.1];
+  J = [0.3 0.01 0.02; 0.01 0.2 0.03; 0.02 0.03 0.15];
   names = {'base', 'upper', 'lower', 'ball'};
   for k = 1:4
     b.setBodyName(b.addBody(k, J), names{k});
@@ -268,7 +268,7 @@ function names_and_structure_after_the_builder_is_freed()
   end
   assert(isequal(arrayfun(@(j) m.jointType(j), 0:3), [MaxdynJoint.FIXED MaxdynJoint.REVOLUTE MaxdynJoint.PRISMATIC MaxdynJoint.SPHERICAL]));
   assert(isequal(arrayfun(@(j) m.jointParent(j), 0:3), [MaxdynJoint.WORLD 0 1 2]));
-  assert(isequal(m.bodyInertia(3), [0.3 0.01 0.02; 0.01 0.2 0.03; 0.02 0.03 0.1]));
+  assert(isequal(m.bodyInertia(3), [0.3 0.01 0.02; 0.01 0.2 0.03; 0.02 0.03 0.15]));
   assert(m.frameCount() == 2 && strcmp(m.frameName(0), 'tool') && m.findFrame('origin') == 1);
   assert(m.frameBody(0) == 2 && m.frameBody(1) == MaxdynJoint.WORLD);
   assert(isequal(m.framePose(0), [0; 0; 0.4; 0; 0; 0; 1]));  % the quaternion normalized

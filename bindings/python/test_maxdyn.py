@@ -420,7 +420,7 @@ def test_batch_matches_serial_sims():
 def arm_model():
     """base (welded) -> upper (revolute "shoulder") -> lower (prismatic "slide") -> ball
     (spherical "wrist"); the slide mimics the shoulder; frames "tool" and "origin"."""
-    inertia = [0.3, 0.01, 0.02, 0.01, 0.2, 0.03, 0.02, 0.03, 0.1]
+    inertia = [0.3, 0.01, 0.02, 0.01, 0.2, 0.03, 0.02, 0.03, 0.15]
     with maxdyn.Builder() as b:
         for name in ("base", "upper", "lower", "ball"):
             b.set_body_name(b.add_body(2.0, inertia), name)
@@ -447,7 +447,7 @@ def test_names_and_structure_after_the_builder_is_freed():
     assert [model.joint_child(j) for j in range(4)] == [0, 1, 2, 3]
     assert [model.joint_dof(j) for j in range(4)] == [0, 1, 1, 3]
     assert model.body_mass(3) == 2.0
-    assert model.body_inertia(3) == [[0.3, 0.01, 0.02], [0.01, 0.2, 0.03], [0.02, 0.03, 0.1]]
+    assert model.body_inertia(3) == [[0.3, 0.01, 0.02], [0.01, 0.2, 0.03], [0.02, 0.03, 0.15]]
     assert model.frame_count == 2 and model.frame_names == ["tool", "origin"]
     assert (model.frame_name(0), model.find_frame("origin")) == ("tool", 1)
     assert (model.frame_body(0), model.frame_body(1)) == (2, maxdyn.WORLD)
