@@ -163,6 +163,11 @@ enum maxdyn_status
     MAXDYN_STATUS_UNKNOWN_FRAME = 13,
     // A mimic id is out of range.
     MAXDYN_STATUS_UNKNOWN_MIMIC = 14,
+    // A collision shape's type, parameters or pose are not a valid shape (negative
+    // radius, zero box extent, non-unit quaternion; the message says which).
+    MAXDYN_STATUS_INVALID_SHAPE = 15,
+    // A collision shape id is out of range.
+    MAXDYN_STATUS_UNKNOWN_SHAPE = 16,
     // The builder does not describe a valid mechanism.
     MAXDYN_STATUS_INVALID_MODEL = 100,
     // A URDF file could not be read or is malformed.

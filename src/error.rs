@@ -35,6 +35,10 @@ pub enum Error {
     NonFiniteState(&'static str),
     #[error("URDF: {0}")]
     Urdf(String),
+    #[error("invalid shape `{0}`: {1}")]
+    InvalidShape(&'static str, String),
+    #[error("unknown shape id {0}")]
+    UnknownShape(i32),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -23,7 +23,7 @@ pub mod batch;
 pub mod urdf;
 pub mod capi;
 
-pub use model::{Body, BodyId, Builder, Error, Frame, Inertia, JointId, JointLimit, Mimic, Model, Parent, Shape, ShapeKind};
+pub use model::{Body, BodyId, Builder, Collision, CollisionShape, Error, Frame, Inertia, JointId, JointLimit, Mimic, Model, Parent, Shape, ShapeId, ShapeKind};
 pub use joints::JointType;
 pub use contact::{ConeType, ContactId};
 pub use sim::{ContactReport, LimitReport, Sim, SolverOptions, StepStats};

@@ -45,6 +45,11 @@ pub enum maxdyn_status {
     MAXDYN_STATUS_UNKNOWN_FRAME = 13,
     /// A mimic id is out of range.
     MAXDYN_STATUS_UNKNOWN_MIMIC = 14,
+    /// A collision shape's type, parameters or pose are not a valid shape (negative
+    /// radius, zero box extent, non-unit quaternion; the message says which).
+    MAXDYN_STATUS_INVALID_SHAPE = 15,
+    /// A collision shape id is out of range.
+    MAXDYN_STATUS_UNKNOWN_SHAPE = 16,
     // --- invalid models (100–199)
     /// The builder does not describe a valid mechanism.
     MAXDYN_STATUS_INVALID_MODEL = 100,
@@ -70,7 +75,7 @@ pub enum maxdyn_status {
 use maxdyn_status::*;
 
 impl maxdyn_status {
-    pub const ALL: [maxdyn_status; 23] = [
+    pub const ALL: [maxdyn_status; 25] = [
         MAXDYN_STATUS_OK,
         MAXDYN_STATUS_NULL_POINTER,
         MAXDYN_STATUS_UNKNOWN_BODY,
@@ -86,6 +91,8 @@ impl maxdyn_status {
         MAXDYN_STATUS_INVALID_ARGUMENT,
         MAXDYN_STATUS_UNKNOWN_FRAME,
         MAXDYN_STATUS_UNKNOWN_MIMIC,
+        MAXDYN_STATUS_INVALID_SHAPE,
+        MAXDYN_STATUS_UNKNOWN_SHAPE,
         MAXDYN_STATUS_INVALID_MODEL,
         MAXDYN_STATUS_URDF,
         MAXDYN_STATUS_NOT_CONVERGED,
@@ -114,6 +121,8 @@ impl maxdyn_status {
             MAXDYN_STATUS_INVALID_ARGUMENT => "invalid argument\0",
             MAXDYN_STATUS_UNKNOWN_FRAME => "unknown frame\0",
             MAXDYN_STATUS_UNKNOWN_MIMIC => "unknown mimic id\0",
+            MAXDYN_STATUS_INVALID_SHAPE => "invalid collision shape\0",
+            MAXDYN_STATUS_UNKNOWN_SHAPE => "unknown shape id\0",
             MAXDYN_STATUS_INVALID_MODEL => "invalid model\0",
             MAXDYN_STATUS_URDF => "URDF error\0",
             MAXDYN_STATUS_NOT_CONVERGED => "step did not converge\0",

@@ -4,6 +4,7 @@
 //! was.
 
 use super::body::{check_quat, check_vec3, Body};
+use super::collision::Collision;
 use super::contact::Contact;
 use super::error::{Error, Result};
 use super::forces::ForceElements;
@@ -38,6 +39,7 @@ pub struct Builder {
     pub(crate) limits: Vec<JointLimit>,
     pub(crate) mimics: Vec<Mimic>,
     pub(crate) frames: Vec<Frame>,
+    pub(crate) collision: Collision,
 }
 
 impl Default for Builder {
@@ -49,7 +51,7 @@ impl Default for Builder {
 impl Builder {
     /// An empty mechanism with gravity (0, 0, −9.81).
     pub fn new() -> Builder {
-        Builder { gravity: V3::new(0.0, 0.0, -9.81), bodies: Vec::new(), joints: Vec::new(), forces: ForceElements::default(), contacts: Vec::new(), limits: Vec::new(), mimics: Vec::new(), frames: Vec::new() }
+        Builder { gravity: V3::new(0.0, 0.0, -9.81), bodies: Vec::new(), joints: Vec::new(), forces: ForceElements::default(), contacts: Vec::new(), limits: Vec::new(), mimics: Vec::new(), frames: Vec::new(), collision: Collision::default() }
     }
 
     pub fn set_gravity(&mut self, g: [f64; 3]) -> Result<()> {

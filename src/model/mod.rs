@@ -10,7 +10,9 @@ pub mod builder;
 mod builder_constraints;
 mod builder_contacts;
 mod builder_forces;
+mod builder_shapes;
 mod builder_universal;
+pub mod collision;
 pub mod contact;
 pub mod coordinates;
 pub mod forces;
@@ -32,6 +34,7 @@ pub use builder::Builder;
 pub use crate::error::{check_finite, Error, Result};
 pub use model::{Model, Node};
 pub use shape::{Shape, ShapeKind};
+pub use collision::{Collision, CollisionShape, ShapeId};
 
 /// The errors moved to the crate root (`crate::error`); this path keeps working.
 pub mod error {

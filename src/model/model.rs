@@ -4,6 +4,7 @@
 
 use super::addresses::Addresses;
 use super::body::Body;
+use super::collision::Collision;
 use super::builder::Builder;
 use super::contact::Contact;
 use super::error::{Error, Result};
@@ -59,6 +60,8 @@ pub struct Model {
     pub mimic_node: Vec<usize>,
     /// Per mimic: the tracked coordinates of its follower and its leader.
     pub mimic_tracked: Vec<[usize; 2]>,
+    /// Collision shapes, searched for contacts every step.
+    pub collision: Collision,
 }
 
 impl Model {
@@ -106,6 +109,7 @@ impl Model {
             limit_node,
             mimic_node,
             mimic_tracked,
+            collision: b.collision.clone(),
         })
     }
 
