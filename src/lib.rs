@@ -26,4 +26,4 @@ pub mod capi;
 pub use model::{Body, BodyId, Builder, Collision, CollisionShape, Error, Frame, Inertia, JointId, JointLimit, Mimic, Model, Parent, Shape, ShapeId, ShapeKind};
 pub use joints::JointType;
 pub use contact::{ConeType, ContactId};
-pub use sim::{ContactReport, LimitReport, Sim, SolverOptions, StepStats};
+pub use sim::{ContactReport, LimitReport, ShapeContactReport, Sim, SolverOptions, StepStats};

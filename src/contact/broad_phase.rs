@@ -14,6 +14,8 @@
 //! reports. The candidates come out sorted, so their order never depends on the sort's
 //! handling of ties.
 
+use crate::contact::geometry::solid::Solid;
+use crate::model::shape::Geometry;
 use crate::math::{M3, V3};
 
 /// An axis-aligned box in the world frame.
@@ -48,6 +50,20 @@ impl Aabb {
     pub fn cylinder(c: &V3, a: &V3, r: f64, h: f64) -> Aabb {
         let e = V3::from_fn(|i, _| a[i].abs() * h + r * (1.0 - a[i] * a[i]).max(0.0).sqrt());
         Aabb { min: c - e, max: c + e }
+    }
+
+    /// The box around a solid (a shape placed in the world); None for a half-space, which
+    /// is unbounded.
+    pub fn of(solid: &Solid) -> Option<Aabb> {
+        let (c, r) = (&solid.x, &solid.r);
+        let axis = r.column(2).into_owned();
+        Some(match solid.geometry {
+            Geometry::HalfSpace => return None,
+            Geometry::Sphere { radius } => Aabb::sphere(c, radius),
+            Geometry::Capsule { radius, half_length } => Aabb::capsule(c, &axis, half_length, radius),
+            Geometry::Box { half_extents } => Aabb::cuboid(c, r, &half_extents),
+            Geometry::Cylinder { radius, half_length } => Aabb::cylinder(c, &axis, radius, half_length),
+        })
     }
 
     /// This box grown by `margin` on every side.

@@ -4,6 +4,7 @@
 //! (`crate::step`); `Sim` pairs one `Data` with its model and options. Every buffer is
 //! allocated here, once: a step allocates nothing.
 
+pub mod collision;
 mod scratch;
 mod state;
 mod stats;
@@ -12,6 +13,7 @@ pub use scratch::Scratch;
 pub use state::{BodyStates, WarmStart};
 pub use stats::StepStats;
 
+use self::collision::CollisionState;
 use crate::forces::EnergyAccount;
 use crate::integrator::{Inputs, MultiplierJacobians, StepFrame};
 use crate::limits::TrackedValues;
@@ -47,9 +49,17 @@ pub struct Data {
     pub(crate) tracked: TrackedValues,
     /// Per limit side after the last step: its force (generalized, ≥ 0).
     pub(crate) limit_forces: Vec<f64>,
+    /// The collision shapes' pairs and contact slots, and the layout the step solves.
+    pub(crate) collision: CollisionState,
 }
 
 impl Data {
+    /// The model whose layout this data's buffers follow: `model` itself, or the layout of
+    /// its collision shapes' contacts (`step::collide`).
+    pub fn layout<'a>(&'a self, model: &'a Model) -> &'a Model {
+        self.collision.layout.as_deref().unwrap_or(model)
+    }
+
     /// The model's initial state, no inputs, step size `dt`.
     pub fn new(model: &Model, dt: f64) -> Data {
         let nb = model.body_count();
@@ -69,6 +79,7 @@ impl Data {
             energy: EnergyAccount::default(),
             tracked: TrackedValues::new(model, &state.x, &state.q),
             limit_forces: vec![0.0; model.limit_sides.len()],
+            collision: CollisionState::new(model),
             state,
         }
     }

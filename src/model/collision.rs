@@ -12,7 +12,6 @@
 use super::contact::ConeType;
 use super::shape::{Geometry, Shape};
 use super::BodyId;
-use crate::joints::Joint;
 use crate::math::{V3, V4};
 
 /// Shape index.
@@ -66,7 +65,7 @@ impl Default for Collision {
 
 impl Collision {
     /// Whether shapes `a` and `b` may touch (see the module notes). `jointed` says whether
-    /// two bodies are the ends of one joint.
+    /// two bodies are the ends of one joint (`Model::is_jointed`).
     pub fn may_collide(&self, a: ShapeId, b: ShapeId, jointed: impl Fn(BodyId, BodyId) -> bool) -> bool {
         let (sa, sb) = (&self.shapes[a], &self.shapes[b]);
         if sa.group & sb.mask == 0 || sb.group & sa.mask == 0 {
@@ -85,11 +84,6 @@ impl Collision {
     pub fn pair_friction(&self, a: ShapeId, b: ShapeId) -> f64 {
         self.shapes[a].friction.min(self.shapes[b].friction)
     }
-}
-
-/// Whether bodies `x` and `y` are the two ends of one of `joints`.
-pub fn jointed(joints: &[Joint], x: BodyId, y: BodyId) -> bool {
-    joints.iter().any(|j| (j.child == x && j.parent == Some(y)) || (j.child == y && j.parent == Some(x)))
 }
 
 #[cfg(test)]

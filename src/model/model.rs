@@ -62,6 +62,13 @@ pub struct Model {
     pub mimic_tracked: Vec<[usize; 2]>,
     /// Collision shapes, searched for contacts every step.
     pub collision: Collision,
+    /// Contacts 0..described_contacts are the builder's descriptions (each one point,
+    /// found by `step::narrow_phase`); a step's layout (`Model::with_found_contacts`)
+    /// appends the points its collision stage found between shapes.
+    pub described_contacts: usize,
+    /// Body pairs (smaller first) joined by a joint, sorted: their shapes do not collide
+    /// by default.
+    pub jointed_bodies: Vec<(usize, usize)>,
 }
 
 impl Model {
@@ -80,6 +87,9 @@ impl Model {
             mg.add_mimic(i, &m.bodies(&b.joints));
         }
         let mimic_tracked = b.mimics.iter().map(|m| [m.follower, m.leader].map(|j| coordinates::tracked_index(&tracked, j, 0).expect("mimics are tracked"))).collect();
+        let mut jointed_bodies: Vec<(usize, usize)> = b.joints.iter().filter_map(|j| j.parent.map(|p| (p.min(j.child), p.max(j.child)))).collect();
+        jointed_bodies.sort_unstable();
+        jointed_bodies.dedup();
         let MechanismGraph { graph, nodes, body_node, joint_node, contact_node, limit_node, mimic_node } = mg;
         let symbolic = Symbolic::new(&graph);
         let inequality_node: Vec<usize> = contact_node.iter().chain(&limit_node).copied().collect();
@@ -110,7 +120,35 @@ impl Model {
             mimic_node,
             mimic_tracked,
             collision: b.collision.clone(),
+            described_contacts: b.contacts.len(),
+            jointed_bodies,
         })
+    }
+
+    /// This model with `found` contacts after its descriptions: the graph, elimination
+    /// order and layout of a step in which collision shapes touch (`step::layout`).
+    /// Everything else is this model's.
+    pub fn with_found_contacts(&self, found: &[Contact]) -> Result<Model> {
+        let described = &self.contacts[..self.described_contacts];
+        let b = Builder {
+            gravity: self.gravity,
+            bodies: self.bodies.clone(),
+            joints: self.joints.clone(),
+            forces: self.forces.clone(),
+            contacts: described.iter().chain(found).cloned().collect(),
+            limits: self.limits.clone(),
+            mimics: self.mimics.clone(),
+            frames: self.frames.clone(),
+            collision: self.collision.clone(),
+        };
+        let mut m = Model::new(&b)?;
+        m.described_contacts = self.described_contacts;
+        Ok(m)
+    }
+
+    /// Whether bodies `a` and `b` are the two ends of a joint.
+    pub fn is_jointed(&self, a: usize, b: usize) -> bool {
+        self.jointed_bodies.binary_search(&(a.min(b), a.max(b))).is_ok()
     }
 
     /// Inequality nodes of the interior point: contacts, then limit sides.

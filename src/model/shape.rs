@@ -110,6 +110,18 @@ impl Geometry {
         }
     }
 
+    /// Radius of the smallest ball about the shape's origin that holds it (infinite for a
+    /// half-space): how far a point of the shape is from its origin at most.
+    pub fn bounding_radius(&self) -> f64 {
+        match *self {
+            Geometry::HalfSpace => f64::INFINITY,
+            Geometry::Sphere { radius } => radius,
+            Geometry::Capsule { radius, half_length } => radius + half_length,
+            Geometry::Box { half_extents } => half_extents.norm(),
+            Geometry::Cylinder { radius, half_length } => radius.hypot(half_length),
+        }
+    }
+
     /// The geometry of `kind` from its parameters in C order (radius; radius and
     /// half-length; three half extents; none for a plane), checked by [`Geometry::validate`].
     pub fn new(kind: ShapeKind, params: &[f64]) -> Result<Geometry> {

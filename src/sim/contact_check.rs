@@ -55,7 +55,8 @@ impl Sim {
     /// iterations, at barrier `mu`, and solves it three ways. Leaves the state unchanged.
     #[doc(hidden)]
     pub fn debug_contact_system_check(&mut self, iterations: usize, mu: f64) -> ContactSystemCheck {
-        let model = &*self.model;
+        let layout = self.layout();
+        let model = &*layout;
         // the test's iterates (iteration count ↔ barrier) are those of the monotone rule
         let opts = SolverOptions { contact_predictor_corrector: false, ..self.options };
         let rhs = system_after(model, &mut self.data, opts, iterations, mu);
@@ -107,7 +108,8 @@ impl Sim {
     /// the largest matrix entry, after `iterations` interior-point iterations.
     #[doc(hidden)]
     pub fn debug_contact_jacobian_fd(&mut self, iterations: usize, h: f64) -> f64 {
-        let model = &*self.model;
+        let layout = self.layout();
+        let model = &*layout;
         let mu = 1e-3;
         // analytic: graph blocks (contact diagonal replaced by the local A_KK) + local blocks
         let _ = system_after(model, &mut self.data, self.options, iterations, mu);

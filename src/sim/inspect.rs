@@ -80,7 +80,8 @@ impl Sim {
     /// point, see `debug_contact_system_check`.)
     #[cfg(feature = "test-support")]
     pub fn newton_matrix(&mut self) -> BlockMatrix {
-        let (model, d) = (&*self.model, &mut self.data);
+        let layout = self.layout();
+        let (model, d) = (&*layout, &mut self.data);
         crate::step::predict(model, d);
         crate::step::warm_start::warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
         let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
@@ -93,7 +94,8 @@ impl Sim {
     /// changed.
     #[cfg(feature = "test-support")]
     pub fn debug_warm_start_residuals(&mut self) -> (f64, f64) {
-        let (model, d) = (&*self.model, &mut self.data);
+        let layout = self.layout();
+        let (model, d) = (&*layout, &mut self.data);
         crate::step::predict(model, d);
         let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
         let (s, r) = (&mut d.scratch.it.s, &mut d.scratch.it.r);
@@ -111,6 +113,7 @@ impl Sim {
     /// [`Sim::newton_matrix`] as a dense row-major array (dimension `model().system_size()`).
     #[cfg(feature = "test-support")]
     pub fn newton_matrix_dense(&mut self) -> Vec<f64> {
-        self.newton_matrix().to_dense(&self.model.symbolic)
+        let layout = self.layout();
+        self.newton_matrix().to_dense(&layout.symbolic)
     }
 }

@@ -17,6 +17,6 @@ impl Sim {
         if mimic >= self.model.mimics.len() {
             return Err(Error::InvalidArgument("mimic", format!("no mimic {mimic}; the model has {}", self.model.mimics.len())));
         }
-        Ok(self.data.warm.solution[self.model.addresses.mimic(mimic)])
+        Ok(self.data.warm.solution[self.data.layout(&self.model).addresses.mimic(mimic)])
     }
 }

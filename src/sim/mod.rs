@@ -9,10 +9,12 @@ mod inputs;
 pub mod inspect;
 mod limits;
 mod mimics;
+mod shape_contacts;
 mod state;
 
 pub use contacts::ContactReport;
 pub use limits::LimitReport;
+pub use shape_contacts::ShapeContactReport;
 pub use inspect::ConstraintRank;
 
 pub use crate::data::StepStats;
@@ -67,6 +69,13 @@ impl Sim {
 
     pub fn model(&self) -> &Arc<Model> {
         &self.model
+    }
+
+    /// The model the step's buffers follow: the model, or the layout of its collision
+    /// shapes' contacts (`step::collide`).
+    #[cfg_attr(not(feature = "test-support"), allow(dead_code))]
+    pub(crate) fn layout(&self) -> Arc<Model> {
+        self.data.collision.layout.clone().unwrap_or_else(|| self.model.clone())
     }
 
     pub fn dt(&self) -> f64 {

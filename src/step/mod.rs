@@ -21,10 +21,12 @@
 //! the data's scratch, the options; a new solver is one more such function and one more
 //! arm in [`solve`].
 
+pub(crate) mod collide;
 mod commit;
 pub(crate) mod culling;
 mod inequalities;
 pub(crate) mod interior_point;
+mod layout;
 pub(crate) mod newton;
 pub(crate) mod options;
 pub(crate) mod problem;
@@ -101,11 +103,12 @@ pub fn predict(model: &Model, d: &mut Data) {
     d.tracked.predict(model, &d.frame.x1, &d.frame.q1);
 }
 
-/// Stage 1b: each contact's point at z_{k+1}, held for the step; everything after this
-/// reads points, not shapes. (A contact description has one point; shapes on bodies with
-/// several points per pair get one contact node per point slot.)
+/// Stage 1b: each described contact's point at z_{k+1}, held for the step; everything
+/// after this reads points, not shapes. (A contact description has one point; the
+/// collision shapes' points, several per pair, were written by `collide` before the step.)
 pub fn narrow_phase(model: &Model, d: &mut Data) {
-    for (c, p) in model.contacts.iter().zip(d.scratch.contacts.points.iter_mut()) {
+    let described = &model.contacts[..model.described_contacts];
+    for (c, p) in described.iter().zip(d.scratch.contacts.points.iter_mut()) {
         let count = contact_points(c, &d.frame.x1, &d.frame.q1, std::slice::from_mut(p));
         debug_assert_eq!(count, 1, "a contact description has one point");
     }

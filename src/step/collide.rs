@@ -1,0 +1,152 @@
+//! Stage 0, for models with collision shapes: which shapes are near, their contact points
+//! at z_{k+1}, and the layout the step solves them in (`layout`).
+//!
+//! Pairs: the broad phase sweeps the shapes' boxes at z_{k+1} (`contact::broad_phase`),
+//! grown by how far the shape's points can move in the step plus the contact margin; a
+//! half-space is tested against every box. A pair joins the layout when its boxes overlap
+//! at that growth and its narrow phase finds a point within the margin; it stays while
+//! they overlap at the margin grown twice over, so pairs at the edge of the margin do not
+//! come and go every step. Each pair keeps as many contact slots as it has needed at once
+//! (a box settling on its face: 1, then 2, then 4); a slot without a point this step is
+//! left out of the solve like a distant contact (`culling`).
+//!
+//! Only a change of the pairs or their slot counts rebuilds the layout; a scene at rest
+//! keeps its layout and the stage allocates nothing.
+
+use super::layout;
+use super::options::SolverOptions;
+use crate::contact::broad_phase::Aabb;
+use crate::contact::geometry::solid::Solid;
+use crate::contact::geometry::{narrow_phase, ContactPoint};
+use crate::data::collision::{CollisionState, PairSlots, Slot};
+use crate::data::Data;
+use crate::integrator;
+use crate::model::{Model, Result, ShapeId};
+
+/// Largest margin the search uses: an infinite contact margin (no contact ever left out)
+/// still searches only this far, or every pair of shapes would be near.
+const MAX_SEARCH_MARGIN: f64 = 1.0;
+
+/// Gap given to an empty slot: far enough that the step never includes it.
+const EMPTY_SLOT_GAP: f64 = 1e6;
+
+/// Finds the shape pairs and points of the step about to be taken (its prediction is
+/// made here: `step_once` makes the same again), rebuilds the layout if they need
+/// another, and writes the points into the step's contact nodes. Returns whether the
+/// layout was rebuilt.
+pub fn update(model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<bool> {
+    if model.collision.shapes.is_empty() {
+        return Ok(false);
+    }
+    let s = &d.state;
+    integrator::predict(&s.x, &s.q, &s.v, &s.w, d.dt_prev, &mut d.frame);
+    let margin = opts.contact_margin.min(MAX_SEARCH_MARGIN);
+    find_pairs(model, d, margin);
+    let rebuilt = !same_pairs(&d.collision);
+    if rebuilt {
+        layout::rebuild(model, d)?;
+    } else {
+        let c = &mut d.collision;
+        for (w, p) in c.wanted.iter().zip(&c.pairs) {
+            c.slots[p.first..p.first + p.count].copy_from_slice(&c.found[w.first..w.first + w.count]);
+        }
+    }
+    write_points(model, d);
+    Ok(rebuilt)
+}
+
+/// The pairs this step wants (`wanted`, sorted, slots in `found`).
+fn find_pairs(model: &Model, d: &mut Data, margin: f64) {
+    let shapes = &model.collision.shapes;
+    let (s, dt) = (&d.state, d.dt);
+    let (x1, q1) = (&d.frame.x1, &d.frame.q1);
+    let c = &mut d.collision;
+    for (k, shape) in shapes.iter().enumerate() {
+        // a point of the shape at distance ρ from the centre of mass moves at most
+        // (|v| + |ω| ρ) dt; a body's half-space by its origin's distance
+        let extent = shape.geometry.bounding_radius();
+        let rho = shape.x.norm() + if extent.is_finite() { extent } else { 0.0 };
+        c.reach[k] = margin + shape.body.map_or(0.0, |b| dt * (s.v[b].norm() + s.w[b].norm() * rho));
+    }
+    c.boxes.clear();
+    for &k in &c.bounded {
+        let solid = Solid::at(&shapes[k].shape(), x1, q1);
+        let aabb = Aabb::of(&solid).expect("bounded shapes have boxes");
+        c.boxes.push(aabb.grown(c.reach[k] + margin));
+    }
+    c.wanted.clear();
+    c.found.clear();
+    let CollisionState { bounded, half_spaces, boxes, reach, broad, pairs, wanted, found, pair_points, .. } = c;
+    let allowed = |a: ShapeId, b: ShapeId| model.collision.may_collide(a, b, |x, y| model.is_jointed(x, y));
+    let mut consider = |a: ShapeId, b: ShapeId, enters: bool| {
+        let (a, b) = side_order(model, a, b);
+        let held = pairs.binary_search_by_key(&[a, b], |p| p.shapes).ok().map(|i| pairs[i].count);
+        if held.is_none() && !enters {
+            return;
+        }
+        let (sa, sb) = (shapes[a].shape(), shapes[b].shape());
+        let n = narrow_phase(&sa, &sb, x1, q1, reach[a] + reach[b] - margin, pair_points);
+        let Some(count) = held.map(|h| h.max(n)).or((n > 0).then_some(n)) else { return };
+        wanted.push(PairSlots { shapes: [a, b], first: found.len(), count });
+        found.extend(pair_points[..n].iter().map(|&point| Slot { point, filled: true }));
+        found.extend((n..count).map(|_| Slot::default()));
+    };
+    for &(i, j) in broad.update(boxes, |i, j| allowed(bounded[i], bounded[j])) {
+        // entering needs the boxes to overlap at the single margin
+        let enters = boxes[i].grown(-margin).overlaps(&boxes[j].grown(-margin));
+        consider(bounded[i], bounded[j], enters);
+    }
+    for &h in half_spaces.iter() {
+        let plane = Solid::at(&shapes[h].shape(), x1, q1);
+        let normal = plane.axis(2);
+        for (bi, &k) in bounded.iter().enumerate() {
+            if !allowed(h, k) {
+                continue;
+            }
+            // lowest corner of the box along the normal, above the boundary
+            let b = &boxes[bi];
+            let centre = (b.min + b.max) * 0.5;
+            let half = (b.max - b.min) * 0.5;
+            let lowest = plane.height(&centre) - normal.abs().dot(&half);
+            if lowest <= 0.0 {
+                consider(k, h, lowest + margin <= 0.0);
+            }
+        }
+    }
+    wanted.sort_unstable();
+}
+
+/// Whether this step's pairs and slot counts are the layout's.
+fn same_pairs(c: &CollisionState) -> bool {
+    c.wanted.len() == c.pairs.len() && c.wanted.iter().zip(&c.pairs).all(|(w, p)| w.shapes == p.shapes && w.count == p.count)
+}
+
+/// Side a of a pair: a body's shape; of two on bodies, the lower kind, then the lower id.
+fn side_order(model: &Model, a: ShapeId, b: ShapeId) -> (ShapeId, ShapeId) {
+    let s = &model.collision.shapes;
+    match (s[a].body, s[b].body) {
+        (None, _) => (b, a),
+        (_, None) => (a, b),
+        _ if (s[a].geometry.kind(), a) <= (s[b].geometry.kind(), b) => (a, b),
+        _ => (b, a),
+    }
+}
+
+/// The slots' points into the step's contact nodes (after the model's described
+/// contacts); an empty slot gets a point far apart.
+fn write_points(model: &Model, d: &mut Data) {
+    let c = &d.collision;
+    let points = &mut d.scratch.contacts.points[model.described_contacts..];
+    let shapes = &model.collision.shapes;
+    for pair in &c.pairs {
+        let (body_a, body_b) = (shapes[pair.shapes[0]].body.expect("side a is on a body"), shapes[pair.shapes[1]].body);
+        for k in pair.first..pair.first + pair.count {
+            let slot = &c.slots[k];
+            points[k] = if slot.filled {
+                slot.point
+            } else {
+                ContactPoint { body_a, body_b, radius: [0.0, -EMPTY_SLOT_GAP], ..ContactPoint::default() }
+            };
+        }
+    }
+}
