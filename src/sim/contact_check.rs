@@ -55,6 +55,8 @@ impl Sim {
     /// iterations, at barrier `mu`, and solves it three ways. Leaves the state unchanged.
     #[doc(hidden)]
     pub fn debug_contact_system_check(&mut self, iterations: usize, mu: f64) -> ContactSystemCheck {
+        // the collision shapes' contacts of the next step
+        let _ = crate::step::collide::update(&self.model, &mut self.data, &self.options);
         let layout = self.layout();
         let model = &*layout;
         // the test's iterates (iteration count ↔ barrier) are those of the monotone rule
@@ -108,6 +110,8 @@ impl Sim {
     /// the largest matrix entry, after `iterations` interior-point iterations.
     #[doc(hidden)]
     pub fn debug_contact_jacobian_fd(&mut self, iterations: usize, h: f64) -> f64 {
+        // the collision shapes' contacts of the next step
+        let _ = crate::step::collide::update(&self.model, &mut self.data, &self.options);
         let layout = self.layout();
         let model = &*layout;
         let mu = 1e-3;

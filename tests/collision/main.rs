@@ -2,3 +2,5 @@
 //! points per pair, body–body contacts through the broad phase.
 
 mod boxes;
+mod rolling;
+mod stacks;
