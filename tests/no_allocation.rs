@@ -138,6 +138,36 @@ fn contact_step_does_not_allocate() {
     assert!(fallbacks >= 1, "the chain never used the Tresca fallback; this test no longer covers it");
 }
 
+/// Collision shapes: once the pairs stop changing (the layout is kept), a step allocates
+/// nothing; a step whose pairs change rebuilds the layout and may (`Sim::layout_rebuilds`
+/// counts them).
+#[test]
+fn shape_contacts_do_not_allocate_once_the_pairs_settle() {
+    use maxdyn::ShapeKind;
+    let id = [1.0, 0.0, 0.0, 0.0];
+    let mut b = Builder::new();
+    b.add_shape(Parent::World, ShapeKind::Plane, [0.0; 3], id, &[]).unwrap();
+    // a box dropped on its face, a capsule lying on the floor, a sphere resting on the box
+    let cube = b.add_body(1.0, Inertia::cuboid(1.0, 0.4, 0.4, 0.2).unwrap()).unwrap();
+    b.set_body_pose(cube, [0.0, 0.0, 0.15], id).unwrap();
+    b.add_shape(cube.into(), ShapeKind::Box, [0.0; 3], id, &[0.2, 0.2, 0.1]).unwrap();
+    let rod = b.add_body(1.0, Inertia::cuboid(1.0, 0.1, 0.1, 0.6).unwrap()).unwrap();
+    b.set_body_pose(rod, [1.0, 0.0, 0.05], [0.5f64.sqrt(), 0.0, 0.5f64.sqrt(), 0.0]).unwrap();
+    b.add_shape(rod.into(), ShapeKind::Capsule, [0.0; 3], id, &[0.05, 0.25]).unwrap();
+    let ball = b.add_body(0.5, Inertia::sphere(0.5, 0.05).unwrap()).unwrap();
+    b.set_body_pose(ball, [0.05, 0.0, 0.3], id).unwrap();
+    b.add_shape(ball.into(), ShapeKind::Sphere, [0.0; 3], id, &[0.05]).unwrap();
+    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
+    for _ in 0..100 {
+        sim.step().unwrap();
+    }
+    let rebuilds = sim.layout_rebuilds();
+    let (n, _, _) = count(&mut sim, 200);
+    assert_eq!(sim.layout_rebuilds(), rebuilds, "the pairs changed after settling");
+    assert!(sim.shape_contact_count() >= 4 + 2 + 1, "{} points", sim.shape_contact_count());
+    assert_eq!(n, 0, "resting shapes: Sim::step allocated {n} times");
+}
+
 /// The counter itself sees an allocation (so the zero counts above mean something).
 #[test]
 fn the_counter_counts() {
