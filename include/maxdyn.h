@@ -267,6 +267,27 @@ typedef struct maxdyn_solver_options {
     int32_t contact_warm_start;
 } maxdyn_solver_options;
 
+// One contact point between two collision shapes after the last step.
+typedef struct maxdyn_shape_contact {
+    // Side a's shape (on a body) and side b's (on a body or the world); the normal points
+    // from b to a.
+    int32_t shape_a;
+    int32_t shape_b;
+    // Side a's body and side b's (`MAXDYN_WORLD` for a world shape).
+    int32_t body_a;
+    int32_t body_b;
+    // The contact point (world, m): on side a's surface, moved half the gap towards b.
+    double point[3];
+    // Unit normal (world) from b to a.
+    double normal[3];
+    // Gap along the normal at the current configuration (m; negative: penetration).
+    double gap;
+    // Normal force of the last step (N, ≥ 0, on body a; body b gets the opposite).
+    double normal_force;
+    // Friction force of the last step (N, world frame, on body a).
+    double friction_force[3];
+} maxdyn_shape_contact;
+
 // What the last step (successful or not) did. Fields are only ever added at the end
 // (the library writes the whole struct: compile against the header of the library you
 // link).
@@ -1201,6 +1222,26 @@ maxdyn_status maxdyn_sim_clear_inputs(struct maxdyn_sim *sim);
 // # Safety
 // `sim` is NULL or live; `out` is NULL or 5 writable doubles.
 maxdyn_status maxdyn_sim_get_contact(const struct maxdyn_sim *sim, int32_t contact, double *out);
+
+// The number of contact points between collision shapes after the last step (0 before
+// the first step), into `*out`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_get_shape_contact_count(const struct maxdyn_sim *sim, int32_t *out_count);
+
+// Copies the contact points between collision shapes of the last step into `out`
+// (room for `capacity` records, in shape-pair order) and their number into `*written`.
+// A `capacity` below the count (`maxdyn_sim_get_shape_contact_count`) is
+// `MAXDYN_STATUS_WRONG_LENGTH`, and nothing is written.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or `capacity` writable records (NULL is allowed
+// when `capacity` is 0); `written` is NULL or writable.
+maxdyn_status maxdyn_sim_get_shape_contacts(const struct maxdyn_sim *sim,
+                                            struct maxdyn_shape_contact *out_contacts,
+                                            size_t capacity,
+                                            size_t *written);
 
 // Writes the number of limits (bounded joint coordinates) to `out_count`.
 //

@@ -38,6 +38,7 @@ pub mod options;
 pub mod sim_state;
 pub mod sim_inputs;
 pub mod sim_contacts;
+pub mod sim_shape_contacts;
 pub mod sim_limits;
 pub mod diagnostics;
 pub mod batch;
