@@ -221,6 +221,15 @@ typedef struct maxdyn_urdf_options {
     // 1 (default): `<limit>` bounds revolute and prismatic joints; 0: the file's limits
     // are not read.
     int32_t joint_limits;
+    // 0 (default): no collision shapes; 1: `<collision>` spheres, boxes, cylinders and
+    // capsules become collision shapes on their links' bodies (meshes are skipped with
+    // a warning).
+    int32_t collision;
+    // 0 (default): no ground; 1: a world half-space below z = 0 (the ground).
+    int32_t ground_plane;
+    // 0 (default): the robot's shapes collide only with the world's (the ground); 1:
+    // also with each other (never those of one joint's two bodies).
+    int32_t self_collision;
 } maxdyn_urdf_options;
 
 // Called by `maxdyn_sim_step` before each step with the sim and the user data given to
@@ -731,7 +740,8 @@ maxdyn_status maxdyn_builder_set_jointed_bodies_collide(struct maxdyn_builder *b
 // `builder` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_builder_get_shape_count(const struct maxdyn_builder *builder, int32_t *out);
 
-// The default URDF options: fixed base, fixed links merged, joint limits read.
+// The default URDF options: fixed base, fixed links merged, joint limits read, no
+// collision shapes, no ground.
 struct maxdyn_urdf_options maxdyn_urdf_options_default(void);
 
 // Loads the URDF file at `path` (NUL-terminated) into a new builder in `*out`, with
