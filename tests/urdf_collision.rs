@@ -11,7 +11,8 @@ use maxdyn::model::shape::Geometry;
 use maxdyn::model::{collision::jointed, Model, ShapeKind};
 use maxdyn::urdf::{Urdf, UrdfOptions};
 
-const A1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/models/a1_unitree_ros.urdf");
+/// The A1 of ../shared/models (unitree_ros), copied into the fixtures.
+const A1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/a1_unitree_ros.urdf");
 const PANDA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/panda_description/urdf/panda.urdf");
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0");
 
