@@ -221,6 +221,15 @@ typedef struct maxdyn_urdf_options {
     // 1 (default): `<limit>` bounds revolute and prismatic joints; 0: the file's limits
     // are not read.
     int32_t joint_limits;
+    // 0 (default): no collision shapes; 1: `<collision>` spheres, boxes, cylinders and
+    // capsules become collision shapes on their links' bodies (meshes are skipped with
+    // a warning).
+    int32_t collision;
+    // 0 (default): no ground; 1: a world half-space below z = 0 (the ground).
+    int32_t ground_plane;
+    // 0 (default): the robot's shapes collide only with the world's (the ground); 1:
+    // also with each other (never those of one joint's two bodies).
+    int32_t self_collision;
 } maxdyn_urdf_options;
 
 // Called by `maxdyn_sim_step` before each step with the sim and the user data given to
@@ -673,7 +682,87 @@ maxdyn_status maxdyn_builder_get_contact_cone(const struct maxdyn_builder *build
 // `builder` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_builder_get_contact_count(const struct maxdyn_builder *builder, int32_t *out);
 
-// The default URDF options: fixed base, fixed links merged, joint limits read.
+// Adds a collision shape of `shape_type` (`MAXDYN_SHAPE_*`) to `body` (a body id, or
+// `MAXDYN_WORLD` for a static shape) at `pose` in the body frame: 7 doubles, position (3;
+// the body frame's origin is its centre of mass) then unit quaternion (w, x, y, z; unit
+// to 1e-9 on |q|², then normalized). `params` holds `n` doubles, exactly the type's:
+// `MAXDYN_SHAPE_SPHERE` {radius ≥ 0}, `MAXDYN_SHAPE_CAPSULE` {radius ≥ 0, half_length ≥ 0
+// along the shape's z}, `MAXDYN_SHAPE_BOX` {three half extents > 0},
+// `MAXDYN_SHAPE_CYLINDER` {radius > 0, half_length ≥ 0 along z}, `MAXDYN_SHAPE_PLANE` {}
+// (n = 0, params may be NULL: the half-space below the shape's x–y plane, normal +z).
+// The shape gets friction 1, group 1 and mask all bits; it collides with every shape the
+// filter allows (`maxdyn_builder_set_collision_filter`). Its id (0, 1, … in order of
+// addition) goes to `*out_shape`. Errors: an unknown type `MAXDYN_STATUS_INVALID_ENUM`;
+// a wrong `n`, a negative radius, a zero extent or a non-unit quaternion
+// `MAXDYN_STATUS_INVALID_SHAPE`; NaN or infinity `MAXDYN_STATUS_NON_FINITE`; an unknown
+// body `MAXDYN_STATUS_UNKNOWN_BODY`.
+//
+// # Safety
+// `builder` is NULL or live; `pose` is NULL or 7 doubles; `params` is NULL or `n`
+// doubles; `out_shape` is NULL or writable.
+maxdyn_status maxdyn_builder_add_shape(struct maxdyn_builder *builder,
+                                       int32_t body,
+                                       int32_t shape_type,
+                                       const double *pose,
+                                       const double *params,
+                                       size_t n,
+                                       int32_t *out_shape);
+
+// Sets the surface friction coefficient of `shape` (finite, ≥ 0; 1 by default). A pair
+// of shapes uses the smaller of its two coefficients.
+//
+// # Safety
+// `builder` is NULL or live.
+maxdyn_status maxdyn_builder_set_shape_friction(struct maxdyn_builder *builder,
+                                                int32_t shape,
+                                                double mu);
+
+// Sets the collision group bits of `shape` and the groups it collides with (`mask`):
+// two shapes collide when each one's `group` shares a bit with the other's `mask`
+// (default group 1, mask all bits).
+//
+// # Safety
+// `builder` is NULL or live.
+maxdyn_status maxdyn_builder_set_collision_filter(struct maxdyn_builder *builder,
+                                                  int32_t shape,
+                                                  uint32_t group,
+                                                  uint32_t mask);
+
+// Shapes `shape_a` and `shape_b` (two different shapes) never collide, whatever their
+// filters say. Excluding a pair twice is the same as once.
+//
+// # Safety
+// `builder` is NULL or live.
+maxdyn_status maxdyn_builder_exclude_shape_pair(struct maxdyn_builder *builder,
+                                                int32_t shape_a,
+                                                int32_t shape_b);
+
+// The friction cone of every contact between collision shapes: `MAXDYN_CONE_LINEAR`
+// with `directions` even, 2 to 16 (4 by default), or `MAXDYN_CONE_NONLINEAR`
+// (`directions` ignored but ≥ 0; pass 0).
+//
+// # Safety
+// `builder` is NULL or live.
+maxdyn_status maxdyn_builder_set_collision_cone(struct maxdyn_builder *builder,
+                                                int32_t cone_type,
+                                                int32_t directions);
+
+// Whether the shapes of a joint's two bodies collide: 0 (default: they usually overlap
+// at the joint by design) or 1.
+//
+// # Safety
+// `builder` is NULL or live.
+maxdyn_status maxdyn_builder_set_jointed_bodies_collide(struct maxdyn_builder *builder,
+                                                        int32_t collide);
+
+// Number of collision shapes added so far, in `*out`.
+//
+// # Safety
+// `builder` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_builder_get_shape_count(const struct maxdyn_builder *builder, int32_t *out);
+
+// The default URDF options: fixed base, fixed links merged, joint limits read, no
+// collision shapes, no ground.
 struct maxdyn_urdf_options maxdyn_urdf_options_default(void);
 
 // Loads the URDF file at `path` (NUL-terminated) into a new builder in `*out`, with
@@ -918,6 +1007,68 @@ maxdyn_status maxdyn_model_get_frame_body(const struct maxdyn_model *model,
 maxdyn_status maxdyn_model_get_frame_pose(const struct maxdyn_model *model,
                                           int32_t frame,
                                           double *out_pose);
+
+// Number of collision shapes, in `*out`.
+//
+// # Safety
+// `model` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_model_get_shape_count(const struct maxdyn_model *model, int32_t *out);
+
+// Collision shape `shape` as `maxdyn_builder_add_shape` took it: its `MAXDYN_SHAPE_*`
+// type in `*out_type`, its body (`MAXDYN_WORLD` for a static shape) in `*out_body`, its
+// pose in the body frame in `out_pose` (7 doubles: position, then the normalized unit
+// quaternion w, x, y, z), its parameters in `out_params` (3 doubles, unused ones 0) and
+// their number in `*out_n_params` (0 to 3).
+//
+// # Safety
+// `model` is NULL or live; `out_type`, `out_body` and `out_n_params` are NULL or
+// writable; `out_pose` is NULL or 7 writable doubles; `out_params` is NULL or 3.
+maxdyn_status maxdyn_model_get_shape(const struct maxdyn_model *model,
+                                     int32_t shape,
+                                     int32_t *out_type,
+                                     int32_t *out_body,
+                                     double *out_pose,
+                                     double *out_params,
+                                     size_t *out_n_params);
+
+// The friction coefficient of collision shape `shape`, in `*out`.
+//
+// # Safety
+// `model` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_model_get_shape_friction(const struct maxdyn_model *model,
+                                              int32_t shape,
+                                              double *out);
+
+// The collision group bits of `shape` in `*out_group` and its mask in `*out_mask`
+// (`maxdyn_builder_set_collision_filter`).
+//
+// # Safety
+// `model` is NULL or live; the out-pointers are NULL or writable.
+maxdyn_status maxdyn_model_get_collision_filter(const struct maxdyn_model *model,
+                                                int32_t shape,
+                                                uint32_t *out_group,
+                                                uint32_t *out_mask);
+
+// Whether collision shapes `shape_a` and `shape_b` may touch, in `*out` (1 or 0): each
+// one's group shares a bit with the other's mask, they are on different bodies (or one
+// is on the world), the bodies are not the two ends of a joint (unless
+// `maxdyn_builder_set_jointed_bodies_collide` allowed it), and the pair was not excluded.
+//
+// # Safety
+// `model` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_model_get_shapes_may_collide(const struct maxdyn_model *model,
+                                                  int32_t shape_a,
+                                                  int32_t shape_b,
+                                                  int32_t *out);
+
+// The friction cone of the contacts between collision shapes: its `MAXDYN_CONE_*` type
+// in `*cone_type` and its number of linear-cone directions in `*directions`.
+//
+// # Safety
+// `model` is NULL or live; the out-pointers are NULL or writable.
+maxdyn_status maxdyn_model_get_collision_cone(const struct maxdyn_model *model,
+                                              int32_t *cone_type,
+                                              int32_t *directions);
 
 // Number of bounded joint coordinates (each coordinate with a finite lower or upper
 // limit counts once), in `*out`.

@@ -49,10 +49,10 @@ fn from_string_and_with_options() {
 
         // options: the A1 (unitree_ros) has 12 bodies merged, 18 welded (fixed base)
         let defaults = maxdyn_urdf_options_default();
-        assert_eq!(defaults, maxdyn_urdf_options { floating: 0, merge_fixed: 1, joint_limits: 1 });
+        assert_eq!(defaults, maxdyn_urdf_options { floating: 0, merge_fixed: 1, joint_limits: 1, collision: 0, ground_plane: 0, self_collision: 0 });
         let a1 = fixture("a1_unitree_ros.urdf");
         for (merge_fixed, floating, expected) in [(1, 0, 12), (0, 0, 18), (1, 1, 13)] {
-            let o = maxdyn_urdf_options { floating, merge_fixed, joint_limits: 1 };
+            let o = maxdyn_urdf_options { floating, merge_fixed, ..defaults };
             let mut len = usize::MAX;
             ok(maxdyn_builder_from_urdf_with(a1.as_ptr(), &o, &mut b, null_mut(), 0, &mut len));
             assert_eq!(bodies(b), expected, "merge_fixed {merge_fixed} floating {floating}");
@@ -64,7 +64,7 @@ fn from_string_and_with_options() {
         }
 
         // warnings: two lines; a short buffer is truncated and NUL-terminated, the full length reported
-        let o = maxdyn_urdf_options { floating: 0, merge_fixed: 0, joint_limits: 1 };
+        let o = maxdyn_urdf_options { merge_fixed: 0, ..maxdyn_urdf_options_default() };
         let mut buf = [0x55 as c_char; 512];
         let mut len = 0;
         ok(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &o, &mut b, buf.as_mut_ptr(), buf.len(), &mut len));
@@ -102,7 +102,7 @@ fn failures_name_the_argument_and_leave_out_untouched() {
         assert_eq!(maxdyn_builder_from_urdf_string(broken.as_ptr(), 0, &mut out), MAXDYN_STATUS_URDF);
         assert!(last_error().contains("link `a`: inertia has a negative principal moment"), "{}", last_error());
         expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), std::ptr::null(), &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_builder_from_urdf_string_with", "options");
-        let wrong = maxdyn_urdf_options { floating: 0, merge_fixed: 7, joint_limits: 1 };
+        let wrong = maxdyn_urdf_options { merge_fixed: 7, ..o };
         expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &wrong, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_builder_from_urdf_string_with", "options.merge_fixed");
         let wrong = maxdyn_urdf_options { joint_limits: -1, ..o };
         expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &wrong, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_builder_from_urdf_string_with", "options.joint_limits");

@@ -340,7 +340,7 @@ fn panda_merged_and_welded_converge_to_each_other_at_first_order() {
     };
     let pose = [("panda_joint2", 0.6), ("panda_joint4", -1.5), ("panda_joint6", 1.2), ("panda_finger_joint1", 0.02), ("panda_finger_joint2", 0.02)];
     let load = |merge_fixed, dt, kick: f64| {
-        let u = Urdf::from_file_with(panda, &UrdfOptions { floating: false, merge_fixed, joint_limits: false }).unwrap();
+        let u = Urdf::from_file_with(panda, &UrdfOptions { floating: false, merge_fixed, joint_limits: false, ..UrdfOptions::default() }).unwrap();
         let mut s = Sim::new(Arc::new(Model::new(&u.builder).unwrap()), dt).unwrap();
         for (j, q) in pose {
             s.set_joint_position(u.joint(j).unwrap(), &[q]).unwrap();

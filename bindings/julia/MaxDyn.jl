@@ -431,5 +431,6 @@ function find_joint(b::Builder, name::AbstractString)
 end
 
 include("model_queries.jl")
+include("collision_shapes.jl")
 
 end # module

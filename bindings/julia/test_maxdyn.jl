@@ -158,3 +158,35 @@ end
         @test err isa MaxDynError && err.status == status
     end
 end
+
+# --- collision shapes (issue 12)
+@testset "collision shapes and URDF collision" begin
+    b = Builder()
+    body = add_body!(b, 1.0, [1/600 0 0; 0 1/600 0; 0 0 1/600])
+    ground = add_shape!(b, MaxDyn.WORLD, MaxDyn.SHAPE_PLANE)
+    box = add_shape!(b, body, MaxDyn.SHAPE_BOX, [0.1, 0.2, 0.3])
+    ball = add_shape!(b, body, MaxDyn.SHAPE_SPHERE, [0.05], [0, 0, 0.25, 1, 0, 0, 0])
+    @test (ground, box, ball, shape_count(b)) == (0, 1, 2, 3)
+    set_shape_friction!(b, box, 0.3)
+    set_collision_filter!(b, ball, 2, 0xfffffffe)
+    exclude_shape_pair!(b, ground, ball)
+    set_collision_cone!(b, MaxDyn.CONE_NONLINEAR, 0)
+    set_jointed_bodies_collide!(b, true)
+    for (f, status) in ((() -> add_shape!(b, body, 9, [0.1]), 10),                  # INVALID_ENUM
+                        (() -> add_shape!(b, body, MaxDyn.SHAPE_SPHERE, [-0.1]), 15), # INVALID_SHAPE
+                        (() -> add_shape!(b, body, MaxDyn.SHAPE_BOX, [0.1, 0.1]), 15),
+                        (() -> add_shape!(b, body, MaxDyn.SHAPE_SPHERE, [NaN]), 5),   # NON_FINITE
+                        (() -> add_shape!(b, 3, MaxDyn.SHAPE_SPHERE, [0.1]), 2),      # UNKNOWN_BODY
+                        (() -> set_shape_friction!(b, 3, 0.1), 16))                   # UNKNOWN_SHAPE
+        err = try f(); nothing catch e; e end
+        @test err isa MaxDynError && err.status == status
+    end
+    m = Model(b)
+    @test shape_count(m) == 3
+    @test shape(m, box) == (MaxDyn.SHAPE_BOX, body, [0, 0, 0, 1, 0, 0, 0], [0.1, 0.2, 0.3])
+    @test shape(m, ground)[1:2] == (MaxDyn.SHAPE_PLANE, MaxDyn.WORLD)
+    @test (shape_friction(m, box), collision_filter(m, ball)) == (0.3, (0x00000002, 0xfffffffe))
+    a1 = joinpath(@__DIR__, "..", "..", "tests", "fixtures", "a1_unitree_ros.urdf")
+    robot, warnings = builder_from_urdf_with(a1; floating=true, collision=true, ground_plane=true)
+    @test shape_count(robot) == 23 && length(warnings) == 12   # 10 boxes, 8 cylinders, 4 feet, the ground
+end

@@ -102,6 +102,45 @@ classdef MaxdynBuilder < MaxdynHandle
     function n = jointCount(obj)
       n = maxdyn_mex('builder_joint_count', obj.handle);
     end
+    % --- collision shapes (docs/COLLISION.md)
+    function id = addShape(obj, body, type, params, pose)
+      % a collision shape of type MaxdynBuilder.SHAPE_* on body (or MaxdynJoint.WORLD):
+      % params [] (plane), r (sphere), [r halfLength] (capsule, cylinder), [hx hy hz]
+      % (box); pose = [x y z qw qx qy qz] in the body frame (origin at the centre of mass)
+      if nargin < 4
+        params = [];
+      end
+      if nargin < 5
+        pose = [0 0 0 1 0 0 0];
+      end
+      id = maxdyn_mex('builder_add_shape', obj.handle, body, type, params, pose);
+    end
+    function setShapeFriction(obj, shape, mu)
+      maxdyn_mex('builder_set_shape_friction', obj.handle, shape, mu);
+    end
+    function setCollisionFilter(obj, shape, group, mask)
+      % two shapes collide when each one's group shares a bit with the other's mask
+      maxdyn_mex('builder_set_collision_filter', obj.handle, shape, group, mask);
+    end
+    function excludeShapePair(obj, shapeA, shapeB)
+      maxdyn_mex('builder_exclude_shape_pair', obj.handle, shapeA, shapeB);
+    end
+    function setCollisionCone(obj, coneType, directions)
+      maxdyn_mex('builder_set_collision_cone', obj.handle, coneType, directions);
+    end
+    function setJointedBodiesCollide(obj, collide)
+      maxdyn_mex('builder_set_jointed_bodies_collide', obj.handle, double(logical(collide)));
+    end
+    function n = shapeCount(obj)
+      n = maxdyn_mex('builder_shape_count', obj.handle);
+    end
+  end
+  properties (Constant)
+    SHAPE_PLANE = 0
+    SHAPE_SPHERE = 1
+    SHAPE_CAPSULE = 2
+    SHAPE_BOX = 3
+    SHAPE_CYLINDER = 4
   end
   methods (Static)
     function obj = fromUrdf(path, floating)
@@ -109,6 +148,21 @@ classdef MaxdynBuilder < MaxdynHandle
         floating = false;
       end
       obj = MaxdynBuilder(maxdyn_mex('builder_from_urdf', path, double(logical(floating))));
+    end
+    function [obj, warnings] = fromUrdfWith(path, varargin)
+      % options as name/value pairs: floating, merge_fixed, joint_limits (default 1),
+      % collision, ground_plane, self_collision (default 0); warnings: one per line
+      names = {'floating', 'merge_fixed', 'joint_limits', 'collision', 'ground_plane', 'self_collision'};
+      o = [0 1 1 0 0 0];
+      for k = 1:2:numel(varargin)
+        i = find(strcmp(names, varargin{k}));
+        if isempty(i)
+          error('maxdyn:arguments', 'unknown URDF option %s', varargin{k});
+        end
+        o(i) = double(logical(varargin{k + 1}));
+      end
+      [h, warnings] = maxdyn_mex('builder_from_urdf_with', path, o);
+      obj = MaxdynBuilder(h);
     end
   end
 end

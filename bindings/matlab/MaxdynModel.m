@@ -69,5 +69,17 @@ classdef MaxdynModel < MaxdynHandle
     function r = mimic(obj, id)
       r = maxdyn_mex('model_mimic', obj.handle, id);           % [follower leader multiplier offset]
     end
+    % --- collision shapes (docs/COLLISION.md)
+    function n = shapeCount(obj)
+      n = maxdyn_mex('model_shape_count', obj.handle);
+    end
+    function [type, body, pose, params] = shape(obj, id)
+      % type MaxdynBuilder.SHAPE_*, body (-1: the world), pose [x y z qw qx qy qz]', params
+      [type, body, pose, params] = maxdyn_mex('model_shape', obj.handle, id);
+    end
+    function [mu, group, mask] = shapeSurface(obj, id)
+      % friction coefficient and collision filter
+      [mu, group, mask] = maxdyn_mex('model_shape_surface', obj.handle, id);
+    end
   end
 end

@@ -48,5 +48,7 @@ void check(maxdyn_status status);
 
 /* The commands of maxdyn_mex_names.c; returns 0 when `cmd` is not one of them. */
 int names_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+/* The commands of maxdyn_mex_shapes.c (collision shapes); returns 0 when `cmd` is not one of them. */
+int shapes_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 
 #endif

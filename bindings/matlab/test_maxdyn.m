@@ -8,7 +8,8 @@ function failed = test_maxdyn()
   tests = {@double_pendulum_energy_and_violation, @errors_are_raised, ...
            @urdf_double_pendulum, @handles_are_freed, @box_drop_on_ground_contacts, ...
            @pd_loop_with_joint_input, @contact_and_input_errors, ...
-           @names_and_structure_after_the_builder_is_freed, @names_limits_mimics_frames_errors};
+           @names_and_structure_after_the_builder_is_freed, @names_limits_mimics_frames_errors, ...
+           @collision_shapes};
   for i = 1:numel(tests)
     name = func2str(tests{i});
     try
@@ -317,4 +318,47 @@ function expect_status(f, status)
     return;
   end
   error('call accepted; expected status %d', status);
+end
+
+% --- collision shapes (issue 12)
+function collision_shapes()
+  b = MaxdynBuilder();
+  body = b.addBody(1, eye(3) / 600);
+  ground = b.addShape(MaxdynJoint.WORLD, MaxdynBuilder.SHAPE_PLANE);
+  box = b.addShape(body, MaxdynBuilder.SHAPE_BOX, [0.1 0.2 0.3]);
+  ball = b.addShape(body, MaxdynBuilder.SHAPE_SPHERE, 0.05, [0 0 0.25 1 0 0 0]);
+  assert(ground == 0 && box == 1 && ball == 2 && b.shapeCount() == 3);
+  b.setShapeFriction(box, 0.3);
+  b.setCollisionFilter(ball, 2, 4294967294);
+  b.excludeShapePair(ground, ball);
+  b.setCollisionCone(MaxdynCone.NONLINEAR, 0);
+  b.setJointedBodiesCollide(true);
+  expect_status(@() b.addShape(body, 9, 0.1), 10);                          % INVALID_ENUM
+  expect_status(@() b.addShape(body, MaxdynBuilder.SHAPE_SPHERE, -0.1), 15); % INVALID_SHAPE
+  expect_status(@() b.addShape(body, MaxdynBuilder.SHAPE_BOX, [0.1 0.1]), 15);
+  expect_status(@() b.addShape(body, MaxdynBuilder.SHAPE_SPHERE, 0.1, [0 0 0 1 1 0 0]), 15);
+  expect_status(@() b.addShape(body, MaxdynBuilder.SHAPE_SPHERE, NaN), 5);   % NON_FINITE
+  expect_status(@() b.addShape(3, MaxdynBuilder.SHAPE_SPHERE, 0.1), 2);      % UNKNOWN_BODY
+  expect_status(@() b.setShapeFriction(3, 0.1), 16);                         % UNKNOWN_SHAPE
+  assert(b.shapeCount() == 3);
+  m = MaxdynModel(b);
+  assert(m.shapeCount() == 3);
+  [type, on, pose, params] = m.shape(box);
+  assert(type == MaxdynBuilder.SHAPE_BOX && on == body && isequal(params, [0.1; 0.2; 0.3]) && isequal(pose, [0; 0; 0; 1; 0; 0; 0]));
+  [type, on, pose, params] = m.shape(ball);
+  assert(type == MaxdynBuilder.SHAPE_SPHERE && pose(3) == 0.25 && isequal(params, 0.05));
+  [type, on] = m.shape(ground);
+  assert(type == MaxdynBuilder.SHAPE_PLANE && on == MaxdynJoint.WORLD);
+  [mu, group, mask] = m.shapeSurface(box);
+  assert(mu == 0.3 && group == 1 && mask == 4294967295);
+  [mu, group, mask] = m.shapeSurface(ball);
+  assert(mu == 1 && group == 2 && mask == 4294967294);
+  expect_status(@() m.shape(3), 16);
+  here = fileparts(mfilename('fullpath'));
+  a1 = fullfile(here, '..', '..', 'tests', 'fixtures', 'a1_unitree_ros.urdf');
+  [robot, warnings] = MaxdynBuilder.fromUrdfWith(a1, 'floating', 1, 'collision', 1, 'ground_plane', 1);
+  assert(robot.shapeCount() == 23);   % 10 boxes, 8 cylinders, 4 foot spheres, the ground
+  assert(numel(strfind(warnings, 'is not simulated')) == 12);   % joint friction, one per joint
+  plain = MaxdynBuilder.fromUrdfWith(a1, 'floating', 1);
+  assert(plain.shapeCount() == 0);
 end

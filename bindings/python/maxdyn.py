@@ -322,6 +322,30 @@ def _count(fn, ptr, *args):
     return out.value
 
 
+# --- collision shapes (maxdyn.h maxdyn_builder_add_shape and friends; docs/COLLISION.md)
+# shape types (maxdyn.h MAXDYN_SHAPE_*): params plane (), sphere (radius,), capsule and
+# cylinder (radius, half_length along z), box (three half extents)
+SHAPE_PLANE, SHAPE_SPHERE, SHAPE_CAPSULE, SHAPE_BOX, SHAPE_CYLINDER = range(5)
+_declare("maxdyn_builder_add_shape", _i32, _handle, _i32, _i32, _c_double_p, _c_double_p, _size, _i32_p)
+_declare("maxdyn_builder_set_shape_friction", _i32, _handle, _i32, ctypes.c_double)
+_declare("maxdyn_builder_set_collision_filter", _i32, _handle, _i32, ctypes.c_uint32, ctypes.c_uint32)
+_declare("maxdyn_builder_exclude_shape_pair", _i32, _handle, _i32, _i32)
+_declare("maxdyn_builder_set_collision_cone", _i32, _handle, _i32, _i32)
+_declare("maxdyn_builder_set_jointed_bodies_collide", _i32, _handle, _i32)
+_declare("maxdyn_builder_get_shape_count", _i32, _handle, _i32_p)
+
+
+class _UrdfOptions(ctypes.Structure):
+    """maxdyn.h maxdyn_urdf_options (fields only ever added at the end)."""
+    _fields_ = [(name, _i32) for name in
+                ("floating", "merge_fixed", "joint_limits", "collision", "ground_plane", "self_collision")]
+
+
+_declare("maxdyn_urdf_options_default", _UrdfOptions)
+_declare("maxdyn_builder_from_urdf_with", _i32, ctypes.c_char_p, ctypes.POINTER(_UrdfOptions), _handle_p,
+         ctypes.c_char_p, _size, ctypes.POINTER(_size))
+
+
 class Builder(_Handle):
     """A mechanism under construction."""
 
@@ -480,6 +504,70 @@ class Builder(_Handle):
         out = _i32()
         check(_lib.maxdyn_builder_add_frame(self.ptr, name.encode(), body, _doubles(pose, 7, "pose"), ctypes.byref(out)))
         return out.value
+
+    # --- collision shapes (docs/COLLISION.md)
+    @classmethod
+    def from_urdf_with(cls, path, floating=False, merge_fixed=True, joint_limits=True, collision=False,
+                       ground_plane=False, self_collision=False):
+        """Loads a URDF file with options (maxdyn.h maxdyn_urdf_options): `collision` makes
+        its <collision> spheres, boxes, cylinders and capsules shapes, `ground_plane` adds
+        the half-space below z = 0, `self_collision` lets the robot's shapes meet each
+        other. Returns (builder, warnings: a list of strings)."""
+        o = _lib.maxdyn_urdf_options_default()
+        for name, v in (("floating", floating), ("merge_fixed", merge_fixed), ("joint_limits", joint_limits),
+                        ("collision", collision), ("ground_plane", ground_plane), ("self_collision", self_collision)):
+            setattr(o, name, 1 if v else 0)
+        def load(handle, text):
+            n = _size()
+            check(_lib.maxdyn_builder_from_urdf_with(os.fsencode(path), ctypes.byref(o), ctypes.byref(handle), text,
+                                                     len(text), ctypes.byref(n)))
+            return n.value
+
+        p, text = _handle(), ctypes.create_string_buffer(1 << 16)
+        n = load(p, text)
+        obj = cls.__new__(cls)
+        _Handle.__init__(obj, p)
+        if n >= len(text):  # longer warnings: read them again into a buffer that fits
+            q, text = _handle(), ctypes.create_string_buffer(n + 1)
+            load(q, text)
+            _lib.maxdyn_builder_free(q)
+        warnings = text.value.decode("utf-8", "replace")
+        return obj, (warnings.split("\n") if warnings else [])
+
+    def add_shape(self, body, shape_type, params=(), pose=(0, 0, 0, 1, 0, 0, 0)):
+        """A collision shape of `shape_type` (SHAPE_*) with its `params` on `body` (or
+        WORLD for a static shape) at `pose` = position (3, body frame, origin at the centre
+        of mass) + unit quaternion (w, x, y, z). Returns the shape's id."""
+        values = [float(v) for v in _flatten(params)]
+        out = _i32()
+        check(_lib.maxdyn_builder_add_shape(self.ptr, body, shape_type, _doubles(pose, 7, "pose"),
+                                            (ctypes.c_double * len(values))(*values) if values else None,
+                                            len(values), ctypes.byref(out)))
+        return out.value
+
+    def set_shape_friction(self, shape, mu):
+        """Surface friction coefficient (>= 0, default 1); a pair uses the smaller."""
+        check(_lib.maxdyn_builder_set_shape_friction(self.ptr, shape, float(mu)))
+
+    def set_collision_filter(self, shape, group, mask):
+        """Two shapes collide when each one's group shares a bit with the other's mask."""
+        check(_lib.maxdyn_builder_set_collision_filter(self.ptr, shape, group & 0xFFFFFFFF, mask & 0xFFFFFFFF))
+
+    def exclude_shape_pair(self, shape_a, shape_b):
+        check(_lib.maxdyn_builder_exclude_shape_pair(self.ptr, shape_a, shape_b))
+
+    def set_collision_cone(self, cone_type, directions=4):
+        """The friction cone of every contact between shapes (CONE_LINEAR with an even
+        number of directions 2-16, or CONE_NONLINEAR with 0)."""
+        check(_lib.maxdyn_builder_set_collision_cone(self.ptr, cone_type, directions))
+
+    def set_jointed_bodies_collide(self, collide):
+        """Whether the shapes of a joint's two bodies collide (default False)."""
+        check(_lib.maxdyn_builder_set_jointed_bodies_collide(self.ptr, 1 if collide else 0))
+
+    @property
+    def shape_count(self):
+        return _count(_lib.maxdyn_builder_get_shape_count, self.ptr)
 
 
 class Model(_Handle):

@@ -509,6 +509,39 @@ def test_names_limits_mimics_and_frames_errors():
     assert (m.limit_count, m.mimic_count, m.frame_count) == (0, 0, 0), "failed calls change nothing"
 
 
+# --- collision shapes (issue 12)
+def test_collision_shapes_and_urdf_collision():
+    with maxdyn.Builder() as b:
+        body = b.add_body(1.0, BOX)
+        ground = b.add_shape(maxdyn.WORLD, maxdyn.SHAPE_PLANE)
+        box = b.add_shape(body, maxdyn.SHAPE_BOX, [0.05, 0.05, 0.05])
+        ball = b.add_shape(body, maxdyn.SHAPE_SPHERE, [0.02], pose=[0, 0, 0.05, 1, 0, 0, 0])
+        assert (ground, box, ball, b.shape_count) == (0, 1, 2, 3)
+        b.set_shape_friction(box, 0.5)
+        b.set_collision_filter(ball, 2, ~2)
+        b.exclude_shape_pair(ground, ball)
+        b.set_collision_cone(maxdyn.CONE_NONLINEAR, 0)
+        b.set_jointed_bodies_collide(True)
+        expect_status(10, ["`shape_type`"], lambda: b.add_shape(body, 9, [0.1]))  # INVALID_ENUM
+        expect_status(15, ["`params`", "radius -0.1"], lambda: b.add_shape(body, maxdyn.SHAPE_SPHERE, [-0.1]))  # INVALID_SHAPE
+        expect_status(15, ["`params`"], lambda: b.add_shape(body, maxdyn.SHAPE_BOX, [0.1, 0.0, 0.1]))
+        expect_status(15, ["`pose`"], lambda: b.add_shape(body, maxdyn.SHAPE_SPHERE, [0.1], [0, 0, 0, 1, 1, 0, 0]))
+        expect_status(5, ["`pose`"], lambda: b.add_shape(body, maxdyn.SHAPE_SPHERE, [0.1], [math.nan, 0, 0, 1, 0, 0, 0]))
+        expect_status(2, ["`body`"], lambda: b.add_shape(4, maxdyn.SHAPE_SPHERE, [0.1]))  # UNKNOWN_BODY
+        expect_status(16, ["`shape`"], lambda: b.set_shape_friction(3, 0.1))  # UNKNOWN_SHAPE
+        expect_status(16, ["`shape_b`"], lambda: b.exclude_shape_pair(0, 7))
+        expect_status(12, ["`directions`"], lambda: b.set_collision_cone(maxdyn.CONE_LINEAR, 3))
+        assert b.shape_count == 3, "failed calls change nothing"
+    a1 = os.path.join(ROOT, "tests", "fixtures", "a1_unitree_ros.urdf")
+    plain, _ = maxdyn.Builder.from_urdf_with(a1, floating=True)
+    robot, warnings = maxdyn.Builder.from_urdf_with(a1, floating=True, collision=True, ground_plane=True)
+    # 10 boxes, 8 cylinders, 4 foot spheres, and the ground
+    assert (plain.shape_count, robot.shape_count) == (0, 23)
+    assert len(warnings) == 12 and all("friction" in w for w in warnings), warnings
+    plain.close()
+    robot.close()
+
+
 if __name__ == "__main__":
     tests = [f for name, f in sorted(globals().items()) if name.startswith("test_")]
     failed = 0

@@ -26,13 +26,30 @@ pub struct maxdyn_urdf_options {
     /// 1 (default): `<limit>` bounds revolute and prismatic joints; 0: the file's limits
     /// are not read.
     pub joint_limits: i32,
+    /// 0 (default): no collision shapes; 1: `<collision>` spheres, boxes, cylinders and
+    /// capsules become collision shapes on their links' bodies (meshes are skipped with
+    /// a warning).
+    pub collision: i32,
+    /// 0 (default): no ground; 1: a world half-space below z = 0 (the ground).
+    pub ground_plane: i32,
+    /// 0 (default): the robot's shapes collide only with the world's (the ground); 1:
+    /// also with each other (never those of one joint's two bodies).
+    pub self_collision: i32,
 }
 
-/// The default URDF options: fixed base, fixed links merged, joint limits read.
+/// The default URDF options: fixed base, fixed links merged, joint limits read, no
+/// collision shapes, no ground.
 #[no_mangle]
 pub extern "C" fn maxdyn_urdf_options_default() -> maxdyn_urdf_options {
     let o = UrdfOptions::default();
-    maxdyn_urdf_options { floating: i32::from(o.floating), merge_fixed: i32::from(o.merge_fixed), joint_limits: i32::from(o.joint_limits) }
+    maxdyn_urdf_options {
+        floating: i32::from(o.floating),
+        merge_fixed: i32::from(o.merge_fixed),
+        joint_limits: i32::from(o.joint_limits),
+        collision: i32::from(o.collision),
+        ground_plane: i32::from(o.ground_plane),
+        self_collision: i32::from(o.self_collision),
+    }
 }
 
 /// A 0/1 flag argument.
@@ -55,6 +72,9 @@ unsafe fn options_arg(options: *const maxdyn_urdf_options) -> CResult<UrdfOption
         floating: flag(o.floating, "options.floating")?,
         merge_fixed: flag(o.merge_fixed, "options.merge_fixed")?,
         joint_limits: flag(o.joint_limits, "options.joint_limits")?,
+        collision: flag(o.collision, "options.collision")?,
+        ground_plane: flag(o.ground_plane, "options.ground_plane")?,
+        self_collision: flag(o.self_collision, "options.self_collision")?,
     })
 }
 

@@ -56,6 +56,7 @@
 //! `limits`.
 
 mod assemble;
+mod collision;
 mod compose;
 mod frames;
 mod inertial;
@@ -98,11 +99,20 @@ pub struct UrdfOptions {
     /// true (default): `<limit lower upper>` bounds revolute and prismatic joints;
     /// false: the file's limits are not read (e.g. a controller tuned without them).
     pub joint_limits: bool,
+    /// true: `<collision>` spheres, boxes, cylinders and capsules become collision shapes
+    /// on their links' bodies (meshes are skipped with a warning); false (default): none.
+    pub collision: bool,
+    /// true: a world half-space below z = 0 (the ground) collides with the robot's shapes;
+    /// false (default): no ground.
+    pub ground_plane: bool,
+    /// true: the robot's shapes on different bodies collide with each other (never those
+    /// of one joint's two bodies); false (default): only with the world's shapes (the ground).
+    pub self_collision: bool,
 }
 
 impl Default for UrdfOptions {
     fn default() -> Self {
-        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true }
+        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true, collision: false, ground_plane: false, self_collision: false }
     }
 }
 
@@ -163,6 +173,7 @@ impl Urdf {
                 u.builder.add_frame(&l.name, on, f.x, f.q).map_err(|e| Error::Urdf(format!("link `{}` frame: {e}", l.name)))?;
             }
         }
+        collision::add_shapes(&mut u, xml, options)?;
         Ok(u)
     }
 

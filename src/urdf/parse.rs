@@ -111,15 +111,15 @@ pub fn parse(text: &str) -> Result<Description> {
     Ok(d)
 }
 
-fn required<'a>(n: Node<'a, '_>, attr: &str, what: &str) -> Result<&'a str> {
+pub(super) fn required<'a>(n: Node<'a, '_>, attr: &str, what: &str) -> Result<&'a str> {
     n.attribute(attr).ok_or_else(|| err(format!("{what}: missing attribute `{attr}`")))
 }
 
-fn child<'a, 'i>(n: Node<'a, 'i>, tag: &str) -> Option<Node<'a, 'i>> {
+pub(super) fn child<'a, 'i>(n: Node<'a, 'i>, tag: &str) -> Option<Node<'a, 'i>> {
     n.children().find(|c| c.is_element() && c.tag_name().name() == tag)
 }
 
-fn number(s: &str, what: &str) -> Result<f64> {
+pub(super) fn number(s: &str, what: &str) -> Result<f64> {
     let v: f64 = s.trim().parse().map_err(|_| err(format!("{what}: `{s}` is not a number")))?;
     if v.is_finite() {
         Ok(v)
@@ -128,7 +128,7 @@ fn number(s: &str, what: &str) -> Result<f64> {
     }
 }
 
-fn vec3(s: &str, what: &str) -> Result<V3> {
+pub(super) fn vec3(s: &str, what: &str) -> Result<V3> {
     let parts: Vec<&str> = s.split_whitespace().collect();
     if parts.len() != 3 {
         return Err(err(format!("{what}: `{s}` must have 3 numbers")));
@@ -150,7 +150,7 @@ fn pose_attrs(n: Node, what: &str) -> Result<Pose> {
 }
 
 /// An optional `<origin>` child (identity when absent).
-fn origin_child(n: Node, what: &str) -> Result<Pose> {
+pub(super) fn origin_child(n: Node, what: &str) -> Result<Pose> {
     match child(n, "origin") {
         Some(o) => pose_attrs(o, &format!("{what} <origin>")),
         None => Ok(Pose::WORLD),

@@ -1,0 +1,118 @@
+# Part of module MaxDyn (included by MaxDyn.jl): collision shapes on the builder and in
+# the model, and URDF loading with options (collision shapes, the ground, self-collision).
+# docs/COLLISION.md has the shapes, their parameters and the filter rule.
+
+export add_shape!, set_shape_friction!, set_collision_filter!, exclude_shape_pair!,
+    set_collision_cone!, set_jointed_bodies_collide!, shape_count, shape, shape_friction,
+    collision_filter, builder_from_urdf_with
+
+# shape types (maxdyn.h MAXDYN_SHAPE_*): params () plane, (radius,) sphere, (radius,
+# half_length) capsule and cylinder along z, (three half extents) box
+const SHAPE_PLANE = Int32(0)
+const SHAPE_SPHERE = Int32(1)
+const SHAPE_CAPSULE = Int32(2)
+const SHAPE_BOX = Int32(3)
+const SHAPE_CYLINDER = Int32(4)
+
+"""maxdyn.h `maxdyn_urdf_options` (fields only ever added at the end)."""
+struct UrdfOptions
+    floating::Int32
+    merge_fixed::Int32
+    joint_limits::Int32
+    collision::Int32
+    ground_plane::Int32
+    self_collision::Int32
+end
+
+# --- builder
+
+"""A collision shape of `type` (`SHAPE_*`) with its `params` on `body` (or `WORLD` for a
+static shape) at `pose` = position (3, body frame, origin at the centre of mass) and unit
+quaternion (w, x, y, z); returns its id."""
+function add_shape!(b::Builder, body::Integer, type::Integer, params=Float64[], pose=(0, 0, 0, 1, 0, 0, 0))
+    p = Float64[Float64(a) for a in params]
+    out = Ref{Int32}(-1)
+    check(@ccall libmaxdyn.maxdyn_builder_add_shape(handle(b)::Ptr{Cvoid}, Int32(body)::Int32, Int32(type)::Int32,
+        doubles(pose, 7, "pose")::Ptr{Cdouble}, p::Ptr{Cdouble},
+        Csize_t(length(p))::Csize_t, out::Ptr{Int32})::Int32)
+    return out[]
+end
+
+"""Surface friction coefficient (≥ 0, default 1); a pair uses the smaller."""
+set_shape_friction!(b::Builder, shape::Integer, mu::Real) =
+    check(@ccall libmaxdyn.maxdyn_builder_set_shape_friction(handle(b)::Ptr{Cvoid}, Int32(shape)::Int32, Float64(mu)::Cdouble)::Int32)
+
+"""Two shapes collide when each one's `group` shares a bit with the other's `mask`."""
+set_collision_filter!(b::Builder, shape::Integer, group::Integer, mask::Integer) =
+    check(@ccall libmaxdyn.maxdyn_builder_set_collision_filter(handle(b)::Ptr{Cvoid}, Int32(shape)::Int32,
+        UInt32(group)::UInt32, UInt32(mask)::UInt32)::Int32)
+
+exclude_shape_pair!(b::Builder, a::Integer, c::Integer) =
+    check(@ccall libmaxdyn.maxdyn_builder_exclude_shape_pair(handle(b)::Ptr{Cvoid}, Int32(a)::Int32, Int32(c)::Int32)::Int32)
+
+"""The friction cone of every contact between shapes (`CONE_LINEAR` with an even number
+of directions 2–16, or `CONE_NONLINEAR` with 0)."""
+set_collision_cone!(b::Builder, cone::Integer, directions::Integer=4) =
+    check(@ccall libmaxdyn.maxdyn_builder_set_collision_cone(handle(b)::Ptr{Cvoid}, Int32(cone)::Int32, Int32(directions)::Int32)::Int32)
+
+"""Whether the shapes of a joint's two bodies collide (default false)."""
+set_jointed_bodies_collide!(b::Builder, collide::Bool) =
+    check(@ccall libmaxdyn.maxdyn_builder_set_jointed_bodies_collide(handle(b)::Ptr{Cvoid}, Int32(collide)::Int32)::Int32)
+
+function shape_count(b::Builder)
+    out = Ref{Int32}(0)
+    check(@ccall libmaxdyn.maxdyn_builder_get_shape_count(handle(b)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    return Int(out[])
+end
+
+"""Loads a URDF file with options; `collision` makes its `<collision>` spheres, boxes,
+cylinders and capsules shapes, `ground_plane` adds the half-space below z = 0,
+`self_collision` lets the robot's shapes meet each other. Returns (builder, warnings)."""
+function builder_from_urdf_with(path::AbstractString; floating::Bool=false, merge_fixed::Bool=true,
+                                joint_limits::Bool=true, collision::Bool=false, ground_plane::Bool=false,
+                                self_collision::Bool=false)
+    o = Ref(UrdfOptions(floating, merge_fixed, joint_limits, collision, ground_plane, self_collision))
+    out, len = Ref{Ptr{Cvoid}}(C_NULL), Ref{Csize_t}(0)
+    check(@ccall libmaxdyn.maxdyn_builder_from_urdf_with(path::Cstring, o::Ptr{UrdfOptions}, out::Ptr{Ptr{Cvoid}},
+        C_NULL::Ptr{UInt8}, Csize_t(0)::Csize_t, len::Ptr{Csize_t})::Int32)
+    b = Builder(out[])
+    # the warnings: a second load into a buffer of the reported length
+    buf, again = zeros(UInt8, len[] + 1), Ref{Ptr{Cvoid}}(C_NULL)
+    check(@ccall libmaxdyn.maxdyn_builder_from_urdf_with(path::Cstring, o::Ptr{UrdfOptions}, again::Ptr{Ptr{Cvoid}},
+        buf::Ptr{UInt8}, Csize_t(length(buf))::Csize_t, C_NULL::Ptr{Csize_t})::Int32)
+    close(Builder(again[]))
+    text = String(buf[1:len[]])
+    return b, (isempty(text) ? String[] : split(text, '\n'))
+end
+
+# --- model
+
+function shape_count(m::Model)
+    out = Ref{Int32}(0)
+    check(@ccall libmaxdyn.maxdyn_model_get_shape_count(handle(m)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    return Int(out[])
+end
+
+"""(type, body, pose, params) of a shape: `SHAPE_*`, its body (`WORLD` for a static
+shape), position and unit quaternion (7), and its parameters."""
+function shape(m::Model, id::Integer)
+    type, body, n = Ref{Int32}(-1), Ref{Int32}(-1), Ref{Csize_t}(0)
+    pose, params = zeros(7), zeros(3)
+    check(@ccall libmaxdyn.maxdyn_model_get_shape(handle(m)::Ptr{Cvoid}, Int32(id)::Int32, type::Ptr{Int32},
+        body::Ptr{Int32}, pose::Ptr{Cdouble}, params::Ptr{Cdouble}, n::Ptr{Csize_t})::Int32)
+    return (type[], body[], pose, params[1:n[]])
+end
+
+function shape_friction(m::Model, id::Integer)
+    out = Ref{Cdouble}(0)
+    check(@ccall libmaxdyn.maxdyn_model_get_shape_friction(handle(m)::Ptr{Cvoid}, Int32(id)::Int32, out::Ptr{Cdouble})::Int32)
+    return out[]
+end
+
+"""(group, mask) of a shape."""
+function collision_filter(m::Model, id::Integer)
+    group, mask = Ref{UInt32}(0), Ref{UInt32}(0)
+    check(@ccall libmaxdyn.maxdyn_model_get_collision_filter(handle(m)::Ptr{Cvoid}, Int32(id)::Int32,
+        group::Ptr{UInt32}, mask::Ptr{UInt32})::Int32)
+    return (group[], mask[])
+end

@@ -1,0 +1,179 @@
+//! Collision shapes on the builder, from C (`model::collision`): shapes on bodies or the
+//! world that the step searches for contacts every step, their friction and filters, and
+//! the settings of the contacts they make. The geometry's checks (radius ≥ 0, extents > 0,
+//! unit quaternion, finite numbers) are the Rust builder's; this layer checks pointers,
+//! ids, enums and flags, all before anything changes.
+
+use super::args::{array, count_i32, out, slice};
+use super::builder::{maxdyn_builder, parent_arg};
+use super::builder_shapes::maxdyn_shape_type;
+use super::error::{CResult, Failure};
+use super::guard::{call, with_mut, with_ref};
+use super::status::maxdyn_status::{self, *};
+use crate::contact::{ConeType, MAX_DIRECTIONS};
+use crate::model::{ShapeId, ShapeKind};
+
+/// A collision shape id in `0..count` (`MAXDYN_STATUS_UNKNOWN_SHAPE` otherwise).
+pub(crate) fn shape_index(id: i32, count: usize, arg: &str) -> CResult<ShapeId> {
+    match usize::try_from(id) {
+        Ok(i) if i < count => Ok(i),
+        _ => Err(Failure::new(MAXDYN_STATUS_UNKNOWN_SHAPE, format!("argument `{arg}`: unknown shape id {id} (there are {count} shapes)"))),
+    }
+}
+
+/// A shape type argument (`MAXDYN_STATUS_INVALID_ENUM` otherwise).
+fn shape_type_arg(shape_type: i32) -> CResult<ShapeKind> {
+    maxdyn_shape_type::from_i32(shape_type).map(ShapeKind::from).ok_or_else(|| {
+        Failure::invalid_enum(
+            "shape_type",
+            shape_type,
+            "shape type",
+            "MAXDYN_SHAPE_PLANE = 0, MAXDYN_SHAPE_SPHERE = 1, MAXDYN_SHAPE_CAPSULE = 2, MAXDYN_SHAPE_BOX = 3, MAXDYN_SHAPE_CYLINDER = 4",
+        )
+    })
+}
+
+/// Adds a collision shape of `shape_type` (`MAXDYN_SHAPE_*`) to `body` (a body id, or
+/// `MAXDYN_WORLD` for a static shape) at `pose` in the body frame: 7 doubles, position (3;
+/// the body frame's origin is its centre of mass) then unit quaternion (w, x, y, z; unit
+/// to 1e-9 on |q|², then normalized). `params` holds `n` doubles, exactly the type's:
+/// `MAXDYN_SHAPE_SPHERE` {radius ≥ 0}, `MAXDYN_SHAPE_CAPSULE` {radius ≥ 0, half_length ≥ 0
+/// along the shape's z}, `MAXDYN_SHAPE_BOX` {three half extents > 0},
+/// `MAXDYN_SHAPE_CYLINDER` {radius > 0, half_length ≥ 0 along z}, `MAXDYN_SHAPE_PLANE` {}
+/// (n = 0, params may be NULL: the half-space below the shape's x–y plane, normal +z).
+/// The shape gets friction 1, group 1 and mask all bits; it collides with every shape the
+/// filter allows (`maxdyn_builder_set_collision_filter`). Its id (0, 1, … in order of
+/// addition) goes to `*out_shape`. Errors: an unknown type `MAXDYN_STATUS_INVALID_ENUM`;
+/// a wrong `n`, a negative radius, a zero extent or a non-unit quaternion
+/// `MAXDYN_STATUS_INVALID_SHAPE`; NaN or infinity `MAXDYN_STATUS_NON_FINITE`; an unknown
+/// body `MAXDYN_STATUS_UNKNOWN_BODY`.
+///
+/// # Safety
+/// `builder` is NULL or live; `pose` is NULL or 7 doubles; `params` is NULL or `n`
+/// doubles; `out_shape` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_add_shape(
+    builder: *mut maxdyn_builder,
+    body: i32,
+    shape_type: i32,
+    pose: *const f64,
+    params: *const f64,
+    n: usize,
+    out_shape: *mut i32,
+) -> maxdyn_status {
+    call("maxdyn_builder_add_shape", || {
+        let kind = shape_type_arg(shape_type)?;
+        let pose = array::<7>(pose, "pose")?;
+        let params = slice(params, n, "params")?;
+        let o = out(out_shape, "out_shape")?;
+        let id = with_mut(builder, "builder", |b| {
+            let parent = parent_arg(body, b.inner.body_count(), "body")?;
+            let (x, q) = ([pose[0], pose[1], pose[2]], [pose[3], pose[4], pose[5], pose[6]]);
+            Ok(b.inner.add_shape(parent, kind, x, q, params)?)
+        })?;
+        *o = count_i32(id);
+        Ok(())
+    })
+}
+
+/// Sets the surface friction coefficient of `shape` (finite, ≥ 0; 1 by default). A pair
+/// of shapes uses the smaller of its two coefficients.
+///
+/// # Safety
+/// `builder` is NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_set_shape_friction(builder: *mut maxdyn_builder, shape: i32, mu: f64) -> maxdyn_status {
+    call("maxdyn_builder_set_shape_friction", || {
+        with_mut(builder, "builder", |b| {
+            let s = shape_index(shape, b.inner.shape_count(), "shape")?;
+            Ok(b.inner.set_shape_friction(s, mu)?)
+        })
+    })
+}
+
+/// Sets the collision group bits of `shape` and the groups it collides with (`mask`):
+/// two shapes collide when each one's `group` shares a bit with the other's `mask`
+/// (default group 1, mask all bits).
+///
+/// # Safety
+/// `builder` is NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_set_collision_filter(builder: *mut maxdyn_builder, shape: i32, group: u32, mask: u32) -> maxdyn_status {
+    call("maxdyn_builder_set_collision_filter", || {
+        with_mut(builder, "builder", |b| {
+            let s = shape_index(shape, b.inner.shape_count(), "shape")?;
+            Ok(b.inner.set_collision_filter(s, group, mask)?)
+        })
+    })
+}
+
+/// Shapes `shape_a` and `shape_b` (two different shapes) never collide, whatever their
+/// filters say. Excluding a pair twice is the same as once.
+///
+/// # Safety
+/// `builder` is NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_exclude_shape_pair(builder: *mut maxdyn_builder, shape_a: i32, shape_b: i32) -> maxdyn_status {
+    call("maxdyn_builder_exclude_shape_pair", || {
+        with_mut(builder, "builder", |b| {
+            let n = b.inner.shape_count();
+            let a = shape_index(shape_a, n, "shape_a")?;
+            let c = shape_index(shape_b, n, "shape_b")?;
+            Ok(b.inner.exclude_shape_pair(a, c)?)
+        })
+    })
+}
+
+/// The friction cone of every contact between collision shapes: `MAXDYN_CONE_LINEAR`
+/// with `directions` even, 2 to 16 (4 by default), or `MAXDYN_CONE_NONLINEAR`
+/// (`directions` ignored but ≥ 0; pass 0).
+///
+/// # Safety
+/// `builder` is NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_set_collision_cone(builder: *mut maxdyn_builder, cone_type: i32, directions: i32) -> maxdyn_status {
+    call("maxdyn_builder_set_collision_cone", || {
+        let cone = ConeType::from_i32(cone_type)
+            .ok_or_else(|| Failure::invalid_enum("cone_type", cone_type, "cone type", "MAXDYN_CONE_LINEAR = 0, MAXDYN_CONE_NONLINEAR = 1"))?;
+        let dirs = usize::try_from(directions).map_err(|_| {
+            Failure::new(
+                MAXDYN_STATUS_INVALID_ARGUMENT,
+                format!("argument `directions` is {directions}: must be even, between 2 and {MAX_DIRECTIONS} (0 for the nonlinear cone)"),
+            )
+        })?;
+        with_mut(builder, "builder", |b| Ok(b.inner.set_collision_cone(cone, dirs)?))
+    })
+}
+
+/// Whether the shapes of a joint's two bodies collide: 0 (default: they usually overlap
+/// at the joint by design) or 1.
+///
+/// # Safety
+/// `builder` is NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_set_jointed_bodies_collide(builder: *mut maxdyn_builder, collide: i32) -> maxdyn_status {
+    call("maxdyn_builder_set_jointed_bodies_collide", || {
+        let collide = match collide {
+            0 => false,
+            1 => true,
+            v => return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `collide` is {v}, expected 0 or 1"))),
+        };
+        with_mut(builder, "builder", |b| {
+            b.inner.set_jointed_bodies_collide(collide);
+            Ok(())
+        })
+    })
+}
+
+/// Number of collision shapes added so far, in `*out`.
+///
+/// # Safety
+/// `builder` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_get_shape_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
+    call("maxdyn_builder_get_shape_count", || {
+        let o = super::args::out(out, "out")?;
+        *o = with_ref(builder, "builder", |b| Ok(count_i32(b.inner.shape_count())))?;
+        Ok(())
+    })
+}

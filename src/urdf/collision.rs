@@ -1,0 +1,203 @@
+//! `<collision>` elements → collision shapes ([`UrdfOptions::collision`]), and the ground
+//! half-space ([`UrdfOptions::ground_plane`]).
+//!
+//! Geometry: `<sphere radius>`, `<box size>` (full sizes; shapes take half extents),
+//! `<cylinder radius length>` and the capsule extension `<capsule radius length>` (also
+//! Drake's `<drake:capsule>`; `length` is the distance between the two hemispheres'
+//! centres, along z, as for the cylinder). A `<mesh>` is skipped, all of them listed in
+//! one warning; so is a shape the model refuses (a box of size 0) and the collisions of a
+//! link left out of the model. Each shape sits on the body that carries its link (its own
+//! or the one it was merged into), at the link frame composed with the collision's
+//! `<origin>`, expressed in the body frame (centre of mass); a link of the world gives a
+//! static shape. PyBullet's `<contact><lateral_friction value>` in a `<link>` sets its
+//! shapes' friction.
+//!
+//! Filters: the robot's shapes are in group [`ROBOT_GROUP`]; with
+//! [`UrdfOptions::self_collision`] they collide with everything, without it with
+//! everything but the robot (only world–body pairs then: the ground, and shapes the user
+//! adds with the default group). With self-collision, shapes on the world (a fixed base)
+//! and shapes of the bodies jointed to the world are excluded pairwise, as the bodies of
+//! one joint are.
+
+use roxmltree::Node;
+
+use super::frames::{compose, pose};
+use super::parse::{child, number, origin_child, required, vec3};
+use super::{Urdf, UrdfOptions};
+use crate::joints::constraint::Pose;
+use crate::model::{Error, Parent, Result, ShapeId, ShapeKind};
+
+/// Collision group bit of the shapes loaded from a URDF (the ground and default shapes
+/// are group 1).
+pub const ROBOT_GROUP: u32 = 2;
+
+/// One `<collision>` of a link with a primitive geometry, in the link frame.
+#[derive(Debug, Clone)]
+struct LinkShape {
+    link: String,
+    origin: Pose,
+    kind: ShapeKind,
+    params: Vec<f64>,
+}
+
+/// What the file's `<collision>` elements hold.
+#[derive(Debug, Default)]
+struct Collisions {
+    shapes: Vec<LinkShape>,
+    /// `link `name` (filename)` of each mesh collision.
+    meshes: Vec<String>,
+    /// Per link, PyBullet's `<contact><lateral_friction value>`.
+    friction: Vec<(String, f64)>,
+}
+
+fn err(msg: String) -> Error {
+    Error::Urdf(msg)
+}
+
+/// The collisions of every `<link>` of the document.
+fn read(xml: &str) -> Result<Collisions> {
+    let doc = roxmltree::Document::parse(xml).map_err(|e| err(format!("malformed XML: {e}")))?;
+    let mut c = Collisions::default();
+    for link in doc.root_element().children().filter(|n| n.is_element() && n.tag_name().name() == "link") {
+        let name = required(link, "name", "<link>")?;
+        for (k, col) in link.children().filter(|n| n.is_element() && n.tag_name().name() == "collision").enumerate() {
+            let what = format!("link `{name}` <collision> {k}");
+            let origin = origin_child(col, &what)?;
+            let Some(g) = child(col, "geometry").and_then(|g| g.children().find(Node::is_element)) else {
+                return Err(err(format!("{what}: no <geometry>")));
+            };
+            let w = format!("{what} <{}>", g.tag_name().name());
+            let attr = |a: &str| number(required(g, a, &w)?, &format!("{w} `{a}`"));
+            let (kind, params) = match g.tag_name().name() {
+                "sphere" => (ShapeKind::Sphere, vec![attr("radius")?]),
+                "box" => {
+                    let size = vec3(required(g, "size", &w)?, &format!("{w} `size`"))?;
+                    (ShapeKind::Box, (0.5 * size).as_slice().to_vec())
+                }
+                "cylinder" => (ShapeKind::Cylinder, vec![attr("radius")?, 0.5 * attr("length")?]),
+                "capsule" => (ShapeKind::Capsule, vec![attr("radius")?, 0.5 * attr("length")?]),
+                "mesh" => {
+                    c.meshes.push(format!("link `{name}` ({})", g.attribute("filename").unwrap_or("no filename")));
+                    continue;
+                }
+                other => return Err(err(format!("{what}: unknown geometry <{other}>"))),
+            };
+            c.shapes.push(LinkShape { link: name.to_string(), origin, kind, params });
+        }
+        if let Some(f) = child(link, "contact").and_then(|n| child(n, "lateral_friction")) {
+            let w = format!("link `{name}` <contact> <lateral_friction>");
+            c.friction.push((name.to_string(), number(required(f, "value", &w)?, &format!("{w} `value`"))?));
+        }
+    }
+    Ok(c)
+}
+
+/// Adds the ground and the collision shapes `options` ask for to the loaded `u` (its
+/// frames are final), with their warnings.
+pub fn add_shapes(u: &mut Urdf, xml: &str, options: &UrdfOptions) -> Result<()> {
+    if options.ground_plane {
+        u.builder.add_shape(Parent::World, ShapeKind::Plane, [0.0; 3], [1.0, 0.0, 0.0, 0.0], &[])?;
+    }
+    if !options.collision {
+        return Ok(());
+    }
+    let c = read(xml)?;
+    let mask = if options.self_collision { u32::MAX } else { !ROBOT_GROUP };
+    let (mut on_world, mut on_bodies): (Vec<ShapeId>, Vec<ShapeId>) = (Vec::new(), Vec::new());
+    let (mut left_out, mut refused) = (Vec::new(), Vec::new());
+    for s in &c.shapes {
+        let Some(frame) = u.frame(&s.link) else {
+            left_out.push(format!("`{}`", s.link));
+            continue;
+        };
+        let p = compose(&pose(&frame), &s.origin);
+        let on = frame.body.map_or(Parent::World, Parent::Body);
+        let id = match u.builder.add_shape(on, s.kind, p.x.into(), p.q.into(), &s.params) {
+            Ok(id) => id,
+            Err(Error::InvalidShape(_, m)) => {
+                refused.push(format!("link `{}`: {m}", s.link));
+                continue;
+            }
+            Err(e) => return Err(err(format!("link `{}` <collision>: {e}", s.link))),
+        };
+        u.builder.set_collision_filter(id, ROBOT_GROUP, mask)?;
+        if let Some(&(_, mu)) = c.friction.iter().find(|(l, _)| *l == s.link) {
+            u.builder.set_shape_friction(id, mu).map_err(|e| err(format!("link `{}` <lateral_friction>: {e}", s.link)))?;
+        }
+        if frame.body.is_some() { on_bodies.push(id) } else { on_world.push(id) }
+    }
+    if options.self_collision {
+        exclude_world_neighbours(u, &on_world, &on_bodies)?;
+    }
+    if !c.meshes.is_empty() {
+        u.warnings.push(format!("{} mesh collision(s) skipped (not simulated): {}", c.meshes.len(), c.meshes.join(", ")));
+    }
+    if !refused.is_empty() {
+        u.warnings.push(format!("collision shape(s) skipped: {}", refused.join("; ")));
+    }
+    if !left_out.is_empty() {
+        left_out.dedup();
+        u.warnings.push(format!("collisions of links left out of the model skipped: {}", left_out.join(", ")));
+    }
+    Ok(())
+}
+
+/// Shapes on the world (a fixed base) never meet the shapes of the bodies jointed to it.
+fn exclude_world_neighbours(u: &mut Urdf, on_world: &[ShapeId], on_bodies: &[ShapeId]) -> Result<()> {
+    let b = &mut u.builder;
+    let jointed_to_world: Vec<usize> = (0..b.joint_count()).filter_map(|j| b.joint(j).ok()).filter(|j| j.parent.is_none()).map(|j| j.child).collect();
+    for &w in on_world {
+        for &s in on_bodies {
+            if b.shape(s)?.body.is_some_and(|body| jointed_to_world.contains(&body)) {
+                b.exclude_shape_pair(w, s)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn geometry_elements_become_shape_parameters() {
+        let xml = r#"<robot name="r">
+          <link name="a">
+            <collision><origin xyz="1 2 3"/><geometry><box size="0.2 0.4 0.6"/></geometry></collision>
+            <collision><geometry><cylinder radius="0.1" length="0.5"/></geometry></collision>
+            <collision><geometry><capsule radius="0.05" length="0.3"/></geometry></collision>
+            <collision><geometry><mesh filename="a.stl"/></geometry></collision>
+            <contact><lateral_friction value="0.6"/></contact>
+          </link>
+          <link name="b"><collision><geometry><sphere radius="0.25"/></geometry></collision></link>
+        </robot>"#;
+        let c = read(xml).unwrap();
+        let got: Vec<(&str, ShapeKind, Vec<f64>)> = c.shapes.iter().map(|s| (s.link.as_str(), s.kind, s.params.clone())).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("a", ShapeKind::Box, vec![0.1, 0.2, 0.3]),
+                ("a", ShapeKind::Cylinder, vec![0.1, 0.25]),
+                ("a", ShapeKind::Capsule, vec![0.05, 0.15]),
+                ("b", ShapeKind::Sphere, vec![0.25]),
+            ]
+        );
+        assert_eq!(c.shapes[0].origin.x, crate::math::V3::new(1.0, 2.0, 3.0));
+        assert_eq!(c.meshes, vec!["link `a` (a.stl)".to_string()]);
+        assert_eq!(c.friction, vec![("a".to_string(), 0.6)]);
+    }
+
+    #[test]
+    fn malformed_collisions_are_errors_that_name_the_element() {
+        let bad = |geometry: &str| {
+            let xml = format!(r#"<robot name="r"><link name="a"><collision>{geometry}</collision></link></robot>"#);
+            read(&xml).unwrap_err().to_string()
+        };
+        assert!(bad("<geometry><sphere/></geometry>").contains("link `a` <collision> 0 <sphere>: missing attribute `radius`"));
+        assert!(bad("<geometry><box size=\"1 2\"/></geometry>").contains("must have 3 numbers"));
+        assert!(bad("<geometry><cone radius=\"1\"/></geometry>").contains("unknown geometry <cone>"));
+        assert!(bad("").contains("no <geometry>"));
+        assert!(bad("<geometry><sphere radius=\"nan\"/></geometry>").contains("not finite"));
+    }
+}

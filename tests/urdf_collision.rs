@@ -1,0 +1,225 @@
+//! URDF `<collision>` → collision shapes (issue 12): the A1's foot spheres land on the
+//! calf bodies they were merged into, at the file's positions relative to the merged
+//! centre of mass; the options switch shapes, the ground and self-collision; the panda's
+//! mesh collisions are skipped with one warning; the corpus loads with collision on.
+
+use std::ffi::CString;
+use std::ptr::null_mut;
+
+use maxdyn::capi::*;
+use maxdyn::model::shape::Geometry;
+use maxdyn::model::{collision::jointed, Model, ShapeKind};
+use maxdyn::urdf::{Urdf, UrdfOptions};
+
+/// The A1 of ../shared/models (unitree_ros), copied into the fixtures.
+const A1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/a1_unitree_ros.urdf");
+const PANDA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/panda_description/urdf/panda.urdf");
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0");
+
+fn with(collision: bool, ground_plane: bool, self_collision: bool) -> UrdfOptions {
+    UrdfOptions { floating: true, collision, ground_plane, self_collision, ..UrdfOptions::default() }
+}
+
+fn a1(options: UrdfOptions) -> (Urdf, Model) {
+    let u = Urdf::from_file_with(A1, &options).unwrap();
+    let m = Model::new(&u.builder).unwrap();
+    (u, m)
+}
+
+fn corpus_present(path: &str) -> bool {
+    if std::path::Path::new(path).exists() {
+        return true;
+    }
+    assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no {path}");
+    println!("NOTICE: URDF corpus not installed; run tests/setup.sh. Skipped.");
+    false
+}
+
+#[test]
+fn default_options_load_no_shapes() {
+    let (_, m) = a1(UrdfOptions { floating: true, ..UrdfOptions::default() });
+    assert!(m.collision.shapes.is_empty());
+    let (_, m) = a1(with(false, true, false));
+    assert_eq!(m.collision.shapes.len(), 1, "the ground alone");
+    assert_eq!(m.collision.shapes[0].geometry, Geometry::HalfSpace);
+    assert_eq!(m.collision.shapes[0].body, None);
+}
+
+#[test]
+fn the_a1_foot_spheres_sit_on_the_calf_bodies_at_the_file_positions() {
+    let (u, m) = a1(with(true, true, false));
+    let shapes = &m.collision.shapes;
+    // the file: 10 boxes, 8 cylinders, 4 spheres in <collision>, no meshes; plus the ground
+    assert_eq!(shapes.len(), 23);
+    let count = |k: ShapeKind| shapes.iter().filter(|s| s.geometry.kind() == k).count();
+    assert_eq!((count(ShapeKind::Box), count(ShapeKind::Cylinder), count(ShapeKind::Sphere), count(ShapeKind::Plane)), (10, 8, 4, 1));
+    assert!(u.warnings.iter().all(|w| !w.contains("mesh")), "{:?}", u.warnings);
+
+    // FR_foot (mass 0.06, COM at its origin, 0.2 below FR_calf's) is merged into FR_calf
+    // (mass 0.166, COM (0.006435, 0, -0.107388)): the body frame sits at the merged COM
+    let com = [0.166 * 0.006435 / 0.226, 0.0, (0.166 * -0.107388 + 0.06 * -0.2) / 0.226];
+    let expected = [-com[0], 0.0, -0.2 - com[2]];
+    for leg in ["FR", "FL", "RR", "RL"] {
+        let calf = u.body(&format!("{leg}_calf")).unwrap();
+        let feet: Vec<_> = shapes.iter().filter(|s| s.body == Some(calf) && s.geometry.kind() == ShapeKind::Sphere).collect();
+        assert_eq!(feet.len(), 1, "{leg}");
+        assert_eq!(feet[0].geometry, Geometry::Sphere { radius: 0.02 });
+        let err = (0..3).map(|i| (feet[0].x[i] - expected[i]).abs()).fold(0.0, f64::max);
+        assert!(err < 1e-15, "{leg} foot at {:?}, expected {expected:?} (error {err:e})", feet[0].x);
+        assert_eq!(feet[0].q, maxdyn::math::V4::new(1.0, 0.0, 0.0, 0.0));
+        // the calf's box: <origin rpy="0 π/2 0" xyz="0 0 -0.1">, size 0.2 0.016 0.016
+        let boxes: Vec<_> = shapes.iter().filter(|s| s.body == Some(calf) && s.geometry.kind() == ShapeKind::Box).collect();
+        assert_eq!(boxes.len(), 1, "{leg}");
+        assert_eq!(boxes[0].geometry, Geometry::Box { half_extents: maxdyn::math::V3::new(0.1, 0.008, 0.008) });
+        let h = 0.5 * 1.57079632679f64;
+        assert!((boxes[0].q - maxdyn::math::V4::new(h.cos(), 0.0, h.sin(), 0.0)).norm() < 1e-15);
+        assert!((boxes[0].x - maxdyn::math::V3::new(-com[0], 0.0, -0.1 - com[2])).norm() < 1e-15);
+    }
+    // expected[0] = -0.166·0.006435/0.226 = -0.0047266 m, expected[2] = -0.068024 m
+    assert!((expected[0] + 0.0047266).abs() < 1e-7 && (expected[2] + 0.068024).abs() < 1e-6, "{expected:?}");
+}
+
+#[test]
+fn without_merging_the_foot_is_its_own_body_with_the_sphere_at_its_centre() {
+    let (u, m) = a1(UrdfOptions { merge_fixed: false, ..with(true, false, false) });
+    let foot = u.body("FR_foot").unwrap();
+    let on_foot: Vec<_> = m.collision.shapes.iter().filter(|s| s.body == Some(foot)).collect();
+    assert_eq!(on_foot.len(), 1);
+    assert_eq!(on_foot[0].x, maxdyn::math::V3::zeros());
+    assert_eq!(on_foot[0].geometry, Geometry::Sphere { radius: 0.02 });
+}
+
+#[test]
+fn self_collision_decides_which_robot_pairs_may_touch() {
+    for self_collision in [false, true] {
+        let (u, m) = a1(with(true, true, self_collision));
+        let c = &m.collision;
+        let on = |link: &str, kind: ShapeKind| {
+            let body = u.body_of(link).unwrap();
+            c.shapes.iter().position(|s| s.body == Some(body) && s.geometry.kind() == kind).unwrap()
+        };
+        let ground = c.shapes.iter().position(|s| s.geometry == Geometry::HalfSpace).unwrap();
+        let may = |a: usize, b: usize| c.may_collide(a, b, |x, y| jointed(&m.joints, x, y));
+        let (fr_foot, fl_foot, trunk) = (on("FR_foot", ShapeKind::Sphere), on("FL_foot", ShapeKind::Sphere), on("trunk", ShapeKind::Box));
+        let fr_thigh = on("FR_thigh", ShapeKind::Box);
+        assert!(may(ground, fr_foot) && may(ground, trunk), "the ground meets the robot");
+        assert_eq!(may(fr_foot, fl_foot), self_collision, "two feet");
+        assert_eq!(may(fr_foot, trunk), self_collision, "a foot and the trunk");
+        assert!(!may(fr_foot, fr_thigh), "thigh and calf share a joint");
+        assert_eq!((c.shapes[trunk].group, c.shapes[ground].group), (2, 1));
+    }
+}
+
+#[test]
+fn capsules_friction_and_refused_shapes() {
+    let xml = r#"<robot name="r">
+      <link name="base"><collision><geometry><box size="1 1 0.1"/></geometry></collision></link>
+      <link name="arm">
+        <inertial><origin xyz="0 0 0.5"/><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.01"/></inertial>
+        <collision><origin xyz="0 0 0.5"/><geometry><capsule radius="0.05" length="0.8"/></geometry></collision>
+        <collision><geometry><box size="0 0.1 0.1"/></geometry></collision>
+        <collision><geometry><mesh filename="arm.stl"/></geometry></collision>
+        <contact><lateral_friction value="0.6"/></contact>
+      </link>
+      <link name="tip">
+        <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial>
+        <collision><geometry><sphere radius="0.1"/></geometry></collision>
+      </link>
+      <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="1 0 0"/></joint>
+      <joint name="k" type="revolute"><origin xyz="0 0 1"/><parent link="arm"/><child link="tip"/><axis xyz="1 0 0"/></joint>
+    </robot>"#;
+    let u = Urdf::from_str_with(xml, &UrdfOptions { collision: true, self_collision: true, ..UrdfOptions::default() }).unwrap();
+    let m = Model::new(&u.builder).unwrap();
+    let s = &m.collision.shapes;
+    assert_eq!(s.len(), 3, "base box (world), arm capsule, tip sphere");
+    assert_eq!((s[0].body, s[0].geometry), (None, Geometry::Box { half_extents: maxdyn::math::V3::new(0.5, 0.5, 0.05) }));
+    assert_eq!(s[1].geometry, Geometry::Capsule { radius: 0.05, half_length: 0.4 });
+    assert_eq!(s[1].x, maxdyn::math::V3::zeros(), "the capsule's centre is the arm's COM");
+    assert_eq!((s[1].friction, s[2].friction), (0.6, 1.0));
+    let may = |a: usize, b: usize| m.collision.may_collide(a, b, |x, y| jointed(&m.joints, x, y));
+    assert!(!may(0, 1), "the fixed base and the body jointed to it");
+    assert!(may(0, 2), "the fixed base and a body two joints away");
+    assert!(!may(1, 2), "arm and tip share a joint");
+    let warned = |text: &str| u.warnings.iter().any(|w| w.contains(text));
+    assert!(warned("1 mesh collision(s) skipped (not simulated): link `arm` (arm.stl)"), "{:?}", u.warnings);
+    assert!(warned("collision shape(s) skipped: link `arm`: box half extent 0 must be > 0"), "{:?}", u.warnings);
+}
+
+#[test]
+fn the_panda_meshes_are_skipped_with_one_warning_and_its_finger_boxes_load() {
+    if !corpus_present(PANDA) {
+        return;
+    }
+    let u = Urdf::from_file_with(PANDA, &UrdfOptions { collision: true, self_collision: true, ..UrdfOptions::default() }).unwrap();
+    let meshes: Vec<&String> = u.warnings.iter().filter(|w| w.contains("mesh collision")).collect();
+    assert_eq!(meshes.len(), 1, "{:?}", u.warnings);
+    assert!(meshes[0].starts_with("9 mesh collision(s) skipped"), "{}", meshes[0]);
+    for link in ["panda_link0", "panda_link7", "panda_hand"] {
+        assert!(meshes[0].contains(&format!("link `{link}`")), "{}", meshes[0]);
+    }
+    let m = Model::new(&u.builder).unwrap();
+    let left = u.body_of("panda_leftfinger").unwrap();
+    let right = u.body_of("panda_rightfinger").unwrap();
+    let on = |b| m.collision.shapes.iter().filter(|s| s.body == Some(b) && s.geometry.kind() == ShapeKind::Box).count();
+    assert_eq!((on(left), on(right), m.collision.shapes.len()), (4, 4, 8));
+    let (l, r) = (m.collision.shapes.iter().position(|s| s.body == Some(left)).unwrap(), m.collision.shapes.iter().position(|s| s.body == Some(right)).unwrap());
+    assert!(m.collision.may_collide(l, r, |x, y| jointed(&m.joints, x, y)), "the fingers meet each other with self-collision");
+}
+
+#[test]
+fn the_corpus_loads_with_collision_and_self_collision_on() {
+    if !corpus_present(CORPUS) {
+        return;
+    }
+    let mut files = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from(CORPUS)];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "urdf") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let (mut loaded, mut shapes, mut meshes, mut refused) = (0, 0, 0, Vec::new());
+    for f in &files {
+        let plain = Urdf::from_file_with(f, &UrdfOptions::default());
+        let with = Urdf::from_file_with(f, &UrdfOptions { collision: true, ground_plane: true, self_collision: true, ..UrdfOptions::default() });
+        // collision changes nothing about which files load
+        assert_eq!(plain.is_ok(), with.is_ok(), "{}: {:?}", f.display(), with.as_ref().err());
+        if let Ok(u) = with {
+            loaded += 1;
+            shapes += u.builder.shape_count();
+            let count = |w: &String| w.split_whitespace().next().and_then(|n| n.parse::<usize>().ok()).unwrap_or(0);
+            meshes += u.warnings.iter().filter(|w| w.contains("mesh collision(s) skipped")).map(count).sum::<usize>();
+            refused.extend(u.warnings.iter().filter(|w| w.starts_with("collision shape(s) skipped") || w.starts_with("collisions of links left out")).cloned());
+            assert_eq!(u.builder.body_count(), plain.unwrap().builder.body_count());
+        }
+    }
+    println!("corpus: {loaded} of {} files load with collision on, {shapes} shapes (grounds included), {meshes} mesh collisions skipped", files.len());
+    println!("skipped shapes: {refused:#?}");
+    assert!(loaded > 0);
+}
+
+#[test]
+fn the_c_options_switch_collision_on() {
+    let path = CString::new(A1).unwrap();
+    unsafe {
+        let mut o = maxdyn_urdf_options_default();
+        assert_eq!((o.collision, o.ground_plane, o.self_collision), (0, 0, 0));
+        o.floating = 1;
+        o.collision = 1;
+        o.ground_plane = 1;
+        let mut b = null_mut();
+        assert_eq!(maxdyn_builder_from_urdf_with(path.as_ptr(), &o, &mut b, null_mut(), 0, null_mut()), maxdyn_status::MAXDYN_STATUS_OK);
+        let mut n = -1;
+        assert_eq!(maxdyn_builder_get_shape_count(b, &mut n), maxdyn_status::MAXDYN_STATUS_OK);
+        assert_eq!(n, 23);
+        maxdyn_builder_free(b);
+        o.self_collision = 2;
+        assert_eq!(maxdyn_builder_from_urdf_with(path.as_ptr(), &o, &mut b, null_mut(), 0, null_mut()), maxdyn_status::MAXDYN_STATUS_INVALID_ARGUMENT);
+    }
+}
