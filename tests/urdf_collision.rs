@@ -8,7 +8,7 @@ use std::ptr::null_mut;
 
 use maxdyn::capi::*;
 use maxdyn::model::shape::Geometry;
-use maxdyn::model::{collision::jointed, Model, ShapeKind};
+use maxdyn::model::{Model, ShapeKind};
 use maxdyn::urdf::{Urdf, UrdfOptions};
 
 /// The A1 of ../shared/models (unitree_ros), copied into the fixtures.
@@ -99,7 +99,7 @@ fn self_collision_decides_which_robot_pairs_may_touch() {
             c.shapes.iter().position(|s| s.body == Some(body) && s.geometry.kind() == kind).unwrap()
         };
         let ground = c.shapes.iter().position(|s| s.geometry == Geometry::HalfSpace).unwrap();
-        let may = |a: usize, b: usize| c.may_collide(a, b, |x, y| jointed(&m.joints, x, y));
+        let may = |a: usize, b: usize| m.shapes_may_collide(a, b);
         let (fr_foot, fl_foot, trunk) = (on("FR_foot", ShapeKind::Sphere), on("FL_foot", ShapeKind::Sphere), on("trunk", ShapeKind::Box));
         let fr_thigh = on("FR_thigh", ShapeKind::Box);
         assert!(may(ground, fr_foot) && may(ground, trunk), "the ground meets the robot");
@@ -136,7 +136,7 @@ fn capsules_friction_and_refused_shapes() {
     assert_eq!(s[1].geometry, Geometry::Capsule { radius: 0.05, half_length: 0.4 });
     assert_eq!(s[1].x, maxdyn::math::V3::zeros(), "the capsule's centre is the arm's COM");
     assert_eq!((s[1].friction, s[2].friction), (0.6, 1.0));
-    let may = |a: usize, b: usize| m.collision.may_collide(a, b, |x, y| jointed(&m.joints, x, y));
+    let may = |a: usize, b: usize| m.shapes_may_collide(a, b);
     assert!(!may(0, 1), "the fixed base and the body jointed to it");
     assert!(may(0, 2), "the fixed base and a body two joints away");
     assert!(!may(1, 2), "arm and tip share a joint");
@@ -163,7 +163,7 @@ fn the_panda_meshes_are_skipped_with_one_warning_and_its_finger_boxes_load() {
     let on = |b| m.collision.shapes.iter().filter(|s| s.body == Some(b) && s.geometry.kind() == ShapeKind::Box).count();
     assert_eq!((on(left), on(right), m.collision.shapes.len()), (4, 4, 8));
     let (l, r) = (m.collision.shapes.iter().position(|s| s.body == Some(left)).unwrap(), m.collision.shapes.iter().position(|s| s.body == Some(right)).unwrap());
-    assert!(m.collision.may_collide(l, r, |x, y| jointed(&m.joints, x, y)), "the fingers meet each other with self-collision");
+    assert!(m.shapes_may_collide(l, r), "the fingers meet each other with self-collision");
 }
 
 #[test]

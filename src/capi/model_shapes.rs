@@ -124,8 +124,7 @@ pub unsafe extern "C" fn maxdyn_model_get_shapes_may_collide(model: *const maxdy
             let c = &m.inner.collision;
             let a = shape_index(shape_a, c.shapes.len(), "shape_a")?;
             let b = shape_index(shape_b, c.shapes.len(), "shape_b")?;
-            let joints = &m.inner.joints;
-            Ok(i32::from(c.may_collide(a, b, |x, y| crate::model::collision::jointed(joints, x, y))))
+            Ok(i32::from(m.inner.shapes_may_collide(a, b)))
         })?;
         Ok(())
     })

@@ -151,6 +151,11 @@ impl Model {
         self.jointed_bodies.binary_search(&(a.min(b), a.max(b))).is_ok()
     }
 
+    /// Whether collision shapes `a` and `b` may touch (the filter of `model::collision`).
+    pub fn shapes_may_collide(&self, a: usize, b: usize) -> bool {
+        self.collision.may_collide(a, b, |x, y| self.is_jointed(x, y))
+    }
+
     /// Inequality nodes of the interior point: contacts, then limit sides.
     pub fn inequality_count(&self) -> usize {
         self.contacts.len() + self.limit_sides.len()

@@ -77,7 +77,7 @@ fn find_pairs(model: &Model, d: &mut Data, margin: f64) {
     c.wanted.clear();
     c.found.clear();
     let CollisionState { bounded, half_spaces, boxes, reach, broad, pairs, wanted, found, pair_points, .. } = c;
-    let allowed = |a: ShapeId, b: ShapeId| model.collision.may_collide(a, b, |x, y| model.is_jointed(x, y));
+    let allowed = |a: ShapeId, b: ShapeId| model.shapes_may_collide(a, b);
     let mut consider = |a: ShapeId, b: ShapeId, enters: bool| {
         let (a, b) = side_order(model, a, b);
         let held = pairs.binary_search_by_key(&[a, b], |p| p.shapes).ok().map(|i| pairs[i].count);

@@ -3,4 +3,5 @@
 
 mod boxes;
 mod rolling;
+mod robots;
 mod stacks;
