@@ -67,6 +67,7 @@ pub use model_structure::*;
 pub use options::*;
 pub use sim::*;
 pub use sim_contacts::*;
+pub use sim_shape_contacts::*;
 pub use sim_limits::*;
 pub use sim_inputs::*;
 pub use sim_state::*;

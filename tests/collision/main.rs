@@ -2,6 +2,7 @@
 //! points per pair, body–body contacts through the broad phase.
 
 mod boxes;
+mod capi;
 mod rolling;
 mod robots;
 mod stacks;
