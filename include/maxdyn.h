@@ -1136,6 +1136,40 @@ maxdyn_status maxdyn_sim_set_joint_velocity(struct maxdyn_sim *sim,
                                             const double *values,
                                             size_t n);
 
+// The length (in doubles) of this sim's exact state, in `*n`. It depends on the model
+// only (bodies, joints, contacts, limits).
+//
+// # Safety
+// `sim` is NULL or live; `n` is NULL or writable.
+maxdyn_status maxdyn_sim_state_size(const struct maxdyn_sim *sim, size_t *n);
+
+// Copies the sim's exact state into `out` (`n` doubles, `n` from `maxdyn_sim_state_size`):
+// poses, velocities, time, step count, step size, inputs, the solver's warm start, the
+// tracked joint angles and the energy account. Opaque: pass it back to
+// `maxdyn_sim_set_state` of this sim or of any sim of the same model.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_state(const struct maxdyn_sim *sim, double *out, size_t n);
+
+// Restores a state from `maxdyn_sim_get_state` (`n` doubles): the steps that follow are
+// bit-identical to those that followed when it was saved. Validated before anything
+// changes: a wrong `n` gives MAXDYN_STATUS_WRONG_LENGTH, a NaN or infinite entry
+// MAXDYN_STATUS_NON_FINITE, a state of another model or layout version (or otherwise
+// not a saved state) MAXDYN_STATUS_INVALID_ARGUMENT, a step size out of range
+// MAXDYN_STATUS_INVALID_TIME_STEP.
+//
+// # Safety
+// `sim` is NULL or live; `in` is NULL or `n` readable doubles.
+maxdyn_status maxdyn_sim_set_state(struct maxdyn_sim *sim, const double *in, size_t n);
+
+// A new, independent sim in `*out`: the same model (shared), options, exact state,
+// control callback and user data. Free it with `maxdyn_sim_free`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_copy(const struct maxdyn_sim *sim, struct maxdyn_sim **out);
+
 // Applies a force (world frame, N, through the centre of mass) and a torque (body
 // frame, N·m) to a body. They act on every following step until changed.
 //

@@ -9,11 +9,13 @@ mod inputs;
 pub mod inspect;
 mod limits;
 mod mimics;
+mod snapshot;
 mod state;
 
 pub use contacts::ContactReport;
 pub use limits::LimitReport;
 pub use inspect::ConstraintRank;
+pub use snapshot::STATE_VERSION;
 
 pub use crate::data::StepStats;
 pub use crate::step::SolverOptions;
