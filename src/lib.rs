@@ -19,11 +19,13 @@ pub mod mimic;
 mod data;
 mod step;
 pub mod sim;
+pub mod kinematics;
 pub mod batch;
 pub mod urdf;
 pub mod capi;
 
 pub use model::{Body, BodyId, Builder, Error, Frame, Inertia, JointId, JointLimit, Mimic, Model, Parent, Shape, ShapeKind};
 pub use joints::JointType;
+pub use kinematics::{Axes, Coords, Target};
 pub use contact::{ConeType, ContactId};
 pub use sim::{ContactReport, LimitReport, Sim, SolverOptions, StepStats};

@@ -109,3 +109,45 @@ fn bad_state_arrays_get_their_status_and_change_nothing() {
     }
     assert_eq!(guard.live(), 0);
 }
+
+/// Point Jacobians from C: the maximal one maps the body velocities to the point's twist
+/// (measured: rounding, asserted 1e-14), the minimal one turns the tip about x at
+/// θ̇1 + θ̇2; bad arguments get their status.
+#[test]
+fn point_jacobians_from_c_map_velocities_to_the_twist() {
+    let guard = lock();
+    unsafe {
+        let (m, s) = double_pendulum();
+        ok(maxdyn_sim_set_joint_velocity(s, 0, [0.7].as_ptr(), 1));
+        let (mut nmin, mut nmax) = (0, 0);
+        ok(maxdyn_model_velocity_count(m, MAXDYN_COORDS_MINIMAL, &mut nmin));
+        ok(maxdyn_model_velocity_count(m, MAXDYN_COORDS_MAXIMAL, &mut nmax));
+        assert_eq!((nmin, nmax), (2, 12));
+        let tip = [0.0, 0.0, -0.5];
+        let mut jmax = vec![0.0; 6 * nmax];
+        ok(maxdyn_sim_get_point_jacobian(s, 1, tip.as_ptr(), MAXDYN_AXES_WORLD, MAXDYN_COORDS_MAXIMAL, jmax.as_mut_ptr(), jmax.len()));
+        let mut zdot = Vec::new();
+        for b in 0..2 {
+            let mut st = [0.0; 13];
+            ok(maxdyn_sim_get_body_state(s, b, st.as_mut_ptr()));
+            zdot.extend_from_slice(&st[7..]);
+        }
+        let mut tw = [0.0; 6];
+        ok(maxdyn_sim_get_point_velocity(s, 1, tip.as_ptr(), MAXDYN_AXES_WORLD, tw.as_mut_ptr()));
+        for i in 0..6 {
+            let jz: f64 = (0..nmax).map(|k| jmax[i * nmax + k] * zdot[k]).sum();
+            assert!((jz - tw[i]).abs() < 1e-14, "row {i}: {jz} vs {}", tw[i]);
+        }
+        let mut jmin = vec![0.0; 6 * nmin];
+        ok(maxdyn_sim_get_point_jacobian(s, 1, tip.as_ptr(), MAXDYN_AXES_WORLD, MAXDYN_COORDS_MINIMAL, jmin.as_mut_ptr(), jmin.len()));
+        assert_eq!((jmin[6], jmin[7]), (1.0, 1.0), "ω_x = θ̇1 + θ̇2");
+        expect(maxdyn_sim_get_point_jacobian(s, 1, tip.as_ptr(), MAXDYN_AXES_WORLD, MAXDYN_COORDS_MINIMAL, jmin.as_mut_ptr(), 6), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_sim_get_point_jacobian", "n");
+        expect(maxdyn_sim_get_point_jacobian(s, 1, tip.as_ptr(), 7, MAXDYN_COORDS_MINIMAL, jmin.as_mut_ptr(), 12), MAXDYN_STATUS_INVALID_ENUM, "maxdyn_sim_get_point_jacobian", "axes");
+        expect(maxdyn_sim_get_point_jacobian(s, 2, tip.as_ptr(), MAXDYN_AXES_WORLD, MAXDYN_COORDS_MINIMAL, jmin.as_mut_ptr(), 12), MAXDYN_STATUS_UNKNOWN_BODY, "maxdyn_sim_get_point_jacobian", "body");
+        let mut pose = [0.0; 7];
+        expect(maxdyn_sim_get_frame_pose(s, 0, pose.as_mut_ptr()), MAXDYN_STATUS_UNKNOWN_FRAME, "maxdyn_sim_get_frame_pose", "frame");
+        maxdyn_sim_free(s);
+        maxdyn_model_free(m);
+    }
+    assert_eq!(guard.live(), 0);
+}
