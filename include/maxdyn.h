@@ -1257,6 +1257,42 @@ maxdyn_status maxdyn_sim_get_point_jacobian(const struct maxdyn_sim *sim,
                                             double *out,
                                             size_t n);
 
+// The joint-space mass matrix M(q) into `out`, n × n row-major (`n_out` = n²).
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or `n_out` writable doubles.
+maxdyn_status maxdyn_sim_get_mass_matrix(const struct maxdyn_sim *sim, double *out, size_t n_out);
+
+// Bias forces b(q, q̇) (gravity, Coriolis, centrifugal) at minimal velocities `qd` into
+// `out` (both of length `n`).
+//
+// # Safety
+// `sim` is NULL or live; `qd` is NULL or `n` doubles; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_bias_forces(const struct maxdyn_sim *sim,
+                                         const double *qd,
+                                         double *out,
+                                         size_t n);
+
+// Inverse dynamics: the joint inputs τ = M(q) q̈ + b(q, q̇) for minimal velocities `qd`
+// and accelerations `qdd`, into `out` (all of length `n`).
+//
+// # Safety
+// `sim` is NULL or live; `qd`, `qdd` are NULL or `n` doubles; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_inverse_dynamics(const struct maxdyn_sim *sim,
+                                          const double *qd,
+                                          const double *qdd,
+                                          double *out,
+                                          size_t n);
+
+// Every joint's minimal velocities (continuous, at the current state; the convention of
+// the Jacobians) into `out` (length `n`).
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_minimal_velocities(const struct maxdyn_sim *sim,
+                                                double *out,
+                                                size_t n);
+
 // Applies a force (world frame, N, through the centre of mass) and a torque (body
 // frame, N·m) to a body. They act on every following step until changed.
 //

@@ -20,6 +20,7 @@ mod data;
 mod step;
 pub mod sim;
 pub mod kinematics;
+pub mod dynamics_terms;
 pub mod batch;
 pub mod urdf;
 pub mod capi;

@@ -110,6 +110,25 @@ impl Sim {
     }
 }
 
+impl Sim {
+    /// Every joint's minimal velocities (the convention above) from the current body
+    /// velocities, in joint-id order, into `out` (length [`Model::minimal_velocity_count`]).
+    /// These are the continuous rates at z_k; `Sim::joint_velocity` returns the step's
+    /// discrete ones (coordinate differences over dt), which differ by O(dt).
+    pub fn minimal_velocities(&self, out: &mut [f64]) -> Result<()> {
+        let model = &**self.model();
+        crate::error::check_len("out", out.len(), model.minimal_velocity_count())?;
+        let twist = |b: Option<usize>| b.map_or((Pose::WORLD, Twist::ZERO), |b| body(self, b));
+        let mut at = 0;
+        for j in &model.joints {
+            let ((pa, ta), (pb, tb)) = (twist(j.parent), twist(Some(j.child)));
+            j.minimal_velocity(&pa, &ta, &pb, &tb, &mut out[at..at + j.dof()]);
+            at += j.dof();
+        }
+        Ok(())
+    }
+}
+
 fn target_pose(sim: &Sim, target: Target) -> Result<[f64; 7]> {
     let (b, off) = sim.model().anchor(target)?;
     let p = pose_of(sim, b);
