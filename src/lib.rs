@@ -21,6 +21,7 @@ mod step;
 pub mod sim;
 pub mod kinematics;
 pub mod dynamics_terms;
+pub mod derivatives;
 pub mod batch;
 pub mod urdf;
 pub mod capi;

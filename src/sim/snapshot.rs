@@ -324,6 +324,14 @@ impl Sim {
     }
 }
 
+impl Sim {
+    /// The sim's data and options, for the queries that read a step's internals
+    /// (`derivatives`).
+    pub(crate) fn data_and_options(&self) -> (&Data, &crate::step::SolverOptions) {
+        (&self.data, &self.options)
+    }
+}
+
 impl Clone for Sim {
     /// An independent sim of the same model at the same exact state (the model is shared).
     fn clone(&self) -> Sim {
