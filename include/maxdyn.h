@@ -1192,6 +1192,12 @@ maxdyn_status maxdyn_model_velocity_count(const struct maxdyn_model *model,
                                           int32_t coords,
                                           size_t *out);
 
+// [`maxdyn_model_velocity_count`] of the sim's model.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_velocity_count(const struct maxdyn_sim *sim, int32_t coords, size_t *out);
+
 // World pose of named frame `frame` into `out_pose`: position (3) then orientation (4: w, x, y, z).
 //
 // # Safety

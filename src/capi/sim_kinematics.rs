@@ -53,6 +53,20 @@ pub unsafe extern "C" fn maxdyn_model_velocity_count(model: *const maxdyn_model,
     })
 }
 
+/// [`maxdyn_model_velocity_count`] of the sim's model.
+///
+/// # Safety
+/// `sim` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_velocity_count(sim: *const maxdyn_sim, coords: i32, out: *mut usize) -> maxdyn_status {
+    call("maxdyn_sim_velocity_count", || {
+        let c = self::coords(coords)?;
+        let o = out_ptr(out, "out")?;
+        *o = with_ref(sim, "sim", |s| Ok(s.inner.model().velocity_count(c)))?;
+        Ok(())
+    })
+}
+
 fn frame(sim: &Sim, frame: i32) -> CResult<Target> {
     Ok(Target::Frame(frame_index(frame, sim.model().frame_count(), "frame")?))
 }
