@@ -94,6 +94,19 @@
 // Doubles per body in a state array.
 #define MAXDYN_BODY_STATE_SIZE 13
 
+// Twists and Jacobians in world axes (v of the target's origin and ω, world frame).
+#define MAXDYN_AXES_WORLD 0
+
+// Twists and Jacobians in the target's own axes.
+#define MAXDYN_AXES_LOCAL 1
+
+// Minimal coordinates: every joint's coordinates (velocities) in joint-id order, as
+// `maxdyn_sim_get_joint_position/velocity` return them.
+#define MAXDYN_COORDS_MINIMAL 0
+
+// Maximal coordinates: every body's state (velocities: v world, ω body frame) in body order.
+#define MAXDYN_COORDS_MAXIMAL 1
+
 // Doubles written by `maxdyn_sim_get_contact`: gap, normal force, friction force (3).
 #define MAXDYN_CONTACT_SIZE 5
 
@@ -1312,6 +1325,156 @@ maxdyn_status maxdyn_sim_set_joint_velocity(struct maxdyn_sim *sim,
                                             int32_t joint,
                                             const double *values,
                                             size_t n);
+
+// The length (in doubles) of this sim's exact state, in `*n`. It depends on the model
+// only (bodies, joints, contacts, limits).
+//
+// # Safety
+// `sim` is NULL or live; `n` is NULL or writable.
+maxdyn_status maxdyn_sim_state_size(const struct maxdyn_sim *sim, size_t *n);
+
+// Copies the sim's exact state into `out` (`n` doubles, `n` from `maxdyn_sim_state_size`):
+// poses, velocities, time, step count, step size, inputs, the solver's warm start, the
+// tracked joint angles and the energy account. Opaque: pass it back to
+// `maxdyn_sim_set_state` of this sim or of any sim of the same model.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_state(const struct maxdyn_sim *sim, double *out, size_t n);
+
+// Restores a state from `maxdyn_sim_get_state` (`n` doubles): the steps that follow are
+// bit-identical to those that followed when it was saved. Validated before anything
+// changes: a wrong `n` gives MAXDYN_STATUS_WRONG_LENGTH, a NaN or infinite entry
+// MAXDYN_STATUS_NON_FINITE, a state of another model or layout version (or otherwise
+// not a saved state) MAXDYN_STATUS_INVALID_ARGUMENT, a step size out of range
+// MAXDYN_STATUS_INVALID_TIME_STEP.
+//
+// # Safety
+// `sim` is NULL or live; `in` is NULL or `n` readable doubles.
+maxdyn_status maxdyn_sim_set_state(struct maxdyn_sim *sim, const double *in, size_t n);
+
+// A new, independent sim in `*out`: the same model (shared), options, exact state,
+// control callback and user data. Free it with `maxdyn_sim_free`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_copy(const struct maxdyn_sim *sim, struct maxdyn_sim **out);
+
+// Number of velocities (Jacobian columns) in `coords`, in `*out`: every joint's free
+// directions summed (minimal) or 6 per body (maximal).
+//
+// # Safety
+// `model` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_model_velocity_count(const struct maxdyn_model *model,
+                                          int32_t coords,
+                                          size_t *out);
+
+// [`maxdyn_model_velocity_count`] of the sim's model.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_velocity_count(const struct maxdyn_sim *sim, int32_t coords, size_t *out);
+
+// World pose of named frame `frame` into `out_pose`: position (3) then orientation (4: w, x, y, z).
+//
+// # Safety
+// `sim` is NULL or live; `out_pose` is NULL or 7 writable doubles.
+maxdyn_status maxdyn_sim_get_frame_pose(const struct maxdyn_sim *sim,
+                                        int32_t frame,
+                                        double *out_pose);
+
+// Twist of named frame `frame` into `out_twist`: v of its origin (3) then ω (3), in `axes`
+// (`MAXDYN_AXES_*`).
+//
+// # Safety
+// `sim` is NULL or live; `out_twist` is NULL or 6 writable doubles.
+maxdyn_status maxdyn_sim_get_frame_velocity(const struct maxdyn_sim *sim,
+                                            int32_t frame,
+                                            int32_t axes,
+                                            double *out_twist);
+
+// Jacobian of named frame `frame`'s twist (in `axes`) with respect to the velocities in
+// `coords` (`MAXDYN_COORDS_*`) into `out`: 6 × m row-major, `n` = 6·m with m from
+// `maxdyn_model_velocity_count`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_frame_jacobian(const struct maxdyn_sim *sim,
+                                            int32_t frame,
+                                            int32_t axes,
+                                            int32_t coords,
+                                            double *out,
+                                            size_t n);
+
+// World pose of the point `point` (body frame, relative to the centre of mass) of `body`
+// into `out_pose`: position (3), then the body's orientation (4: w, x, y, z).
+//
+// # Safety
+// `sim` is NULL or live; `point` is NULL or 3 doubles; `out_pose` is NULL or 7 writable doubles.
+maxdyn_status maxdyn_sim_get_point_pose(const struct maxdyn_sim *sim,
+                                        int32_t body,
+                                        const double *point,
+                                        double *out_pose);
+
+// Twist of the point `point` of `body` (v of the point, ω of the body) into `out_twist`,
+// in `axes` (local: the body's axes).
+//
+// # Safety
+// `sim` is NULL or live; `point` is NULL or 3 doubles; `out_twist` is NULL or 6 writable doubles.
+maxdyn_status maxdyn_sim_get_point_velocity(const struct maxdyn_sim *sim,
+                                            int32_t body,
+                                            const double *point,
+                                            int32_t axes,
+                                            double *out_twist);
+
+// Jacobian of the twist of the point `point` of `body` (in `axes`) with respect to the
+// velocities in `coords` into `out` (6 × m row-major, `n` = 6·m).
+//
+// # Safety
+// `sim` is NULL or live; `point` is NULL or 3 doubles; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_point_jacobian(const struct maxdyn_sim *sim,
+                                            int32_t body,
+                                            const double *point,
+                                            int32_t axes,
+                                            int32_t coords,
+                                            double *out,
+                                            size_t n);
+
+// The joint-space mass matrix M(q) into `out`, n × n row-major (`n_out` = n²).
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or `n_out` writable doubles.
+maxdyn_status maxdyn_sim_get_mass_matrix(const struct maxdyn_sim *sim, double *out, size_t n_out);
+
+// Bias forces b(q, q̇) (gravity, Coriolis, centrifugal) at minimal velocities `qd` into
+// `out` (both of length `n`).
+//
+// # Safety
+// `sim` is NULL or live; `qd` is NULL or `n` doubles; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_bias_forces(const struct maxdyn_sim *sim,
+                                         const double *qd,
+                                         double *out,
+                                         size_t n);
+
+// Inverse dynamics: the joint inputs τ = M(q) q̈ + b(q, q̇) for minimal velocities `qd`
+// and accelerations `qdd`, into `out` (all of length `n`).
+//
+// # Safety
+// `sim` is NULL or live; `qd`, `qdd` are NULL or `n` doubles; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_inverse_dynamics(const struct maxdyn_sim *sim,
+                                          const double *qd,
+                                          const double *qdd,
+                                          double *out,
+                                          size_t n);
+
+// Every joint's minimal velocities (continuous, at the current state; the convention of
+// the Jacobians) into `out` (length `n`).
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_minimal_velocities(const struct maxdyn_sim *sim,
+                                                double *out,
+                                                size_t n);
 
 // Applies a force (world frame, N, through the centre of mass) and a torque (body
 // frame, N·m) to a body. They act on every following step until changed.

@@ -19,11 +19,15 @@ pub mod mimic;
 mod data;
 mod step;
 pub mod sim;
+pub mod kinematics;
+pub mod dynamics_terms;
+pub mod derivatives;
 pub mod batch;
 pub mod urdf;
 pub mod capi;
 
 pub use model::{Body, BodyId, Builder, Collision, CollisionShape, Error, Frame, Inertia, JointId, JointLimit, Mimic, Model, Parent, Shape, ShapeId, ShapeKind};
 pub use joints::JointType;
+pub use kinematics::{Axes, Coords, Target};
 pub use contact::{ConeType, ContactId};
 pub use sim::{ContactReport, LimitReport, ShapeContactReport, Sim, SolverOptions, StepStats};

@@ -860,6 +860,118 @@ class Sim(_Handle):
         return e.value
 
 
+    # --- queries (issue 13): exact state, kinematics, dynamics terms. Matrices are lists
+    # of rows. Axes: AXES_WORLD, AXES_LOCAL; coordinates: COORDS_MINIMAL (every joint's
+    # minimal velocities in joint-id order), COORDS_MAXIMAL (every body's v, omega).
+    AXES_WORLD, AXES_LOCAL = 0, 1
+    COORDS_MINIMAL, COORDS_MAXIMAL = 0, 1
+    for _n, *_a in (
+        ("maxdyn_sim_state_size", _handle, ctypes.POINTER(_size)),
+        ("maxdyn_sim_get_state", _handle, _c_double_p, _size),
+        ("maxdyn_sim_set_state", _handle, _c_double_p, _size),
+        ("maxdyn_sim_copy", _handle, _handle_p),
+        ("maxdyn_sim_velocity_count", _handle, _i32, ctypes.POINTER(_size)),
+        ("maxdyn_sim_get_frame_pose", _handle, _i32, _c_double_p),
+        ("maxdyn_sim_get_frame_velocity", _handle, _i32, _i32, _c_double_p),
+        ("maxdyn_sim_get_frame_jacobian", _handle, _i32, _i32, _i32, _c_double_p, _size),
+        ("maxdyn_sim_get_point_pose", _handle, _i32, _c_double_p, _c_double_p),
+        ("maxdyn_sim_get_point_velocity", _handle, _i32, _c_double_p, _i32, _c_double_p),
+        ("maxdyn_sim_get_point_jacobian", _handle, _i32, _c_double_p, _i32, _i32, _c_double_p, _size),
+        ("maxdyn_sim_get_mass_matrix", _handle, _c_double_p, _size),
+        ("maxdyn_sim_get_bias_forces", _handle, _c_double_p, _c_double_p, _size),
+        ("maxdyn_sim_inverse_dynamics", _handle, _c_double_p, _c_double_p, _c_double_p, _size),
+        ("maxdyn_sim_get_minimal_velocities", _handle, _c_double_p, _size),
+    ):
+        _declare(_n, _i32, *_a)
+    del _n, _a
+
+    def state(self):
+        """The exact state (an opaque list of floats) for set_state on this sim or any
+        sim of the same model: the steps after restoring replay bit for bit."""
+        n = _size()
+        check(_lib.maxdyn_sim_state_size(self.ptr, ctypes.byref(n)))
+        out = (ctypes.c_double * max(n.value, 1))()
+        check(_lib.maxdyn_sim_get_state(self.ptr, out, n.value))
+        return list(out)[:n.value]
+
+    def set_state(self, state):
+        values = [float(v) for v in state]
+        check(_lib.maxdyn_sim_set_state(self.ptr, (ctypes.c_double * max(len(values), 1))(*values), len(values)))
+
+    def copy(self):
+        """An independent sim of the same model at the same exact state and options."""
+        p = _handle()
+        check(_lib.maxdyn_sim_copy(self.ptr, ctypes.byref(p)))
+        twin = Sim.__new__(Sim)
+        _Handle.__init__(twin, p)
+        twin._dofs = list(self._dofs)
+        return twin
+
+    def _matrix(self, fn, rows, cols, *args):
+        out = (ctypes.c_double * max(rows * cols, 1))()
+        check(fn(self.ptr, *args, out, rows * cols))
+        return [list(out[r * cols:(r + 1) * cols]) for r in range(rows)]
+
+    def frame_pose(self, frame):
+        """World pose [x(3), q(4)] of a named frame."""
+        out = (ctypes.c_double * 7)()
+        check(_lib.maxdyn_sim_get_frame_pose(self.ptr, frame, out))
+        return list(out)
+
+    def point_pose(self, body, point=(0.0, 0.0, 0.0)):
+        """World pose [x(3), q(4)] of a point fixed to a body (body frame, from the centre of mass)."""
+        out = (ctypes.c_double * 7)()
+        check(_lib.maxdyn_sim_get_point_pose(self.ptr, body, _doubles(point, 3, "point"), out))
+        return list(out)
+
+    def frame_velocity(self, frame, axes=0):
+        """Twist [v(3), omega(3)] of a named frame, in world (AXES_WORLD) or its own axes."""
+        out = (ctypes.c_double * 6)()
+        check(_lib.maxdyn_sim_get_frame_velocity(self.ptr, frame, axes, out))
+        return list(out)
+
+    def point_velocity(self, body, point=(0.0, 0.0, 0.0), axes=0):
+        out = (ctypes.c_double * 6)()
+        check(_lib.maxdyn_sim_get_point_velocity(self.ptr, body, _doubles(point, 3, "point"), axes, out))
+        return list(out)
+
+    def frame_jacobian(self, frame, axes=0, coords=0):
+        """6 x n Jacobian of a named frame's twist w.r.t. the velocities in `coords`."""
+        return self._matrix(_lib.maxdyn_sim_get_frame_jacobian, 6, self._columns(coords), frame, axes, coords)
+
+    def point_jacobian(self, body, point=(0.0, 0.0, 0.0), axes=0, coords=0):
+        return self._matrix(_lib.maxdyn_sim_get_point_jacobian, 6, self._columns(coords), body,
+                            _doubles(point, 3, "point"), axes, coords)
+
+    def _columns(self, coords):
+        n = _size()
+        check(_lib.maxdyn_sim_velocity_count(self.ptr, coords, ctypes.byref(n)))
+        return n.value
+
+    def mass_matrix(self):
+        """Joint-space mass matrix M(q), n x n (n = every joint's free directions)."""
+        n = sum(self._dofs)
+        return self._matrix(_lib.maxdyn_sim_get_mass_matrix, n, n)
+
+    def _vector(self, fn, *inputs):
+        n = sum(self._dofs)
+        args = [_doubles(v, n, "qd") for v in inputs]
+        out = (ctypes.c_double * max(n, 1))()
+        check(fn(self.ptr, *args, out, n))
+        return list(out)[:n]
+
+    def bias_forces(self, qd):
+        """b(q, qd): gravity, Coriolis and centrifugal forces."""
+        return self._vector(_lib.maxdyn_sim_get_bias_forces, qd)
+
+    def inverse_dynamics(self, qd, qdd):
+        """Joint inputs tau = M(q) qdd + b(q, qd)."""
+        return self._vector(_lib.maxdyn_sim_inverse_dynamics, qd, qdd)
+
+    def minimal_velocities(self):
+        """Every joint's minimal velocities at the current state (continuous rates)."""
+        return self._vector(_lib.maxdyn_sim_get_minimal_velocities)
+
 class _BatchSim(Sim):
     """A sim owned by a batch: every Sim method works on it; closing it does nothing
     (the batch frees its sims) and it keeps the batch alive."""

@@ -32,6 +32,14 @@ pub struct maxdyn_sim {
     poisoned: AtomicBool,
 }
 
+impl maxdyn_sim {
+    /// An independent copy (`maxdyn_sim_copy`): the same model, options, exact state,
+    /// callback and user data; not poisoned, not inside a callback.
+    pub(crate) fn duplicate(&self) -> maxdyn_sim {
+        maxdyn_sim { inner: self.inner.clone(), callback: self.callback, user_data: self.user_data, in_callback: AtomicBool::new(false), poisoned: AtomicBool::new(false) }
+    }
+}
+
 impl Object for maxdyn_sim {
     fn poison_flag(&self) -> &AtomicBool {
         &self.poisoned

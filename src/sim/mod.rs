@@ -10,12 +10,14 @@ pub mod inspect;
 mod limits;
 mod mimics;
 mod shape_contacts;
+mod snapshot;
 mod state;
 
 pub use contacts::ContactReport;
 pub use limits::LimitReport;
 pub use shape_contacts::ShapeContactReport;
 pub use inspect::ConstraintRank;
+pub use snapshot::STATE_VERSION;
 
 pub use crate::data::StepStats;
 pub use crate::step::SolverOptions;

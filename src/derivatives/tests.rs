@@ -1,0 +1,73 @@
+use super::*;
+use crate::model::{Builder, Inertia, Model, Parent};
+use crate::JointType;
+use std::sync::Arc;
+
+/// The double pendulum swinging (θ = 0.3, −0.7; rates 0.5, 1.5), its second joint driven
+/// by 0.2 N·m, a wrench (1, −2, 0.5) N at point (0.1, 0, −0.2) on the first link.
+fn driven_pendulum() -> Sim {
+    let mut b = Builder::new();
+    let l1 = b.add_body(1.0, Inertia::diagonal(0.1, 0.1, 0.01).unwrap()).unwrap();
+    let l2 = b.add_body(2.0, Inertia::diagonal(0.2, 0.2, 0.02).unwrap()).unwrap();
+    b.add_joint(JointType::Revolute, Parent::World, l1, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+    b.add_joint(JointType::Revolute, l1, l2, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-2).unwrap();
+    sim.set_joint_position(0, &[0.3]).unwrap();
+    sim.set_joint_position(1, &[-0.7]).unwrap();
+    sim.set_joint_velocity(0, &[0.5]).unwrap();
+    sim.set_joint_velocity(1, &[1.5]).unwrap();
+    sim.set_joint_input(1, &[0.2]).unwrap();
+    sim.set_body_wrench(0, [1.0, -2.0, 0.5], [0.0; 3], [0.1, 0.0, -0.2]).unwrap();
+    sim
+}
+
+/// Velocities after one step of `sim` with input `c` of `coords` moved by `h`.
+fn stepped(sim: &Sim, coords: Coords, c: usize, h: f64) -> Vec<f64> {
+    let mut s = sim.clone();
+    match coords {
+        Coords::Minimal => {
+            let mut u = [0.0];
+            s.joint_input(c, &mut u).unwrap();
+            s.set_joint_input(c, &[u[0] + h]).unwrap();
+        }
+        Coords::Maximal => {
+            let (b, k) = (c / 6, c % 6);
+            let (d, _) = s.data_and_options();
+            let (mut f, mut t, p) = (d.inputs.force[b], d.inputs.torque[b], d.inputs.force_point[b]);
+            if k < 3 {
+                f[k] += h;
+            } else {
+                t[k - 3] += h;
+            }
+            s.set_body_wrench(b, f.into(), t.into(), p.into()).unwrap();
+        }
+    }
+    s.step().unwrap();
+    (0..s.model().body_count()).flat_map(|b| s.body_state(b).unwrap()[7..13].to_vec()).collect()
+}
+
+/// Against central differences of the step (h = 1e-3; the steps' Newton tolerance 1e-10
+/// over h bounds their accuracy). Measured: 4.4e-10 (joint inputs), 3.7e-10 (body
+/// wrenches), relative to the largest entry.
+#[test]
+fn input_jacobian_matches_central_differences_of_the_step() {
+    let sim = driven_pendulum();
+    for coords in [Coords::Minimal, Coords::Maximal] {
+        let nu = sim.model().velocity_count(coords);
+        let mut b = vec![0.0; 12 * nu];
+        sim.input_jacobian(coords, &mut b).unwrap();
+        let scale = b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let h = 1e-3;
+        let mut worst: f64 = 0.0;
+        for c in 0..nu {
+            let (p, m) = (stepped(&sim, coords, c, h), stepped(&sim, coords, c, -h));
+            for r in 0..12 {
+                worst = worst.max((b[r * nu + c] - (p[r] - m[r]) / (2.0 * h)).abs() / scale);
+            }
+        }
+        println!("{coords:?}: worst relative error {worst:.1e}");
+        assert!(worst < 2e-9, "{coords:?}: {worst}");
+    }
+    // the sim itself is not advanced
+    assert_eq!(sim.step_count(), 0);
+}

@@ -1,0 +1,394 @@
+//! The exact state of a sim as one flat array of doubles (opaque to the user): everything
+//! the next step reads, so that restoring it and stepping replays the original run bit for
+//! bit. The layout is written once, in [`fields!`], and walked by three passes: `Save`
+//! (sim → array), `Check` (validates an array, nothing written) and `Load` (array → sim).
+//!
+//! Layout, version [`STATE_VERSION`] (grow it by appending fields and bumping the version):
+//!
+//! | entries | what |
+//! |---|---|
+//! | 1 | version |
+//! | 8 | counts it was saved with: bodies, joints, step unknowns, contacts' E variables, tracked coordinates, contacts, limit sides, total length |
+//! | 4 | dt, dt of the current velocities (dt_prev), time, steps taken |
+//! | 13 × bodies | x, q, v, ω (as `body_state`) |
+//! | 9 × bodies + 6 × joints | inputs: force, torque, force point per body; joint inputs (6 per joint, unused 0) |
+//! | 2 × unknowns + E + 2 | warm start: last solution, the one before, contacts' E variables, the extrapolation interval (0: none), contacts solved (0/1) |
+//! | tracked | the tracked joint coordinates (angles unwrapped) |
+//! | 2 | energy account: input work, dissipation |
+//! | 4 × contacts + limit sides | last step's contact forces and limit forces (outputs, so a restored sim reports them) |
+//!
+//! Not in the state: the model, the solver options, the step's scratch (rebuilt by every
+//! step) and the last step's statistics.
+
+use super::Sim;
+use crate::data::Data;
+use crate::error::check_len;
+use crate::math::{V3, V4};
+use crate::model::{Error, Result};
+
+/// Version of the state layout (the array's first entry).
+pub const STATE_VERSION: f64 = 1.0;
+
+/// Header entries after the version: the counts of [`counts`].
+const COUNTS: usize = 8;
+
+/// A quaternion in a state is unit to rounding: a step normalizes it.
+const UNIT_TOLERANCE: f64 = 1e-9;
+
+/// The largest step count a double holds exactly.
+const MAX_STEPS: f64 = 9_007_199_254_740_992.0;
+
+/// Every field in layout order. `$p` is a pass; `$($m)?` is `mut` for a pass that writes
+/// into the data.
+macro_rules! fields {
+    ($d:expr, $p:expr $(, $m:tt)?) => {{
+        let p = $p;
+        p.dt(& $($m)? $d.dt);
+        p.dt_prev(& $($m)? $d.dt_prev);
+        p.scalar(& $($m)? $d.time);
+        p.steps(& $($m)? $d.steps);
+        for i in 0..$d.state.x.len() {
+            p.v3(& $($m)? $d.state.x[i]);
+            p.quaternion(& $($m)? $d.state.q[i]);
+            p.v3(& $($m)? $d.state.v[i]);
+            p.angular_velocity(& $($m)? $d.state.w[i]);
+        }
+        for i in 0..$d.inputs.force.len() {
+            p.v3(& $($m)? $d.inputs.force[i]);
+            p.v3(& $($m)? $d.inputs.torque[i]);
+            p.v3(& $($m)? $d.inputs.force_point[i]);
+        }
+        for u in & $($m)? $d.inputs.joint_input {
+            p.slice(u);
+        }
+        p.slice(& $($m)? $d.warm.solution);
+        p.slice(& $($m)? $d.warm.previous);
+        p.slice(& $($m)? $d.warm.e_solution);
+        p.interval(& $($m)? $d.warm.pair_interval);
+        p.flag(& $($m)? $d.warm.contacts_solved);
+        p.slice(& $($m)? $d.tracked.state);
+        p.scalar(& $($m)? $d.energy.input_work);
+        p.scalar(& $($m)? $d.energy.dissipation);
+        for f in & $($m)? $d.contact_forces {
+            p.slice(f);
+        }
+        p.slice(& $($m)? $d.limit_forces);
+    }};
+}
+
+/// The sizes a state array depends on, and its total length.
+fn counts(d: &Data) -> [usize; COUNTS] {
+    let mut n = Count(0);
+    fields!(d, &mut n);
+    let body = d.state.x.len();
+    [body, d.inputs.joint_input.len(), d.warm.solution.len(), d.warm.e_solution.len(), d.tracked.state.len(), d.contact_forces.len(), d.limit_forces.len(), 1 + COUNTS + n.0]
+}
+
+/// Counts the entries.
+struct Count(usize);
+
+impl Count {
+    fn slice(&mut self, v: &[f64]) {
+        self.0 += v.len();
+    }
+    fn scalar(&mut self, _: &f64) {
+        self.0 += 1;
+    }
+    fn dt(&mut self, _: &f64) {
+        self.0 += 1;
+    }
+    fn dt_prev(&mut self, _: &f64) {
+        self.0 += 1;
+    }
+    fn steps(&mut self, _: &u64) {
+        self.0 += 1;
+    }
+    fn interval(&mut self, _: &f64) {
+        self.0 += 1;
+    }
+    fn flag(&mut self, _: &bool) {
+        self.0 += 1;
+    }
+    fn v3(&mut self, _: &V3) {
+        self.0 += 3;
+    }
+    fn quaternion(&mut self, _: &V4) {
+        self.0 += 4;
+    }
+    fn angular_velocity(&mut self, _: &V3) {
+        self.0 += 3;
+    }
+}
+
+/// Copies the data into `out`.
+struct Save<'a> {
+    out: &'a mut [f64],
+    at: usize,
+}
+
+impl Save<'_> {
+    fn slice(&mut self, v: &[f64]) {
+        self.out[self.at..self.at + v.len()].copy_from_slice(v);
+        self.at += v.len();
+    }
+    fn scalar(&mut self, v: &f64) {
+        self.slice(std::slice::from_ref(v));
+    }
+    fn dt(&mut self, v: &f64) {
+        self.scalar(v);
+    }
+    fn dt_prev(&mut self, v: &f64) {
+        self.scalar(v);
+    }
+    fn steps(&mut self, v: &u64) {
+        self.scalar(&(*v as f64));
+    }
+    fn interval(&mut self, v: &f64) {
+        // NaN (no extrapolation pair) is stored as 0: a state array is all finite
+        self.scalar(&if v.is_nan() { 0.0 } else { *v });
+    }
+    fn flag(&mut self, v: &bool) {
+        self.scalar(&if *v { 1.0 } else { 0.0 });
+    }
+    fn v3(&mut self, v: &V3) {
+        self.slice(v.as_slice());
+    }
+    fn quaternion(&mut self, v: &V4) {
+        self.slice(v.as_slice());
+    }
+    fn angular_velocity(&mut self, v: &V3) {
+        self.v3(v);
+    }
+}
+
+/// Validates an input array field by field (the data passed along is not read).
+struct Check<'a> {
+    input: &'a [f64],
+    at: usize,
+    dt: f64,
+    error: Option<Error>,
+}
+
+impl Check<'_> {
+    fn take(&mut self, n: usize) -> &[f64] {
+        self.at += n;
+        &self.input[self.at - n..self.at]
+    }
+    fn fail(&mut self, what: String) {
+        if self.error.is_none() {
+            self.error = Some(Error::InvalidArgument("state", what));
+        }
+    }
+    fn slice(&mut self, v: &[f64]) {
+        self.take(v.len());
+    }
+    fn scalar(&mut self, _: &f64) {
+        self.take(1);
+    }
+    fn dt(&mut self, _: &f64) {
+        self.dt = self.take(1)[0];
+        if !(super::MIN_DT..=super::MAX_DT).contains(&self.dt) && self.error.is_none() {
+            self.error = Some(Error::InvalidTimeStep(self.dt));
+        }
+    }
+    fn dt_prev(&mut self, _: &f64) {
+        let h = self.take(1)[0];
+        if !(h > 0.0 && h <= super::MAX_DT) {
+            self.fail(format!("the interval of the velocities is {h}, not in (0, {}]", super::MAX_DT));
+        }
+    }
+    fn steps(&mut self, _: &u64) {
+        let n = self.take(1)[0];
+        if !(n >= 0.0 && n <= MAX_STEPS && n.fract() == 0.0) {
+            self.fail(format!("the step count {n} is not a whole number in [0, 2^53]"));
+        }
+    }
+    fn interval(&mut self, _: &f64) {
+        let h = self.take(1)[0];
+        if h < 0.0 {
+            self.fail(format!("the extrapolation interval {h} is negative"));
+        }
+    }
+    fn flag(&mut self, _: &bool) {
+        let f = self.take(1)[0];
+        if f != 0.0 && f != 1.0 {
+            self.fail(format!("a flag is {f}, not 0 or 1"));
+        }
+    }
+    fn v3(&mut self, _: &V3) {
+        self.take(3);
+    }
+    fn quaternion(&mut self, _: &V4) {
+        let q = V4::from_column_slice(self.take(4));
+        if (q.norm() - 1.0).abs() > UNIT_TOLERANCE {
+            self.fail(format!("a quaternion has norm {}, not 1", q.norm()));
+        }
+    }
+    fn angular_velocity(&mut self, _: &V3) {
+        let w = V3::from_column_slice(self.take(3)).norm();
+        if w * self.dt >= 2.0 {
+            self.fail(format!("|ω| = {w} must be < 2/dt = {}", 2.0 / self.dt));
+        }
+    }
+}
+
+/// Copies `input` into the data (after `Check` passed).
+struct Load<'a> {
+    input: &'a [f64],
+    at: usize,
+}
+
+impl Load<'_> {
+    fn next(&mut self) -> f64 {
+        self.at += 1;
+        self.input[self.at - 1]
+    }
+    fn slice(&mut self, v: &mut [f64]) {
+        v.copy_from_slice(&self.input[self.at..self.at + v.len()]);
+        self.at += v.len();
+    }
+    fn scalar(&mut self, v: &mut f64) {
+        *v = self.next();
+    }
+    fn dt(&mut self, v: &mut f64) {
+        self.scalar(v);
+    }
+    fn dt_prev(&mut self, v: &mut f64) {
+        self.scalar(v);
+    }
+    fn steps(&mut self, v: &mut u64) {
+        *v = self.next() as u64;
+    }
+    fn interval(&mut self, v: &mut f64) {
+        let h = self.next();
+        *v = if h == 0.0 { f64::NAN } else { h };
+    }
+    fn flag(&mut self, v: &mut bool) {
+        *v = self.next() == 1.0;
+    }
+    fn v3(&mut self, v: &mut V3) {
+        self.slice(v.as_mut_slice());
+    }
+    fn quaternion(&mut self, v: &mut V4) {
+        self.slice(v.as_mut_slice());
+    }
+    fn angular_velocity(&mut self, v: &mut V3) {
+        self.v3(v);
+    }
+}
+
+impl Sim {
+    /// Length of the array of [`Sim::get_state`].
+    pub fn state_size(&self) -> usize {
+        counts(&self.data)[COUNTS - 1]
+    }
+
+    /// The exact state (layout in `sim::snapshot`, opaque to the user) into `out`, of
+    /// length [`Sim::state_size`]. [`Sim::set_state`] on this sim, or on a fresh sim of the
+    /// same model, makes the next steps bit-identical to the ones that follow now.
+    pub fn get_state(&self, out: &mut [f64]) -> Result<()> {
+        let c = counts(&self.data);
+        check_len("state", out.len(), c[COUNTS - 1])?;
+        out[0] = STATE_VERSION;
+        for (o, &n) in out[1..=COUNTS].iter_mut().zip(&c) {
+            *o = n as f64;
+        }
+        fields!(self.data, &mut Save { out, at: 1 + COUNTS });
+        Ok(())
+    }
+
+    /// Restores a state saved by [`Sim::get_state`] from a sim of the same model (any
+    /// time step: the saved one is restored). Validated before anything changes: wrong
+    /// length, non-finite entries, another version or model, a step size out of range,
+    /// a non-unit quaternion or a spin |ω| ≥ 2/dt are refused.
+    pub fn set_state(&mut self, input: &[f64]) -> Result<()> {
+        let c = counts(&self.data);
+        check_len("state", input.len(), c[COUNTS - 1])?;
+        crate::error::check_finite("state", input)?;
+        if input[0] != STATE_VERSION {
+            return Err(Error::InvalidArgument("state", format!("layout version {} where this maxdyn reads {STATE_VERSION}", input[0])));
+        }
+        if input[1..=COUNTS].iter().zip(&c).any(|(&a, &b)| a != b as f64) {
+            return Err(Error::InvalidArgument("state", format!("saved from another model (counts {:?}, this model's {c:?})", &input[1..=COUNTS])));
+        }
+        let mut check = Check { input, at: 1 + COUNTS, dt: 0.0, error: None };
+        fields!(self.data, &mut check);
+        if let Some(e) = check.error {
+            return Err(e);
+        }
+        fields!(self.data, &mut Load { input, at: 1 + COUNTS }, mut);
+        // the tracked values at the prediction are rewritten by the next step's predict
+        self.data.tracked.predicted.copy_from_slice(&self.data.tracked.state);
+        self.data.frame.dt = self.data.dt_prev;
+        Ok(())
+    }
+}
+
+impl Sim {
+    /// The sim's data and options, for the queries that read a step's internals
+    /// (`derivatives`).
+    pub(crate) fn data_and_options(&self) -> (&Data, &crate::step::SolverOptions) {
+        (&self.data, &self.options)
+    }
+}
+
+impl Clone for Sim {
+    /// An independent sim of the same model at the same exact state (the model is shared).
+    fn clone(&self) -> Sim {
+        Sim { model: self.model.clone(), data: self.data.clone(), options: self.options, policy: self.policy.clone() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Builder, Inertia, Model, Parent};
+    use crate::JointType;
+    use std::sync::Arc;
+
+    fn pendulum() -> Sim {
+        let mut b = Builder::new();
+        let body = b.add_body(1.0, Inertia::diagonal(0.1, 0.1, 0.1).unwrap()).unwrap();
+        b.set_body_pose(body, [0.0, 0.0, -1.0], [1.0, 0.0, 0.0, 0.0]).unwrap();
+        b.add_joint(JointType::Revolute, Parent::World, body, [0.0; 3], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]).unwrap();
+        Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap()
+    }
+
+    #[test]
+    fn header_names_version_and_counts() {
+        let sim = pendulum();
+        let mut s = vec![0.0; sim.state_size()];
+        sim.get_state(&mut s).unwrap();
+        assert_eq!(s[0], STATE_VERSION);
+        assert_eq!(s[1], 1.0); // bodies
+        assert_eq!(s[2], 1.0); // joints
+        assert_eq!(s[COUNTS] as usize, s.len());
+    }
+
+    #[test]
+    fn round_trip_is_the_identity_and_bad_input_changes_nothing() {
+        let mut sim = pendulum();
+        sim.set_joint_velocity(0, &[1.0]).unwrap();
+        for _ in 0..10 {
+            sim.step().unwrap();
+        }
+        let n = sim.state_size();
+        let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+        sim.get_state(&mut a).unwrap();
+        sim.set_state(&a).unwrap();
+        sim.get_state(&mut b).unwrap();
+        assert_eq!(a, b);
+        let mut bad = a.clone();
+        bad[1 + COUNTS + 4 + 3] = 2.0; // q_w of the body: norm ≠ 1
+        assert!(matches!(sim.set_state(&bad), Err(Error::InvalidArgument("state", _))));
+        bad = a.clone();
+        bad[1 + COUNTS] = 0.0; // dt
+        assert_eq!(sim.set_state(&bad), Err(Error::InvalidTimeStep(0.0)));
+        bad = a.clone();
+        bad[n - 1] = f64::NAN;
+        assert_eq!(sim.set_state(&bad), Err(Error::NonFinite("state")));
+        assert!(matches!(sim.set_state(&a[..n - 1]), Err(Error::WrongLength { .. })));
+        sim.get_state(&mut b).unwrap();
+        assert_eq!(a, b);
+    }
+}
