@@ -11,6 +11,7 @@ mod limits;
 mod mimics;
 mod shape_contacts;
 mod snapshot;
+mod snapshot_collision;
 mod state;
 
 pub use contacts::ContactReport;

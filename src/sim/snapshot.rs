@@ -8,7 +8,7 @@
 //! | entries | what |
 //! |---|---|
 //! | 1 | version |
-//! | 8 | counts it was saved with: bodies, joints, step unknowns, contacts' E variables, tracked coordinates, contacts, limit sides, total length |
+//! | 10 | counts it was saved with: bodies, joints, step unknowns, contacts' E variables, tracked coordinates, contacts, limit sides, collision pairs, contact slots, total length |
 //! | 4 | dt, dt of the current velocities (dt_prev), time, steps taken |
 //! | 13 × bodies | x, q, v, ω (as `body_state`) |
 //! | 9 × bodies + 6 × joints | inputs: force, torque, force point per body; joint inputs (6 per joint, unused 0) |
@@ -16,21 +16,24 @@
 //! | tracked | the tracked joint coordinates (angles unwrapped) |
 //! | 2 | energy account: input work, dissipation |
 //! | 4 × contacts + limit sides | last step's contact forces and limit forces (outputs, so a restored sim reports them) |
+//! | 3 × pairs + 14 × slots | the collision shapes' contact layout and points (`snapshot_collision`) |
 //!
 //! Not in the state: the model, the solver options, the step's scratch (rebuilt by every
 //! step) and the last step's statistics.
 
+use super::snapshot_collision as collision;
 use super::Sim;
+use crate::step::split::SplitPolicy;
 use crate::data::Data;
 use crate::error::check_len;
 use crate::math::{V3, V4};
 use crate::model::{Error, Result};
 
 /// Version of the state layout (the array's first entry).
-pub const STATE_VERSION: f64 = 1.0;
+pub const STATE_VERSION: f64 = 2.0;
 
 /// Header entries after the version: the counts of [`counts`].
-const COUNTS: usize = 8;
+const COUNTS: usize = 10;
 
 /// A quaternion in a state is unit to rounding: a step normalizes it.
 const UNIT_TOLERANCE: f64 = 1e-9;
@@ -81,7 +84,9 @@ fn counts(d: &Data) -> [usize; COUNTS] {
     let mut n = Count(0);
     fields!(d, &mut n);
     let body = d.state.x.len();
-    [body, d.inputs.joint_input.len(), d.warm.solution.len(), d.warm.e_solution.len(), d.tracked.state.len(), d.contact_forces.len(), d.limit_forces.len(), 1 + COUNTS + n.0]
+    let (pairs, slots) = collision::counts(d);
+    let total = 1 + COUNTS + n.0 + collision::len(pairs, slots);
+    [body, d.inputs.joint_input.len(), d.warm.solution.len(), d.warm.e_solution.len(), d.tracked.state.len(), d.contact_forces.len(), d.limit_forces.len(), pairs, slots, total]
 }
 
 /// Counts the entries.
@@ -293,7 +298,9 @@ impl Sim {
         for (o, &n) in out[1..=COUNTS].iter_mut().zip(&c) {
             *o = n as f64;
         }
-        fields!(self.data, &mut Save { out, at: 1 + COUNTS });
+        let mut save = Save { out, at: 1 + COUNTS };
+        fields!(self.data, &mut save);
+        collision::save(&self.data, &mut save.out[save.at..]);
         Ok(())
     }
 
@@ -302,26 +309,53 @@ impl Sim {
     /// length, non-finite entries, another version or model, a step size out of range,
     /// a non-unit quaternion or a spin |ω| ≥ 2/dt are refused.
     pub fn set_state(&mut self, input: &[f64]) -> Result<()> {
-        let c = counts(&self.data);
-        check_len("state", input.len(), c[COUNTS - 1])?;
+        if input.len() < 1 + COUNTS {
+            return Err(Error::WrongLength { name: "state", got: input.len(), expected: self.state_size() });
+        }
         crate::error::check_finite("state", input)?;
         if input[0] != STATE_VERSION {
             return Err(Error::InvalidArgument("state", format!("layout version {} where this maxdyn reads {STATE_VERSION}", input[0])));
         }
+        // the contact layout it was saved with, compiled on a copy if it is not the sim's
+        let header = &input[1..=COUNTS];
+        let (pairs, slots) = (header[7], header[8]);
+        let section = match (count(pairs), count(slots)) {
+            (Some(p), Some(s)) if collision::len(p, s) <= input.len() - 1 - COUNTS => Some((p, s, input.len() - collision::len(p, s))),
+            _ => None,
+        };
+        let Some((pairs, slots, at)) = section else {
+            return Err(Error::InvalidArgument("state", format!("saved from another model (counts {:?})", &input[1..=COUNTS])));
+        };
+        let layout = collision::read_pairs(&self.model, &input[at..], pairs, slots)?;
+        let mut moved = collision::data_for(&self.model, &self.data, &layout)?;
+        let d = moved.as_mut().unwrap_or(&mut self.data);
+        let c = counts(d);
+        check_len("state", input.len(), c[COUNTS - 1])?;
         if input[1..=COUNTS].iter().zip(&c).any(|(&a, &b)| a != b as f64) {
             return Err(Error::InvalidArgument("state", format!("saved from another model (counts {:?}, this model's {c:?})", &input[1..=COUNTS])));
         }
         let mut check = Check { input, at: 1 + COUNTS, dt: 0.0, error: None };
-        fields!(self.data, &mut check);
+        fields!(d, &mut check);
         if let Some(e) = check.error {
             return Err(e);
         }
-        fields!(self.data, &mut Load { input, at: 1 + COUNTS }, mut);
+        fields!(d, &mut Load { input, at: 1 + COUNTS }, mut);
+        collision::load(d, &input[at..]);
         // the tracked values at the prediction are rewritten by the next step's predict
-        self.data.tracked.predicted.copy_from_slice(&self.data.tracked.state);
-        self.data.frame.dt = self.data.dt_prev;
+        d.tracked.predicted.copy_from_slice(&d.tracked.state);
+        d.frame.dt = d.dt_prev;
+        if let Some(d) = moved {
+            // the retry policy's snapshot follows the layout
+            self.data = d;
+            self.policy = SplitPolicy::new(&self.data);
+        }
         Ok(())
     }
+}
+
+/// A count stored as a double: a whole number ≥ 0.
+fn count(v: f64) -> Option<usize> {
+    (v >= 0.0 && v.fract() == 0.0 && v <= MAX_STEPS).then_some(v as usize)
 }
 
 impl Sim {

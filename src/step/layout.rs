@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use crate::contact::{ConeType, Contact};
-use crate::data::collision::PairSlots;
+use crate::data::collision::{PairSlots, Slot};
 use crate::data::{Data, Scratch, WarmStart};
 use crate::model::{Model, Node, Result};
 
@@ -78,6 +78,19 @@ pub fn rebuild(model: &Model, d: &mut Data) -> Result<()> {
     c.layout = layout;
     c.rebuilds += 1;
     Ok(())
+}
+
+/// Moves the data to the layout of `pairs` (their slots empty until the next search):
+/// restoring a saved state (`sim::snapshot`).
+pub fn install(model: &Model, d: &mut Data, pairs: &[PairSlots]) -> Result<()> {
+    let c = &mut d.collision;
+    c.wanted.clear();
+    c.found.clear();
+    for p in pairs {
+        c.wanted.push(PairSlots { first: c.found.len(), ..*p });
+        c.found.extend(std::iter::repeat_n(Slot::default(), p.count));
+    }
+    rebuild(model, d)
 }
 
 /// The contact description of a pair's slots: its shapes, friction and the model's cone.

@@ -26,7 +26,7 @@ mod commit;
 pub(crate) mod culling;
 mod inequalities;
 pub(crate) mod interior_point;
-mod layout;
+pub(crate) mod layout;
 pub(crate) mod newton;
 pub(crate) mod options;
 pub(crate) mod problem;

@@ -6,3 +6,4 @@ mod capi;
 mod rolling;
 mod robots;
 mod stacks;
+mod state;
