@@ -67,6 +67,9 @@ fn the_a1_foot_spheres_sit_on_the_calf_bodies_at_the_file_positions() {
         let err = (0..3).map(|i| (feet[0].x[i] - expected[i]).abs()).fold(0.0, f64::max);
         assert!(err < 1e-15, "{leg} foot at {:?}, expected {expected:?} (error {err:e})", feet[0].x);
         assert_eq!(feet[0].q, maxdyn::math::V4::new(1.0, 0.0, 0.0, 0.0));
+        // the same place as the foot link's frame (its <origin> is the identity)
+        let frame = u.frame(&format!("{leg}_foot")).unwrap();
+        assert_eq!((frame.body, maxdyn::math::V3::from(frame.x)), (Some(calf), feet[0].x));
         // the calf's box: <origin rpy="0 π/2 0" xyz="0 0 -0.1">, size 0.2 0.016 0.016
         let boxes: Vec<_> = shapes.iter().filter(|s| s.body == Some(calf) && s.geometry.kind() == ShapeKind::Box).collect();
         assert_eq!(boxes.len(), 1, "{leg}");
