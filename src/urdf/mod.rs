@@ -53,7 +53,8 @@
 //! Pipeline: `parse` (XML → description) → `merge` (fixed groups → one link each) →
 //! `massless` (massless subtrees out) → `compose` (revolutes through massless links whose
 //! axes meet → one universal or spherical joint) → `assemble` (bodies, joints, frames) →
-//! `limits`.
+//! `limits` → `collision` (`<collision>` → collision shapes and the ground, when
+//! [`UrdfOptions`] ask for them; docs/COLLISION.md).
 
 mod assemble;
 mod collision;
