@@ -136,7 +136,8 @@ pub struct Urdf {
     pub world_mass: f64,
     /// What the file asks for that is not simulated as written, one message each: joint
     /// friction, `<limit lower=upper=0>`, massless subtrees left out, mimics not applied,
-    /// inertias that violate the triangle inequality.
+    /// inertias that violate the triangle inequality, collision meshes and refused
+    /// collision shapes skipped.
     pub warnings: Vec<String>,
 }
 
