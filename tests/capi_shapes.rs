@@ -149,6 +149,10 @@ fn bad_shapes_get_their_own_status_and_change_nothing() {
         expect(add(0, SPHERE, &ID, &[-0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
         expect(add(0, MAXDYN_SHAPE_BOX as i32, &ID, &[0.1, 0.0, 0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
         expect(add(0, MAXDYN_SHAPE_BOX as i32, &ID, &[0.1, 0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
+        assert!(capi_helpers::last_error().contains("2 parameters, the shape type takes 3"), "{}", capi_helpers::last_error());
+        // a count no array has is refused before the array is touched
+        expect(maxdyn_builder_add_shape(b, 0, SPHERE, ID.as_ptr(), [0.1].as_ptr(), usize::MAX, &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
+        expect(maxdyn_builder_add_shape(b, 0, MAXDYN_SHAPE_PLANE as i32, ID.as_ptr(), [0.1].as_ptr(), 1, &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
         expect(add(0, MAXDYN_SHAPE_CYLINDER as i32, &ID, &[0.0, 0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
         expect(add(0, MAXDYN_SHAPE_CAPSULE as i32, &ID, &[0.1, -0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
         expect(add(0, SPHERE, &ID, &[f64::NAN], &mut id), MAXDYN_STATUS_NON_FINITE, f, "params");

@@ -64,6 +64,12 @@ pub unsafe extern "C" fn maxdyn_builder_add_shape(
     call("maxdyn_builder_add_shape", || {
         let kind = shape_type_arg(shape_type)?;
         let pose = array::<7>(pose, "pose")?;
+        // the count first: a slice longer than the caller's array would be undefined
+        // behaviour even unread
+        if n != kind.parameter_count() {
+            let message = format!("argument `params`: {n} parameters, the shape type takes {}", kind.parameter_count());
+            return Err(Failure::new(MAXDYN_STATUS_INVALID_SHAPE, message));
+        }
         let params = slice(params, n, "params")?;
         let o = out(out_shape, "out_shape")?;
         let id = with_mut(builder, "builder", |b| {

@@ -187,7 +187,8 @@ pub unsafe extern "C" fn maxdyn_builder_from_urdf_string(xml: *const c_char, flo
 /// Loads the URDF file at `path` with `*options` into a new builder in `*out`. The
 /// load's warnings (what the file asks for that is not simulated as written: joint
 /// friction, `<limit lower=upper=0>` read as no limit, massless subtrees left out,
-/// mimics not applied, inertias violating the triangle inequality), one per line, are
+/// mimics not applied, inertias violating the triangle inequality, collision meshes
+/// and refused collision shapes skipped), one per line, are
 /// written NUL-terminated into `warnings` (at most `warnings_capacity` bytes, truncated;
 /// NULL with capacity 0 skips them), and their full length in bytes without the NUL
 /// into `*warnings_length` (NULL skips it): call again with a larger buffer if it did not fit.

@@ -53,7 +53,8 @@
 //! Pipeline: `parse` (XML → description) → `merge` (fixed groups → one link each) →
 //! `massless` (massless subtrees out) → `compose` (revolutes through massless links whose
 //! axes meet → one universal or spherical joint) → `assemble` (bodies, joints, frames) →
-//! `limits`.
+//! `limits` → `collision` (`<collision>` → collision shapes and the ground, when
+//! [`UrdfOptions`] ask for them; docs/COLLISION.md).
 
 mod assemble;
 mod collision;
@@ -135,7 +136,8 @@ pub struct Urdf {
     pub world_mass: f64,
     /// What the file asks for that is not simulated as written, one message each: joint
     /// friction, `<limit lower=upper=0>`, massless subtrees left out, mimics not applied,
-    /// inertias that violate the triangle inequality.
+    /// inertias that violate the triangle inequality, collision meshes and refused
+    /// collision shapes skipped.
     pub warnings: Vec<String>,
 }
 
