@@ -2,7 +2,8 @@
 # Installs what maxdyn's tests need on a fresh Debian machine with a Rust toolchain:
 # gcc/g++ and binutils (header, symbol and C-example tests), valgrind (the C examples
 # under memcheck), Python 3 (ctypes binding test), GNU Octave with mkoctfile
-# (MATLAB/Octave MEX binding test).
+# (MATLAB/Octave MEX binding test), cmake and pkg-config (tests/install.rs: the installed
+# library used through find_package and pkg-config).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
@@ -13,6 +14,8 @@ command -v g++ >/dev/null || need+=(g++)
 command -v python3 >/dev/null || need+=(python3)
 command -v nm >/dev/null || need+=(binutils)
 command -v valgrind >/dev/null || need+=(valgrind)
+command -v cmake >/dev/null || need+=(cmake)
+command -v pkg-config >/dev/null || need+=(pkg-config)
 if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
