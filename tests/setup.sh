@@ -4,8 +4,17 @@
 # under memcheck), Python 3 (ctypes binding test), GNU Octave with mkoctfile
 # (MATLAB/Octave MEX binding test), cmake and pkg-config (tests/install.rs: the installed
 # library used through find_package and pkg-config).
+# Usage: tests/setup.sh [--no-octave]   (--no-octave: for C-only users; then run the tests
+# with MAXDYN_ALLOW_SKIP_OCTAVE=1, which skips the one Octave binding test by name)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+octave=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-octave) octave=0 ;;
+    *) echo "setup.sh: unknown argument '$arg' (known: --no-octave)" >&2; exit 2 ;;
+  esac
+done
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 need=()
@@ -20,7 +29,7 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
 fi
-sh bindings/matlab/install_octave.sh
+if [ "$octave" = 1 ]; then sh bindings/matlab/install_octave.sh; fi
 cargo --version
 # URDF corpus for tests/urdf_corpus.rs: the *.urdf files of example-robot-data 6.0.0 (PyPI),
 # unpacked under target/ (not committed); skipped when already present.
