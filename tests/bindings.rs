@@ -18,7 +18,7 @@ fn have(tool: &str) -> bool {
 fn python_binding_tests_pass() {
     let lib = shared_library();
     let out = run(Command::new("python3")
-        .arg(manifest_dir().join("bindings").join("python").join("test_maxdyn.py"))
+        .arg(manifest_dir().join("bindings").join("python").join("tests").join("test_maxdyn.py"))
         .env("MAXDYN_LIB", &lib));
     println!("{out}");
     assert!(out.contains("13 passed, 0 failed"), "{out}");

@@ -47,7 +47,7 @@ def _library_path():
         return env
     names = {"darwin": "libmaxdyn.dylib", "win32": "maxdyn.dll"}
     name = names.get(sys.platform, "libmaxdyn.so")
-    root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
     for profile in ("release", "debug"):
         p = os.path.join(root, "target", profile, name)
         if os.path.exists(p):

@@ -6,10 +6,10 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import maxdyn  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 BOX = [1 / 600, 0, 0, 0, 1 / 600, 0, 0, 0, 1 / 600]  # Box(0.1, 0.1, 0.1, 1)
 
 
