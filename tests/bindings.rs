@@ -1,5 +1,6 @@
-//! Runs the binding test scripts against this build's shared library: Python (ctypes)
-//! and MATLAB/Octave (mkoctfile and octave-cli, installed by tests/setup.sh). Without
+//! Runs the MATLAB/Octave binding test against this build's shared library (mkoctfile
+//! and octave-cli, installed by tests/setup.sh); the Python package's tests run from
+//! tests/python_package.rs. Without
 //! Octave the Octave test fails, unless MAXDYN_ALLOW_SKIP_OCTAVE=1 explicitly allows the
 //! skip (never under MAXDYN_REQUIRE_OCTAVE=1, which CI sets). Julia is not installable
 //! on the project's machines: bindings/julia is untested here.
@@ -12,16 +13,6 @@ use common::*;
 
 fn have(tool: &str) -> bool {
     Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().map(|o| o.status.success()).unwrap_or(false)
-}
-
-#[test]
-fn python_binding_tests_pass() {
-    let lib = shared_library();
-    let out = run(Command::new("python3")
-        .arg(manifest_dir().join("bindings").join("python").join("tests").join("test_maxdyn.py"))
-        .env("MAXDYN_LIB", &lib));
-    println!("{out}");
-    assert!(out.contains("13 passed, 0 failed"), "{out}");
 }
 
 #[test]
