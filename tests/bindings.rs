@@ -36,5 +36,51 @@ fn octave_binding_tests_pass() {
         .arg(&lib)
         .env("MAXDYN_OCTAVE_BUILD", &build));
     println!("{out}");
-    assert!(out.contains("9 passed, 0 failed"), "{out}");
+    assert!(out.contains("10 passed, 0 failed"), "{out}");
+}
+
+/// The Octave build line of bindings/README.md, run as written against a temporary
+/// install, in a copy of the repository's layout; the MEX file then loads in Octave
+/// without LD_LIBRARY_PATH.
+#[test]
+fn documented_octave_build_command_works() {
+    if !(have("mkoctfile") && have("octave-cli") && have("pkg-config")) {
+        let flag = |name: &str| std::env::var(name).as_deref() == Ok("1");
+        assert!(flag("MAXDYN_ALLOW_SKIP_OCTAVE") && !flag("MAXDYN_REQUIRE_OCTAVE"), "Octave or pkg-config missing: run `bash tests/setup.sh`");
+        println!("SKIPPED (MAXDYN_ALLOW_SKIP_OCTAVE=1): octave not installed");
+        return;
+    }
+    let readme = std::fs::read_to_string(manifest_dir().join("bindings").join("README.md")).unwrap();
+    let lines: Vec<&str> = readme.lines().filter(|l| l.starts_with("mkoctfile ")).collect();
+    assert_eq!(lines.len(), 1, "one mkoctfile line expected in bindings/README.md: {lines:?}");
+    let scratch = scratch_dir("octave_documented_build");
+    let prefix = scratch.join("prefix");
+    let from = lib_dir(&shared_library());
+    run(Command::new("bash").arg(manifest_dir().join("scripts").join("install.sh")).arg("--prefix").arg(&prefix).arg("--from").arg(&from));
+    let repo = scratch.join("repo");
+    let matlab = repo.join("bindings").join("matlab");
+    std::fs::create_dir_all(&matlab).unwrap();
+    for entry in std::fs::read_dir(manifest_dir().join("bindings").join("matlab")).unwrap() {
+        let path = entry.unwrap().path();
+        if matches!(path.extension().and_then(|e| e.to_str()), Some("c" | "h" | "m")) {
+            std::fs::copy(&path, matlab.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let pkg_config_path = prefix.join("lib").join("pkgconfig");
+    let sh = |script: &str| {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .current_dir(&repo)
+            .env("PKG_CONFIG_PATH", &pkg_config_path)
+            .env_remove("LD_LIBRARY_PATH")
+            .output()
+            .expect("run sh");
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "`{script}` failed:\n{text}");
+        text
+    };
+    sh(lines[0]);
+    let out = sh("octave-cli --no-gui --norc --quiet --eval \"addpath('bindings/matlab'); printf('version %s\\n', maxdyn_mex('version'))\"");
+    assert!(out.contains(&format!("version {}", env!("CARGO_PKG_VERSION"))), "{out}");
 }

@@ -19,7 +19,7 @@ else
   trap 'rm -rf "$BUILD"' EXIT
 fi
 # -Wl,-rpath so the MEX file finds libmaxdyn.so without LD_LIBRARY_PATH
-mkoctfile --mex -o "$BUILD/maxdyn_mex" -I"$ROOT/include" "$HERE/maxdyn_mex.c" "$HERE/maxdyn_mex_names.c" "$HERE/maxdyn_mex_registry.c" \
+mkoctfile --mex -o "$BUILD/maxdyn_mex" -I"$ROOT/include" "$HERE"/maxdyn_mex*.c \
   -L"$LIBDIR" -lmaxdyn -Wl,-rpath,"$LIBDIR"
 octave-cli --no-gui --norc --quiet \
   --eval "addpath('$BUILD'); addpath('$HERE'); failed = test_maxdyn(); if failed > 0, error('maxdyn:tests', '%d test(s) failed', failed); end"
