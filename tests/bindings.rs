@@ -84,3 +84,63 @@ fn documented_octave_build_command_works() {
     let out = sh("octave-cli --no-gui --norc --quiet --eval \"addpath('bindings/matlab'); printf('version %s\\n', maxdyn_mex('version'))\"");
     assert!(out.contains(&format!("version {}", env!("CARGO_PKG_VERSION"))), "{out}");
 }
+
+/// The coverage table of bindings/README.md lists every function of the header, in
+/// its order, and its ✓ marks are exactly the functions each binding's source names.
+#[test]
+fn coverage_table_matches_the_header_and_the_bindings() {
+    let header = std::fs::read_to_string(header_path()).unwrap();
+    let functions: Vec<String> = header
+        .lines()
+        .filter(|l| !l.starts_with(|c: char| c.is_whitespace() || c == '/' || c == '#') && !l.starts_with("typedef"))
+        .filter_map(|l| {
+            let open = l.find('(')?;
+            let name = l[..open].rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next()?;
+            name.starts_with("maxdyn_").then(|| name.to_string())
+        })
+        .collect();
+    assert!(functions.len() > 100, "read only {} functions from the header", functions.len());
+    let readme = std::fs::read_to_string(manifest_dir().join("bindings").join("README.md")).unwrap();
+    let table = readme.split("<!-- coverage:begin -->").nth(1).and_then(|t| t.split("<!-- coverage:end -->").next()).expect("coverage markers");
+    let rows: Vec<Vec<String>> = table
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| l.trim_matches('|').split('|').map(|c| c.trim().trim_matches('`').to_string()).collect())
+        .collect();
+    let listed: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(listed, functions, "the table's functions are not the header's (regenerate the table)");
+    let read = |dir: &str, ext: &str| -> String {
+        let mut files: Vec<_> = std::fs::read_dir(manifest_dir().join(dir)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == ext)).collect();
+        files.sort();
+        files.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect()
+    };
+    let sources = [
+        ("Python", read("bindings/python/maxdyn", "py")),
+        ("Octave/MATLAB", read("bindings/matlab", "c")),
+        ("Julia", read("bindings/julia/src", "jl")),
+    ];
+    let names = |source: &str, function: &str| {
+        source.match_indices(function).any(|(at, _)| {
+            let before = source[..at].chars().next_back();
+            let after = source[at + function.len()..].chars().next();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    };
+    let mut wrong = Vec::new();
+    for row in &rows {
+        assert_eq!(row.len(), 4, "row {row:?}");
+        for (k, (binding, source)) in sources.iter().enumerate() {
+            let marked = match row[k + 1].as_str() {
+                "✓" => true,
+                "—" => false,
+                other => panic!("{}: cell `{other}` is neither ✓ nor —", row[0]),
+            };
+            if marked != names(source, &row[0]) {
+                wrong.push(format!("{} / {binding}: table says {}, the source {}", row[0], row[k + 1], if marked { "does not call it" } else { "calls it" }));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "bindings/README.md's coverage table is out of date:\n{}", wrong.join("\n"));
+    let count = |k: usize| rows.iter().filter(|r| r[k] == "✓").count();
+    println!("coverage: Python {}, Octave/MATLAB {}, Julia {} of {} functions", count(1), count(2), count(3), rows.len());
+}

@@ -50,5 +50,5 @@ fn pip_installed_package_passes_pytest() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "pytest failed");
-    assert!(stdout.contains("23 passed") && !stdout.contains("failed"), "{stdout}");
+    assert!(stdout.contains("24 passed") && !stdout.contains("failed"), "{stdout}");
 }

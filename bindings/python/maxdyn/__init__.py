@@ -37,7 +37,7 @@ __all__ = [
     "MaxdynError", "check", "version", "live_objects", "Builder", "Model", "Sim", "WORLD",
     "BODY_STATE_SIZE", "FIXED", "PRISMATIC", "PLANAR", "FIXED_ORIENTATION", "REVOLUTE",
     "CYLINDRICAL", "PLANAR_AXIS", "FREE_REVOLUTE", "SPHERICAL", "CYLINDRICAL_FREE",
-    "PLANAR_FREE", "FLOATING", "UNIVERSAL", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions", "Batch", "MAXDYN_LIBRARY_PATH",
+    "PLANAR_FREE", "FLOATING", "UNIVERSAL", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions", "Batch", "MAXDYN_LIBRARY_PATH", "UrdfOptions",
 ]
 
 WORLD = -1
@@ -128,8 +128,10 @@ _declare("maxdyn_sim_get_mimic_violation", _i32, _handle, _c_double_p)
 _declare("maxdyn_sim_get_body_state", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_sim_set_body_state", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_sim_set_body_force", _i32, _handle, _i32, _c_double_p, _c_double_p)
-for _name in ("get_joint_position", "get_joint_velocity", "set_joint_position", "set_joint_velocity"):
-    _declare("maxdyn_sim_" + _name, _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_sim_get_joint_position", _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_sim_get_joint_velocity", _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_sim_set_joint_position", _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_sim_set_joint_velocity", _i32, _handle, _i32, _c_double_p, _size)
 _declare("maxdyn_sim_get_energy", _i32, _handle, _c_double_p, _c_double_p)
 _declare("maxdyn_sim_get_constraint_violation", _i32, _handle, _c_double_p)
 _declare("maxdyn_sim_get_constraint_rank", _i32, _handle, _i32_p, _i32_p, _i32_p, _i32_p)
@@ -154,11 +156,15 @@ _declare("maxdyn_model_get_contact_count", _i32, _handle, _i32_p)
 _declare("maxdyn_builder_set_joint_limits", _i32, _handle, _i32, _c_double_p, _c_double_p, _size)
 _declare("maxdyn_builder_add_mimic", _i32, _handle, _i32, _i32, ctypes.c_double, ctypes.c_double, _i32_p)
 _declare("maxdyn_builder_add_frame", _i32, _handle, ctypes.c_char_p, _i32, _c_double_p, _i32_p)
-for _name in ("body", "joint", "frame"):
-    _declare(f"maxdyn_model_get_{_name}_name", _i32, _handle, _i32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
-    _declare(f"maxdyn_model_find_{_name}", _i32, _handle, ctypes.c_char_p, _i32_p)
-for _name in ("type", "parent", "child"):
-    _declare("maxdyn_model_get_joint_" + _name, _i32, _handle, _i32, _i32_p)
+_declare("maxdyn_model_get_body_name", _i32, _handle, _i32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
+_declare("maxdyn_model_find_body", _i32, _handle, ctypes.c_char_p, _i32_p)
+_declare("maxdyn_model_get_joint_name", _i32, _handle, _i32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
+_declare("maxdyn_model_find_joint", _i32, _handle, ctypes.c_char_p, _i32_p)
+_declare("maxdyn_model_get_frame_name", _i32, _handle, _i32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
+_declare("maxdyn_model_find_frame", _i32, _handle, ctypes.c_char_p, _i32_p)
+_declare("maxdyn_model_get_joint_type", _i32, _handle, _i32, _i32_p)
+_declare("maxdyn_model_get_joint_parent", _i32, _handle, _i32, _i32_p)
+_declare("maxdyn_model_get_joint_child", _i32, _handle, _i32, _i32_p)
 _declare("maxdyn_model_get_body_mass", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_model_get_body_inertia", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_model_get_frame_count", _i32, _handle, _i32_p)
@@ -262,6 +268,31 @@ try:  # present when the library was built with the URDF entry point
     HAS_URDF = True
 except AttributeError:
     HAS_URDF = False
+
+
+class UrdfOptions(_Struct):
+    """How a URDF is loaded (maxdyn_urdf_options); UrdfOptions() holds the defaults.
+    Fields: floating (1: a free root), merge_fixed (1: fixed links merged into their
+    parent), joint_limits (1: `<limit>` bounds simulated)."""
+
+    _fields_ = [("floating", ctypes.c_int32), ("merge_fixed", ctypes.c_int32), ("joint_limits", ctypes.c_int32)]
+
+    def __init__(self, **fields):
+        super().__init__()
+        ctypes.memmove(ctypes.byref(self), ctypes.byref(_lib.maxdyn_urdf_options_default()), ctypes.sizeof(self))
+        for name, value in fields.items():
+            if name not in dict(self._fields_):
+                raise TypeError(f"UrdfOptions has no field {name!r}")
+            setattr(self, name, _id(value, name))
+
+
+_declare("maxdyn_urdf_options_default", UrdfOptions)
+_declare("maxdyn_builder_from_urdf_string", _i32, ctypes.c_char_p, _i32, _handle_p)
+for _fn in ("maxdyn_builder_from_urdf_with", "maxdyn_builder_from_urdf_string_with"):
+    _declare(_fn, _i32, ctypes.c_char_p, ctypes.POINTER(UrdfOptions), _handle_p, ctypes.c_char_p, _size, ctypes.POINTER(_size))
+_declare("maxdyn_builder_get_gravity", _i32, _handle, _c_double_p)
+_declare("maxdyn_builder_add_universal_joint", _i32, _handle, _i32, _i32, _c_double_p, _c_double_p, _c_double_p,
+         _c_double_p, _i32_p)
 
 
 class MaxdynError(RuntimeError):
@@ -397,6 +428,57 @@ class Builder(_Handle):
         obj = cls.__new__(cls)
         _Handle.__init__(obj, p)
         return obj
+
+    @classmethod
+    def from_urdf_string(cls, xml, floating=False):
+        """Loads URDF text (see from_urdf)."""
+        if not isinstance(xml, str):
+            raise TypeError(f"xml must be a str, got {type(xml).__name__}")
+        p = _handle()
+        check(_lib.maxdyn_builder_from_urdf_string(xml.encode(), 1 if floating else 0, ctypes.byref(p)))
+        return cls._adopt(p)
+
+    @classmethod
+    def from_urdf_with(cls, source, options, is_text=False):
+        """Loads a URDF file (or text, is_text=True) with UrdfOptions; returns (builder,
+        warnings): what the file asks for that is not simulated as written."""
+        if not isinstance(options, UrdfOptions):
+            raise TypeError(f"options must be a UrdfOptions, got {type(options).__name__}")
+        fn = _lib.maxdyn_builder_from_urdf_string_with if is_text else _lib.maxdyn_builder_from_urdf_with
+        arg = source.encode() if is_text else os.fsencode(source)
+        capacity = 4096
+        while True:
+            p, n = _handle(), _size()
+            buf = ctypes.create_string_buffer(capacity)
+            check(fn(arg, ctypes.byref(options), ctypes.byref(p), buf, capacity, ctypes.byref(n)))
+            builder = cls._adopt(p)
+            if n.value < capacity:
+                return builder, buf.value.decode("utf-8", "replace")
+            builder.close()
+            capacity = n.value + 1
+
+    @classmethod
+    def _adopt(cls, p):
+        obj = cls.__new__(cls)
+        _Handle.__init__(obj, p)
+        return obj
+
+    @property
+    def gravity(self):
+        """The gravity vector (m/s^2, world frame)."""
+        g, ptr = _out(3)
+        check(_lib.maxdyn_builder_get_gravity(self.ptr, ptr))
+        return g
+
+    def add_universal_joint(self, parent, child, p_parent, p_child, axis_parent, axis_child):
+        """A universal (Hooke) joint: α about axis_parent, then β about axis_child
+        (perpendicular). Returns the joint id."""
+        out = _i32()
+        check(_lib.maxdyn_builder_add_universal_joint(
+            self.ptr, _id(parent, "parent"), _id(child, "child"), _doubles(p_parent, 3, "p_parent"),
+            _doubles(p_child, 3, "p_child"), _doubles(axis_parent, 3, "axis_parent"),
+            _doubles(axis_child, 3, "axis_child"), ctypes.byref(out)))
+        return out.value
 
     def set_gravity(self, g):
         check(_lib.maxdyn_builder_set_gravity(self.ptr, _doubles(g, 3, "g")))

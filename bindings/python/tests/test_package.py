@@ -155,3 +155,28 @@ def test_free_fall_in_c_matches_the_discrete_formula():
     sim.step(n)
     assert abs(sim.body_state(1)[2] - (1.0 - g * dt * dt * n * (n - 1) / 2)) < 1e-12
     assert sim.constraint_violation() < 1e-9
+
+
+URDF = """<robot name="r">
+  <link name="base"/>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="1 0 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"""
+
+
+def test_urdf_text_options_gravity_and_universal_joint():
+    with maxdyn.Builder.from_urdf_string(URDF) as b:
+        assert b.body_count == 1 and b.joint_count == 1 and b.find_joint("hinge") == 0
+        assert b.gravity.tolist() == [0.0, 0.0, -9.81]
+    b, warnings = maxdyn.Builder.from_urdf_with(URDF, maxdyn.UrdfOptions(joint_limits=0), is_text=True)
+    assert isinstance(warnings, str) and maxdyn.Model(b).limit_count == 0
+    assert maxdyn.Model(maxdyn.Builder.from_urdf_string(URDF)).limit_count == 1
+    with maxdyn.Builder() as u:
+        a = u.add_body(1.0, np.eye(3) * 0.01)
+        c = u.add_body(1.0, np.eye(3) * 0.01)
+        u.set_body_pose(c, [0, 0, -1], [1, 0, 0, 0])
+        j = u.add_universal_joint(a, c, [0, 0, -0.5], [0, 0, 0.5], [1, 0, 0], [0, 1, 0])
+        assert maxdyn.Model(u).joint_dof(j) == 2
+    with pytest.raises(TypeError, match="^options must be"):
+        maxdyn.Builder.from_urdf_with(URDF, None, is_text=True)
