@@ -49,8 +49,9 @@
  * removed, renamed or changed (old names stay as deprecated aliases). A program built
  * against a header runs with any library of the same major version at least as new,
  * with one exception: maxdyn_sim_get_step_stats and maxdyn_sim_get_options write the
- * library's whole struct and carry no size field yet, so when one of those structs
- * grows, programs that read it must be rebuilt against the new header.
+ * library's whole struct, so when one of those structs grows, programs that call them
+ * must be rebuilt against the new header. maxdyn_sim_get_step_stats_sized takes the
+ * caller's sizeof(maxdyn_step_stats) and writes only that much: it stays correct.
  */
 
 #ifndef MAXDYN_H
@@ -1329,6 +1330,19 @@ maxdyn_status maxdyn_sim_get_constraint_rank(const struct maxdyn_sim *sim,
 // Number of builders, models and sims created and not yet freed, over all threads.
 // For leak tests: it returns to 0 when every object has been freed.
 size_t maxdyn_debug_live_objects(void);
+
+// As `maxdyn_sim_get_step_stats`, writing only the first `out_size` bytes of the
+// struct (pass `sizeof(maxdyn_step_stats)` of the header you compiled against); the
+// bytes beyond are untouched. Fields are only ever added at the end, so this call stays
+// correct for a program built against an older header when the struct grows, where
+// `maxdyn_sim_get_step_stats` (which writes the library's whole struct) would not.
+// `out_size` 0 is `MAXDYN_STATUS_INVALID_ARGUMENT`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or `out_size` writable bytes.
+maxdyn_status maxdyn_sim_get_step_stats_sized(const struct maxdyn_sim *sim,
+                                              struct maxdyn_step_stats *out,
+                                              size_t out_size);
 
 // Creates a batch of `n_sims` sims of `model` with time step `dt` (> 0, s), all at
 // the bodies' initial states, stepped on `n_threads` threads (0: the machine's

@@ -40,6 +40,7 @@ pub mod sim_inputs;
 pub mod sim_contacts;
 pub mod sim_limits;
 pub mod diagnostics;
+pub mod step_stats_sized;
 pub mod batch;
 pub mod deprecated;
 #[cfg(test)]
@@ -53,6 +54,7 @@ pub use builder_shapes::maxdyn_shape_type;
 pub use builder_names::*;
 pub use deprecated::*;
 pub use diagnostics::*;
+pub use step_stats_sized::*;
 pub use error::maxdyn_last_error_message;
 pub use model::*;
 pub use model_constraints::*;

@@ -220,6 +220,7 @@ class StepStats(_Struct):
 
 
 _declare("maxdyn_sim_get_step_stats", _i32, _handle, ctypes.POINTER(StepStats))
+_declare("maxdyn_sim_get_step_stats_sized", _i32, _handle, ctypes.POINTER(StepStats), _size)
 
 
 class SolverOptions(_Struct):
@@ -948,7 +949,7 @@ class Sim(_Handle):
 
     def step_stats(self):
         st = StepStats()
-        check(_lib.maxdyn_sim_get_step_stats(self.ptr, ctypes.byref(st)))
+        check(_lib.maxdyn_sim_get_step_stats_sized(self.ptr, ctypes.byref(st), ctypes.sizeof(st)))
         return st
 
     # --- inputs (they hold until changed: set them, then step)
