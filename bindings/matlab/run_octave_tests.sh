@@ -11,6 +11,10 @@ if [ -z "$LIB" ]; then
   [ -f "$LIB" ] || (cd "$ROOT" && cargo build --release --lib)
 fi
 LIBDIR=$(cd "$(dirname "$LIB")" && pwd)
+# the MEX file asks the loader for the SONAME (libmaxdyn.so.0): make that name beside
+# a library fresh from cargo, which only writes libmaxdyn.so
+SONAME=$(readelf -d "$LIB" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+if [ -n "$SONAME" ] && [ ! -e "$LIBDIR/$SONAME" ]; then ln -s "$(basename "$LIB")" "$LIBDIR/$SONAME"; fi
 if [ -n "${MAXDYN_OCTAVE_BUILD:-}" ]; then
   BUILD=$MAXDYN_OCTAVE_BUILD
   mkdir -p "$BUILD"
