@@ -10,7 +10,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 prefix="" libdir="lib" from=""
-usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) prefix="${2:?--prefix needs a directory}"; shift 2 ;;
@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
     --libdir=*) libdir="${1#*=}"; shift ;;
     --from) from="${2:?--from needs a directory}"; shift 2 ;;
     --from=*) from="${1#*=}"; shift ;;
-    -h|--help) usage ;;
+    -h|--help) usage 0 ;;
     *) echo "install.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
