@@ -36,7 +36,18 @@ fn octave_binding_tests_pass() {
         .arg(&lib)
         .env("MAXDYN_OCTAVE_BUILD", &build));
     println!("{out}");
-    assert!(out.contains("10 passed, 0 failed"), "{out}");
+    let expected = octave_test_count();
+    assert!(out.contains(&format!("{expected} passed, 0 failed")), "expected {expected} passed:\n{out}");
+}
+
+/// The tests test_maxdyn.m lists (the `@name` handles of its `tests = {...}` cell): all
+/// must run and pass.
+fn octave_test_count() -> usize {
+    let source = std::fs::read_to_string(manifest_dir().join("bindings").join("matlab").join("test_maxdyn.m")).unwrap();
+    let list = source.split("tests = {").nth(1).and_then(|t| t.split("};").next()).expect("the tests = {...}; cell of test_maxdyn.m");
+    let count = list.matches('@').count();
+    assert!(count >= 10, "only {count} Octave tests listed");
+    count
 }
 
 /// The Octave build line of bindings/README.md, run as written against a temporary
@@ -87,6 +98,8 @@ fn documented_octave_build_command_works() {
 
 /// The coverage table of bindings/README.md lists every function of the header, in
 /// its order, and its ✓ marks are exactly the functions each binding's source names.
+/// `MAXDYN_BLESS=1 cargo test --test bindings coverage` rewrites it (after the header or
+/// a binding changed).
 #[test]
 fn coverage_table_matches_the_header_and_the_bindings() {
     let header = std::fs::read_to_string(header_path()).unwrap();
@@ -100,24 +113,19 @@ fn coverage_table_matches_the_header_and_the_bindings() {
         })
         .collect();
     assert!(functions.len() > 100, "read only {} functions from the header", functions.len());
-    let readme = std::fs::read_to_string(manifest_dir().join("bindings").join("README.md")).unwrap();
-    let table = readme.split("<!-- coverage:begin -->").nth(1).and_then(|t| t.split("<!-- coverage:end -->").next()).expect("coverage markers");
-    let rows: Vec<Vec<String>> = table
-        .lines()
-        .filter(|l| l.starts_with("| `"))
-        .map(|l| l.trim_matches('|').split('|').map(|c| c.trim().trim_matches('`').to_string()).collect())
-        .collect();
-    let listed: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
-    assert_eq!(listed, functions, "the table's functions are not the header's (regenerate the table)");
-    let read = |dir: &str, ext: &str| -> String {
-        let mut files: Vec<_> = std::fs::read_dir(manifest_dir().join(dir)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == ext)).collect();
+    let read = |dirs: &[&str], ext: &str| -> String {
+        let mut files: Vec<_> = dirs
+            .iter()
+            .flat_map(|d| std::fs::read_dir(manifest_dir().join(d)).unwrap().map(|e| e.unwrap().path()))
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
         files.sort();
         files.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect()
     };
     let sources = [
-        ("Python", read("bindings/python/maxdyn", "py")),
-        ("Octave/MATLAB", read("bindings/matlab", "c")),
-        ("Julia", read("bindings/julia/src", "jl")),
+        read(&["bindings/python/maxdyn"], "py"),
+        read(&["bindings/matlab"], "c"),
+        read(&["bindings/julia", "bindings/julia/src"], "jl"),
     ];
     let names = |source: &str, function: &str| {
         source.match_indices(function).any(|(at, _)| {
@@ -126,21 +134,37 @@ fn coverage_table_matches_the_header_and_the_bindings() {
             !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
         })
     };
-    let mut wrong = Vec::new();
-    for row in &rows {
-        assert_eq!(row.len(), 4, "row {row:?}");
-        for (k, (binding, source)) in sources.iter().enumerate() {
-            let marked = match row[k + 1].as_str() {
-                "✓" => true,
-                "—" => false,
-                other => panic!("{}: cell `{other}` is neither ✓ nor —", row[0]),
-            };
-            if marked != names(source, &row[0]) {
-                wrong.push(format!("{} / {binding}: table says {}, the source {}", row[0], row[k + 1], if marked { "does not call it" } else { "calls it" }));
-            }
-        }
+    let expected: Vec<String> = functions
+        .iter()
+        .map(|f| {
+            let marks: Vec<&str> = sources.iter().map(|src| if names(src, f) { "✓" } else { "—" }).collect();
+            format!("| `{f}` | {} |", marks.join(" | "))
+        })
+        .collect();
+    let count = |k: usize| expected.iter().filter(|r| r.split(" | ").nth(k).map(|c| c.trim_end_matches(" |")) == Some("✓")).count();
+    println!("coverage: Python {}, Octave/MATLAB {}, Julia {} of {} functions", count(1), count(2), count(3), expected.len());
+
+    let path = manifest_dir().join("bindings").join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let (begin, end) = ("<!-- coverage:begin -->\n", "<!-- coverage:end -->");
+    let start = readme.find(begin).expect("coverage:begin marker") + begin.len();
+    let stop = readme.find(end).expect("coverage:end marker");
+    let table = format!("| C function | Python | Octave/MATLAB | Julia |\n|---|:-:|:-:|:-:|\n{}\n", expected.join("\n"));
+    if std::env::var("MAXDYN_BLESS").as_deref() == Ok("1") {
+        std::fs::write(&path, format!("{}{table}{}", &readme[..start], &readme[stop..])).unwrap();
+        return;
     }
-    assert!(wrong.is_empty(), "bindings/README.md's coverage table is out of date:\n{}", wrong.join("\n"));
-    let count = |k: usize| rows.iter().filter(|r| r[k] == "✓").count();
-    println!("coverage: Python {}, Octave/MATLAB {}, Julia {} of {} functions", count(1), count(2), count(3), rows.len());
+    let listed: Vec<&str> = readme[start..stop].lines().filter(|l| l.starts_with("| `")).collect();
+    let wrong: Vec<String> = expected
+        .iter()
+        .filter(|row| !listed.contains(&row.as_str()))
+        .map(|row| format!("should be: {row}"))
+        .chain(listed.iter().filter(|row| !expected.contains(&row.to_string())).map(|row| format!("is wrong:  {row}")))
+        .collect();
+    assert!(
+        wrong.is_empty() && listed.len() == expected.len(),
+        "bindings/README.md's coverage table is out of date (regenerate: MAXDYN_BLESS=1 cargo test --test bindings coverage):\n{}",
+        wrong.join("\n")
+    );
+    assert_eq!(listed, expected.iter().map(String::as_str).collect::<Vec<_>>(), "rows out of the header's order");
 }

@@ -283,9 +283,13 @@ fn mismatches(header: &HashMap<String, Signature>, calls: &[(String, Signature)]
     out
 }
 
+/// The binding's .jl files: bindings/julia/src, and any left beside it (all but test/).
 fn binding_sources() -> Vec<(PathBuf, String)> {
-    let dir = manifest_dir().join("bindings").join("julia").join("src");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "jl")).collect();
+    let root = manifest_dir().join("bindings").join("julia");
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in [root.clone(), root.join("src")] {
+        files.extend(std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "jl")));
+    }
     files.sort();
     files.into_iter().map(|p| (p.clone(), std::fs::read_to_string(&p).unwrap())).collect()
 }

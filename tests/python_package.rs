@@ -50,5 +50,19 @@ fn pip_installed_package_passes_pytest() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "pytest failed");
-    assert!(stdout.contains("24 passed") && !stdout.contains("failed"), "{stdout}");
+    let expected = test_function_count();
+    assert!(stdout.contains(&format!("{expected} passed")) && !stdout.contains("failed"), "expected {expected} passed:\n{stdout}");
+}
+
+/// The `def test_` functions of bindings/python/tests: all must run and pass.
+fn test_function_count() -> usize {
+    let dir = manifest_dir().join("bindings").join("python").join("tests");
+    let count: usize = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("test_") && n.ends_with(".py")))
+        .map(|p| std::fs::read_to_string(p).unwrap().lines().filter(|l| l.starts_with("def test_")).count())
+        .sum();
+    assert!(count >= 24, "only {count} test functions found in {}", dir.display());
+    count
 }

@@ -37,7 +37,7 @@ __all__ = [
     "MaxdynError", "check", "version", "live_objects", "Builder", "Model", "Sim", "WORLD",
     "BODY_STATE_SIZE", "FIXED", "PRISMATIC", "PLANAR", "FIXED_ORIENTATION", "REVOLUTE",
     "CYLINDRICAL", "PLANAR_AXIS", "FREE_REVOLUTE", "SPHERICAL", "CYLINDRICAL_FREE",
-    "PLANAR_FREE", "FLOATING", "UNIVERSAL", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions", "Batch", "MAXDYN_LIBRARY_PATH", "UrdfOptions",
+    "PLANAR_FREE", "FLOATING", "UNIVERSAL", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions", "Batch", "MAXDYN_LIBRARY_PATH",
 ]
 
 WORLD = -1
@@ -270,27 +270,7 @@ try:  # present when the library was built with the URDF entry point
 except AttributeError:
     HAS_URDF = False
 
-
-class UrdfOptions(_Struct):
-    """How a URDF is loaded (maxdyn_urdf_options); UrdfOptions() holds the defaults.
-    Fields: floating (1: a free root), merge_fixed (1: fixed links merged into their
-    parent), joint_limits (1: `<limit>` bounds simulated)."""
-
-    _fields_ = [("floating", ctypes.c_int32), ("merge_fixed", ctypes.c_int32), ("joint_limits", ctypes.c_int32)]
-
-    def __init__(self, **fields):
-        super().__init__()
-        ctypes.memmove(ctypes.byref(self), ctypes.byref(_lib.maxdyn_urdf_options_default()), ctypes.sizeof(self))
-        for name, value in fields.items():
-            if name not in dict(self._fields_):
-                raise TypeError(f"UrdfOptions has no field {name!r}")
-            setattr(self, name, _id(value, name))
-
-
-_declare("maxdyn_urdf_options_default", UrdfOptions)
 _declare("maxdyn_builder_from_urdf_string", _i32, ctypes.c_char_p, _i32, _handle_p)
-for _fn in ("maxdyn_builder_from_urdf_with", "maxdyn_builder_from_urdf_string_with"):
-    _declare(_fn, _i32, ctypes.c_char_p, ctypes.POINTER(UrdfOptions), _handle_p, ctypes.c_char_p, _size, ctypes.POINTER(_size))
 _declare("maxdyn_builder_get_gravity", _i32, _handle, _c_double_p)
 _declare("maxdyn_builder_add_universal_joint", _i32, _handle, _i32, _i32, _c_double_p, _c_double_p, _c_double_p,
          _c_double_p, _i32_p)
@@ -438,25 +418,6 @@ class Builder(_Handle):
         p = _handle()
         check(_lib.maxdyn_builder_from_urdf_string(xml.encode(), 1 if floating else 0, ctypes.byref(p)))
         return cls._adopt(p)
-
-    @classmethod
-    def from_urdf_with(cls, source, options, is_text=False):
-        """Loads a URDF file (or text, is_text=True) with UrdfOptions; returns (builder,
-        warnings): what the file asks for that is not simulated as written."""
-        if not isinstance(options, UrdfOptions):
-            raise TypeError(f"options must be a UrdfOptions, got {type(options).__name__}")
-        fn = _lib.maxdyn_builder_from_urdf_string_with if is_text else _lib.maxdyn_builder_from_urdf_with
-        arg = source.encode() if is_text else os.fsencode(source)
-        capacity = 4096
-        while True:
-            p, n = _handle(), _size()
-            buf = ctypes.create_string_buffer(capacity)
-            check(fn(arg, ctypes.byref(options), ctypes.byref(p), buf, capacity, ctypes.byref(n)))
-            builder = cls._adopt(p)
-            if n.value < capacity:
-                return builder, buf.value.decode("utf-8", "replace")
-            builder.close()
-            capacity = n.value + 1
 
     @classmethod
     def _adopt(cls, p):

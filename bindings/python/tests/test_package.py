@@ -165,18 +165,16 @@ URDF = """<robot name="r">
 </robot>"""
 
 
-def test_urdf_text_options_gravity_and_universal_joint():
+def test_urdf_text_gravity_and_universal_joint():
     with maxdyn.Builder.from_urdf_string(URDF) as b:
         assert b.body_count == 1 and b.joint_count == 1 and b.find_joint("hinge") == 0
         assert b.gravity.tolist() == [0.0, 0.0, -9.81]
-    b, warnings = maxdyn.Builder.from_urdf_with(URDF, maxdyn.UrdfOptions(joint_limits=0), is_text=True)
-    assert isinstance(warnings, str) and maxdyn.Model(b).limit_count == 0
-    assert maxdyn.Model(maxdyn.Builder.from_urdf_string(URDF)).limit_count == 1
+        assert maxdyn.Model(b).limit_count == 1
     with maxdyn.Builder() as u:
         a = u.add_body(1.0, np.eye(3) * 0.01)
         c = u.add_body(1.0, np.eye(3) * 0.01)
         u.set_body_pose(c, [0, 0, -1], [1, 0, 0, 0])
         j = u.add_universal_joint(a, c, [0, 0, -0.5], [0, 0, 0.5], [1, 0, 0], [0, 1, 0])
         assert maxdyn.Model(u).joint_dof(j) == 2
-    with pytest.raises(TypeError, match="^options must be"):
-        maxdyn.Builder.from_urdf_with(URDF, None, is_text=True)
+    with pytest.raises(TypeError, match="^xml must be"):
+        maxdyn.Builder.from_urdf_string(b"<robot/>")
