@@ -16,6 +16,42 @@
  * contacts, diagnostics); batches of sims on a thread pool; last the deprecated names of older releases, each an alias
  * of its maxdyn_<object>_get_<thing> function (kept so existing code compiles).
  * Structs (maxdyn_step_stats, maxdyn_solver_options) only ever grow at their end.
+ *
+ * Units: SI throughout - kg, m, s, rad, kg*m^2 (inertia), N (forces), N*m (torques),
+ * J (energies). Gravity defaults to (0, 0, -9.81) m/s^2.
+ * Frames: a body's frame has its origin at the body's centre of mass; its inertia is
+ * the 3x3 tensor about the centre of mass in that frame (row-major 9 doubles). Points
+ * on a body (joints, contacts, springs, frames) are in its body frame; on the world
+ * (MAXDYN_WORLD = -1), in the world frame. A body without joints is free (6 dof).
+ * State: x is the centre of mass in the world frame, q the unit quaternion (Hamilton,
+ * scalar first) from the body frame to the world frame, v the velocity in the world
+ * frame, omega the angular velocity in the body frame. n bodies' states are
+ * double[n][13], body after body. Velocities are discrete (the variational
+ * integrator's): the next step starts from x + v*dt and q turned by omega over dt; joint
+ * velocities likewise. Ids count from 0 in order of addition.
+ * Arrays: every array pointer is followed by its length where the length is not fixed
+ * by the function (fixed lengths are given in its comment); a wrong length is
+ * MAXDYN_STATUS_WRONG_LENGTH.
+ * Ownership: each object from *_new / *_from_* belongs to the caller until its *_free.
+ * A model is shared (reference counted) by its sims, so it may be freed before them;
+ * a batch owns its sims (never free a sim from maxdyn_batch_get_sim). Strings returned
+ * as const char * are static or thread-local: never free them. maxdyn never keeps a
+ * caller's pointer after a call returns, except a control callback and its user_data.
+ * Threads: the library has no global mutable state beyond atomic counters (error
+ * messages are per thread).
+ * Distinct objects may be used from different threads at once. One builder or sim must
+ * not be used from two threads at the same time (calls are not locked); a model is
+ * immutable and may be read from any number of threads, and sims of one model may step
+ * in parallel. A batch steps its sims on its own threads; its callback runs there.
+ * Versions: MAXDYN_VERSION_* give this header's version, maxdyn_version() the
+ * library's. Within one major version (SONAME libmaxdyn.so.MAJOR) the ABI only grows:
+ * functions, constants, status codes and struct fields at the end are added, none is
+ * removed, renamed or changed (old names stay as deprecated aliases). A program built
+ * against a header runs with any library of the same major version at least as new,
+ * with one exception: maxdyn_sim_get_step_stats and maxdyn_sim_get_options write the
+ * library's whole struct, so when one of those structs grows, programs that call them
+ * must be rebuilt against the new header. maxdyn_sim_get_step_stats_sized takes the
+ * caller's sizeof(maxdyn_step_stats) and writes only that much: it stays correct.
  */
 
 #ifndef MAXDYN_H
@@ -1238,7 +1274,9 @@ maxdyn_status maxdyn_sim_set_contact_margin(struct maxdyn_sim *sim, double margi
 // `sim` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_sim_get_contact_margin(const struct maxdyn_sim *sim, double *out);
 
-// Simulated time (s) in `*out`: steps taken × dt.
+// Simulated time (s) in `*out`: the running sum of the steps' dt, so after k steps it
+// may differ from k·dt by rounding (1.0000000000000007 s after 100 steps of 0.01 s).
+// For the exact k·dt, multiply `maxdyn_sim_get_step_count` by `maxdyn_sim_get_dt`.
 //
 // # Safety
 // `sim` is NULL or live; `out` is NULL or writable.
@@ -1653,6 +1691,19 @@ maxdyn_status maxdyn_sim_get_constraint_rank(const struct maxdyn_sim *sim,
 // Number of builders, models and sims created and not yet freed, over all threads.
 // For leak tests: it returns to 0 when every object has been freed.
 size_t maxdyn_debug_live_objects(void);
+
+// As `maxdyn_sim_get_step_stats`, writing only the first `out_size` bytes of the
+// struct (pass `sizeof(maxdyn_step_stats)` of the header you compiled against); the
+// bytes beyond are untouched. Fields are only ever added at the end, so this call stays
+// correct for a program built against an older header when the struct grows, where
+// `maxdyn_sim_get_step_stats` (which writes the library's whole struct) would not.
+// `out_size` 0 is `MAXDYN_STATUS_INVALID_ARGUMENT`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or `out_size` writable bytes.
+maxdyn_status maxdyn_sim_get_step_stats_sized(const struct maxdyn_sim *sim,
+                                              struct maxdyn_step_stats *out,
+                                              size_t out_size);
 
 // Creates a batch of `n_sims` sims of `model` with time step `dt` (> 0, s), all at
 // the bodies' initial states, stepped on `n_threads` threads (0: the machine's

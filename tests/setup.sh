@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Installs what maxdyn's tests need on a fresh Debian machine with a Rust toolchain:
 # gcc/g++ and binutils (header, symbol and C-example tests), valgrind (the C examples
-# under memcheck), Python 3 (ctypes binding test), GNU Octave with mkoctfile
-# (MATLAB/Octave MEX binding test).
+# under memcheck), Python 3 with venv (the pip package's tests), GNU Octave with mkoctfile
+# (MATLAB/Octave MEX binding test), cmake and pkg-config (tests/install.rs: the installed
+# library used through find_package and pkg-config).
+# Usage: tests/setup.sh [--no-octave]   (--no-octave: for C-only users; then run the tests
+# with MAXDYN_ALLOW_SKIP_OCTAVE=1, which skips the one Octave binding test by name)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+octave=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-octave) octave=0 ;;
+    *) echo "setup.sh: unknown argument '$arg' (known: --no-octave)" >&2; exit 2 ;;
+  esac
+done
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 need=()
@@ -13,12 +23,22 @@ command -v g++ >/dev/null || need+=(g++)
 command -v python3 >/dev/null || need+=(python3)
 command -v nm >/dev/null || need+=(binutils)
 command -v valgrind >/dev/null || need+=(valgrind)
+command -v cmake >/dev/null || need+=(cmake)
+python3 -c "import ensurepip, venv" 2>/dev/null || need+=(python3-venv)
+command -v pkg-config >/dev/null || need+=(pkg-config)
 if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
 fi
-sh bindings/matlab/install_octave.sh
+if [ "$octave" = 1 ]; then sh bindings/matlab/install_octave.sh; fi
 cargo --version
+# Python venv for tests/python_package.rs (pip installs bindings/python into it, then
+# pytest): numpy, pytest and the build backend, from PyPI.
+VENV=target/python-venv
+if [ ! -x "$VENV/bin/pytest" ]; then
+  python3 -m venv "$VENV"
+  "$VENV/bin/python" -m pip install --quiet numpy pytest setuptools wheel
+fi
 # URDF corpus for tests/urdf_corpus.rs: the *.urdf files of example-robot-data 6.0.0 (PyPI),
 # unpacked under target/ (not committed); skipped when already present.
 CORPUS=target/corpus/example-robot-data-6.0.0

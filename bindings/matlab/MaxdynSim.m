@@ -2,15 +2,66 @@ classdef MaxdynSim < MaxdynHandle
   % One simulation of a model (wraps maxdyn_sim).
   %   s = MaxdynSim(model, 0.01); s.setJointPosition(0, pi/2); s.step(100);
   %   [k, p] = s.energy(); v = s.constraintViolation();
+  properties (SetAccess = private)
+    nBodies  % the model's body count
+  end
   methods
     function obj = MaxdynSim(model, dt)
       obj.handle = maxdyn_mex('sim_new', model.handle, dt);
+      obj.nBodies = model.bodyCount();
     end
     function step(obj, n)
+      % n steps (default 1) in C; an error at the first failure (see stepCount)
       if nargin < 2
         n = 1;
       end
-      maxdyn_mex('sim_step', obj.handle, n);
+      maxdyn_mex('sim_step_n', obj.handle, n);
+    end
+    function t = dt(obj)
+      t = maxdyn_mex('sim_dt', obj.handle);
+    end
+    function n = stepCount(obj)
+      n = maxdyn_mex('sim_step_count', obj.handle);
+    end
+    function X = bodyStates(obj)
+      % 13 x nBodies, one column per body (as bodyState)
+      X = maxdyn_mex('sim_get_body_states', obj.handle, obj.nBodies);
+    end
+    function setBodyStates(obj, X)
+      % X: 13 x nBodies; all or nothing
+      maxdyn_mex('sim_set_body_states', obj.handle, X);
+    end
+    function t = contactTolerance(obj)
+      t = maxdyn_mex('sim_contact_tolerance', obj.handle);
+    end
+    function setContactTolerance(obj, t)
+      maxdyn_mex('sim_set_contact_tolerance', obj.handle, t);
+    end
+    function m = contactMargin(obj)
+      m = maxdyn_mex('sim_contact_margin', obj.handle);
+    end
+    function setContactMargin(obj, m)
+      maxdyn_mex('sim_set_contact_margin', obj.handle, m);
+    end
+    function r = constraintRank(obj)
+      % [rows rank redundant dof] of the joint constraints at the current state
+      r = maxdyn_mex('sim_constraint_rank', obj.handle);
+    end
+    function e = springEnergy(obj)
+      e = maxdyn_mex('sim_spring_energy', obj.handle);
+    end
+    function n = limitCount(obj)
+      n = maxdyn_mex('sim_limit_count', obj.handle);
+    end
+    function l = limit(obj, id)
+      % 5x1: coordinate, lower, upper, violation, force of the last step
+      l = maxdyn_mex('sim_limit', obj.handle, id);
+    end
+    function v = limitViolation(obj)
+      v = maxdyn_mex('sim_limit_violation', obj.handle);
+    end
+    function v = mimicViolation(obj)
+      v = maxdyn_mex('sim_mimic_violation', obj.handle);
     end
     function t = time(obj)
       t = maxdyn_mex('sim_time', obj.handle);
@@ -60,7 +111,8 @@ classdef MaxdynSim < MaxdynHandle
       v = maxdyn_mex('sim_options', obj.handle);
       o = struct('tolerance', v(1), 'maxIterations', v(2), 'acceptance', v(3), ...
                  'contactTolerance', v(4), 'maxSplits', v(5), ...
-                 'contactPredictorCorrector', v(6), 'contactMargin', v(7));
+                 'contactPredictorCorrector', v(6), 'contactMargin', v(7), ...
+                 'contactWarmStart', v(8));
     end
     function setOptions(obj, o)
       % o: a struct as returned by options(); fields left out keep their values
@@ -73,7 +125,8 @@ classdef MaxdynSim < MaxdynHandle
         c.(names{k}) = o.(names{k});
       end
       maxdyn_mex('sim_set_options', obj.handle, [c.tolerance; c.maxIterations; c.acceptance; ...
-                 c.contactTolerance; c.maxSplits; c.contactPredictorCorrector; c.contactMargin]);
+                 c.contactTolerance; c.maxSplits; c.contactPredictorCorrector; c.contactMargin; ...
+                 c.contactWarmStart]);
     end
     function s = stepStats(obj)
       % struct with the fields of maxdyn_step_stats

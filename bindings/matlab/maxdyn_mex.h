@@ -1,6 +1,7 @@
 /*
  * Shared by the files of the maxdyn_mex gateway: the registry of live objects and the
- * argument helpers (maxdyn_mex_registry.c), and the names commands (maxdyn_mex_names.c).
+ * argument helpers (maxdyn_mex_registry.c), the names commands (maxdyn_mex_names.c) and
+ * the sim's state and diagnostics commands (maxdyn_mex_sim.c).
  * Every helper that fails raises a MATLAB/Octave error
  * (mexErrMsgIdAndTxt, which does not return), always after any maxdyn call returned.
  */
@@ -50,5 +51,9 @@ void check(maxdyn_status status);
 int names_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 /* The commands of maxdyn_mex_shapes.c (collision shapes); returns 0 when `cmd` is not one of them. */
 int shapes_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+
+/* The commands of maxdyn_mex_sim.c (whole states, step_n, contact settings, diagnostics,
+ * limit outputs); returns 0 when `cmd` is not one of them. */
+int sim_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 
 #endif

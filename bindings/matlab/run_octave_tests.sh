@@ -11,6 +11,10 @@ if [ -z "$LIB" ]; then
   [ -f "$LIB" ] || (cd "$ROOT" && cargo build --release --lib)
 fi
 LIBDIR=$(cd "$(dirname "$LIB")" && pwd)
+# the MEX file asks the loader for the SONAME (libmaxdyn.so.0): make that name beside
+# a library fresh from cargo, which only writes libmaxdyn.so
+SONAME=$(readelf -d "$LIB" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+if [ -n "$SONAME" ] && [ ! -e "$LIBDIR/$SONAME" ]; then ln -s "$(basename "$LIB")" "$LIBDIR/$SONAME"; fi
 if [ -n "${MAXDYN_OCTAVE_BUILD:-}" ]; then
   BUILD=$MAXDYN_OCTAVE_BUILD
   mkdir -p "$BUILD"
@@ -19,7 +23,7 @@ else
   trap 'rm -rf "$BUILD"' EXIT
 fi
 # -Wl,-rpath so the MEX file finds libmaxdyn.so without LD_LIBRARY_PATH
-mkoctfile --mex -o "$BUILD/maxdyn_mex" -I"$ROOT/include" "$HERE/maxdyn_mex.c" "$HERE/maxdyn_mex_names.c" "$HERE/maxdyn_mex_shapes.c" "$HERE/maxdyn_mex_registry.c" \
+mkoctfile --mex -o "$BUILD/maxdyn_mex" -I"$ROOT/include" "$HERE"/maxdyn_mex*.c \
   -L"$LIBDIR" -lmaxdyn -Wl,-rpath,"$LIBDIR"
 octave-cli --no-gui --norc --quiet \
   --eval "addpath('$BUILD'); addpath('$HERE'); failed = test_maxdyn(); if failed > 0, error('maxdyn:tests', '%d test(s) failed', failed); end"

@@ -1,7 +1,8 @@
 % Tests of the MATLAB/Octave binding: the double pendulum (scenario A2: two 1 kg boxes
 % on 1 m links, revolute about x, starting horizontal), errors, URDF, handles, the box
 % drop on ground contacts (A4), a PD loop through joint inputs, contact/input errors,
-% names and structure after the builder is freed, limits, mimics, frames and their errors. Run by run_octave_tests.sh; prints
+% names and structure after the builder is freed, limits, mimics, frames and their errors,
+% whole states, step_n, contact settings and diagnostics. Run by run_octave_tests.sh; prints
 % a closing "N passed, N failed" line and returns the number of failures.
 function failed = test_maxdyn()
   passed = 0; failed = 0;
@@ -9,7 +10,7 @@ function failed = test_maxdyn()
            @urdf_double_pendulum, @handles_are_freed, @box_drop_on_ground_contacts, ...
            @pd_loop_with_joint_input, @contact_and_input_errors, ...
            @names_and_structure_after_the_builder_is_freed, @names_limits_mimics_frames_errors, ...
-           @collision_shapes};
+           @collision_shapes, @states_step_n_settings_and_diagnostics};
   for i = 1:numel(tests)
     name = func2str(tests{i});
     try
@@ -308,6 +309,35 @@ function names_limits_mimics_frames_errors()
   expect_status(@() b.addFrame('', body), 12);
   m2 = MaxdynModel(b);
   assert(m2.limitCount() == 0 && m2.mimicCount() == 0 && m2.frameCount() == 0);
+end
+
+function states_step_n_settings_and_diagnostics()
+  [model, j1, j2] = double_pendulum();
+  a = MaxdynSim(model, 0.01);  b = MaxdynSim(model, 0.01);
+  a.setJointPosition(j1, pi / 2);  b.setJointPosition(j1, pi / 2);
+  a.step(250);                                      % in C
+  for i = 1:250
+    maxdyn_mex('sim_step', b.handle);               % one at a time
+  end
+  X = a.bodyStates();
+  assert(isequal(size(X), [13 2]) && isequal(X, b.bodyStates()), 'step_n differs from single steps');
+  assert(isequal(X(:, 2), a.bodyState(1)));
+  assert(a.stepCount() == 250 && a.dt() == 0.01);
+  Y = X;  Y(1, 2) = Y(1, 2) + 0.25;
+  a.setBodyStates(Y);
+  assert(isequal(a.bodyStates(), Y));
+  expect_status(@() a.setBodyStates(Y(:, 1)), 11);  % WRONG_LENGTH: one body of two
+  assert(isequal(a.constraintRank(), [10 10 0 2]), mat2str(a.constraintRank()));
+  assert(a.springEnergy() == 0 && a.limitCount() == 0);
+  assert(a.limitViolation() == 0 && a.mimicViolation() == 0);
+  a.setContactTolerance(1e-7);  a.setContactMargin(0.2);
+  assert(a.contactTolerance() == 1e-7 && a.contactMargin() == 0.2);
+  o = a.options();
+  assert(o.contactTolerance == 1e-7 && o.contactMargin == 0.2 && o.contactWarmStart == 1);
+  a.setOptions(struct('contactWarmStart', 0));
+  o = a.options();
+  assert(o.contactWarmStart == 0);
+  expect_status(@() a.limit(0), 12);  % INVALID_ARGUMENT: no limit 0
 end
 
 function expect_status(f, status)

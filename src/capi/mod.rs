@@ -46,6 +46,7 @@ pub mod sim_contacts;
 pub mod sim_shape_contacts;
 pub mod sim_limits;
 pub mod diagnostics;
+pub mod step_stats_sized;
 pub mod batch;
 pub mod deprecated;
 #[cfg(test)]
@@ -60,6 +61,7 @@ pub use builder_collision::*;
 pub use builder_names::*;
 pub use deprecated::*;
 pub use diagnostics::*;
+pub use step_stats_sized::*;
 pub use error::maxdyn_last_error_message;
 pub use model::*;
 pub use model_constraints::*;

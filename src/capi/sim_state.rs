@@ -25,7 +25,9 @@ pub(crate) fn joint_with_length(sim: &Sim, joint: i32, n: usize) -> CResult<usiz
     Ok(j)
 }
 
-/// Simulated time (s) in `*out`: steps taken × dt.
+/// Simulated time (s) in `*out`: the running sum of the steps' dt, so after k steps it
+/// may differ from k·dt by rounding (1.0000000000000007 s after 100 steps of 0.01 s).
+/// For the exact k·dt, multiply `maxdyn_sim_get_step_count` by `maxdyn_sim_get_dt`.
 ///
 /// # Safety
 /// `sim` is NULL or live; `out` is NULL or writable.

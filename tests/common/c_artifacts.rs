@@ -18,16 +18,38 @@ const LIB_NAME: &str = "libmaxdyn.so";
 /// test's `deps/` directory. That one is preferred over the profile directory's copy,
 /// which only `cargo build` refreshes and may be stale. If neither exists (an unusual
 /// build setup), it is built with `cargo build --lib` into a separate target directory.
+/// Its SONAME link (libmaxdyn.so.0) is made beside it, since programs linked with
+/// `-lmaxdyn` ask the loader for that name.
 pub fn shared_library() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     let deps = exe.parent().expect("deps dir");
-    for dir in [Some(deps), deps.parent()].into_iter().flatten() {
-        let p = dir.join(LIB_NAME);
-        if p.exists() {
-            return p;
-        }
+    let lib = [Some(deps), deps.parent()]
+        .into_iter()
+        .flatten()
+        .map(|dir| dir.join(LIB_NAME))
+        .find(|p| p.exists())
+        .unwrap_or_else(build_separately);
+    link_soname(&lib);
+    lib
+}
+
+/// The library's SONAME (set by build.rs).
+pub fn soname() -> String {
+    format!("{LIB_NAME}.{}", env!("CARGO_PKG_VERSION_MAJOR"))
+}
+
+/// Makes `<dir>/libmaxdyn.so.0 -> libmaxdyn.so`; atomic (a rename), as tests run in parallel.
+fn link_soname(lib: &Path) {
+    let link = lib_dir(lib).join(soname());
+    if std::fs::read_link(&link).is_ok_and(|t| t == Path::new(LIB_NAME)) {
+        return;
     }
-    build_separately()
+    static UNIQUE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let unique = UNIQUE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = lib_dir(lib).join(format!(".{}.{}.{unique}", soname(), std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    std::os::unix::fs::symlink(LIB_NAME, &tmp).expect("make the SONAME link");
+    std::fs::rename(&tmp, &link).expect("place the SONAME link");
 }
 
 fn build_separately() -> PathBuf {

@@ -32,7 +32,7 @@ quaternion (w, x, y, z); returns its id."""
 function add_shape!(b::Builder, body::Integer, type::Integer, params=Float64[], pose=(0, 0, 0, 1, 0, 0, 0))
     p = Float64[Float64(a) for a in params]
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_builder_add_shape(handle(b)::Ptr{Cvoid}, Int32(body)::Int32, Int32(type)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_add_shape(b::Ptr{Cvoid}, Int32(body)::Int32, Int32(type)::Int32,
         doubles(pose, 7, "pose")::Ptr{Cdouble}, p::Ptr{Cdouble},
         Csize_t(length(p))::Csize_t, out::Ptr{Int32})::Int32)
     return out[]
@@ -40,28 +40,28 @@ end
 
 """Surface friction coefficient (≥ 0, default 1); a pair uses the smaller."""
 set_shape_friction!(b::Builder, shape::Integer, mu::Real) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_shape_friction(handle(b)::Ptr{Cvoid}, Int32(shape)::Int32, Float64(mu)::Cdouble)::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_set_shape_friction(b::Ptr{Cvoid}, Int32(shape)::Int32, Float64(mu)::Cdouble)::Int32)
 
 """Two shapes collide when each one's `group` shares a bit with the other's `mask`."""
 set_collision_filter!(b::Builder, shape::Integer, group::Integer, mask::Integer) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_collision_filter(handle(b)::Ptr{Cvoid}, Int32(shape)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_set_collision_filter(b::Ptr{Cvoid}, Int32(shape)::Int32,
         UInt32(group)::UInt32, UInt32(mask)::UInt32)::Int32)
 
 exclude_shape_pair!(b::Builder, a::Integer, c::Integer) =
-    check(@ccall libmaxdyn.maxdyn_builder_exclude_shape_pair(handle(b)::Ptr{Cvoid}, Int32(a)::Int32, Int32(c)::Int32)::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_exclude_shape_pair(b::Ptr{Cvoid}, Int32(a)::Int32, Int32(c)::Int32)::Int32)
 
 """The friction cone of every contact between shapes (`CONE_LINEAR` with an even number
 of directions 2–16, or `CONE_NONLINEAR` with 0)."""
 set_collision_cone!(b::Builder, cone::Integer, directions::Integer=4) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_collision_cone(handle(b)::Ptr{Cvoid}, Int32(cone)::Int32, Int32(directions)::Int32)::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_set_collision_cone(b::Ptr{Cvoid}, Int32(cone)::Int32, Int32(directions)::Int32)::Int32)
 
 """Whether the shapes of a joint's two bodies collide (default false)."""
 set_jointed_bodies_collide!(b::Builder, collide::Bool) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_jointed_bodies_collide(handle(b)::Ptr{Cvoid}, Int32(collide)::Int32)::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_set_jointed_bodies_collide(b::Ptr{Cvoid}, Int32(collide)::Int32)::Int32)
 
 function shape_count(b::Builder)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_builder_get_shape_count(handle(b)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_get_shape_count(b::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
@@ -89,7 +89,7 @@ end
 
 function shape_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_get_shape_count(handle(m)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_get_shape_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
@@ -98,21 +98,21 @@ shape), position and unit quaternion (7), and its parameters."""
 function shape(m::Model, id::Integer)
     type, body, n = Ref{Int32}(-1), Ref{Int32}(-1), Ref{Csize_t}(0)
     pose, params = zeros(7), zeros(3)
-    check(@ccall libmaxdyn.maxdyn_model_get_shape(handle(m)::Ptr{Cvoid}, Int32(id)::Int32, type::Ptr{Int32},
+    check(@ccall libmaxdyn.maxdyn_model_get_shape(m::Ptr{Cvoid}, Int32(id)::Int32, type::Ptr{Int32},
         body::Ptr{Int32}, pose::Ptr{Cdouble}, params::Ptr{Cdouble}, n::Ptr{Csize_t})::Int32)
     return (type[], body[], pose, params[1:n[]])
 end
 
 function shape_friction(m::Model, id::Integer)
     out = Ref{Cdouble}(0)
-    check(@ccall libmaxdyn.maxdyn_model_get_shape_friction(handle(m)::Ptr{Cvoid}, Int32(id)::Int32, out::Ptr{Cdouble})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_get_shape_friction(m::Ptr{Cvoid}, Int32(id)::Int32, out::Ptr{Cdouble})::Int32)
     return out[]
 end
 
 """(group, mask) of a shape."""
 function collision_filter(m::Model, id::Integer)
     group, mask = Ref{UInt32}(0), Ref{UInt32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_get_collision_filter(handle(m)::Ptr{Cvoid}, Int32(id)::Int32,
+    check(@ccall libmaxdyn.maxdyn_model_get_collision_filter(m::Ptr{Cvoid}, Int32(id)::Int32,
         group::Ptr{UInt32}, mask::Ptr{UInt32})::Int32)
     return (group[], mask[])
 end

@@ -6,10 +6,13 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import maxdyn  # noqa: E402
+try:  # the installed package (pip), else the checkout's
+    import maxdyn
+except ImportError:
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import maxdyn  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 BOX = [1 / 600, 0, 0, 0, 1 / 600, 0, 0, 0, 1 / 600]  # Box(0.1, 0.1, 0.1, 1)
 
 
@@ -227,7 +230,7 @@ def test_pd_loop_without_callback():
     assert target - pred > 0.1
     assert abs(th - pred) < 1e-6
     sim.clear_inputs()
-    assert sim.joint_input(j) == [0.0]
+    assert sim.joint_input(j).tolist() == [0.0]
 
 
 def test_springs_wrenches_names_and_loops():
@@ -305,7 +308,7 @@ def test_contact_and_input_errors():
         (lambda: setattr(sim, "contact_tolerance", 0.0), 12, "tolerance"),
         (lambda: setattr(sim, "contact_margin", -1.0), 12, "margin"),
     ])
-    assert sim.joint_input(j) == [0.0] and sim.contact_tolerance == 1e-8 and sim.contact_margin == 0.05
+    assert sim.joint_input(j).tolist() == [0.0] and sim.contact_tolerance == 1e-8 and sim.contact_margin == 0.05
 
 
 def test_solver_options_struct_and_step_stats():
@@ -365,7 +368,7 @@ def test_batch_matches_serial_sims():
         for _ in range(150):
             pd(i, sim)
             sim.step()
-        serial.append(sim.body_state(b1) + sim.body_state(b2))
+        serial.append(sim.body_state(b1).tolist() + sim.body_state(b2).tolist())
     for threads in (1, 2):
         batch = maxdyn.Batch(model, len(angles), 0.01, threads=threads)
         assert (len(batch), batch.thread_count) == (4, threads)
@@ -374,12 +377,12 @@ def test_batch_matches_serial_sims():
         assert batch.step(100, control=pd) == [0, 0, 0, 0]
         assert batch.step(50, control=pd) == [0, 0, 0, 0]
         states = batch.body_states()
-        assert len(states) == 4 * 2 * 13
+        assert states.shape == (4, 2, 13)
         for i in range(4):
-            assert states[26 * i:26 * (i + 1)] == serial[i], f"{threads} threads: sim {i} differs from the serial sim"
+            assert states[i].reshape(-1).tolist() == serial[i], f"{threads} threads: sim {i} differs from the serial sim"
             assert abs(batch[i].time - 1.5) < 1e-12
         buf = array.array("d", [0.0]) * (4 * 26)
-        assert list(batch.body_states(out=buf)) == states
+        assert list(batch.body_states(out=buf)) == states.reshape(-1).tolist()
         # a sim that fails stops alone; a raising controller stops its sim and re-raises
         batch.sims[1].options = maxdyn.SolverOptions(max_iterations=1, max_splits=0, acceptance=1e-10)
         assert batch.step(3) == [0, 200, 0, 0]
@@ -447,17 +450,17 @@ def test_names_and_structure_after_the_builder_is_freed():
     assert [model.joint_child(j) for j in range(4)] == [0, 1, 2, 3]
     assert [model.joint_dof(j) for j in range(4)] == [0, 1, 1, 3]
     assert model.body_mass(3) == 2.0
-    assert model.body_inertia(3) == [[0.3, 0.01, 0.02], [0.01, 0.2, 0.03], [0.02, 0.03, 0.15]]
+    assert model.body_inertia(3).tolist() == [[0.3, 0.01, 0.02], [0.01, 0.2, 0.03], [0.02, 0.03, 0.15]]
     assert model.frame_count == 2 and model.frame_names == ["tool", "origin"]
     assert (model.frame_name(0), model.find_frame("origin")) == ("tool", 1)
     assert (model.frame_body(0), model.frame_body(1)) == (2, maxdyn.WORLD)
-    assert model.frame_pose(0) == [0, 0, 0.4, 0, 0, 0, 1.0]  # the quaternion normalized
-    assert model.frame_pose(1) == [0, 0, 0, 1.0, 0, 0, 0]
+    assert model.frame_pose(0).tolist() == [0, 0, 0.4, 0, 0, 0, 1.0]  # the quaternion normalized
+    assert model.frame_pose(1).tolist() == [0, 0, 0, 1.0, 0, 0, 0]
     assert model.limit_count == 2
-    assert model.joint_limits(1) == ([-1.0], [2.0])
-    assert model.joint_limits(2) == ([-math.inf], [0.3])
-    assert model.joint_limits(3) == ([-math.inf] * 3, [math.inf] * 3)
-    assert model.joint_limits(0) == ([], [])
+    assert tuple(x.tolist() for x in model.joint_limits(1)) == ([-1.0], [2.0])
+    assert tuple(x.tolist() for x in model.joint_limits(2)) == ([-math.inf], [0.3])
+    assert tuple(x.tolist() for x in model.joint_limits(3)) == ([-math.inf] * 3, [math.inf] * 3)
+    assert tuple(x.tolist() for x in model.joint_limits(0)) == ([], [])
     assert (model.mimic_count, model.mimic(0)) == (1, (2, 1, 0.1, 0.05))
     # a URDF model keeps its link and joint names
     path = os.path.join(ROOT, "tests", "fixtures", "doublependulum_cd.urdf")

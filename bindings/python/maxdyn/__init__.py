@@ -1,8 +1,14 @@
-"""maxdyn from Python through ctypes (no compiled extension, no dependency).
+"""maxdyn from Python through ctypes (no compiled extension; numpy arrays in and out).
 
-The shared library is found through the environment variable MAXDYN_LIB (a path to
-libmaxdyn.so / .dylib / maxdyn.dll), else in the repository's target/release or
-target/debug, else on the system library path.
+The shared library is, in this order: the file named by the environment variable
+MAXDYN_LIBRARY (or its older name MAXDYN_LIB), the one the wheel carries
+(maxdyn/libmaxdyn.so, put there by `pip install`), the repository's target/release or
+target/debug (when run from a checkout), else an installed libmaxdyn on the system's
+library path (scripts/install.sh).
+
+States, positions and other vectors come back as float64 numpy arrays; any sequence
+of numbers (a list, a numpy array) goes in. Ids are ints: anything else raises a
+TypeError naming the argument.
 
 Every C call returns a status; `check(status)` raises `MaxdynError` with the
 library's last error message when it is not 0. Objects free their C handle when
@@ -21,14 +27,17 @@ garbage-collected, on `close()`, or at the end of a `with` block.
 
 import ctypes
 import ctypes.util
+import numbers
 import os
 import sys
+
+import numpy as np
 
 __all__ = [
     "MaxdynError", "check", "version", "live_objects", "Builder", "Model", "Sim", "WORLD",
     "BODY_STATE_SIZE", "FIXED", "PRISMATIC", "PLANAR", "FIXED_ORIENTATION", "REVOLUTE",
     "CYLINDRICAL", "PLANAR_AXIS", "FREE_REVOLUTE", "SPHERICAL", "CYLINDRICAL_FREE",
-    "PLANAR_FREE", "FLOATING", "UNIVERSAL", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions", "Batch",
+    "PLANAR_FREE", "FLOATING", "UNIVERSAL", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions", "Batch", "MAXDYN_LIBRARY_PATH",
 ]
 
 WORLD = -1
@@ -42,12 +51,17 @@ CONE_LINEAR, CONE_NONLINEAR = 0, 1
 
 
 def _library_path():
-    env = os.environ.get("MAXDYN_LIB")
-    if env:
-        return env
+    for var in ("MAXDYN_LIBRARY", "MAXDYN_LIB"):
+        env = os.environ.get(var)
+        if env:
+            return env
     names = {"darwin": "libmaxdyn.dylib", "win32": "maxdyn.dll"}
     name = names.get(sys.platform, "libmaxdyn.so")
-    root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    here = os.path.dirname(os.path.abspath(__file__))
+    bundled = os.path.join(here, name)
+    if os.path.exists(bundled):
+        return bundled
+    root = os.path.abspath(os.path.join(here, "..", "..", ".."))
     for profile in ("release", "debug"):
         p = os.path.join(root, "target", profile, name)
         if os.path.exists(p):
@@ -55,10 +69,12 @@ def _library_path():
     found = ctypes.util.find_library("maxdyn")
     if found:
         return found
-    raise OSError("libmaxdyn not found: set MAXDYN_LIB or run `cargo build --release`")
+    raise OSError("libmaxdyn not found: set MAXDYN_LIBRARY to its path, pip install this package, "
+                  "or install the library (scripts/install.sh)")
 
 
-_lib = ctypes.CDLL(_library_path())
+MAXDYN_LIBRARY_PATH = _library_path()
+_lib = ctypes.CDLL(MAXDYN_LIBRARY_PATH)
 
 _c_double_p = ctypes.POINTER(ctypes.c_double)
 _i32 = ctypes.c_int32
@@ -97,12 +113,25 @@ _declare("maxdyn_model_get_joint_dof", _i32, _handle, _i32, _i32_p)
 _declare("maxdyn_sim_new", _i32, _handle, ctypes.c_double, _handle_p)
 _declare("maxdyn_sim_free", None, _handle)
 _declare("maxdyn_sim_step", _i32, _handle)
+_declare("maxdyn_sim_step_n", _i32, _handle, _i32)
+_control_callback = ctypes.CFUNCTYPE(ctypes.c_int, _handle, ctypes.c_void_p)
+_declare("maxdyn_sim_set_control_callback", _i32, _handle, _control_callback, ctypes.c_void_p)
 _declare("maxdyn_sim_get_time", _i32, _handle, _c_double_p)
+_declare("maxdyn_sim_get_dt", _i32, _handle, _c_double_p)
+_declare("maxdyn_sim_get_step_count", _i32, _handle, ctypes.POINTER(ctypes.c_uint64))
+_declare("maxdyn_sim_get_body_states", _i32, _handle, _c_double_p, _size)
+_declare("maxdyn_sim_set_body_states", _i32, _handle, _c_double_p, _size)
+_declare("maxdyn_sim_get_limit_count", _i32, _handle, _i32_p)
+_declare("maxdyn_sim_get_limit", _i32, _handle, _i32, _c_double_p)
+_declare("maxdyn_sim_get_limit_violation", _i32, _handle, _c_double_p)
+_declare("maxdyn_sim_get_mimic_violation", _i32, _handle, _c_double_p)
 _declare("maxdyn_sim_get_body_state", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_sim_set_body_state", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_sim_set_body_force", _i32, _handle, _i32, _c_double_p, _c_double_p)
-for _name in ("get_joint_position", "get_joint_velocity", "set_joint_position", "set_joint_velocity"):
-    _declare("maxdyn_sim_" + _name, _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_sim_get_joint_position", _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_sim_get_joint_velocity", _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_sim_set_joint_position", _i32, _handle, _i32, _c_double_p, _size)
+_declare("maxdyn_sim_set_joint_velocity", _i32, _handle, _i32, _c_double_p, _size)
 _declare("maxdyn_sim_get_energy", _i32, _handle, _c_double_p, _c_double_p)
 _declare("maxdyn_sim_get_constraint_violation", _i32, _handle, _c_double_p)
 _declare("maxdyn_sim_get_constraint_rank", _i32, _handle, _i32_p, _i32_p, _i32_p, _i32_p)
@@ -127,11 +156,15 @@ _declare("maxdyn_model_get_contact_count", _i32, _handle, _i32_p)
 _declare("maxdyn_builder_set_joint_limits", _i32, _handle, _i32, _c_double_p, _c_double_p, _size)
 _declare("maxdyn_builder_add_mimic", _i32, _handle, _i32, _i32, ctypes.c_double, ctypes.c_double, _i32_p)
 _declare("maxdyn_builder_add_frame", _i32, _handle, ctypes.c_char_p, _i32, _c_double_p, _i32_p)
-for _name in ("body", "joint", "frame"):
-    _declare(f"maxdyn_model_get_{_name}_name", _i32, _handle, _i32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
-    _declare(f"maxdyn_model_find_{_name}", _i32, _handle, ctypes.c_char_p, _i32_p)
-for _name in ("type", "parent", "child"):
-    _declare("maxdyn_model_get_joint_" + _name, _i32, _handle, _i32, _i32_p)
+_declare("maxdyn_model_get_body_name", _i32, _handle, _i32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
+_declare("maxdyn_model_find_body", _i32, _handle, ctypes.c_char_p, _i32_p)
+_declare("maxdyn_model_get_joint_name", _i32, _handle, _i32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
+_declare("maxdyn_model_find_joint", _i32, _handle, ctypes.c_char_p, _i32_p)
+_declare("maxdyn_model_get_frame_name", _i32, _handle, _i32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
+_declare("maxdyn_model_find_frame", _i32, _handle, ctypes.c_char_p, _i32_p)
+_declare("maxdyn_model_get_joint_type", _i32, _handle, _i32, _i32_p)
+_declare("maxdyn_model_get_joint_parent", _i32, _handle, _i32, _i32_p)
+_declare("maxdyn_model_get_joint_child", _i32, _handle, _i32, _i32_p)
 _declare("maxdyn_model_get_body_mass", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_model_get_body_inertia", _i32, _handle, _i32, _c_double_p)
 _declare("maxdyn_model_get_frame_count", _i32, _handle, _i32_p)
@@ -155,6 +188,7 @@ _declare("maxdyn_sim_get_energy_account", _i32, _handle, _c_double_p, _c_double_
 _declare("maxdyn_sim_reset_energy_account", _i32, _handle)
 _declare("maxdyn_sim_get_spring_energy", _i32, _handle, _c_double_p)
 _declare("maxdyn_sim_set_solver_options", _i32, _handle, ctypes.c_double, _i32, ctypes.c_double)
+_declare("maxdyn_sim_get_solver_options", _i32, _handle, _c_double_p, _i32_p, _c_double_p)
 
 
 class _Struct(ctypes.Structure):
@@ -186,6 +220,7 @@ class StepStats(_Struct):
 
 
 _declare("maxdyn_sim_get_step_stats", _i32, _handle, ctypes.POINTER(StepStats))
+_declare("maxdyn_sim_get_step_stats_sized", _i32, _handle, ctypes.POINTER(StepStats), _size)
 
 
 class SolverOptions(_Struct):
@@ -235,6 +270,11 @@ try:  # present when the library was built with the URDF entry point
 except AttributeError:
     HAS_URDF = False
 
+_declare("maxdyn_builder_from_urdf_string", _i32, ctypes.c_char_p, _i32, _handle_p)
+_declare("maxdyn_builder_get_gravity", _i32, _handle, _c_double_p)
+_declare("maxdyn_builder_add_universal_joint", _i32, _handle, _i32, _i32, _c_double_p, _c_double_p, _c_double_p,
+         _c_double_p, _i32_p)
+
 
 class MaxdynError(RuntimeError):
     """A failed maxdyn call: `status` (the int code) and `message` (the library's last
@@ -265,21 +305,48 @@ def live_objects():
     return _lib.maxdyn_debug_live_objects()
 
 
+def _array(values, name):
+    """`values` (any nesting of numbers, a numpy array) as a flat float64 array; a
+    TypeError naming `name` if they are not numbers."""
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be numbers, got {type(values).__name__}")
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{name} must be numbers, got {values!r}") from e
+    return np.ascontiguousarray(arr.reshape(-1))
+
+
 def _doubles(values, n, name):
-    values = [float(v) for v in _flatten(values)]
-    if len(values) != n:
-        raise ValueError(f"{name} needs {n} numbers, got {len(values)}")
-    return (ctypes.c_double * n)(*values)
+    arr = _array(values, name)
+    if arr.size != n:
+        raise ValueError(f"{name} needs {n} numbers, got {arr.size}")
+    return (ctypes.c_double * n)(*arr.tolist())
 
 
-def _flatten(values):
-    out = []
-    for v in values:
-        if hasattr(v, "__iter__"):
-            out.extend(_flatten(v))
-        else:
-            out.append(v)
-    return out
+def _id(value, name):
+    """An id or count argument as an int; a TypeError naming `name` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
+    return int(value)
+
+
+def _real(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
+    return float(value)
+
+
+def _name_arg(name):
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__} {name!r}")
+    return name.encode()
+
+
+def _out(n):
+    """A fresh float64 array of n and the pointer C writes it through."""
+    arr = np.zeros(n, dtype=np.float64)
+    return arr, arr.ctypes.data_as(_c_double_p)
 
 
 class _Handle:
@@ -367,30 +434,62 @@ class Builder(_Handle):
         _Handle.__init__(obj, p)
         return obj
 
+    @classmethod
+    def from_urdf_string(cls, xml, floating=False):
+        """Loads URDF text (see from_urdf)."""
+        if not isinstance(xml, str):
+            raise TypeError(f"xml must be a str, got {type(xml).__name__}")
+        p = _handle()
+        check(_lib.maxdyn_builder_from_urdf_string(xml.encode(), 1 if floating else 0, ctypes.byref(p)))
+        return cls._adopt(p)
+
+    @classmethod
+    def _adopt(cls, p):
+        obj = cls.__new__(cls)
+        _Handle.__init__(obj, p)
+        return obj
+
+    @property
+    def gravity(self):
+        """The gravity vector (m/s^2, world frame)."""
+        g, ptr = _out(3)
+        check(_lib.maxdyn_builder_get_gravity(self.ptr, ptr))
+        return g
+
+    def add_universal_joint(self, parent, child, p_parent, p_child, axis_parent, axis_child):
+        """A universal (Hooke) joint: α about axis_parent, then β about axis_child
+        (perpendicular). Returns the joint id."""
+        out = _i32()
+        check(_lib.maxdyn_builder_add_universal_joint(
+            self.ptr, _id(parent, "parent"), _id(child, "child"), _doubles(p_parent, 3, "p_parent"),
+            _doubles(p_child, 3, "p_child"), _doubles(axis_parent, 3, "axis_parent"),
+            _doubles(axis_child, 3, "axis_child"), ctypes.byref(out)))
+        return out.value
+
     def set_gravity(self, g):
         check(_lib.maxdyn_builder_set_gravity(self.ptr, _doubles(g, 3, "g")))
 
     def add_body(self, mass, inertia):
         """inertia: 9 numbers row-major (or a 3×3 nested list). Returns the body id."""
         out = _i32()
-        check(_lib.maxdyn_builder_add_body(self.ptr, float(mass), _doubles(inertia, 9, "inertia"), ctypes.byref(out)))
+        check(_lib.maxdyn_builder_add_body(self.ptr, _real(mass, "mass"), _doubles(inertia, 9, "inertia"), ctypes.byref(out)))
         return out.value
 
     def set_body_pose(self, body, x, q):
-        check(_lib.maxdyn_builder_set_body_pose(self.ptr, body, _doubles(x, 3, "x"), _doubles(q, 4, "q")))
+        check(_lib.maxdyn_builder_set_body_pose(self.ptr, _id(body, "body"), _doubles(x, 3, "x"), _doubles(q, 4, "q")))
 
     def set_body_velocity(self, body, v, omega):
-        check(_lib.maxdyn_builder_set_body_velocity(self.ptr, body, _doubles(v, 3, "v"), _doubles(omega, 3, "omega")))
+        check(_lib.maxdyn_builder_set_body_velocity(self.ptr, _id(body, "body"), _doubles(v, 3, "v"), _doubles(omega, 3, "omega")))
 
     def add_joint(self, joint_type, parent, child, p_parent, p_child, axis=(1.0, 0.0, 0.0)):
         out = _i32()
         check(_lib.maxdyn_builder_add_joint(
-            self.ptr, joint_type, parent, child, _doubles(p_parent, 3, "p_parent"),
+            self.ptr, _id(joint_type, "joint_type"), _id(parent, "parent"), _id(child, "child"), _doubles(p_parent, 3, "p_parent"),
             _doubles(p_child, 3, "p_child"), _doubles(axis, 3, "axis"), ctypes.byref(out)))
         return out.value
 
     def set_joint_offset(self, joint, q):
-        check(_lib.maxdyn_builder_set_joint_offset(self.ptr, joint, _doubles(q, 4, "q")))
+        check(_lib.maxdyn_builder_set_joint_offset(self.ptr, _id(joint, "joint"), _doubles(q, 4, "q")))
 
     @property
     def body_count(self):
@@ -406,32 +505,32 @@ class Builder(_Handle):
         Returns the contact id."""
         out = _i32()
         check(_lib.maxdyn_builder_add_plane_contact(
-            self.ptr, body, _doubles(p, 3, "p"), float(radius), _doubles(normal, 3, "normal"),
-            float(offset), float(friction), ctypes.byref(out)))
+            self.ptr, _id(body, "body"), _doubles(p, 3, "p"), _real(radius, "radius"), _doubles(normal, 3, "normal"),
+            _real(offset, "offset"), _real(friction, "friction"), ctypes.byref(out)))
         return out.value
 
     def add_ground_contact(self, body, p, radius=0.0, friction=0.0):
         """The same against the ground z ≥ 0."""
         out = _i32()
         check(_lib.maxdyn_builder_add_ground_contact(
-            self.ptr, body, _doubles(p, 3, "p"), float(radius), float(friction), ctypes.byref(out)))
+            self.ptr, _id(body, "body"), _doubles(p, 3, "p"), _real(radius, "radius"), _real(friction, "friction"), ctypes.byref(out)))
         return out.value
 
     def add_sphere_contact(self, body_a, pa, ra, body_b, pb, rb, friction=0.0):
         out = _i32()
         check(_lib.maxdyn_builder_add_sphere_contact(
-            self.ptr, body_a, _doubles(pa, 3, "pa"), float(ra), body_b, _doubles(pb, 3, "pb"), float(rb),
-            float(friction), ctypes.byref(out)))
+            self.ptr, _id(body_a, "body_a"), _doubles(pa, 3, "pa"), _real(ra, "ra"), _id(body_b, "body_b"), _doubles(pb, 3, "pb"), _real(rb, "rb"),
+            _real(friction, "friction"), ctypes.byref(out)))
         return out.value
 
     def set_contact_cone(self, contact, cone_type, directions=4):
         """CONE_LINEAR with an even number of directions (2…16), or CONE_NONLINEAR."""
-        check(_lib.maxdyn_builder_set_contact_cone(self.ptr, contact, cone_type, directions))
+        check(_lib.maxdyn_builder_set_contact_cone(self.ptr, _id(contact, "contact"), _id(cone_type, "cone_type"), _id(directions, "directions")))
 
     def contact_cone(self, contact):
         """(cone_type, directions) of a contact."""
         t, d = _i32(), _i32()
-        check(_lib.maxdyn_builder_get_contact_cone(self.ptr, contact, ctypes.byref(t), ctypes.byref(d)))
+        check(_lib.maxdyn_builder_get_contact_cone(self.ptr, _id(contact, "contact"), ctypes.byref(t), ctypes.byref(d)))
         return t.value, d.value
 
     @property
@@ -441,24 +540,24 @@ class Builder(_Handle):
     # --- force elements
     def set_joint_spring(self, joint, stiffness, rest):
         """Spring on a joint's free directions: one stiffness and rest value per direction."""
-        k = [float(v) for v in _flatten(stiffness)]
-        r = [float(v) for v in _flatten(rest)]
+        k = _array(stiffness, "stiffness").tolist()
+        r = _array(rest, "rest").tolist()
         if len(k) != len(r):
             raise ValueError(f"stiffness has {len(k)} values, rest {len(r)}: one each per free direction")
         n = max(len(k), 1)
         check(_lib.maxdyn_builder_set_joint_spring(
-            self.ptr, joint, (ctypes.c_double * n)(*k), (ctypes.c_double * n)(*r), len(k)))
+            self.ptr, _id(joint, "joint"), (ctypes.c_double * n)(*k), (ctypes.c_double * n)(*r), len(k)))
 
     def set_joint_damper(self, joint, damping):
-        c = [float(v) for v in _flatten(damping)]
-        check(_lib.maxdyn_builder_set_joint_damper(self.ptr, joint, (ctypes.c_double * max(len(c), 1))(*c), len(c)))
+        c = _array(damping, "damping").tolist()
+        check(_lib.maxdyn_builder_set_joint_damper(self.ptr, _id(joint, "joint"), (ctypes.c_double * max(len(c), 1))(*c), len(c)))
 
     def add_spring(self, body_a, pa, body_b, pb, stiffness, damping=0.0, rest_length=0.0):
         """Point-to-point spring-damper (body_a may be WORLD). Returns its id."""
         out = _i32()
         check(_lib.maxdyn_builder_add_spring(
-            self.ptr, body_a, _doubles(pa, 3, "pa"), body_b, _doubles(pb, 3, "pb"), float(stiffness),
-            float(damping), float(rest_length), ctypes.byref(out)))
+            self.ptr, _id(body_a, "body_a"), _doubles(pa, 3, "pa"), _id(body_b, "body_b"), _doubles(pb, 3, "pb"), _real(stiffness, "stiffness"),
+            _real(damping, "damping"), _real(rest_length, "rest_length"), ctypes.byref(out)))
         return out.value
 
     @property
@@ -467,42 +566,42 @@ class Builder(_Handle):
 
     # --- names
     def set_body_name(self, body, name):
-        check(_lib.maxdyn_builder_set_body_name(self.ptr, body, name.encode()))
+        check(_lib.maxdyn_builder_set_body_name(self.ptr, _id(body, "body"), _name_arg(name)))
 
     def set_joint_name(self, joint, name):
-        check(_lib.maxdyn_builder_set_joint_name(self.ptr, joint, name.encode()))
+        check(_lib.maxdyn_builder_set_joint_name(self.ptr, _id(joint, "joint"), _name_arg(name)))
 
     def find_body(self, name):
         """Id of the body named `name` (URDF: the link name)."""
-        return _count(_lib.maxdyn_builder_find_body, self.ptr, name.encode())
+        return _count(_lib.maxdyn_builder_find_body, self.ptr, _name_arg(name))
 
     def find_joint(self, name):
-        return _count(_lib.maxdyn_builder_find_joint, self.ptr, name.encode())
+        return _count(_lib.maxdyn_builder_find_joint, self.ptr, _name_arg(name))
 
     # --- limits, mimics, frames
     def set_joint_limits(self, joint, lower, upper):
         """Bounds of each free direction of `joint` (translations first); -inf / inf
         leave a side free. Replaces the joint's earlier limits."""
-        lo = [float(v) for v in _flatten(lower)]
-        hi = [float(v) for v in _flatten(upper)]
+        lo = _array(lower, "lower").tolist()
+        hi = _array(upper, "upper").tolist()
         if len(lo) != len(hi):
             raise ValueError(f"lower has {len(lo)} values, upper {len(hi)}: one each per free direction")
         n = max(len(lo), 1)
         check(_lib.maxdyn_builder_set_joint_limits(
-            self.ptr, joint, (ctypes.c_double * n)(*lo), (ctypes.c_double * n)(*hi), len(lo)))
+            self.ptr, _id(joint, "joint"), (ctypes.c_double * n)(*lo), (ctypes.c_double * n)(*hi), len(lo)))
 
     def add_mimic(self, follower, leader, multiplier=1.0, offset=0.0):
         """q_follower = multiplier * q_leader + offset (one-coordinate joints). Returns
         the mimic's id."""
         out = _i32()
-        check(_lib.maxdyn_builder_add_mimic(self.ptr, follower, leader, float(multiplier), float(offset), ctypes.byref(out)))
+        check(_lib.maxdyn_builder_add_mimic(self.ptr, _id(follower, "follower"), _id(leader, "leader"), _real(multiplier, "multiplier"), _real(offset, "offset"), ctypes.byref(out)))
         return out.value
 
     def add_frame(self, name, body, pose=(0, 0, 0, 1, 0, 0, 0)):
         """A named frame fixed to `body` (or WORLD) at `pose` = position (3, body frame)
         + quaternion (w, x, y, z). Returns the frame's id."""
         out = _i32()
-        check(_lib.maxdyn_builder_add_frame(self.ptr, name.encode(), body, _doubles(pose, 7, "pose"), ctypes.byref(out)))
+        check(_lib.maxdyn_builder_add_frame(self.ptr, _name_arg(name), _id(body, "body"), _doubles(pose, 7, "pose"), ctypes.byref(out)))
         return out.value
 
     # --- collision shapes (docs/COLLISION.md)
@@ -589,7 +688,7 @@ class Model(_Handle):
         return _count(_lib.maxdyn_model_get_joint_count, self.ptr)
 
     def joint_dof(self, joint):
-        return _count(_lib.maxdyn_model_get_joint_dof, self.ptr, joint)
+        return _count(_lib.maxdyn_model_get_joint_dof, self.ptr, _id(joint, "joint"))
 
     @property
     def contact_count(self):
@@ -610,13 +709,13 @@ class Model(_Handle):
 
     def body_name(self, body):
         """The body's name ("" if unnamed; URDF: the link name)."""
-        return self._name("body", body)
+        return self._name("body", _id(body, "body"))
 
     def joint_name(self, joint):
-        return self._name("joint", joint)
+        return self._name("joint", _id(joint, "joint"))
 
     def frame_name(self, frame):
-        return self._name("frame", frame)
+        return self._name("frame", _id(frame, "frame"))
 
     @property
     def body_names(self):
@@ -633,35 +732,35 @@ class Model(_Handle):
     def find_body(self, name):
         """Id of the body named `name` (the lowest if several are); MaxdynError
         (MAXDYN_STATUS_UNKNOWN_BODY) if none is."""
-        return _count(_lib.maxdyn_model_find_body, self.ptr, name.encode())
+        return _count(_lib.maxdyn_model_find_body, self.ptr, _name_arg(name))
 
     def find_joint(self, name):
-        return _count(_lib.maxdyn_model_find_joint, self.ptr, name.encode())
+        return _count(_lib.maxdyn_model_find_joint, self.ptr, _name_arg(name))
 
     def find_frame(self, name):
-        return _count(_lib.maxdyn_model_find_frame, self.ptr, name.encode())
+        return _count(_lib.maxdyn_model_find_frame, self.ptr, _name_arg(name))
 
     def joint_type(self, joint):
         """One of FIXED … UNIVERSAL."""
-        return _count(_lib.maxdyn_model_get_joint_type, self.ptr, joint)
+        return _count(_lib.maxdyn_model_get_joint_type, self.ptr, _id(joint, "joint"))
 
     def joint_parent(self, joint):
         """The parent body's id, WORLD for the world."""
-        return _count(_lib.maxdyn_model_get_joint_parent, self.ptr, joint)
+        return _count(_lib.maxdyn_model_get_joint_parent, self.ptr, _id(joint, "joint"))
 
     def joint_child(self, joint):
-        return _count(_lib.maxdyn_model_get_joint_child, self.ptr, joint)
+        return _count(_lib.maxdyn_model_get_joint_child, self.ptr, _id(joint, "joint"))
 
     def body_mass(self, body):
         out = ctypes.c_double()
-        check(_lib.maxdyn_model_get_body_mass(self.ptr, body, ctypes.byref(out)))
+        check(_lib.maxdyn_model_get_body_mass(self.ptr, _id(body, "body"), ctypes.byref(out)))
         return out.value
 
     def body_inertia(self, body):
-        """3x3 (rows) about the centre of mass, in the body frame."""
-        j = (ctypes.c_double * 9)()
-        check(_lib.maxdyn_model_get_body_inertia(self.ptr, body, j))
-        return [list(j[3 * r:3 * r + 3]) for r in range(3)]
+        """3x3 array about the centre of mass, in the body frame."""
+        j, ptr = _out(9)
+        check(_lib.maxdyn_model_get_body_inertia(self.ptr, _id(body, "body"), ptr))
+        return j.reshape(3, 3)
 
     @property
     def frame_count(self):
@@ -669,13 +768,13 @@ class Model(_Handle):
 
     def frame_body(self, frame):
         """The body the frame is fixed to, WORLD for the world."""
-        return _count(_lib.maxdyn_model_get_frame_body, self.ptr, frame)
+        return _count(_lib.maxdyn_model_get_frame_body, self.ptr, _id(frame, "frame"))
 
     def frame_pose(self, frame):
         """Position (3, body frame) + unit quaternion (w, x, y, z) relative to its body."""
-        p = (ctypes.c_double * 7)()
-        check(_lib.maxdyn_model_get_frame_pose(self.ptr, frame, p))
-        return list(p)
+        p, ptr = _out(7)
+        check(_lib.maxdyn_model_get_frame_pose(self.ptr, _id(frame, "frame"), ptr))
+        return p
 
     @property
     def limit_count(self):
@@ -685,9 +784,9 @@ class Model(_Handle):
     def joint_limits(self, joint):
         """(lower, upper), one value per free direction; -inf / inf where free."""
         n = self.joint_dof(joint)
-        lo, hi = (ctypes.c_double * max(n, 1))(), (ctypes.c_double * max(n, 1))()
-        check(_lib.maxdyn_model_get_joint_limits(self.ptr, joint, lo, hi, n))
-        return list(lo[:n]), list(hi[:n])
+        (lo, lo_ptr), (hi, hi_ptr) = _out(n), _out(n)
+        check(_lib.maxdyn_model_get_joint_limits(self.ptr, _id(joint, "joint"), lo_ptr, hi_ptr, n))
+        return lo, hi
 
     @property
     def mimic_count(self):
@@ -696,7 +795,7 @@ class Model(_Handle):
     def mimic(self, mimic):
         """(follower, leader, multiplier, offset)."""
         f, l, k, c = _i32(), _i32(), ctypes.c_double(), ctypes.c_double()
-        check(_lib.maxdyn_model_get_mimic(self.ptr, mimic, ctypes.byref(f), ctypes.byref(l), ctypes.byref(k), ctypes.byref(c)))
+        check(_lib.maxdyn_model_get_mimic(self.ptr, _id(mimic, "mimic"), ctypes.byref(f), ctypes.byref(l), ctypes.byref(k), ctypes.byref(c)))
         return f.value, l.value, k.value, c.value
 
 
@@ -707,13 +806,69 @@ class Sim(_Handle):
 
     def __init__(self, model, dt):
         p = _handle()
-        check(_lib.maxdyn_sim_new(model.ptr, float(dt), ctypes.byref(p)))
+        check(_lib.maxdyn_sim_new(model.ptr, _real(dt, "dt"), ctypes.byref(p)))
         super().__init__(p)
         self._dofs = [model.joint_dof(j) for j in range(model.joint_count)]
+        self._bodies = model.body_count
 
     def step(self, n=1):
-        for _ in range(n):
-            check(_lib.maxdyn_sim_step(self.ptr))
+        """Takes `n` steps in C (maxdyn_sim_step_n); MaxdynError at the first failure
+        (`step_count` tells how many were taken)."""
+        n = _id(n, "n")
+        if n < 0:
+            raise ValueError(f"step needs n >= 0, got {n}")
+        limit = 2**31 - 1
+        while n > 0:
+            chunk = min(n, limit)
+            status = _lib.maxdyn_sim_step_n(self.ptr, chunk)
+            self._raise_control_error()
+            check(status)
+            n -= chunk
+
+    def set_control_callback(self, control):
+        """`control(sim)` is called before each step to set its inputs (None removes
+        it). If it raises, the step is aborted (status MAXDYN_STATUS_CALLBACK_ABORTED,
+        201, state unchanged) and step() raises that exception."""
+        if control is None:
+            check(_lib.maxdyn_sim_set_control_callback(self.ptr, _control_callback(), None))
+            self._control = None
+            return
+        if not callable(control):
+            raise TypeError(f"control must be callable or None, got {type(control).__name__}")
+        errors = []
+
+        def trampoline(_sim, _user):
+            try:
+                control(self)
+                return 0
+            except BaseException as e:  # noqa: B036 -- it must not unwind into C
+                errors.append(e)
+                return 1
+
+        callback = _control_callback(trampoline)
+        check(_lib.maxdyn_sim_set_control_callback(self.ptr, callback, None))
+        self._control = (callback, errors)  # the C function pointer lives as long as the sim uses it
+
+    def _raise_control_error(self):
+        control = getattr(self, "_control", None)
+        if control and control[1]:
+            error = control[1].pop(0)
+            control[1].clear()
+            raise error
+
+    @property
+    def dt(self):
+        """The time step (s)."""
+        t = ctypes.c_double()
+        check(_lib.maxdyn_sim_get_dt(self.ptr, ctypes.byref(t)))
+        return t.value
+
+    @property
+    def step_count(self):
+        """Steps taken since the sim was made."""
+        n = ctypes.c_uint64()
+        check(_lib.maxdyn_sim_get_step_count(self.ptr, ctypes.byref(n)))
+        return n.value
 
     @property
     def time(self):
@@ -722,16 +877,29 @@ class Sim(_Handle):
         return t.value
 
     def body_state(self, body):
-        """[x(3), q(4: w,x,y,z), v(3, world), omega(3, body)]"""
-        out = (ctypes.c_double * BODY_STATE_SIZE)()
-        check(_lib.maxdyn_sim_get_body_state(self.ptr, body, out))
-        return list(out)
+        """array [x(3), q(4: w,x,y,z), v(3, world), omega(3, body)]"""
+        out, ptr = _out(BODY_STATE_SIZE)
+        check(_lib.maxdyn_sim_get_body_state(self.ptr, _id(body, "body"), ptr))
+        return out
+
+    def body_states(self):
+        """Every body's state: a (bodies, 13) array, one row per body (as body_state)."""
+        out, ptr = _out(self._bodies * BODY_STATE_SIZE)
+        check(_lib.maxdyn_sim_get_body_states(self.ptr, ptr, self._bodies))
+        return out.reshape(self._bodies, BODY_STATE_SIZE)
+
+    def set_body_states(self, states):
+        """Sets every body's state from a (bodies, 13) array; all or nothing."""
+        arr = _array(states, "states")
+        if arr.size != self._bodies * BODY_STATE_SIZE:
+            raise ValueError(f"states needs {self._bodies} x {BODY_STATE_SIZE} numbers, got {arr.size}")
+        check(_lib.maxdyn_sim_set_body_states(self.ptr, arr.ctypes.data_as(_c_double_p), self._bodies))
 
     def set_body_state(self, body, state):
-        check(_lib.maxdyn_sim_set_body_state(self.ptr, body, _doubles(state, BODY_STATE_SIZE, "state")))
+        check(_lib.maxdyn_sim_set_body_state(self.ptr, _id(body, "body"), _doubles(state, BODY_STATE_SIZE, "state")))
 
     def set_body_force(self, body, force, torque=(0.0, 0.0, 0.0)):
-        check(_lib.maxdyn_sim_set_body_force(self.ptr, body, _doubles(force, 3, "force"), _doubles(torque, 3, "torque")))
+        check(_lib.maxdyn_sim_set_body_force(self.ptr, _id(body, "body"), _doubles(force, 3, "force"), _doubles(torque, 3, "torque")))
 
     def _dof(self, joint):
         if not 0 <= joint < len(self._dofs):
@@ -740,26 +908,26 @@ class Sim(_Handle):
 
     def _get(self, fn, joint):
         n = self._dof(joint)
-        out = (ctypes.c_double * max(n, 1))()
-        check(fn(self.ptr, joint, out, n))
-        return list(out)[:n]
+        out, ptr = _out(max(n, 1))
+        check(fn(self.ptr, joint, ptr, n))
+        return out[:n]
 
     def _set(self, fn, joint, values):
-        values = [float(v) for v in _flatten(values)]
-        arr = (ctypes.c_double * max(len(values), 1))(*values)
-        check(fn(self.ptr, joint, arr, len(values)))
+        arr = _array(values, "values")
+        buf = arr if arr.size else np.zeros(1)
+        check(fn(self.ptr, joint, buf.ctypes.data_as(_c_double_p), arr.size))
 
     def joint_position(self, joint):
-        return self._get(_lib.maxdyn_sim_get_joint_position, joint)
+        return self._get(_lib.maxdyn_sim_get_joint_position, _id(joint, "joint"))
 
     def joint_velocity(self, joint):
-        return self._get(_lib.maxdyn_sim_get_joint_velocity, joint)
+        return self._get(_lib.maxdyn_sim_get_joint_velocity, _id(joint, "joint"))
 
     def set_joint_position(self, joint, values):
-        self._set(_lib.maxdyn_sim_set_joint_position, joint, values)
+        self._set(_lib.maxdyn_sim_set_joint_position, _id(joint, "joint"), values)
 
     def set_joint_velocity(self, joint, values):
-        self._set(_lib.maxdyn_sim_set_joint_velocity, joint, values)
+        self._set(_lib.maxdyn_sim_set_joint_velocity, _id(joint, "joint"), values)
 
     def energy(self):
         """(kinetic, potential) in J."""
@@ -782,9 +950,9 @@ class Sim(_Handle):
     def contact(self, contact):
         """(gap, normal force, friction force [3, world]) of a contact: the gap now, the
         forces of the last step."""
-        out = (ctypes.c_double * CONTACT_SIZE)()
-        check(_lib.maxdyn_sim_get_contact(self.ptr, contact, out))
-        return out[0], out[1], list(out[2:5])
+        out, ptr = _out(CONTACT_SIZE)
+        check(_lib.maxdyn_sim_get_contact(self.ptr, _id(contact, "contact"), ptr))
+        return float(out[0]), float(out[1]), out[2:5]
 
     @property
     def contact_tolerance(self):
@@ -794,7 +962,7 @@ class Sim(_Handle):
 
     @contact_tolerance.setter
     def contact_tolerance(self, value):
-        check(_lib.maxdyn_sim_set_contact_tolerance(self.ptr, float(value)))
+        check(_lib.maxdyn_sim_set_contact_tolerance(self.ptr, _real(value, "contact_tolerance")))
 
     @property
     def contact_margin(self):
@@ -806,7 +974,7 @@ class Sim(_Handle):
 
     @contact_margin.setter
     def contact_margin(self, value):
-        check(_lib.maxdyn_sim_set_contact_margin(self.ptr, float(value)))
+        check(_lib.maxdyn_sim_set_contact_margin(self.ptr, _real(value, "contact_margin")))
 
     @property
     def options(self):
@@ -819,29 +987,56 @@ class Sim(_Handle):
     def options(self, value):
         check(_lib.maxdyn_sim_set_options(self.ptr, ctypes.byref(value)))
 
+    def solver_options(self):
+        """(tolerance, max_iterations, acceptance) of the Newton solve."""
+        t, m, a = ctypes.c_double(), _i32(), ctypes.c_double()
+        check(_lib.maxdyn_sim_get_solver_options(self.ptr, ctypes.byref(t), ctypes.byref(m), ctypes.byref(a)))
+        return t.value, m.value, a.value
+
     def set_solver_options(self, tolerance=1e-10, max_iterations=100, acceptance=1e-8):
-        check(_lib.maxdyn_sim_set_solver_options(self.ptr, float(tolerance), int(max_iterations), float(acceptance)))
+        check(_lib.maxdyn_sim_set_solver_options(self.ptr, _real(tolerance, "tolerance"), _id(max_iterations, "max_iterations"), _real(acceptance, "acceptance")))
 
     def step_stats(self):
         st = StepStats()
-        check(_lib.maxdyn_sim_get_step_stats(self.ptr, ctypes.byref(st)))
+        check(_lib.maxdyn_sim_get_step_stats_sized(self.ptr, ctypes.byref(st), ctypes.sizeof(st)))
         return st
 
     # --- inputs (they hold until changed: set them, then step)
     def set_joint_input(self, joint, u):
         """Force/torque per free direction of a joint (+u on the child, -u on the parent)."""
-        self._set(_lib.maxdyn_sim_set_joint_input, joint, u)
+        self._set(_lib.maxdyn_sim_set_joint_input, _id(joint, "joint"), u)
 
     def joint_input(self, joint):
-        return self._get(_lib.maxdyn_sim_get_joint_input, joint)
+        return self._get(_lib.maxdyn_sim_get_joint_input, _id(joint, "joint"))
 
     def set_body_wrench(self, body, force, torque=(0.0, 0.0, 0.0), point=(0.0, 0.0, 0.0)):
         """World-frame force at body point `point` (body frame) and body-frame torque."""
         check(_lib.maxdyn_sim_set_body_wrench(
-            self.ptr, body, _doubles(force, 3, "force"), _doubles(torque, 3, "torque"), _doubles(point, 3, "point")))
+            self.ptr, _id(body, "body"), _doubles(force, 3, "force"), _doubles(torque, 3, "torque"), _doubles(point, 3, "point")))
 
     def clear_inputs(self):
         check(_lib.maxdyn_sim_clear_inputs(self.ptr))
+
+    # --- limits and mimics
+    @property
+    def limit_count(self):
+        return _count(_lib.maxdyn_sim_get_limit_count, self.ptr)
+
+    def limit(self, limit):
+        """array [coordinate, lower, upper, violation, force] of a limit (see maxdyn.h)."""
+        out, ptr = _out(5)
+        check(_lib.maxdyn_sim_get_limit(self.ptr, _id(limit, "limit"), ptr))
+        return out
+
+    def limit_violation(self):
+        v = ctypes.c_double()
+        check(_lib.maxdyn_sim_get_limit_violation(self.ptr, ctypes.byref(v)))
+        return v.value
+
+    def mimic_violation(self):
+        v = ctypes.c_double()
+        check(_lib.maxdyn_sim_get_mimic_violation(self.ptr, ctypes.byref(v)))
+        return v.value
 
     # --- energy bookkeeping
     def energy_account(self):
@@ -976,10 +1171,11 @@ class _BatchSim(Sim):
     """A sim owned by a batch: every Sim method works on it; closing it does nothing
     (the batch frees its sims) and it keeps the batch alive."""
 
-    def __init__(self, batch, ptr, dofs):
+    def __init__(self, batch, ptr, dofs, bodies):
         self._ptr = ptr
         self._batch = batch
         self._dofs = dofs
+        self._bodies = bodies
 
     def close(self):
         self._ptr = None
@@ -1001,10 +1197,11 @@ class Batch(_Handle):
     _free = _lib.maxdyn_batch_free
 
     def __init__(self, model, n, dt, threads=0):
+        n, threads, dt = _id(n, "n"), _id(threads, "threads"), _real(dt, "dt")
         if int(n) < 0 or int(threads) < 0:
             raise ValueError(f"Batch needs n >= 0 and threads >= 0, got n = {n}, threads = {threads}")
         p = _handle()
-        check(_lib.maxdyn_batch_new(model.ptr, int(n), float(dt), int(threads), ctypes.byref(p)))
+        check(_lib.maxdyn_batch_new(model.ptr, int(n), _real(dt, "dt"), int(threads), ctypes.byref(p)))
         super().__init__(p)
         self._bodies = model.body_count
         dofs = [model.joint_dof(j) for j in range(model.joint_count)]
@@ -1012,7 +1209,7 @@ class Batch(_Handle):
         for i in range(int(n)):
             s = _handle()
             check(_lib.maxdyn_batch_get_sim(self.ptr, i, ctypes.byref(s)))
-            self.sims.append(_BatchSim(self, s, dofs))
+            self.sims.append(_BatchSim(self, s, dofs, self._bodies))
 
     def close(self):
         for s in getattr(self, "sims", []):
@@ -1038,7 +1235,8 @@ class Batch(_Handle):
         correct but serial (use no control, or C, for speed). If it raises, that sim
         stops (status MAXDYN_STATUS_CALLBACK_ABORTED, 201) and the first exception is
         raised again after the step."""
-        if int(n) < 0:
+        n = _id(n, "n")
+        if n < 0:
             raise ValueError(f"step needs n >= 0, got {n}")
         statuses = (_i32 * max(len(self.sims), 1))(*([-1] * max(len(self.sims), 1)))
         errors = []
@@ -1078,10 +1276,14 @@ class Batch(_Handle):
         check(_lib.maxdyn_batch_clear_failure(self.ptr, i))
 
     def body_states(self, out=None):
-        """Every sim's body states, sim after sim, 13 numbers per body: a list, or
-        written into `out` (any writable buffer of len(batch) * bodies * 13 doubles,
-        e.g. array.array('d') or a float64 numpy array) and returned."""
+        """Every sim's body states: a (len(batch), bodies, 13) array, or written into
+        `out` (any writable buffer of len(batch) * bodies * 13 doubles, e.g.
+        array.array('d') or a float64 numpy array) and returned."""
         n = len(self.sims) * self._bodies * BODY_STATE_SIZE
-        buf = (ctypes.c_double * max(n, 1))() if out is None else (ctypes.c_double * n).from_buffer(out)
+        if out is None:
+            arr, ptr = _out(max(n, 1))
+            check(_lib.maxdyn_batch_get_body_states(self.ptr, ptr, n))
+            return arr[:n].reshape(len(self.sims), self._bodies, BODY_STATE_SIZE)
+        buf = (ctypes.c_double * n).from_buffer(out)
         check(_lib.maxdyn_batch_get_body_states(self.ptr, buf, n))
-        return list(buf[:n]) if out is None else out
+        return out

@@ -1,10 +1,10 @@
-# Tests of the Julia binding (untested in the project's CI: Julia is not installable
-# there). Run with:  MAXDYN_LIB=/path/to/libmaxdyn.so julia test_maxdyn.jl
+# Tests of the Julia binding (not run in the project's CI: Julia is not installable
+# there; tests/julia_signatures.rs checks every ccall against the header instead).
+# Run with:  MAXDYN_LIBRARY=/path/to/libmaxdyn.so julia --project=bindings/julia -e 'using Pkg; Pkg.test()'
 using Test
-include(joinpath(@__DIR__, "MaxDyn.jl"))
-using .MaxDyn
+using MaxDyn
 
-const ROOT = normpath(joinpath(@__DIR__, "..", ".."))
+const ROOT = normpath(joinpath(@__DIR__, "..", "..", ".."))
 const BOX = [1/600 0 0; 0 1/600 0; 0 0 1/600]   # Box(0.1, 0.1, 0.1, 1)
 
 "Scenario A2: two 1 kg boxes on 1 m links, revolute about x."

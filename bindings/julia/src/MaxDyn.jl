@@ -3,14 +3,17 @@
 
 Julia binding of the maxdyn C API (`include/maxdyn.h`) through `@ccall`.
 
-The shared library is `ENV["MAXDYN_LIB"]` when set (a full path to libmaxdyn.so /
-.dylib / maxdyn.dll), else `libmaxdyn` on the system library path. Ids of bodies and
-joints are the C API's: they count from 0, and the world is `MaxDyn.WORLD` (-1).
-Objects free their C handle in a finalizer or on `close`. Every failing call throws a
-`MaxDynError` carrying the status code and the library's last error message.
+The shared library is `ENV["MAXDYN_LIBRARY"]` (or `ENV["MAXDYN_LIB"]`) when set at
+precompile time (a full path to libmaxdyn.so / .dylib / maxdyn.dll), else `libmaxdyn`
+on the system library path (`scripts/install.sh`). Ids of bodies and joints are the C
+API's: they count from 0, and the world is `MaxDyn.WORLD` (-1). Objects free their C
+handle in a finalizer or on `close`; they are passed to `@ccall` as themselves
+(`Base.unsafe_convert` gives the pointer), so each call roots them and a finalizer
+cannot free a handle while C uses it. Every failing call throws a `MaxDynError`
+carrying the status code and the library's last error message.
 
 ```julia
-include("MaxDyn.jl"); using .MaxDyn
+using Pkg; Pkg.develop(path="bindings/julia"); using MaxDyn
 b = Builder()
 body = add_body!(b, 1.0, [1/600 0 0; 0 1/600 0; 0 0 1/600])
 j = add_joint!(b, MaxDyn.REVOLUTE, MaxDyn.WORLD, body, [0, 0, 0], [0, 0, 1], [1, 0, 0])
@@ -34,7 +37,7 @@ export MaxDynError, check, Builder, Model, Sim, builder_from_urdf, set_gravity!,
     body_inertia, frame_count, frame_body, frame_pose, limit_count, joint_limits,
     mimic_count, mimic
 
-const libmaxdyn = get(ENV, "MAXDYN_LIB", "libmaxdyn")
+const libmaxdyn = get(ENV, "MAXDYN_LIBRARY", get(ENV, "MAXDYN_LIB", "libmaxdyn"))
 
 const WORLD = Int32(-1)
 const BODY_STATE_SIZE = 13
@@ -113,7 +116,7 @@ mutable struct Model
     ptr::Ptr{Cvoid}
     function Model(b::Builder)
         out = Ref{Ptr{Cvoid}}(C_NULL)
-        check(@ccall libmaxdyn.maxdyn_model_new(handle(b)::Ptr{Cvoid}, out::Ptr{Ptr{Cvoid}})::Int32)
+        check(@ccall libmaxdyn.maxdyn_model_new(b::Ptr{Cvoid}, out::Ptr{Ptr{Cvoid}})::Int32)
         return finalizer(close, new(out[]))
     end
 end
@@ -126,7 +129,7 @@ mutable struct Sim
         nb = body_count(m)
         dofs = [joint_dof(m, j) for j in 0:joint_count(m)-1]
         out = Ref{Ptr{Cvoid}}(C_NULL)
-        check(@ccall libmaxdyn.maxdyn_sim_new(handle(m)::Ptr{Cvoid}, Float64(dt)::Cdouble, out::Ptr{Ptr{Cvoid}})::Int32)
+        check(@ccall libmaxdyn.maxdyn_sim_new(m::Ptr{Cvoid}, Float64(dt)::Cdouble, out::Ptr{Ptr{Cvoid}})::Int32)
         return finalizer(close, new(out[], nb, dofs))
     end
 end
@@ -135,6 +138,11 @@ function handle(obj)
     obj.ptr == C_NULL && throw(ArgumentError("$(typeof(obj)) is closed"))
     return obj.ptr
 end
+
+# `@ccall f(obj::Ptr{Cvoid})` converts through here and keeps `obj` rooted during the
+# call (the GC.@preserve that ccall does for its arguments), so its finalizer cannot run
+# while C holds the pointer.
+Base.unsafe_convert(::Type{Ptr{Cvoid}}, obj::Union{Builder,Model,Sim}) = handle(obj)
 
 # finalizers and explicit close: free once, NULL afterwards
 function Base.close(b::Builder)
@@ -163,46 +171,46 @@ function builder_from_urdf(path::AbstractString; floating::Bool=false)
 end
 
 set_gravity!(b::Builder, g) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_gravity(handle(b)::Ptr{Cvoid}, doubles(g, 3, "g")::Ptr{Cdouble})::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_set_gravity(b::Ptr{Cvoid}, doubles(g, 3, "g")::Ptr{Cdouble})::Int32)
 
 """Adds a body (mass, 3×3 inertia about the centre of mass in the body frame); returns its id."""
 function add_body!(b::Builder, mass::Real, inertia)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_builder_add_body(handle(b)::Ptr{Cvoid}, Float64(mass)::Cdouble,
+    check(@ccall libmaxdyn.maxdyn_builder_add_body(b::Ptr{Cvoid}, Float64(mass)::Cdouble,
         rowmajor3x3(inertia)::Ptr{Cdouble}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 set_body_pose!(b::Builder, body::Integer, x, q) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_body_pose(handle(b)::Ptr{Cvoid}, Int32(body)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_set_body_pose(b::Ptr{Cvoid}, Int32(body)::Int32,
         doubles(x, 3, "x")::Ptr{Cdouble}, doubles(q, 4, "q")::Ptr{Cdouble})::Int32)
 
 set_body_velocity!(b::Builder, body::Integer, v, omega) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_body_velocity(handle(b)::Ptr{Cvoid}, Int32(body)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_set_body_velocity(b::Ptr{Cvoid}, Int32(body)::Int32,
         doubles(v, 3, "v")::Ptr{Cdouble}, doubles(omega, 3, "omega")::Ptr{Cdouble})::Int32)
 
 """Adds a joint (type, parent id or `WORLD`, child id, joint points, axis in the parent frame); returns its id."""
 function add_joint!(b::Builder, type::Integer, parent::Integer, child::Integer, p_parent, p_child, axis=(1.0, 0.0, 0.0))
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_builder_add_joint(handle(b)::Ptr{Cvoid}, Int32(type)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_add_joint(b::Ptr{Cvoid}, Int32(type)::Int32,
         Int32(parent)::Int32, Int32(child)::Int32, doubles(p_parent, 3, "p_parent")::Ptr{Cdouble},
         doubles(p_child, 3, "p_child")::Ptr{Cdouble}, doubles(axis, 3, "axis")::Ptr{Cdouble}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 set_joint_offset!(b::Builder, joint::Integer, q) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_joint_offset(handle(b)::Ptr{Cvoid}, Int32(joint)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_set_joint_offset(b::Ptr{Cvoid}, Int32(joint)::Int32,
         doubles(q, 4, "q")::Ptr{Cdouble})::Int32)
 
 function body_count(b::Builder)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_builder_body_count(handle(b)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_body_count(b::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 function joint_count(b::Builder)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_builder_joint_count(handle(b)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_joint_count(b::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
@@ -210,19 +218,19 @@ end
 
 function body_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_body_count(handle(m)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_body_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 function joint_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_joint_count(handle(m)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_joint_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 function joint_dof(m::Model, joint::Integer)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_joint_dof(handle(m)::Ptr{Cvoid}, Int32(joint)::Int32, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_joint_dof(m::Ptr{Cvoid}, Int32(joint)::Int32, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
@@ -230,64 +238,64 @@ end
 
 function step!(s::Sim, n::Integer=1)
     for _ in 1:n
-        check(@ccall libmaxdyn.maxdyn_sim_step(handle(s)::Ptr{Cvoid})::Int32)
+        check(@ccall libmaxdyn.maxdyn_sim_step(s::Ptr{Cvoid})::Int32)
     end
     return s
 end
 
 function sim_time(s::Sim)
     out = Ref{Cdouble}(0.0)
-    check(@ccall libmaxdyn.maxdyn_sim_get_time(handle(s)::Ptr{Cvoid}, out::Ptr{Cdouble})::Int32)
+    check(@ccall libmaxdyn.maxdyn_sim_get_time(s::Ptr{Cvoid}, out::Ptr{Cdouble})::Int32)
     return out[]
 end
 
 """13 doubles: x(3), q(4: w,x,y,z), v(3, world frame), ω(3, body frame)."""
 function body_state(s::Sim, body::Integer)
     out = zeros(BODY_STATE_SIZE)
-    check(@ccall libmaxdyn.maxdyn_sim_get_body_state(handle(s)::Ptr{Cvoid}, Int32(body)::Int32, out::Ptr{Cdouble})::Int32)
+    check(@ccall libmaxdyn.maxdyn_sim_get_body_state(s::Ptr{Cvoid}, Int32(body)::Int32, out::Ptr{Cdouble})::Int32)
     return out
 end
 
 """All body states as a 13×n matrix (column j+1 is body j)."""
 function body_states(s::Sim)
     out = zeros(BODY_STATE_SIZE, s.n_bodies)
-    check(@ccall libmaxdyn.maxdyn_sim_get_body_states(handle(s)::Ptr{Cvoid}, out::Ptr{Cdouble}, Csize_t(s.n_bodies)::Csize_t)::Int32)
+    check(@ccall libmaxdyn.maxdyn_sim_get_body_states(s::Ptr{Cvoid}, out::Ptr{Cdouble}, Csize_t(s.n_bodies)::Csize_t)::Int32)
     return out
 end
 
 set_body_state!(s::Sim, body::Integer, state) =
-    check(@ccall libmaxdyn.maxdyn_sim_set_body_state(handle(s)::Ptr{Cvoid}, Int32(body)::Int32,
+    check(@ccall libmaxdyn.maxdyn_sim_set_body_state(s::Ptr{Cvoid}, Int32(body)::Int32,
         doubles(state, BODY_STATE_SIZE, "state")::Ptr{Cdouble})::Int32)
 
 set_body_force!(s::Sim, body::Integer, force, torque=(0.0, 0.0, 0.0)) =
-    check(@ccall libmaxdyn.maxdyn_sim_set_body_force(handle(s)::Ptr{Cvoid}, Int32(body)::Int32,
+    check(@ccall libmaxdyn.maxdyn_sim_set_body_force(s::Ptr{Cvoid}, Int32(body)::Int32,
         doubles(force, 3, "force")::Ptr{Cdouble}, doubles(torque, 3, "torque")::Ptr{Cdouble})::Int32)
 
 dof(s::Sim, joint::Integer) = 0 <= joint < length(s.dofs) ? s.dofs[joint+1] : 0  # else the library reports it
 
 function joint_position(s::Sim, joint::Integer)
     out = zeros(dof(s, joint))
-    check(@ccall libmaxdyn.maxdyn_sim_get_joint_position(handle(s)::Ptr{Cvoid}, Int32(joint)::Int32,
+    check(@ccall libmaxdyn.maxdyn_sim_get_joint_position(s::Ptr{Cvoid}, Int32(joint)::Int32,
         out::Ptr{Cdouble}, Csize_t(length(out))::Csize_t)::Int32)
     return out
 end
 
 function joint_velocity(s::Sim, joint::Integer)
     out = zeros(dof(s, joint))
-    check(@ccall libmaxdyn.maxdyn_sim_get_joint_velocity(handle(s)::Ptr{Cvoid}, Int32(joint)::Int32,
+    check(@ccall libmaxdyn.maxdyn_sim_get_joint_velocity(s::Ptr{Cvoid}, Int32(joint)::Int32,
         out::Ptr{Cdouble}, Csize_t(length(out))::Csize_t)::Int32)
     return out
 end
 
 function set_joint_position!(s::Sim, joint::Integer, values)
     v = Float64[Float64(a) for a in values]
-    check(@ccall libmaxdyn.maxdyn_sim_set_joint_position(handle(s)::Ptr{Cvoid}, Int32(joint)::Int32,
+    check(@ccall libmaxdyn.maxdyn_sim_set_joint_position(s::Ptr{Cvoid}, Int32(joint)::Int32,
         v::Ptr{Cdouble}, Csize_t(length(v))::Csize_t)::Int32)
 end
 
 function set_joint_velocity!(s::Sim, joint::Integer, values)
     v = Float64[Float64(a) for a in values]
-    check(@ccall libmaxdyn.maxdyn_sim_set_joint_velocity(handle(s)::Ptr{Cvoid}, Int32(joint)::Int32,
+    check(@ccall libmaxdyn.maxdyn_sim_set_joint_velocity(s::Ptr{Cvoid}, Int32(joint)::Int32,
         v::Ptr{Cdouble}, Csize_t(length(v))::Csize_t)::Int32)
 end
 
@@ -295,13 +303,13 @@ end
 function energy(s::Sim)
     k = Ref{Cdouble}(0.0)
     p = Ref{Cdouble}(0.0)
-    check(@ccall libmaxdyn.maxdyn_sim_energy(handle(s)::Ptr{Cvoid}, k::Ptr{Cdouble}, p::Ptr{Cdouble})::Int32)
+    check(@ccall libmaxdyn.maxdyn_sim_energy(s::Ptr{Cvoid}, k::Ptr{Cdouble}, p::Ptr{Cdouble})::Int32)
     return (k[], p[])
 end
 
 function constraint_violation(s::Sim)
     out = Ref{Cdouble}(0.0)
-    check(@ccall libmaxdyn.maxdyn_sim_constraint_violation(handle(s)::Ptr{Cvoid}, out::Ptr{Cdouble})::Int32)
+    check(@ccall libmaxdyn.maxdyn_sim_constraint_violation(s::Ptr{Cvoid}, out::Ptr{Cdouble})::Int32)
     return out[]
 end
 
@@ -310,7 +318,7 @@ end
 """Sphere of `radius` (0: a point) at body point `p` against the ground z ≥ 0; returns the contact id."""
 function add_ground_contact!(b::Builder, body::Integer, p, radius::Real, friction::Real)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_builder_add_ground_contact(handle(b)::Ptr{Cvoid}, Int32(body)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_add_ground_contact(b::Ptr{Cvoid}, Int32(body)::Int32,
         doubles(p, 3, "p")::Ptr{Cdouble}, Float64(radius)::Cdouble, Float64(friction)::Cdouble, out::Ptr{Int32})::Int32)
     return out[]
 end
@@ -318,7 +326,7 @@ end
 """The same against the half-space normal·x ≥ offset."""
 function add_plane_contact!(b::Builder, body::Integer, p, radius::Real, normal, offset::Real, friction::Real)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_builder_add_plane_contact(handle(b)::Ptr{Cvoid}, Int32(body)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_add_plane_contact(b::Ptr{Cvoid}, Int32(body)::Int32,
         doubles(p, 3, "p")::Ptr{Cdouble}, Float64(radius)::Cdouble, doubles(normal, 3, "normal")::Ptr{Cdouble},
         Float64(offset)::Cdouble, Float64(friction)::Cdouble, out::Ptr{Int32})::Int32)
     return out[]
@@ -326,7 +334,7 @@ end
 
 function add_sphere_contact!(b::Builder, body_a::Integer, pa, ra::Real, body_b::Integer, pb, rb::Real, friction::Real)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_builder_add_sphere_contact(handle(b)::Ptr{Cvoid}, Int32(body_a)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_add_sphere_contact(b::Ptr{Cvoid}, Int32(body_a)::Int32,
         doubles(pa, 3, "pa")::Ptr{Cdouble}, Float64(ra)::Cdouble, Int32(body_b)::Int32, doubles(pb, 3, "pb")::Ptr{Cdouble},
         Float64(rb)::Cdouble, Float64(friction)::Cdouble, out::Ptr{Int32})::Int32)
     return out[]
@@ -334,31 +342,31 @@ end
 
 """`CONE_LINEAR` with an even number of `directions` (2…16), or `CONE_NONLINEAR`."""
 set_contact_cone!(b::Builder, contact::Integer, cone_type::Integer, directions::Integer=4) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_contact_cone(handle(b)::Ptr{Cvoid}, Int32(contact)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_set_contact_cone(b::Ptr{Cvoid}, Int32(contact)::Int32,
         Int32(cone_type)::Int32, Int32(directions)::Int32)::Int32)
 
 function contact_count(b::Builder)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_builder_contact_count(handle(b)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_contact_count(b::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 function contact_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_contact_count(handle(m)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_contact_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 function loop_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_loop_count(handle(m)::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_loop_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 """(gap, normal force, friction force (3, world)) of a contact: the gap now, the forces of the last step."""
 function contact(s::Sim, c::Integer)
     out = zeros(CONTACT_SIZE)
-    check(@ccall libmaxdyn.maxdyn_sim_get_contact(handle(s)::Ptr{Cvoid}, Int32(c)::Int32, out::Ptr{Cdouble})::Int32)
+    check(@ccall libmaxdyn.maxdyn_sim_get_contact(s::Ptr{Cvoid}, Int32(c)::Int32, out::Ptr{Cdouble})::Int32)
     return (out[1], out[2], out[3:5])
 end
 
@@ -367,20 +375,20 @@ end
 function set_joint_spring!(b::Builder, joint::Integer, stiffness, rest)
     k = Float64[Float64(a) for a in stiffness]
     r = doubles(rest, length(k), "rest")
-    check(@ccall libmaxdyn.maxdyn_builder_set_joint_spring(handle(b)::Ptr{Cvoid}, Int32(joint)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_set_joint_spring(b::Ptr{Cvoid}, Int32(joint)::Int32,
         k::Ptr{Cdouble}, r::Ptr{Cdouble}, Csize_t(length(k))::Csize_t)::Int32)
 end
 
 function set_joint_damper!(b::Builder, joint::Integer, damping)
     c = Float64[Float64(a) for a in damping]
-    check(@ccall libmaxdyn.maxdyn_builder_set_joint_damper(handle(b)::Ptr{Cvoid}, Int32(joint)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_set_joint_damper(b::Ptr{Cvoid}, Int32(joint)::Int32,
         c::Ptr{Cdouble}, Csize_t(length(c))::Csize_t)::Int32)
 end
 
 """Point-to-point spring-damper (`body_a` may be `WORLD`); returns its id."""
 function add_spring!(b::Builder, body_a::Integer, pa, body_b::Integer, pb, stiffness::Real, damping::Real=0.0, rest_length::Real=0.0)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_builder_add_spring(handle(b)::Ptr{Cvoid}, Int32(body_a)::Int32,
+    check(@ccall libmaxdyn.maxdyn_builder_add_spring(b::Ptr{Cvoid}, Int32(body_a)::Int32,
         doubles(pa, 3, "pa")::Ptr{Cdouble}, Int32(body_b)::Int32, doubles(pb, 3, "pb")::Ptr{Cdouble},
         Float64(stiffness)::Cdouble, Float64(damping)::Cdouble, Float64(rest_length)::Cdouble, out::Ptr{Int32})::Int32)
     return out[]
@@ -389,20 +397,20 @@ end
 """Force/torque per free direction of a joint; holds until changed."""
 function set_joint_input!(s::Sim, joint::Integer, u)
     v = Float64[Float64(a) for a in u]
-    check(@ccall libmaxdyn.maxdyn_sim_set_joint_input(handle(s)::Ptr{Cvoid}, Int32(joint)::Int32,
+    check(@ccall libmaxdyn.maxdyn_sim_set_joint_input(s::Ptr{Cvoid}, Int32(joint)::Int32,
         v::Ptr{Cdouble}, Csize_t(length(v))::Csize_t)::Int32)
 end
 
 function joint_input(s::Sim, joint::Integer)
     out = zeros(dof(s, joint))
-    check(@ccall libmaxdyn.maxdyn_sim_get_joint_input(handle(s)::Ptr{Cvoid}, Int32(joint)::Int32,
+    check(@ccall libmaxdyn.maxdyn_sim_get_joint_input(s::Ptr{Cvoid}, Int32(joint)::Int32,
         out::Ptr{Cdouble}, Csize_t(length(out))::Csize_t)::Int32)
     return out
 end
 
 """World-frame `force` at body point `point` (body frame) and body-frame `torque`."""
 set_body_wrench!(s::Sim, body::Integer, force, torque=(0.0, 0.0, 0.0), point=(0.0, 0.0, 0.0)) =
-    check(@ccall libmaxdyn.maxdyn_sim_set_body_wrench(handle(s)::Ptr{Cvoid}, Int32(body)::Int32,
+    check(@ccall libmaxdyn.maxdyn_sim_set_body_wrench(s::Ptr{Cvoid}, Int32(body)::Int32,
         doubles(force, 3, "force")::Ptr{Cdouble}, doubles(torque, 3, "torque")::Ptr{Cdouble},
         doubles(point, 3, "point")::Ptr{Cdouble})::Int32)
 
@@ -410,23 +418,23 @@ set_body_wrench!(s::Sim, body::Integer, force, torque=(0.0, 0.0, 0.0), point=(0.
 function energy_account(s::Sim)
     w = Ref{Cdouble}(0.0)
     d = Ref{Cdouble}(0.0)
-    check(@ccall libmaxdyn.maxdyn_sim_get_energy_account(handle(s)::Ptr{Cvoid}, w::Ptr{Cdouble}, d::Ptr{Cdouble})::Int32)
+    check(@ccall libmaxdyn.maxdyn_sim_get_energy_account(s::Ptr{Cvoid}, w::Ptr{Cdouble}, d::Ptr{Cdouble})::Int32)
     return (w[], d[])
 end
 
-reset_energy_account!(s::Sim) = check(@ccall libmaxdyn.maxdyn_sim_reset_energy_account(handle(s)::Ptr{Cvoid})::Int32)
+reset_energy_account!(s::Sim) = check(@ccall libmaxdyn.maxdyn_sim_reset_energy_account(s::Ptr{Cvoid})::Int32)
 
 # --- names (URDF: link and joint names)
 
 function find_body(b::Builder, name::AbstractString)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_builder_find_body(handle(b)::Ptr{Cvoid}, name::Cstring, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_find_body(b::Ptr{Cvoid}, name::Cstring, out::Ptr{Int32})::Int32)
     return out[]
 end
 
 function find_joint(b::Builder, name::AbstractString)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_builder_find_joint(handle(b)::Ptr{Cvoid}, name::Cstring, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_find_joint(b::Ptr{Cvoid}, name::Cstring, out::Ptr{Int32})::Int32)
     return out[]
 end
 
