@@ -116,6 +116,7 @@ fn base_abi(name: &str) -> Option<Abi> {
         "double" => "f64",
         "size_t" => "usize",
         "uint64_t" => "u64",
+        "uint32_t" => "u32",
         "void" => "void",
         "char" => "char",
         "bool" => "bool",
@@ -159,13 +160,28 @@ fn julia_abi(ty: &str) -> Abi {
         "Float64" | "Cdouble" => "f64",
         "Csize_t" => "usize",
         "UInt64" | "Culonglong" => "u64",
+        "UInt32" | "Cuint" => "u32",
         "Cvoid" | "Nothing" => "void",
         "Cchar" | "UInt8" => "char",
         "Cstring" => "ptr(char)",
         "Bool" => "bool",
+        // a Julia struct mirrors the C struct of its name: UrdfOptions ↔ maxdyn_urdf_options
+        other if other.chars().all(|c| c.is_ascii_alphanumeric()) && other.starts_with(|c: char| c.is_ascii_uppercase()) => return format!("struct maxdyn_{}", snake(other)),
         other => return format!("julia {other}"),
     }
     .into()
+}
+
+/// CamelCase → snake_case.
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
 }
 
 /// Splits at the commas not inside brackets or strings.
