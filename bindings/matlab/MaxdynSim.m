@@ -92,6 +92,12 @@ classdef MaxdynSim < MaxdynHandle
       % 5x1: gap, normal force, friction force (3, world frame) of the last step
       c = maxdyn_mex('sim_get_contact', obj.handle, contact);
     end
+    function C = shapeContacts(obj)
+      % 16 x n, a column per contact point between collision shapes of the last step:
+      % shape a, shape b, body a, body b (-1: world), point (3), normal (3), gap,
+      % normal force, friction force (3, world frame, on body a)
+      C = maxdyn_mex('sim_shape_contacts', obj.handle);
+    end
     function setJointInput(obj, joint, u)
       % force/torque per free direction; holds until changed
       maxdyn_mex('sim_set_joint_input', obj.handle, joint, u);

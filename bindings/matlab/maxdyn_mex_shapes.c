@@ -15,6 +15,10 @@
  *   n = maxdyn_mex('model_shape_count', m)
  *   [type, body, pose, params] = maxdyn_mex('model_shape', m, shape)
  *   [mu, group, mask] = maxdyn_mex('model_shape_surface', m, shape)
+ *   C = maxdyn_mex('sim_shape_contacts', s)
+ *        16 x n, a column per contact point of the last step: shape a, shape b, body a,
+ *        body b (-1: world), point (3), normal (3, from b to a), gap, normal force,
+ *        friction force (3, world, on body a)
  *
  * Ids are the C API's (0-based, the world is -1).
  */
@@ -150,6 +154,41 @@ static int model_shapes_command(const char *cmd, int nlhs, mxArray *plhs[], int 
     return 1;
 }
 
+/* The contact points between collision shapes of the last step, a column each. */
+static int sim_shapes_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+    maxdyn_sim *sim;
+    maxdyn_shape_contact *c;
+    int32_t n = 0;
+    size_t written = 0, k;
+    double *out;
+    (void)nlhs;
+    if (strcmp(cmd, "sim_shape_contacts")) return 0;
+    need_args(nrhs, 2, cmd);
+    sim = (maxdyn_sim *)handle_arg(prhs[1], KIND_SIM)->ptr;
+    check(maxdyn_sim_get_shape_contact_count(sim, &n));
+    c = (maxdyn_shape_contact *)mxMalloc((n > 0 ? (size_t)n : 1) * sizeof *c);
+    {
+        maxdyn_status st = maxdyn_sim_get_shape_contacts(sim, c, (size_t)n, &written);
+        if (st != MAXDYN_STATUS_OK) mxFree(c);
+        check(st);
+    }
+    plhs[0] = mxCreateDoubleMatrix(16, written, mxREAL);
+    out = mxGetPr(plhs[0]);
+    for (k = 0; k < written; k++, out += 16) {
+        out[0] = c[k].shape_a;
+        out[1] = c[k].shape_b;
+        out[2] = c[k].body_a;
+        out[3] = c[k].body_b;
+        memcpy(out + 4, c[k].point, 3 * sizeof(double));
+        memcpy(out + 7, c[k].normal, 3 * sizeof(double));
+        out[10] = c[k].gap;
+        out[11] = c[k].normal_force;
+        memcpy(out + 12, c[k].friction_force, 3 * sizeof(double));
+    }
+    mxFree(c);
+    return 1;
+}
+
 int shapes_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-    return builder_shapes_command(cmd, nlhs, plhs, nrhs, prhs) || model_shapes_command(cmd, nlhs, plhs, nrhs, prhs);
+    return builder_shapes_command(cmd, nlhs, plhs, nrhs, prhs) || model_shapes_command(cmd, nlhs, plhs, nrhs, prhs) || sim_shapes_command(cmd, nlhs, plhs, nrhs, prhs);
 }

@@ -391,4 +391,17 @@ function collision_shapes()
   assert(numel(strfind(warnings, 'is not simulated')) == 12);   % joint friction, one per joint
   plain = MaxdynBuilder.fromUrdfWith(a1, 'floating', 1);
   assert(plain.shapeCount() == 0);
+  % a box of 2 kg resting on the ground: four points at its lower corners carry m g
+  b = MaxdynBuilder();
+  h = [0.2 0.1 0.05];
+  crate = b.addBody(2, diag(2 * [h(2)^2 + h(3)^2, h(1)^2 + h(3)^2, h(1)^2 + h(2)^2] / 3));
+  b.setBodyPose(crate, [0 0 0.05], [1 0 0 0]);
+  b.addShape(crate, MaxdynBuilder.SHAPE_BOX, h);
+  b.addShape(MaxdynJoint.WORLD, MaxdynBuilder.SHAPE_PLANE);
+  s = MaxdynSim(MaxdynModel(b), 0.01);
+  assert(isempty(s.shapeContacts()));
+  s.step(20);
+  C = s.shapeContacts();
+  assert(isequal(size(C), [16 4]) && all(C(3, :) == crate) && all(C(4, :) == -1));
+  assert(abs(sum(C(12, :)) - 2 * 9.81) < 1e-9 && all(abs(C(7, :)) < 1e-9));
 end

@@ -223,6 +223,29 @@ _declare("maxdyn_sim_get_step_stats", _i32, _handle, ctypes.POINTER(StepStats))
 _declare("maxdyn_sim_get_step_stats_sized", _i32, _handle, ctypes.POINTER(StepStats), _size)
 
 
+class ShapeContact(_Struct):
+    """One contact point between collision shapes after the last step
+    (maxdyn_shape_contact): shapes and bodies (side a on a body; body_b WORLD for a world
+    shape), the point and the normal from b to a (world), the gap (m), the normal force and
+    the friction force (N, world, on body a)."""
+
+    _fields_ = [
+        ("shape_a", ctypes.c_int32),
+        ("shape_b", ctypes.c_int32),
+        ("body_a", ctypes.c_int32),
+        ("body_b", ctypes.c_int32),
+        ("point", ctypes.c_double * 3),
+        ("normal", ctypes.c_double * 3),
+        ("gap", ctypes.c_double),
+        ("normal_force", ctypes.c_double),
+        ("friction_force", ctypes.c_double * 3),
+    ]
+
+
+_declare("maxdyn_sim_get_shape_contact_count", _i32, _handle, _i32_p)
+_declare("maxdyn_sim_get_shape_contacts", _i32, _handle, ctypes.POINTER(ShapeContact), _size, ctypes.POINTER(_size))
+
+
 class SolverOptions(_Struct):
     """Every solver option of a sim (maxdyn_solver_options); SolverOptions() holds the
     defaults. Fields: tolerance, max_iterations, acceptance, contact_tolerance,
@@ -637,23 +660,23 @@ class Builder(_Handle):
         """A collision shape of `shape_type` (SHAPE_*) with its `params` on `body` (or
         WORLD for a static shape) at `pose` = position (3, body frame, origin at the centre
         of mass) + unit quaternion (w, x, y, z). Returns the shape's id."""
-        values = [float(v) for v in _flatten(params)]
+        values = _array(params, "params").tolist()
         out = _i32()
-        check(_lib.maxdyn_builder_add_shape(self.ptr, body, shape_type, _doubles(pose, 7, "pose"),
+        check(_lib.maxdyn_builder_add_shape(self.ptr, _id(body, "body"), _id(shape_type, "shape_type"), _doubles(pose, 7, "pose"),
                                             (ctypes.c_double * len(values))(*values) if values else None,
                                             len(values), ctypes.byref(out)))
         return out.value
 
     def set_shape_friction(self, shape, mu):
         """Surface friction coefficient (>= 0, default 1); a pair uses the smaller."""
-        check(_lib.maxdyn_builder_set_shape_friction(self.ptr, shape, float(mu)))
+        check(_lib.maxdyn_builder_set_shape_friction(self.ptr, _id(shape, "shape"), _real(mu, "mu")))
 
     def set_collision_filter(self, shape, group, mask):
         """Two shapes collide when each one's group shares a bit with the other's mask."""
-        check(_lib.maxdyn_builder_set_collision_filter(self.ptr, shape, group & 0xFFFFFFFF, mask & 0xFFFFFFFF))
+        check(_lib.maxdyn_builder_set_collision_filter(self.ptr, _id(shape, "shape"), _id(group, "group") & 0xFFFFFFFF, _id(mask, "mask") & 0xFFFFFFFF))
 
     def exclude_shape_pair(self, shape_a, shape_b):
-        check(_lib.maxdyn_builder_exclude_shape_pair(self.ptr, shape_a, shape_b))
+        check(_lib.maxdyn_builder_exclude_shape_pair(self.ptr, _id(shape_a, "shape_a"), _id(shape_b, "shape_b")))
 
     def set_collision_cone(self, cone_type, directions=4):
         """The friction cone of every contact between shapes (CONE_LINEAR with an even
@@ -953,6 +976,22 @@ class Sim(_Handle):
         out, ptr = _out(CONTACT_SIZE)
         check(_lib.maxdyn_sim_get_contact(self.ptr, _id(contact, "contact"), ptr))
         return float(out[0]), float(out[1]), out[2:5]
+
+    @property
+    def shape_contact_count(self):
+        """Contact points between collision shapes after the last step."""
+        n = ctypes.c_int32()
+        check(_lib.maxdyn_sim_get_shape_contact_count(self.ptr, ctypes.byref(n)))
+        return n.value
+
+    def shape_contacts(self):
+        """The contact points between collision shapes after the last step, as a list of
+        ShapeContact (fields shape_a, shape_b, body_a, body_b, point, normal, gap,
+        normal_force, friction_force; docs/COLLISION.md)."""
+        n = self.shape_contact_count
+        out, written = (ShapeContact * max(n, 1))(), _size()
+        check(_lib.maxdyn_sim_get_shape_contacts(self.ptr, out, n, ctypes.byref(written)))
+        return list(out[: written.value])
 
     @property
     def contact_tolerance(self):

@@ -588,3 +588,22 @@ if __name__ == "__main__":
             print(f"FAIL {t.__name__}: {e!r}")
     print(f"{len(tests) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+def test_shape_contact_reports():
+    """A box on a world plane: four points at its lower corners carry m g (issue 12)."""
+    with maxdyn.Builder() as b:
+        body = b.add_body(2.0, [2 * (0.1**2 + 0.05**2) / 3, 0, 0, 0, 2 * (0.2**2 + 0.05**2) / 3, 0, 0, 0, 2 * (0.2**2 + 0.1**2) / 3])
+        b.set_body_pose(body, [0, 0, 0.05], [1, 0, 0, 0])
+        box = b.add_shape(body, maxdyn.SHAPE_BOX, [0.2, 0.1, 0.05])
+        floor = b.add_shape(maxdyn.WORLD, maxdyn.SHAPE_PLANE)
+        model = maxdyn.Model(b)
+    sim = maxdyn.Sim(model, 0.01)
+    assert sim.shape_contact_count == 0 and sim.shape_contacts() == []
+    sim.step(20)
+    contacts = sim.shape_contacts()
+    assert len(contacts) == sim.shape_contact_count == 4
+    assert abs(sum(c.normal_force for c in contacts) - 2.0 * 9.81) < 1e-9
+    for c in contacts:
+        assert (c.shape_a, c.shape_b, c.body_a, c.body_b) == (box, floor, body, maxdyn.WORLD)
+        assert list(c.normal) == [0.0, 0.0, 1.0] and abs(c.point[2]) < 1e-9
