@@ -115,7 +115,7 @@ fn bad_states_are_refused_and_change_nothing() {
     let other = pendulum_chain(4, false, 1e-3);
     assert!(matches!(sim.set_state(&vec![0.0; other.state_size()]), Err(Error::WrongLength { .. })));
     let mut bad = good.clone();
-    bad[9] = 2.0; // dt above MAX_DT
+    bad[11] = 2.0; // dt above MAX_DT (after the version and the 10 counts)
     assert_eq!(sim.set_state(&bad), Err(Error::InvalidTimeStep(2.0)));
     assert_eq!(state(&sim), good);
 }

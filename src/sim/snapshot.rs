@@ -309,6 +309,10 @@ impl Sim {
     /// length, non-finite entries, another version or model, a step size out of range,
     /// a non-unit quaternion or a spin |ω| ≥ 2/dt are refused.
     pub fn set_state(&mut self, input: &[f64]) -> Result<()> {
+        // without collision shapes the layout, and so the length, is the model's
+        if self.model.collision.shapes.is_empty() {
+            check_len("state", input.len(), self.state_size())?;
+        }
         if input.len() < 1 + COUNTS {
             return Err(Error::WrongLength { name: "state", got: input.len(), expected: self.state_size() });
         }
