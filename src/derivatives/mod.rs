@@ -16,6 +16,7 @@
 //! prediction, G(z_{k+1}) and the force elements), models with contacts or joint limits
 //! (the interior point's condensed blocks), and the map of B to minimal velocities.
 
+mod state_map;
 #[cfg(test)]
 mod tests;
 
@@ -33,12 +34,21 @@ impl Sim {
     /// `coords` (see the module docs), row-major into `out`. Positions z_{k+1} do not depend
     /// on u. Models with contacts or joint limits are refused (not yet derived).
     pub fn input_jacobian(&self, coords: Coords, out: &mut [f64]) -> Result<()> {
+        let (nb, nu) = (self.model().body_count(), input_count(self, coords));
+        crate::error::check_len("out", out.len(), 6 * nb * nu)?;
+        let (_, dz) = self.velocity_derivatives(coords)?;
+        out.copy_from_slice(&dz);
+        Ok(())
+    }
+
+    /// The sim after one step and ∂ż_{k+1}/∂u (6 rows per body, one column per input).
+    pub(crate) fn velocity_derivatives(&self, coords: Coords) -> Result<(Sim, Vec<f64>)> {
         let model = self.model().clone();
         if model.inequality_count() > 0 {
             return Err(Error::InvalidArgument("model", "step derivatives with contacts or joint limits are not implemented yet".into()));
         }
         let (nb, nu) = (model.body_count(), input_count(self, coords));
-        crate::error::check_len("out", out.len(), 6 * nb * nu)?;
+        let mut out = vec![0.0; 6 * nb * nu];
         let mut next = self.clone();
         let stats = next.step()?;
         if stats.substeps > 1 {
@@ -67,7 +77,7 @@ impl Sim {
                 }
             }
         }
-        Ok(())
+        Ok((next, out))
     }
 }
 
