@@ -21,7 +21,7 @@ fn python_binding_tests_pass() {
         .arg(manifest_dir().join("bindings").join("python").join("test_maxdyn.py"))
         .env("MAXDYN_LIB", &lib));
     println!("{out}");
-    assert!(out.contains("13 passed, 0 failed"), "{out}");
+    assert!(out.contains("14 passed, 0 failed"), "{out}");
 }
 
 #[test]
