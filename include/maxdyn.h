@@ -1515,6 +1515,34 @@ maxdyn_status maxdyn_sim_get_minimal_velocities(const struct maxdyn_sim *sim,
                                                 double *out,
                                                 size_t n);
 
+// The sizes of a linearization x_{k+1} = f(x_k, u_k) in `coords` into `*nx` and `*nu`.
+// `MAXDYN_COORDS_MINIMAL`: x is every joint's positions then every joint's velocities,
+// in joint-id order, as `maxdyn_sim_get_joint_position/velocity` return them (nx = 2 ×
+// the minimal velocity count); u is every joint's inputs in joint-id order.
+// `MAXDYN_COORDS_MAXIMAL`: x is the 13 doubles of `maxdyn_sim_get_body_state` per body;
+// u is every body's wrench, force (world, 3) then torque (body frame, 3), the force at
+// the point set by `maxdyn_sim_set_body_wrench`.
+//
+// # Safety
+// `model` is NULL or live; `nx`, `nu` are NULL or writable.
+maxdyn_status maxdyn_model_state_size(const struct maxdyn_model *model,
+                                      int32_t coords,
+                                      size_t *nx,
+                                      size_t *nu);
+
+// B = ∂x_{k+1}/∂u (nx × nu row-major, `n` = nx·nu, sizes from `maxdyn_model_state_size`)
+// of one step from the current state and inputs, by the implicit function theorem on the
+// step equations; the sim is not advanced. Models with contacts or joint limits, and in
+// minimal coordinates joints with several free rotations, give
+// MAXDYN_STATUS_INVALID_ARGUMENT (not yet derived).
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_input_derivative(const struct maxdyn_sim *sim,
+                                          int32_t coords,
+                                          double *out,
+                                          size_t n);
+
 // Applies a force (world frame, N, through the centre of mass) and a torque (body
 // frame, N·m) to a body. They act on every following step until changed.
 //

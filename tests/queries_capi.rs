@@ -180,3 +180,29 @@ fn dynamics_terms_from_c_agree() {
     }
     assert_eq!(guard.live(), 0);
 }
+
+/// The linearization's sizes and B from C: the double pendulum's B (minimal) has zero
+/// position rows, and velocity rows ≈ dt M⁻¹ (positive diagonal, symmetric).
+#[test]
+fn input_derivative_from_c_has_the_contract_sizes() {
+    let guard = lock();
+    unsafe {
+        let (m, s) = double_pendulum();
+        let (mut nx, mut nu) = (0, 0);
+        ok(maxdyn_model_state_size(m, MAXDYN_COORDS_MINIMAL, &mut nx, &mut nu));
+        assert_eq!((nx, nu), (4, 2));
+        ok(maxdyn_model_state_size(m, MAXDYN_COORDS_MAXIMAL, &mut nx, &mut nu));
+        assert_eq!((nx, nu), (26, 12));
+        let mut b = vec![0.0; 8];
+        ok(maxdyn_sim_input_derivative(s, MAXDYN_COORDS_MINIMAL, b.as_mut_ptr(), 8));
+        assert!(b[..4].iter().all(|&x| x == 0.0), "positions after the step do not depend on u");
+        assert!(b[4] > 0.0 && b[7] > 0.0, "a joint's torque speeds that joint: {b:?}");
+        // ∂q̇/∂u ≈ dt M⁻¹, symmetric to O(dt) terms (seen: 1.8e-11 relative)
+        assert!((b[5] - b[6]).abs() < 1e-10 * b[5].abs(), "{b:?}");
+        expect(maxdyn_sim_input_derivative(s, MAXDYN_COORDS_MINIMAL, b.as_mut_ptr(), 4), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_sim_input_derivative", "n");
+        expect(maxdyn_model_state_size(m, 5, &mut nx, &mut nu), MAXDYN_STATUS_INVALID_ENUM, "maxdyn_model_state_size", "coords");
+        maxdyn_sim_free(s);
+        maxdyn_model_free(m);
+    }
+    assert_eq!(guard.live(), 0);
+}

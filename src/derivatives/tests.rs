@@ -71,3 +71,62 @@ fn input_jacobian_matches_central_differences_of_the_step() {
     // the sim itself is not advanced
     assert_eq!(sim.step_count(), 0);
 }
+
+/// The minimal B's velocity rows against central differences of `joint_velocity` after
+/// the step, the maximal B's against those of the body states; position rows zero.
+/// Measured: 7.8e-10 (minimal), 3.7e-10 (maximal).
+#[test]
+fn input_derivative_maps_to_the_state_after_the_step() {
+    let sim = driven_pendulum();
+    for coords in [Coords::Minimal, Coords::Maximal] {
+        let (nx, nu) = sim.model().linearization_size(coords);
+        let mut b = vec![0.0; nx * nu];
+        sim.input_derivative(coords, &mut b).unwrap();
+        let state = |s: &Sim| -> Vec<f64> {
+            match coords {
+                Coords::Minimal => {
+                    let mut x = vec![0.0; 4];
+                    for j in 0..2 {
+                        s.joint_position(j, &mut x[j..j + 1]).unwrap();
+                        s.joint_velocity(j, &mut x[2 + j..3 + j]).unwrap();
+                    }
+                    x
+                }
+                Coords::Maximal => (0..2).flat_map(|b| s.body_state(b).unwrap().to_vec()).collect(),
+            }
+        };
+        let h = 1e-3;
+        let scale = b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let mut worst: f64 = 0.0;
+        for c in 0..nu {
+            let at = |h: f64| {
+                let mut s = sim.clone();
+                match coords {
+                    Coords::Minimal => {
+                        let mut u = [0.0];
+                        s.joint_input(c, &mut u).unwrap();
+                        s.set_joint_input(c, &[u[0] + h]).unwrap();
+                    }
+                    Coords::Maximal => {
+                        let (d, _) = s.data_and_options();
+                        let (mut f, mut t, p) = (d.inputs.force[c / 6], d.inputs.torque[c / 6], d.inputs.force_point[c / 6]);
+                        if c % 6 < 3 {
+                            f[c % 6] += h;
+                        } else {
+                            t[c % 6 - 3] += h;
+                        }
+                        s.set_body_wrench(c / 6, f.into(), t.into(), p.into()).unwrap();
+                    }
+                }
+                s.step().unwrap();
+                state(&s)
+            };
+            let (p, m) = (at(h), at(-h));
+            for r in 0..nx {
+                worst = worst.max((b[r * nu + c] - (p[r] - m[r]) / (2.0 * h)).abs() / scale);
+            }
+        }
+        println!("{coords:?}: B vs central differences {worst:.1e}");
+        assert!(worst < 2e-9, "{coords:?}: {worst}");
+    }
+}

@@ -1,0 +1,55 @@
+//! Step derivatives from C (see `derivatives`): the linearization's sizes and, so far, its
+//! input matrix B = ∂x_{k+1}/∂u of one step from the sim's current state and inputs (the
+//! sim is not advanced). The state matrix A and `maxdyn_sim_linearize` are not yet there.
+
+use super::args::{out as out_ptr, slice_mut};
+use super::error::Failure;
+use super::guard::{call, with_ref};
+use super::model::maxdyn_model;
+use super::sim::maxdyn_sim;
+use super::sim_kinematics::coords as coords_arg;
+use super::status::maxdyn_status::{self, *};
+
+/// The sizes of a linearization x_{k+1} = f(x_k, u_k) in `coords` into `*nx` and `*nu`.
+/// `MAXDYN_COORDS_MINIMAL`: x is every joint's positions then every joint's velocities,
+/// in joint-id order, as `maxdyn_sim_get_joint_position/velocity` return them (nx = 2 ×
+/// the minimal velocity count); u is every joint's inputs in joint-id order.
+/// `MAXDYN_COORDS_MAXIMAL`: x is the 13 doubles of `maxdyn_sim_get_body_state` per body;
+/// u is every body's wrench, force (world, 3) then torque (body frame, 3), the force at
+/// the point set by `maxdyn_sim_set_body_wrench`.
+///
+/// # Safety
+/// `model` is NULL or live; `nx`, `nu` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_model_state_size(model: *const maxdyn_model, coords: i32, nx: *mut usize, nu: *mut usize) -> maxdyn_status {
+    call("maxdyn_model_state_size", || {
+        let c = coords_arg(coords)?;
+        let (ox, ou) = (out_ptr(nx, "nx")?, out_ptr(nu, "nu")?);
+        let (x, u) = with_ref(model, "model", |m| Ok(m.inner.linearization_size(c)))?;
+        (*ox, *ou) = (x, u);
+        Ok(())
+    })
+}
+
+/// B = ∂x_{k+1}/∂u (nx × nu row-major, `n` = nx·nu, sizes from `maxdyn_model_state_size`)
+/// of one step from the current state and inputs, by the implicit function theorem on the
+/// step equations; the sim is not advanced. Models with contacts or joint limits, and in
+/// minimal coordinates joints with several free rotations, give
+/// MAXDYN_STATUS_INVALID_ARGUMENT (not yet derived).
+///
+/// # Safety
+/// `sim` is NULL or live; `out` is NULL or `n` writable doubles.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_input_derivative(sim: *const maxdyn_sim, coords: i32, out: *mut f64, n: usize) -> maxdyn_status {
+    call("maxdyn_sim_input_derivative", || {
+        let c = coords_arg(coords)?;
+        with_ref(sim, "sim", |s| {
+            let (nx, nu) = s.inner.model().linearization_size(c);
+            if n != nx * nu {
+                return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, B has {nx} × {nu} entries")));
+            }
+            let o = slice_mut(out, n, "out")?;
+            Ok(s.inner.input_derivative(c, o)?)
+        })
+    })
+}
