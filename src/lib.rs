@@ -21,6 +21,7 @@ mod step;
 pub mod sim;
 pub mod batch;
 pub mod urdf;
+pub mod record;
 pub mod capi;
 
 pub use model::{Body, BodyId, Builder, Error, Frame, Inertia, JointId, JointLimit, Mimic, Model, Parent, Shape, ShapeKind};

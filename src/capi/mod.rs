@@ -40,6 +40,7 @@ pub mod sim_inputs;
 pub mod sim_contacts;
 pub mod sim_limits;
 pub mod diagnostics;
+pub mod recorder;
 pub mod batch;
 pub mod deprecated;
 #[cfg(test)]
@@ -60,6 +61,7 @@ pub use model_frames::*;
 pub use model_names::*;
 pub use model_structure::*;
 pub use options::*;
+pub use recorder::*;
 pub use sim::*;
 pub use sim_contacts::*;
 pub use sim_limits::*;
