@@ -40,3 +40,8 @@ open(os.path.join(out, ".complete"), "w").close()
 PY
   rm -rf "$tmp"
 fi
+# The viewer test (tests/viewer.rs): Debian's chromium (headless screenshots) and node/npm
+# with the viewer's pinned three.js and esbuild (viewer/package-lock.json).
+command -v chromium >/dev/null || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium; }
+command -v npm >/dev/null || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm; }
+[ -d viewer/node_modules/three ] || (cd viewer && npm ci --no-audit --no-fund)
