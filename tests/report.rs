@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const FIGURES: [&str; 11] = [
+const FIGURES: [&str; 12] = [
     "a1_loop_drift",
     "a4_box_drop",
     "a7_friction_stop",
@@ -17,6 +17,7 @@ const FIGURES: [&str; 11] = [
     "c1_quadruped_distance",
     "c1_quadruped_feet",
     "accuracy_vs_cost",
+    "accuracy_vs_cost_box",
 ];
 
 #[test]

@@ -48,7 +48,7 @@ pub fn loop_drift(r: &mut Report) -> Result<(), String> {
 
 /// The A4 cube (0.5 m, 1 kg, 8 corner contacts, μ 0.3) with its bottom `h` above the
 /// ground.
-fn cube(h: f64) -> (Sim, Vec<usize>) {
+pub fn cube(h: f64, dt: f64) -> (Sim, Vec<usize>) {
     let mut b = Builder::new();
     let body = b.add_body(1.0, Inertia::cuboid(1.0, 0.5, 0.5, 0.5).unwrap()).unwrap();
     b.set_body_pose(body, [0.0, 0.0, h + 0.25], [1.0, 0.0, 0.0, 0.0]).unwrap();
@@ -57,7 +57,7 @@ fn cube(h: f64) -> (Sim, Vec<usize>) {
         let s = |bit: usize| if c >> bit & 1 == 1 { 0.25 } else { -0.25 };
         corners.push(b.add_ground_contact(body, [s(0), s(1), s(2)], 0.0, 0.3).unwrap());
     }
-    (Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap(), corners)
+    (Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap(), corners)
 }
 
 /// A4: deepest penetration and resting height after 1 s, against the drop height.
@@ -65,7 +65,7 @@ pub fn box_drop(r: &mut Report) -> Result<(), String> {
     let heights: Vec<f64> = if r.quick { vec![0.25, 0.75, 1.25] } else { (0..21).map(|i| 0.25 + 0.05 * i as f64).collect() };
     let (mut deepest, mut rest) = (Vec::new(), Vec::new());
     for &h in &heights {
-        let (mut sim, corners) = cube(h);
+        let (mut sim, corners) = cube(h, 0.01);
         let mut lowest = f64::INFINITY;
         for _ in 0..100 {
             sim.step().map_err(|e| format!("A4 from {h} m: {e}"))?;

@@ -15,6 +15,7 @@ mod cases;
 #[allow(dead_code)]
 mod mujoco;
 mod accuracy;
+mod cost;
 mod page;
 mod plot;
 mod speed;
@@ -73,7 +74,8 @@ fn main() {
         ("B1 chains", Box::new(|r: &mut Report| speed::chains(r, peer))),
         ("B2 sphere chains", Box::new(speed::sphere_chains)),
         ("C1 quadruped", Box::new(walk::quadruped)),
-        ("accuracy vs cost", Box::new(|r: &mut Report| speed::accuracy_vs_cost(r, peer))),
+        ("accuracy vs cost: trot", Box::new(|r: &mut Report| speed::accuracy_vs_cost(r, peer))),
+        ("accuracy vs cost: cube drop", Box::new(cost::box_drop)),
     ];
     let start = Instant::now();
     let mut failed = false;

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// CPU time of this thread (s): the machine is shared, so wall time would count waits.
-fn cpu_seconds() -> f64 {
+pub fn cpu_seconds() -> f64 {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: a valid clock id and a writable timespec
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
