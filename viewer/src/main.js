@@ -1,6 +1,6 @@
 // The viewer page: loads a recording (embedded, ?src=URL, or a dropped file), draws it
 // and plays it. URL hash options for scripted screenshots: #t=1.5 (show that time,
-// paused), &frames=1 (joint frames), &forces=0.
+// paused), &frames=1 (joint frames), &forces=0, &follow=1 (close up, following body 0).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { buildScene, showFrame } from './scene.js';
@@ -67,6 +67,13 @@ function start(rec) {
   });
   if (hash.get('frames') === '1') { $('frames').checked = true; $('frames').onchange({ target: $('frames') }); }
   if (hash.get('forces') === '0') $('forces').checked = false;
+  if (hash.get('follow') === '1') {
+    // close up on the first body, from the same side
+    $('follow').checked = true;
+    showFrame(handles, frames[0], false);
+    controls.target.copy(handles.bodies[0].position);
+    camera.position.copy(controls.target).add(new THREE.Vector3(0.35, -0.85, 0.4).multiplyScalar(2.5 * handles.modelSize));
+  }
   if (hash.has('t')) clock.seek(Number(hash.get('t')));
   else setPlaying(true);
 

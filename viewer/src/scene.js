@@ -14,6 +14,13 @@ export function extent(frames) {
   return box;
 }
 
+// Twice the reach of a body's shape from the body's origin (0 for world shapes).
+function bodyShapeSize(s) {
+  if (s.body === null) return 0;
+  const reach = Math.hypot(...s.pos) + (s.radius ?? 0) + (s.half_length ?? 0) + Math.hypot(...(s.half_extents ?? [0]));
+  return 2 * reach;
+}
+
 // Metres of arrow per newton: the model's weight is half a model size long (without
 // gravity, the largest force is).
 function forceScale(rec, modelSize) {
@@ -73,7 +80,7 @@ export function buildScene(rec, scene) {
   // the motion's box places the camera; the model's size (its first frame) sizes marks
   const box = extent(rec.frames);
   const size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.5);
-  const modelSize = Math.max(extent(rec.frames.slice(0, 1)).getSize(new THREE.Vector3()).length(), 0.1 * size, 0.1);
+  const modelSize = Math.max(extent(rec.frames.slice(0, 1)).getSize(new THREE.Vector3()).length(), ...rec.shapes.map(bodyShapeSize), 0.05);
   const dot = 0.02 * modelSize;
   const bodies = rec.bodies.map(() => {
     const g = new THREE.Group();
