@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const FIGURES: [&str; 12] = [
+const FIGURES: [&str; 15] = [
     "a1_loop_drift",
     "a4_box_drop",
     "a7_friction_stop",
@@ -14,8 +14,11 @@ const FIGURES: [&str; 12] = [
     "b1_chains",
     "b2_sphere_chain",
     "b2_sphere_chain_penetration",
+    "b3_loop_chains",
+    "b4_sparse_dense",
     "c1_quadruped_distance",
     "c1_quadruped_feet",
+    "c2_exoskeleton",
     "accuracy_vs_cost",
     "accuracy_vs_cost_box",
 ];

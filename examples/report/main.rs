@@ -19,6 +19,7 @@ mod cost;
 mod page;
 mod plot;
 mod speed;
+mod structure;
 mod walk;
 
 use std::path::PathBuf;
@@ -73,7 +74,10 @@ fn main() {
         ("A8 double four-bar", Box::new(accuracy::double_four_bar)),
         ("B1 chains", Box::new(|r: &mut Report| speed::chains(r, peer))),
         ("B2 sphere chains", Box::new(speed::sphere_chains)),
+        ("B3 loop chains", Box::new(structure::loop_chains)),
+        ("B4 sparse vs dense", Box::new(structure::sparse_dense)),
         ("C1 quadruped", Box::new(walk::quadruped)),
+        ("C2 exoskeleton", Box::new(structure::exoskeleton)),
         ("accuracy vs cost: trot", Box::new(|r: &mut Report| speed::accuracy_vs_cost(r, peer))),
         ("accuracy vs cost: cube drop", Box::new(cost::box_drop)),
     ];
