@@ -5,8 +5,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const FIGURES: [&str; 15] = [
+const FIGURES: [&str; 16] = [
     "a1_loop_drift",
+    "a2_double_pendulum_energy",
     "a4_box_drop",
     "a7_friction_stop",
     "a8_four_bar_energy",
