@@ -5,9 +5,10 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const FIGURES: [&str; 16] = [
+const FIGURES: [&str; 17] = [
     "a1_loop_drift",
     "a2_double_pendulum_energy",
+    "a3_damped_pendulum",
     "a4_box_drop",
     "a7_friction_stop",
     "a8_four_bar_energy",

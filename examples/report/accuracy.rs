@@ -5,6 +5,7 @@ use crate::plot::{Figure, Series};
 use plotters::prelude::SeriesLabelPosition;
 use crate::Report;
 use maxdyn::{Builder, Inertia, Model, Sim};
+use maxdyn_scenes::damped_pendulum;
 use maxdyn_scenes::double_pendulum;
 use maxdyn_scenes::loop_rk4::{closure, initial_state, rk4};
 use maxdyn_scenes::mechanisms;
@@ -88,6 +89,42 @@ pub fn double_pendulum_energy(r: &mut Report) -> Result<(), String> {
         marks: vec![],
         labels: vec![],
         legend: SeriesLabelPosition::LowerRight,
+    })
+}
+
+/// A3: the damped pendulum's angle over 10 s at dt 0.05 beside explicit Euler at the
+/// same step and the RK4 reference at 1e-4.
+pub fn damped_pendulum_angle(r: &mut Report) -> Result<(), String> {
+    let (dt, steps) = (0.05, 200);
+    let (mut sim, j) = damped_pendulum::sim(dt);
+    let reference = damped_pendulum::rk4(1e-4, steps * 500, 500);
+    let euler = damped_pendulum::euler(dt, steps);
+    let t = |k: usize| k as f64 * dt;
+    let mut ours = vec![(0.0, std::f64::consts::FRAC_PI_2)];
+    let mut th = [0.0];
+    for _ in 0..steps {
+        sim.step().map_err(|e| format!("A3: {e}"))?;
+        sim.joint_position(j, &mut th).unwrap();
+        ours.push((sim.time(), th[0]));
+    }
+    let worst = |v: &[(f64, f64)]| v.iter().zip(&reference).map(|(a, b)| (a.1 - b.0).abs()).fold(0.0, f64::max);
+    let euler: Vec<(f64, f64)> = euler.iter().enumerate().map(|(k, s)| (t(k), s.0)).collect();
+    r.note(format!("A3: largest angle error against the reference over 10 s at dt 0.05: maxdyn {:.4} rad, explicit Euler {:.4} rad", worst(&ours), worst(&euler)));
+    r.figure(Figure {
+        file: "a3_damped_pendulum",
+        title: "A3 damped pendulum (0.5 N·m·s/rad), dt 0.05 s",
+        x_label: "time [s]",
+        y_label: "angle θ [rad]",
+        log_x: false,
+        log_y: false,
+        series: vec![
+            Series::line("maxdyn, dt 0.05 s", ours),
+            Series::line("explicit Euler, dt 0.05 s", euler),
+            Series::line("reference: RK4, dt 1e-4 s", reference.iter().enumerate().map(|(k, s)| (t(k), s.0)).collect()),
+        ],
+        marks: vec![],
+        labels: vec![],
+        legend: SeriesLabelPosition::UpperRight,
     })
 }
 

@@ -70,6 +70,7 @@ fn main() {
     let stages: Vec<(&str, Box<dyn Fn(&mut Report) -> Result<(), String> + '_>)> = vec![
         ("A1 loop drift", Box::new(accuracy::loop_drift)),
         ("A2 double pendulum", Box::new(accuracy::double_pendulum_energy)),
+        ("A3 damped pendulum", Box::new(accuracy::damped_pendulum_angle)),
         ("A4 box drop", Box::new(accuracy::box_drop)),
         ("A7 friction", Box::new(accuracy::friction_stop)),
         ("A8 double four-bar", Box::new(accuracy::double_four_bar)),
