@@ -12,6 +12,7 @@ use maxdyn::{ConeType, Model, Sim};
 use maxdyn_scenes::mechanisms::{pendulum_chain, sphere_chain};
 use maxdyn_scenes::quadruped::LEARNED_SEED1;
 use std::path::Path;
+use std::process::Command;
 use std::sync::Arc;
 
 /// CPU time of this thread (s): the machine is shared, so wall time would count waits.
@@ -103,6 +104,12 @@ pub fn sphere_chains(r: &mut Report) -> Result<(), String> {
         depth.push((n as f64, (-lowest).max(0.0)));
     }
     r.note(format!("B2: deepest penetration over n = {:?}: {:.1e} m (0: none)", ns, depth.iter().map(|p| p.1).fold(0.0, f64::max)));
+    let mut time_series = vec![Series::line("maxdyn", time)];
+    let mut depth_series = vec![Series::points("maxdyn", depth.into_iter().map(|(n, d)| (n, d.max(1e-16))).collect())];
+    if let Some((name, mj_time, mj_depth)) = mujoco_sphere_chains(r)? {
+        time_series.push(Series::points(&name, mj_time));
+        depth_series.push(Series::points(&name, mj_depth));
+    }
     r.figure(Figure {
         file: "b2_sphere_chain",
         title: "B2 sphere chain on the ground (μ 1), dt 0.01 s: time per step",
@@ -110,23 +117,56 @@ pub fn sphere_chains(r: &mut Report) -> Result<(), String> {
         y_label: "time per step [µs]",
         log_x: true,
         log_y: true,
-        series: vec![Series::line("maxdyn", time)],
+        series: time_series,
         marks: vec![],
         labels: vec![],
         legend: SeriesLabelPosition::UpperLeft,
     })?;
     r.figure(Figure {
         file: "b2_sphere_chain_penetration",
-        title: "B2 sphere chain: deepest penetration (0 drawn at 1e-16)",
+        title: "B2 sphere chain: deepest penetration (maxdyn's 0 drawn at 1e-16)",
         x_label: "spheres n",
         y_label: "penetration [m]",
         log_x: true,
         log_y: true,
-        series: vec![Series::points("maxdyn", depth.into_iter().map(|(n, d)| (n, d.max(1e-16))).collect())],
-        marks: vec![(1e-4, "SCENARIOS bar 1e-4 m".into()), (0.1, "MuJoCo defaults beyond 20 spheres: ≥ 0.1 m (SCENARIOS)".into())],
+        series: depth_series,
+        marks: vec![(1e-4, "SCENARIOS bar 1e-4 m".into())],
         labels: vec![],
         legend: SeriesLabelPosition::MiddleRight,
     })
+}
+
+/// MuJoCo on the same chains (scripts/report_mujoco_chain.py in the peer venv): its
+/// series name, µs per step and deepest penetration of the runs it kept stable.
+fn mujoco_sphere_chains(r: &mut Report) -> Result<Option<(String, Vec<(f64, f64)>, Vec<(f64, f64)>)>, String> {
+    let python = r.repo.join("target/peer-venv/bin/python");
+    if !python.exists() {
+        r.note("B2: MuJoCo not set up (bash benches/peer/setup.sh), maxdyn alone".into());
+        return Ok(None);
+    }
+    let mut cmd = Command::new(&python);
+    cmd.arg(r.repo.join("scripts/report_mujoco_chain.py"));
+    if r.quick {
+        cmd.arg("--quick");
+    }
+    let out = cmd.output().map_err(|e| format!("{}: {e}", python.display()))?;
+    if !out.status.success() {
+        return Err(format!("report_mujoco_chain.py: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let (mut time, mut depth, mut unstable, mut version) = (Vec::new(), Vec::new(), Vec::new(), String::new());
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("{line}: {e}"))?;
+        let n = v["n"].as_f64().unwrap();
+        version = v["version"].as_str().unwrap_or("?").to_string();
+        if v["unstable"].as_bool() == Some(true) {
+            unstable.push(n as usize);
+            continue;
+        }
+        time.push((n, v["us_per_step"].as_f64().unwrap()));
+        depth.push((n, v["penetration"].as_f64().unwrap().max(1e-16)));
+    }
+    r.note(format!("B2: MuJoCo {version} (default contacts) sinks {} m at n = {}; unstable (reset by MuJoCo) at n = {unstable:?}", depth.iter().map(|p| format!("{:.1e}", p.1)).collect::<Vec<_>>().join(", "), time.iter().map(|p| p.0.to_string()).collect::<Vec<_>>().join(", ")));
+    Ok(Some((format!("MuJoCo {version}, default contacts (stable runs)"), time, depth)))
 }
 
 /// Accuracy against cost on the A1 trot (1000 steps of 1 ms): foot penetration against
