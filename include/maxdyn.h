@@ -252,6 +252,10 @@ typedef struct maxdyn_builder maxdyn_builder;
 // Create with `maxdyn_model_new`, free with `maxdyn_model_free`.
 typedef struct maxdyn_model maxdyn_model;
 
+// A recording being written to a file (opaque). Open with `maxdyn_sim_record_open`,
+// close with `maxdyn_recorder_close`.
+typedef struct maxdyn_recorder maxdyn_recorder;
+
 // One simulation of a model (opaque): state, warm start, workspace. Create with
 // `maxdyn_sim_new`, free with `maxdyn_sim_free`. Use one sim from one thread at a time.
 typedef struct maxdyn_sim maxdyn_sim;
@@ -1732,6 +1736,35 @@ size_t maxdyn_debug_live_objects(void);
 maxdyn_status maxdyn_sim_get_step_stats_sized(const struct maxdyn_sim *sim,
                                               struct maxdyn_step_stats *out,
                                               size_t out_size);
+
+// Creates (or truncates) the file at `path` (NUL-terminated) and writes the header of
+// `sim`'s model: bodies, joints and the shapes to draw. A file that cannot be created
+// gives `MAXDYN_STATUS_INVALID_ARGUMENT`. Add frames with `maxdyn_recorder_add_frame`
+// and close the recording with `maxdyn_recorder_close`.
+//
+// # Safety
+// `sim` is NULL or live; `path` is NULL or a NUL-terminated string; `out` is NULL or
+// writable.
+maxdyn_status maxdyn_sim_record_open(const struct maxdyn_sim *sim,
+                                     const char *path,
+                                     struct maxdyn_recorder **out);
+
+// Appends a frame: `sim`'s time, every body's pose and the contact forces of its last
+// step. `sim` must simulate the model the recording was opened with (else
+// `MAXDYN_STATUS_INVALID_ARGUMENT`); call it between steps, e.g. after every k-th.
+//
+// # Safety
+// `recorder` is NULL or live; `sim` is NULL or live.
+maxdyn_status maxdyn_recorder_add_frame(struct maxdyn_recorder *recorder,
+                                        const struct maxdyn_sim *sim);
+
+// Finishes the file (closes the JSON, flushes) and frees the recorder. NULL is accepted.
+// A write that fails at the end gives `MAXDYN_STATUS_INVALID_ARGUMENT`; the recorder is
+// freed either way.
+//
+// # Safety
+// `recorder` is NULL or from `maxdyn_sim_record_open` and not closed yet.
+maxdyn_status maxdyn_recorder_close(struct maxdyn_recorder *recorder);
 
 // Creates a batch of `n_sims` sims of `model` with time step `dt` (> 0, s), all at
 // the bodies' initial states, stepped on `n_threads` threads (0: the machine's

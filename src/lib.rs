@@ -24,6 +24,7 @@ pub mod dynamics_terms;
 pub mod derivatives;
 pub mod batch;
 pub mod urdf;
+pub mod record;
 pub mod capi;
 
 pub use model::{Body, BodyId, Builder, Collision, CollisionShape, Error, Frame, Inertia, JointId, JointLimit, Mimic, Model, Parent, Shape, ShapeId, ShapeKind};

@@ -60,3 +60,10 @@ open(os.path.join(out, ".complete"), "w").close()
 PY
   rm -rf "$tmp"
 fi
+# The viewer test (tests/viewer.rs): Debian's chromium (headless screenshots) and node/npm
+# with the viewer's pinned three.js and esbuild (viewer/package-lock.json).
+command -v chromium >/dev/null || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium; }
+command -v npm >/dev/null || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm; }
+[ -d viewer/node_modules/three ] || (cd viewer && npm ci --no-audit --no-fund)
+# The report's plots (examples/report) draw their text with DejaVu Sans.
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq fonts-dejavu-core; }

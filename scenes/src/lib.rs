@@ -2,6 +2,8 @@
 //! the integration tests (`tests/`), the examples, the benchmarks (`benches/`) and the
 //! diagnostics (`tools/`): a dev-dependency of maxdyn, not part of the library.
 
+pub mod damped_pendulum;
+pub mod double_pendulum;
 pub mod exoskeleton;
 pub mod graphs;
 pub mod loop_rk4;

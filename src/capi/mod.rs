@@ -48,6 +48,7 @@ pub mod sim_shape_contacts;
 pub mod sim_limits;
 pub mod diagnostics;
 pub mod step_stats_sized;
+pub mod recorder;
 pub mod batch;
 pub mod deprecated;
 #[cfg(test)]
@@ -71,6 +72,7 @@ pub use model_shapes::*;
 pub use model_names::*;
 pub use model_structure::*;
 pub use options::*;
+pub use recorder::*;
 pub use sim::*;
 pub use sim_contacts::*;
 pub use sim_shape_contacts::*;

@@ -119,7 +119,7 @@ unsafe fn hand_over(urdf: Urdf, out: &mut *mut maxdyn_builder, warnings: *mut c_
 }
 
 /// The file path as the OS sees it: any bytes on Unix, UTF-8 elsewhere.
-unsafe fn path_arg(path: *const c_char) -> Result<PathBuf, Failure> {
+pub(super) unsafe fn path_arg(path: *const c_char) -> Result<PathBuf, Failure> {
     if path.is_null() {
         return Err(Failure::null("path"));
     }

@@ -22,15 +22,7 @@ pub fn sim(b: &Builder, dt: f64) -> Sim {
 
 /// SCENARIOS A2: two Box(0.1,0.1,0.1,1) at 1 m, revolute about x, both horizontal.
 pub fn double_pendulum(dt: f64) -> Sim {
-    let mut b = Builder::new();
-    let b1 = box_body(&mut b, 1.0, 0.1, 0.1, 0.1);
-    let b2 = box_body(&mut b, 1.0, 0.1, 0.1, 0.1);
-    let x = [1.0, 0.0, 0.0];
-    let j1 = b.add_joint(JointType::Revolute, Parent::World, b1, [0.0; 3], [0.0, 0.0, 1.0], x).unwrap();
-    b.add_joint(JointType::Revolute, b1, b2, [0.0; 3], [0.0, 0.0, 1.0], x).unwrap();
-    let mut s = sim(&b, dt);
-    s.set_joint_position(j1, &[std::f64::consts::FRAC_PI_2]).unwrap();
-    s
+    maxdyn_scenes::double_pendulum::sim(dt)
 }
 
 /// SCENARIOS B1: n links Cylinder(0.05, 1, 1) hanging along −z, first link at π/4.

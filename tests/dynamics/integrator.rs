@@ -7,30 +7,9 @@ use std::f64::consts::PI;
 
 /// Heun (RK2) on the same double pendulum in absolute angles: the comparison of A2.
 fn heun_energy_error(dt: f64, steps: usize) -> f64 {
-    let (m, l, g, i) = (1.0, 1.0, 9.81, 1.0 * 0.02 / 12.0);
-    let energy = |s: [f64; 4]| {
-        let (p1, p2, w1, w2) = (s[0], s[1], s[2], s[3]);
-        let k = 0.5 * (2.0 * m * l * l + i) * w1 * w1 + 0.5 * (m * l * l + i) * w2 * w2 + m * l * l * (p1 - p2).cos() * w1 * w2;
-        k - 2.0 * m * g * l * p1.cos() - m * g * l * p2.cos()
-    };
-    let f = |s: [f64; 4]| {
-        let (p1, p2, w1, w2) = (s[0], s[1], s[2], s[3]);
-        let d = p1 - p2;
-        let (a, b, c, e) = (2.0 * m * l * l + i, m * l * l * d.cos(), m * l * l * d.cos(), m * l * l + i);
-        let r1 = -m * l * l * d.sin() * w2 * w2 - 2.0 * m * g * l * p1.sin();
-        let r2 = m * l * l * d.sin() * w1 * w1 - m * g * l * p2.sin();
-        let det = a * e - b * c;
-        [w1, w2, (e * r1 - b * r2) / det, (a * r2 - c * r1) / det]
-    };
-    let mut s = [PI / 2.0, PI / 2.0, 0.0, 0.0];
-    let e0 = energy(s);
-    for _ in 0..steps {
-        let k1 = f(s);
-        let p: [f64; 4] = std::array::from_fn(|k| s[k] + dt * k1[k]);
-        let k2 = f(p);
-        s = std::array::from_fn(|k| s[k] + 0.5 * dt * (k1[k] + k2[k]));
-    }
-    energy(s) - e0
+    use maxdyn_scenes::double_pendulum::{energy, heun, START};
+    let s = (0..steps).fold(START, |s, _| heun(s, dt));
+    energy(s) - energy(START)
 }
 
 #[test]

@@ -1,0 +1,226 @@
+//! Trajectory recording: a model's drawable shapes once, then frames of time, every
+//! body's pose and the contact forces, written as JSON to a file for the viewer
+//! (`viewer/`). The format is documented in docs/RECORDING.md.
+//!
+//! Recording happens between steps and may allocate; `Sim::step` is untouched.
+//!
+//! ```no_run
+//! # fn run(mut sim: maxdyn::Sim) -> maxdyn::model::Result<()> {
+//! let mut rec = maxdyn::record::Recorder::create("run.json", &sim)?;
+//! for _ in 0..1000 {
+//!     sim.step()?;
+//!     rec.add_frame(&sim)?;
+//! }
+//! rec.finish()
+//! # }
+//! ```
+
+mod json;
+pub mod shapes;
+
+pub use shapes::{drawn_shapes, DrawnShape, Role};
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::contact::geometry::{contact_points, ContactPoint, MAX_POINTS_PER_PAIR};
+use crate::math::{rotation, V3, V4};
+use crate::model::shape::Geometry;
+use crate::model::{Error, Model, Result};
+use crate::Sim;
+
+/// Format name and version written in every recording's header.
+pub const FORMAT: &str = "maxdyn-recording";
+pub const VERSION: u32 = 1;
+
+/// A recording being written (see the module doc). Frames go straight to the file;
+/// [`Recorder::finish`] closes the JSON (dropping the recorder does too, ignoring errors).
+pub struct Recorder {
+    out: Option<BufWriter<File>>,
+    model: Arc<Model>,
+    frames: usize,
+    x: Vec<V3>,
+    q: Vec<V4>,
+}
+
+fn io_error(e: std::io::Error) -> Error {
+    Error::InvalidArgument("path", format!("writing the recording failed: {e}"))
+}
+
+impl Recorder {
+    /// Creates (or truncates) the file at `path` and writes the header of `sim`'s model.
+    pub fn create(path: impl AsRef<Path>, sim: &Sim) -> Result<Recorder> {
+        let path = path.as_ref();
+        let file = File::create(path).map_err(|e| Error::InvalidArgument("path", format!("cannot create {}: {e}", path.display())))?;
+        let model = sim.model().clone();
+        let n = model.body_count();
+        let mut rec = Recorder { out: Some(BufWriter::new(file)), model, frames: 0, x: vec![V3::zeros(); n], q: vec![V4::zeros(); n] };
+        rec.write_header(sim.dt()).map_err(io_error)?;
+        Ok(rec)
+    }
+
+    /// Appends `sim`'s current time, body poses and the last step's contact forces.
+    /// `sim` must simulate the model the recording was created with.
+    pub fn add_frame(&mut self, sim: &Sim) -> Result<()> {
+        if !Arc::ptr_eq(sim.model(), &self.model) {
+            return Err(Error::InvalidArgument("sim", "it simulates another model than the one being recorded".into()));
+        }
+        for b in 0..self.model.body_count() {
+            let s = sim.body_state(b)?;
+            self.x[b] = V3::new(s[0], s[1], s[2]);
+            self.q[b] = V4::new(s[3], s[4], s[5], s[6]);
+        }
+        self.write_frame(sim).map_err(io_error)?;
+        self.frames += 1;
+        Ok(())
+    }
+
+    /// Frames written so far.
+    pub fn frame_count(&self) -> usize {
+        self.frames
+    }
+
+    /// Closes the JSON and flushes the file.
+    pub fn finish(mut self) -> Result<()> {
+        self.close().map_err(io_error)
+    }
+
+    fn close(&mut self) -> std::io::Result<()> {
+        match self.out.take() {
+            Some(mut w) => {
+                w.write_all(b"\n]}\n")?;
+                w.flush()
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn writer(&mut self) -> &mut BufWriter<File> {
+        self.out.as_mut().expect("the recording is open until finish")
+    }
+
+    fn write_header(&mut self, dt: f64) -> std::io::Result<()> {
+        let model = self.model.clone();
+        let w = self.writer();
+        write!(w, "{{\"format\":\"{FORMAT}\",\"version\":{VERSION},\"dt\":")?;
+        json::number(w, dt)?;
+        w.write_all(b",\"gravity\":")?;
+        json::numbers(w, model.gravity.as_slice())?;
+        w.write_all(b",\n\"bodies\":[")?;
+        for (i, b) in model.bodies.iter().enumerate() {
+            w.write_all(if i > 0 { b",\n" } else { b"\n" })?;
+            w.write_all(b"{\"name\":")?;
+            json::string(w, &b.name)?;
+            w.write_all(b",\"mass\":")?;
+            json::number(w, b.mass)?;
+            w.write_all(b"}")?;
+        }
+        w.write_all(b"],\n\"joints\":[")?;
+        for (i, j) in model.joints.iter().enumerate() {
+            w.write_all(if i > 0 { b",\n" } else { b"\n" })?;
+            w.write_all(b"{\"name\":")?;
+            json::string(w, &j.name)?;
+            write!(w, ",\"type\":\"{}\",\"parent\":", format!("{:?}", j.kind).to_lowercase())?;
+            json::body(w, j.parent)?;
+            write!(w, ",\"child\":{},\"anchor\":", j.child)?;
+            json::numbers(w, j.p_parent.as_slice())?;
+            w.write_all(b",\"axis\":")?;
+            json::numbers(w, j.axis.as_slice())?;
+            w.write_all(b"}")?;
+        }
+        w.write_all(b"],\n\"shapes\":[")?;
+        for (i, s) in drawn_shapes(&model).iter().enumerate() {
+            w.write_all(if i > 0 { b",\n" } else { b"\n" })?;
+            write_shape(w, s)?;
+        }
+        w.write_all(b"],\n\"frames\":[")
+    }
+
+    fn write_frame(&mut self, sim: &Sim) -> std::io::Result<()> {
+        let first = self.frames == 0;
+        let contacts = self.contact_forces(sim);
+        let (x, q) = (std::mem::take(&mut self.x), std::mem::take(&mut self.q));
+        let w = self.writer();
+        w.write_all(if first { b"\n{\"t\":" } else { b",\n{\"t\":" })?;
+        json::number(w, sim.time())?;
+        w.write_all(b",\"x\":")?;
+        json::numbers(w, &x.iter().flat_map(|v| v.iter().copied()).collect::<Vec<f64>>())?;
+        w.write_all(b",\"q\":")?;
+        json::numbers(w, &q.iter().flat_map(|v| v.iter().copied()).collect::<Vec<f64>>())?;
+        w.write_all(b",\"contacts\":[")?;
+        for (i, (id, point, force)) in contacts.iter().enumerate() {
+            if i > 0 {
+                w.write_all(b",")?;
+            }
+            write!(w, "{{\"id\":{id},\"point\":")?;
+            json::numbers(w, point.as_slice())?;
+            w.write_all(b",\"force\":")?;
+            json::numbers(w, force.as_slice())?;
+            w.write_all(b"}")?;
+        }
+        w.write_all(b"]}")?;
+        (self.x, self.q) = (x, q);
+        Ok(())
+    }
+
+    /// Contacts that carried a force in the last step: (id, world point on side a, force
+    /// on side a: normal force along the normal plus friction).
+    fn contact_forces(&self, sim: &Sim) -> Vec<(usize, V3, V3)> {
+        let mut found = Vec::new();
+        for (id, c) in self.model.contacts.iter().enumerate() {
+            let Ok(report) = sim.contact(id) else { continue };
+            let friction = V3::from(report.friction_force);
+            if report.normal_force == 0.0 && friction == V3::zeros() {
+                continue;
+            }
+            let mut points = [ContactPoint::default(); MAX_POINTS_PER_PAIR];
+            if contact_points(c, &self.x, &self.q, &mut points) == 0 {
+                continue;
+            }
+            let p = &points[0];
+            let a = p.body_a;
+            let point = self.x[a] + rotation(&self.q[a]) * p.anchor[0] - p.normal * p.radius[0];
+            found.push((id, point, p.normal * report.normal_force + friction));
+        }
+        found
+    }
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        let _ = self.close();
+    }
+}
+
+fn write_shape(w: &mut impl Write, s: &DrawnShape) -> std::io::Result<()> {
+    w.write_all(b"{\"body\":")?;
+    json::body(w, s.body)?;
+    write!(w, ",\"role\":\"{}\",\"pos\":", s.role.name())?;
+    json::numbers(w, s.x.as_slice())?;
+    w.write_all(b",\"quat\":")?;
+    json::numbers(w, s.q.as_slice())?;
+    match s.geometry {
+        Geometry::HalfSpace => w.write_all(b",\"type\":\"plane\"")?,
+        Geometry::Sphere { radius } => {
+            w.write_all(b",\"type\":\"sphere\",\"radius\":")?;
+            json::number(w, radius)?;
+        }
+        Geometry::Capsule { radius, half_length } | Geometry::Cylinder { radius, half_length } => {
+            let kind = if matches!(s.geometry, Geometry::Capsule { .. }) { "capsule" } else { "cylinder" };
+            write!(w, ",\"type\":\"{kind}\",\"radius\":")?;
+            json::number(w, radius)?;
+            w.write_all(b",\"half_length\":")?;
+            json::number(w, half_length)?;
+        }
+        Geometry::Box { half_extents } => {
+            w.write_all(b",\"type\":\"box\",\"half_extents\":")?;
+            json::numbers(w, half_extents.as_slice())?;
+        }
+    }
+    w.write_all(b"}")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,67 @@
+use super::*;
+use crate::{Builder, Inertia};
+
+/// A 1 kg ball of radius 0.1 dropped from 5 cm onto the ground, recorded every step.
+fn record_ball_drop(path: &Path, steps: usize) -> serde_json::Value {
+    let mut b = Builder::new();
+    let ball = b.add_body(1.0, Inertia::sphere(1.0, 0.1).unwrap()).unwrap();
+    b.add_ground_contact(ball, [0.0; 3], 0.1, 0.5).unwrap();
+    let model = Arc::new(Model::new(&b).unwrap());
+    let mut sim = Sim::new(model, 0.01).unwrap();
+    let mut s = sim.body_state(ball).unwrap();
+    s[2] = 0.15;
+    sim.set_body_state(ball, &s).unwrap();
+    let mut rec = Recorder::create(path, &sim).unwrap();
+    rec.add_frame(&sim).unwrap();
+    for _ in 0..steps {
+        sim.step().unwrap();
+        rec.add_frame(&sim).unwrap();
+    }
+    assert_eq!(rec.frame_count(), steps + 1);
+    rec.finish().unwrap();
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_recording_holds_the_model_once_and_every_frame() {
+    let path = std::env::temp_dir().join(format!("maxdyn-record-{}.json", std::process::id()));
+    let r = record_ball_drop(&path, 100);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!((r["format"].as_str(), r["version"].as_u64()), (Some(FORMAT), Some(1)));
+    assert_eq!(r["bodies"].as_array().unwrap().len(), 1);
+    let types: Vec<&str> = r["shapes"].as_array().unwrap().iter().map(|s| s["type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["sphere", "plane"]);
+    let frames = r["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 101);
+    assert_eq!(frames[0]["t"].as_f64(), Some(0.0));
+    assert!((frames[100]["t"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+    assert_eq!(frames[0]["x"].as_array().unwrap().len(), 3);
+    assert_eq!(frames[0]["q"].as_array().unwrap().len(), 4);
+    // in the air only the interior point's remainder (2.5e-8 N at a 5 cm gap); at rest
+    // after 1 s the ground carries m g = 9.81 N at the ball's lowest point
+    let air = frames[1]["contacts"][0]["force"][2].as_f64().unwrap();
+    assert!(air.abs() < 1e-7, "{air}");
+    let last = &frames[100]["contacts"][0];
+    let f: Vec<f64> = last["force"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    let p: Vec<f64> = last["point"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert!((f[2] - 9.81).abs() < 1e-6 && f[0].abs() < 1e-9 && f[1].abs() < 1e-9, "{f:?}");
+    assert!(p[2].abs() < 1e-6, "{p:?}");
+}
+
+#[test]
+fn a_recording_refuses_another_model_and_a_path_it_cannot_create() {
+    let mut b = Builder::new();
+    b.add_body(1.0, Inertia::sphere(1.0, 0.1).unwrap()).unwrap();
+    let sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
+    let other = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
+    let err = Recorder::create("/nonexistent-dir/x.json", &sim).err().unwrap();
+    assert!(matches!(&err, Error::InvalidArgument("path", m) if m.contains("cannot create /nonexistent-dir/x.json")), "{err}");
+    let path = std::env::temp_dir().join(format!("maxdyn-record-other-{}.json", std::process::id()));
+    let mut rec = Recorder::create(&path, &sim).unwrap();
+    assert!(matches!(rec.add_frame(&other), Err(Error::InvalidArgument("sim", _))));
+    drop(rec);
+    // dropping closes the JSON
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(r["frames"].as_array().unwrap().is_empty());
+}

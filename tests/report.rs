@@ -1,0 +1,63 @@
+//! The report (`cargo run --release --example report`) end to end in its quick mode:
+//! every figure's PNG and CSV and the index page are written. The example is run with
+//! the test profile, which `cargo test` has already built it with.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const FIGURES: [&str; 17] = [
+    "a1_loop_drift",
+    "a2_double_pendulum_energy",
+    "a3_damped_pendulum",
+    "a4_box_drop",
+    "a7_friction_stop",
+    "a8_four_bar_energy",
+    "a8_four_bar_violation",
+    "b1_chains",
+    "b2_sphere_chain",
+    "b2_sphere_chain_penetration",
+    "b3_loop_chains",
+    "b4_sparse_dense",
+    "c1_quadruped_distance",
+    "c1_quadruped_feet",
+    "c2_exoskeleton",
+    "accuracy_vs_cost",
+    "accuracy_vs_cost_box",
+];
+
+#[test]
+fn quick_report_writes_every_figure_and_the_index() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("report");
+    let _ = std::fs::remove_dir_all(&out);
+    let cargo = option_env!("CARGO").unwrap_or("cargo");
+    let run = Command::new(cargo)
+        .args(["run", "--quiet", "--profile", "test", "--example", "report", "--manifest-path"])
+        .arg(repo.join("Cargo.toml"))
+        .args(["--", "--quick", "--out"])
+        .arg(&out)
+        .output()
+        .expect("run cargo");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "report failed:\n{stdout}\n{}", String::from_utf8_lossy(&run.stderr));
+    println!("{stdout}");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    // the MuJoCo series need the peer set-up (benches/peer/setup.sh); CI has it when
+    // target/peer is there, and the figure is required then
+    let with_mujoco = repo.join("target/peer/libmujoco_shim.so").exists();
+    for f in FIGURES {
+        if f == "accuracy_vs_cost" && !with_mujoco {
+            assert!(index.contains("accuracy vs cost: skipped"), "{f}");
+            continue;
+        }
+        let png = out.join(format!("{f}.png"));
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap_or_else(|e| panic!("{}: {e}", png.display()))));
+        let info = decoder.read_info().unwrap();
+        assert_eq!((info.info().width, info.info().height), (960, 600), "{f}");
+        let csv = std::fs::read_to_string(out.join(format!("{f}.csv"))).unwrap();
+        assert!(csv.lines().count() >= 3, "{f}.csv has no data");
+        assert!(index.contains(&format!("src=\"{f}.png\"")), "{f} not on the index page");
+    }
+    // the measured headlines of the quick run (A1 2.0e-11 m over 60 s, A7 +2.46 % at dt 0.01)
+    assert!(index.contains("A1: largest maxdyn violation") && index.contains("A7: stop distance at dt 0.01: 0.4178 m"), "{index}");
+}
