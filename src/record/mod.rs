@@ -166,7 +166,8 @@ impl Recorder {
     }
 
     /// Contacts that carried a force in the last step: (id, world point on side a, force
-    /// on side a: normal force along the normal plus friction).
+    /// on side a: normal force along the normal plus friction); the collision shapes'
+    /// points get the ids after the described contacts.
     fn contact_forces(&self, sim: &Sim) -> Vec<(usize, V3, V3)> {
         let mut found = Vec::new();
         for (id, c) in self.model.contacts.iter().enumerate() {
@@ -183,6 +184,11 @@ impl Recorder {
             let a = p.body_a;
             let point = self.x[a] + rotation(&self.q[a]) * p.anchor[0] - p.normal * p.radius[0];
             found.push((id, point, p.normal * report.normal_force + friction));
+        }
+        // the collision shapes' points, numbered after the described contacts
+        let described = self.model.contacts.len();
+        for (k, c) in sim.shape_contacts().enumerate().filter(|(_, c)| c.normal_force != 0.0 || c.friction_force != [0.0; 3]) {
+            found.push((described + k, V3::from(c.point), V3::from(c.normal) * c.normal_force + V3::from(c.friction_force)));
         }
         found
     }

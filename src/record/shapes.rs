@@ -2,8 +2,8 @@
 //! that frame. [`drawn_shapes`] is the one list; a new kind of model geometry adds its
 //! arm there.
 //!
-//! Today's models carry contact shapes only (spheres and planes of `model.contacts`), so
-//! bodies are drawn as links: a capsule from the body's centre of mass to every point
+//! The shapes that touch are drawn as they are: those of the contact descriptions
+//! (`model.contacts`) and the collision shapes (`model.collision`). Bodies are drawn as links besides: a capsule from the body's centre of mass to every point
 //! where something attaches to it (a joint point, a contact sphere's centre). A body with
 //! neither such a point nor a contact shape of some size (a free box resting on corner
 //! points) is drawn as its inertia box: the uniform box of its mass and principal moments.
@@ -54,7 +54,8 @@ const LINK_RADIUS_MAX: f64 = 0.04;
 const SHORTEST_LINK: f64 = 1e-6;
 
 /// Every shape a viewer should draw of `model`: contact shapes first (in contact order,
-/// each shape once), then the link capsules and inertia boxes body by body.
+/// each shape once), then the collision shapes, then the link capsules and inertia boxes
+/// body by body.
 pub fn drawn_shapes(model: &Model) -> Vec<DrawnShape> {
     let mut out: Vec<DrawnShape> = Vec::new();
     for c in &model.contacts {
@@ -63,6 +64,12 @@ pub fn drawn_shapes(model: &Model) -> Vec<DrawnShape> {
             if !out.contains(&d) {
                 out.push(d);
             }
+        }
+    }
+    for c in &model.collision.shapes {
+        let d = DrawnShape { body: c.body, x: c.x, q: c.q, geometry: c.geometry, role: Role::Contact };
+        if !out.contains(&d) {
+            out.push(d);
         }
     }
     let points = attachment_points(model);

@@ -65,3 +65,33 @@ fn a_recording_refuses_another_model_and_a_path_it_cannot_create() {
     std::fs::remove_file(&path).unwrap();
     assert!(r["frames"].as_array().unwrap().is_empty());
 }
+
+/// Collision shapes are drawn as they are, and their contact points are recorded after
+/// the described contacts: a box resting on a world plane shows its box and the plane and
+/// four forces summing to m g.
+#[test]
+fn a_recording_draws_collision_shapes_and_their_contacts() {
+    use crate::{Parent, ShapeKind};
+    let id = [1.0, 0.0, 0.0, 0.0];
+    let mut b = Builder::new();
+    let body = b.add_body(2.0, Inertia::cuboid(2.0, 0.4, 0.2, 0.1).unwrap()).unwrap();
+    b.set_body_pose(body, [0.0, 0.0, 0.05], id).unwrap();
+    b.add_shape(body.into(), ShapeKind::Box, [0.0; 3], id, &[0.2, 0.1, 0.05]).unwrap();
+    b.add_shape(Parent::World, ShapeKind::Plane, [0.0; 3], id, &[]).unwrap();
+    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
+    let path = std::env::temp_dir().join(format!("maxdyn-record-shapes-{}.json", std::process::id()));
+    let mut rec = Recorder::create(&path, &sim).unwrap();
+    for _ in 0..20 {
+        sim.step().unwrap();
+    }
+    rec.add_frame(&sim).unwrap();
+    rec.finish().unwrap();
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let types: Vec<&str> = r["shapes"].as_array().unwrap().iter().map(|s| s["type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["box", "plane"], "the box draws the body: no link or inertia box");
+    let contacts = r["frames"][0]["contacts"].as_array().unwrap();
+    assert_eq!(contacts.len(), 4);
+    let load: f64 = contacts.iter().map(|c| c["force"][2].as_f64().unwrap()).sum();
+    assert!((load - 2.0 * 9.81).abs() < 1e-9, "{load}");
+}
