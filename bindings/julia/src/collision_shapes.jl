@@ -4,7 +4,7 @@
 
 export add_shape!, set_shape_friction!, set_collision_filter!, exclude_shape_pair!,
     set_collision_cone!, set_jointed_bodies_collide!, shape_count, shape, shape_friction,
-    collision_filter, builder_from_urdf_with
+    collision_filter, builder_from_urdf_with, ShapeContact, shape_contact_count, shape_contacts
 
 # shape types (maxdyn.h MAXDYN_SHAPE_*): params () plane, (radius,) sphere, (radius,
 # half_length) capsule and cylinder along z, (three half extents) box
@@ -115,4 +115,38 @@ function collision_filter(m::Model, id::Integer)
     check(@ccall libmaxdyn.maxdyn_model_get_collision_filter(m::Ptr{Cvoid}, Int32(id)::Int32,
         group::Ptr{UInt32}, mask::Ptr{UInt32})::Int32)
     return (group[], mask[])
+end
+
+# --- contacts between shapes after a step
+
+"""maxdyn.h `maxdyn_shape_contact`: one contact point between collision shapes after the
+last step. Side a is on a body (`body_b` is `WORLD` for a world shape); the normal points
+from b to a; forces in N on body a, world frame."""
+struct ShapeContact
+    shape_a::Int32
+    shape_b::Int32
+    body_a::Int32
+    body_b::Int32
+    point::NTuple{3,Float64}
+    normal::NTuple{3,Float64}
+    gap::Float64
+    normal_force::Float64
+    friction_force::NTuple{3,Float64}
+end
+
+"""Contact points between collision shapes after the last step."""
+function shape_contact_count(s::Sim)
+    n = Ref{Int32}(0)
+    check(@ccall libmaxdyn.maxdyn_sim_get_shape_contact_count(s::Ptr{Cvoid}, n::Ptr{Int32})::Int32)
+    return Int(n[])
+end
+
+"""The contact points between collision shapes of the last step (`ShapeContact`s)."""
+function shape_contacts(s::Sim)
+    n = shape_contact_count(s)
+    out = Vector{ShapeContact}(undef, n)
+    written = Ref{Csize_t}(0)
+    check(@ccall libmaxdyn.maxdyn_sim_get_shape_contacts(s::Ptr{Cvoid}, out::Ptr{ShapeContact},
+        Csize_t(n)::Csize_t, written::Ptr{Csize_t})::Int32)
+    return out[1:Int(written[])]
 end
