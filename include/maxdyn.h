@@ -1534,6 +1534,16 @@ maxdyn_status maxdyn_model_state_size(const struct maxdyn_model *model,
                                       size_t *nx,
                                       size_t *nu);
 
+// The sizes of `maxdyn_model_state_size` for the sim's model (whose handle may be freed
+// already).
+//
+// # Safety
+// `sim` is NULL or live; `nx`, `nu` are NULL or writable.
+maxdyn_status maxdyn_sim_state_dimensions(const struct maxdyn_sim *sim,
+                                          int32_t coords,
+                                          size_t *nx,
+                                          size_t *nu);
+
 // B = ∂x_{k+1}/∂u (nx × nu row-major, `n` = nx·nu, sizes from `maxdyn_model_state_size`)
 // of one step from the current state and inputs, by the implicit function theorem on the
 // step equations; the sim is not advanced. Models with contacts or joint limits, and in

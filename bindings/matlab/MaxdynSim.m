@@ -6,9 +6,15 @@ classdef MaxdynSim < MaxdynHandle
     nBodies  % the model's body count
   end
   methods
-    function obj = MaxdynSim(model, dt)
-      obj.handle = maxdyn_mex('sim_new', model.handle, dt);
-      obj.nBodies = model.bodyCount();
+    function obj = MaxdynSim(model, dt, handle)
+      % MaxdynSim(model, dt); copy() passes the handle of a copy and its body count
+      if nargin < 3
+        obj.handle = maxdyn_mex('sim_new', model.handle, dt);
+        obj.nBodies = model.bodyCount();
+      else
+        obj.handle = handle;
+        obj.nBodies = dt;
+      end
     end
     function step(obj, n)
       % n steps (default 1) in C; an error at the first failure (see stepCount)
@@ -91,6 +97,41 @@ classdef MaxdynSim < MaxdynHandle
     function c = contact(obj, contact)
       % 5x1: gap, normal force, friction force (3, world frame) of the last step
       c = maxdyn_mex('sim_get_contact', obj.handle, contact);
+    end
+    function x = state(obj)
+      % the exact state (opaque column), for setState on this sim or a fresh one
+      x = maxdyn_mex('sim_state', obj.handle);
+    end
+    function setState(obj, x)
+      maxdyn_mex('sim_set_state', obj.handle, x);
+    end
+    function c = copy(obj)
+      % an independent sim at the same exact state
+      c = MaxdynSim([], obj.nBodies, maxdyn_mex('sim_copy', obj.handle));
+    end
+    function p = framePose(obj, frame)
+      % 7x1: world position, orientation (w x y z) of a named frame
+      p = maxdyn_mex('sim_frame_pose', obj.handle, frame);
+    end
+    function J = frameJacobian(obj, frame, axes, coords)
+      % 6 x m: twist (v, w) in axes (0 world, 1 local) w.r.t. coords (0 minimal, 1 maximal)
+      J = maxdyn_mex('sim_frame_jacobian', obj.handle, frame, axes, coords);
+    end
+    function J = pointJacobian(obj, body, point, axes, coords)
+      J = maxdyn_mex('sim_point_jacobian', obj.handle, body, point, axes, coords);
+    end
+    function M = massMatrix(obj)
+      M = maxdyn_mex('sim_mass_matrix', obj.handle);
+    end
+    function b = biasForces(obj, qd)
+      b = maxdyn_mex('sim_bias_forces', obj.handle, qd);
+    end
+    function tau = inverseDynamics(obj, qd, qdd)
+      tau = maxdyn_mex('sim_inverse_dynamics', obj.handle, qd, qdd);
+    end
+    function B = inputDerivative(obj, coords)
+      % nx x nu: d x_{k+1} / d u of one step (the sim is not advanced)
+      B = maxdyn_mex('sim_input_derivative', obj.handle, coords);
     end
     function C = shapeContacts(obj)
       % 16 x n, a column per contact point between collision shapes of the last step:

@@ -56,4 +56,8 @@ int shapes_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const m
  * limit outputs); returns 0 when `cmd` is not one of them. */
 int sim_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 
+/* The commands of maxdyn_mex_queries.c (exact state, copy, Jacobians, dynamics terms,
+ * input derivatives); returns 0 when `cmd` is not one of them. */
+int queries_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+
 #endif

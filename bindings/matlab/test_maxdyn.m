@@ -10,7 +10,7 @@ function failed = test_maxdyn()
            @urdf_double_pendulum, @handles_are_freed, @box_drop_on_ground_contacts, ...
            @pd_loop_with_joint_input, @contact_and_input_errors, ...
            @names_and_structure_after_the_builder_is_freed, @names_limits_mimics_frames_errors, ...
-           @collision_shapes, @states_step_n_settings_and_diagnostics};
+           @collision_shapes, @states_step_n_settings_and_diagnostics, @queries};
   for i = 1:numel(tests)
     name = func2str(tests{i});
     try
@@ -405,3 +405,32 @@ function collision_shapes()
   assert(isequal(size(C), [16 4]) && all(C(3, :) == crate) && all(C(4, :) == -1));
   assert(abs(sum(C(12, :)) - 2 * 9.81) < 1e-9 && all(abs(C(7, :)) < 1e-9));
 end
+
+function queries()
+  % issue 13 from Octave: restore and copy replay bit for bit; M qdd + b = tau; Jacobian
+  % and derivative shapes
+  [model, j1, j2] = double_pendulum();
+  s = MaxdynSim(model, 0.01);
+  s.setJointPosition(j1, 0.4);
+  s.setJointInput(j2, 0.1);
+  saved = s.state();
+  twin = s.copy();
+  s.step(100);
+  first = s.bodyStates();
+  s.setState(saved);
+  s.step(100);
+  twin.step(100);
+  assert(isequal(s.bodyStates(), first) && isequal(twin.bodyStates(), first), 'replay differs');
+  J = s.pointJacobian(1, [0 0 -1], 0, 0);
+  assert(isequal(size(J), [6 2]));
+  assert(isequal(size(s.pointJacobian(0, [0 0 0], 0, 1)), [6 12]));
+  M = s.massMatrix();
+  qd = [0.3; -0.2];  qdd = [1.0; 0.5];
+  tau = s.inverseDynamics(qd, qdd);
+  assert(isequal(size(M), [2 2]) && norm(M - M') < 1e-14);
+  assert(norm(M * qdd + s.biasForces(qd) - tau) < 1e-12, 'M qdd + b = tau');
+  B = s.inputDerivative(0);
+  assert(isequal(size(B), [4 2]));
+  expect_status(@() s.setState(saved(1:end-1)), 11);   % WRONG_LENGTH
+end
+

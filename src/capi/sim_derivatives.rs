@@ -31,6 +31,22 @@ pub unsafe extern "C" fn maxdyn_model_state_size(model: *const maxdyn_model, coo
     })
 }
 
+/// The sizes of `maxdyn_model_state_size` for the sim's model (whose handle may be freed
+/// already).
+///
+/// # Safety
+/// `sim` is NULL or live; `nx`, `nu` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_state_dimensions(sim: *const maxdyn_sim, coords: i32, nx: *mut usize, nu: *mut usize) -> maxdyn_status {
+    call("maxdyn_sim_state_dimensions", || {
+        let c = coords_arg(coords)?;
+        let (ox, ou) = (out_ptr(nx, "nx")?, out_ptr(nu, "nu")?);
+        let (x, u) = with_ref(sim, "sim", |s| Ok(s.inner.model().linearization_size(c)))?;
+        (*ox, *ou) = (x, u);
+        Ok(())
+    })
+}
+
 /// B = ∂x_{k+1}/∂u (nx × nu row-major, `n` = nx·nu, sizes from `maxdyn_model_state_size`)
 /// of one step from the current state and inputs, by the implicit function theorem on the
 /// step equations; the sim is not advanced. Models with contacts or joint limits, and in
