@@ -5,23 +5,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "c_checks.h"
 #include "maxdyn.h"
-
-#define OK(call)                                                                      \
-    do {                                                                              \
-        maxdyn_status st_ = (call);                                                   \
-        if (st_ != MAXDYN_STATUS_OK) {                                                \
-            printf("%s failed: %s\n", #call, maxdyn_last_error_message());           \
-            return 1;                                                                 \
-        }                                                                             \
-    } while (0)
-#define EXPECT(cond)                                              \
-    do {                                                          \
-        if (!(cond)) {                                            \
-            printf("line %d: expected %s\n", __LINE__, #cond);    \
-            failures++;                                           \
-        }                                                         \
-    } while (0)
 
 int main(void) {
     const double J[9] = {0.01, 0, 0, 0, 0.01, 0, 0, 0, 0.01};
