@@ -67,7 +67,7 @@ impl Sim {
     /// (see `step::split`; `StepStats::substeps` tells how many were taken). On failure the
     /// state stays at the last good step and `stats()` describes the failed attempt.
     pub fn step(&mut self) -> Result<StepStats> {
-        self.policy.step(&self.model, &mut self.data, &self.options)
+        crate::step::advance(&self.model, &mut self.data, &self.options, &mut self.policy)
     }
 
     pub fn model(&self) -> &Arc<Model> {

@@ -50,6 +50,17 @@ pub enum Rescue {
     Deferred,
 }
 
+/// One time step of `model` as `Sim::step` takes it: the collision stage (the contact
+/// layout of the step, `collide`), then the step under the retry policy (`split`), on the
+/// layout's model. On failure the state is unchanged.
+pub fn advance(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy) -> Result<StepStats> {
+    if collide::update(model, d, opts)? {
+        policy.follow_layout(d);
+    }
+    let layout = d.collision.layout.clone();
+    policy.step(layout.as_deref().unwrap_or(model), d, opts)
+}
+
 /// One step of the current `data.dt` (no splitting). On failure the state is unchanged
 /// and `data.stats` describes the attempt.
 pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue) -> Result<StepStats> {

@@ -14,7 +14,7 @@
 //! fails is the step tried once more with the rescue at every level.
 
 use super::options::SolverOptions;
-use super::{collide, step_once, Rescue};
+use super::{step_once, Rescue};
 use crate::data::{BodyStates, Data, StepStats, WarmStart};
 use crate::forces::EnergyAccount;
 use crate::limits::TrackedValues;
@@ -79,6 +79,11 @@ impl SplitPolicy {
         SplitPolicy { snapshot: Snapshot::of(d), depth: 0, tresca_depth: 0 }
     }
 
+    /// The snapshot's buffers follow a new contact layout (`step::layout`).
+    pub fn follow_layout(&mut self, d: &Data) {
+        self.snapshot = Snapshot::of(d);
+    }
+
     fn rescue(&self) -> Rescue {
         if self.depth >= self.tresca_depth {
             Rescue::Allowed
@@ -91,12 +96,6 @@ impl SplitPolicy {
     /// docs; `StepStats::substeps` tells how many were taken). On failure the state stays
     /// at the last good step and `d.stats` describes the failed attempt.
     pub fn step(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<StepStats> {
-        if collide::update(model, d, opts)? {
-            // the buffers follow the new layout
-            self.snapshot = Snapshot::of(d);
-        }
-        let layout = d.collision.layout.clone();
-        let model = layout.as_deref().unwrap_or(model);
         self.tresca_depth = opts.max_splits;
         let first = match step_once(model, d, opts, self.rescue()) {
             Ok(st) => return Ok(st),
