@@ -176,6 +176,9 @@ enum maxdyn_status
     // The step's result was NaN or infinite (e.g. a divergent stiff spring); the state
     // stays at the last good step.
     MAXDYN_STATUS_NON_FINITE_STATE = 203,
+    // The springs gained more energy in one step than any stable step gives them (a
+    // spring too stiff for the time step); the state stays at the last good step.
+    MAXDYN_STATUS_DIVERGED = 204,
     // An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
     // A bug in maxdyn (a caught panic). The object involved is poisoned.

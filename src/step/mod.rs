@@ -23,6 +23,7 @@
 
 mod commit;
 pub(crate) mod culling;
+pub mod divergence;
 mod inequalities;
 pub(crate) mod interior_point;
 pub(crate) mod newton;
@@ -76,6 +77,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
     if let Some(what) = non_finite(d) {
         return Err(Error::NonFiniteState(what));
     }
+    divergence::check(model, d)?;
     commit::commit(model, d);
     account_energy(model, d);
     Ok(stats)
