@@ -1296,6 +1296,22 @@ maxdyn_status maxdyn_sim_get_constraint_rank(const struct maxdyn_sim *sim,
 // For leak tests: it returns to 0 when every object has been freed.
 size_t maxdyn_debug_live_objects(void);
 
+// Deepest penetration (m, ≥ 0) over the contacts at the current configuration, in
+// `*out`. A step that starts deeper than 1e-5 m first moves the bodies out (no velocity
+// added: only the potential of the lift) and reports the depth in
+// `maxdyn_sim_get_resolved_penetration`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_get_deepest_penetration(const struct maxdyn_sim *sim, double *out);
+
+// The penetration depth (m) the last step moved the bodies out of before it stepped, in
+// `*out`; 0 if it started out of penetration.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_get_resolved_penetration(const struct maxdyn_sim *sim, double *out);
+
 // Creates a batch of `n_sims` sims of `model` with time step `dt` (> 0, s), all at
 // the bodies' initial states, stepped on `n_threads` threads (0: the machine's
 // parallelism; 1: on the calling thread, no workers; never more than `n_sims`).

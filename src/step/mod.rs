@@ -28,6 +28,7 @@ mod inequalities;
 pub(crate) mod interior_point;
 pub(crate) mod newton;
 pub(crate) mod options;
+pub mod penetration;
 pub(crate) mod problem;
 pub(crate) mod split;
 mod tresca;
