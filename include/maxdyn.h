@@ -230,6 +230,9 @@ enum maxdyn_status
     // The step's result was NaN or infinite (e.g. a divergent stiff spring); the state
     // stays at the last good step.
     MAXDYN_STATUS_NON_FINITE_STATE = 203,
+    // The springs gained more energy in one step than any stable step gives them (a
+    // spring too stiff for the time step); the state stays at the last good step.
+    MAXDYN_STATUS_DIVERGED = 204,
     // An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
     // A bug in maxdyn (a caught panic). The object involved is poisoned.
@@ -1733,6 +1736,22 @@ maxdyn_status maxdyn_sim_get_constraint_rank(const struct maxdyn_sim *sim,
 // Number of builders, models and sims created and not yet freed, over all threads.
 // For leak tests: it returns to 0 when every object has been freed.
 size_t maxdyn_debug_live_objects(void);
+
+// Deepest penetration (m, ≥ 0) over the contacts at the current configuration, in
+// `*out`. A step that starts deeper than 1e-5 m first moves the bodies out (no velocity
+// added: only the potential of the lift) and reports the depth in
+// `maxdyn_sim_get_resolved_penetration`.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_get_deepest_penetration(const struct maxdyn_sim *sim, double *out);
+
+// The penetration depth (m) the last step moved the bodies out of before it stepped, in
+// `*out`; 0 if it started out of penetration.
+//
+// # Safety
+// `sim` is NULL or live; `out` is NULL or writable.
+maxdyn_status maxdyn_sim_get_resolved_penetration(const struct maxdyn_sim *sim, double *out);
 
 // As `maxdyn_sim_get_step_stats`, writing only the first `out_size` bytes of the
 // struct (pass `sizeof(maxdyn_step_stats)` of the header you compiled against); the

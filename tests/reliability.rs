@@ -2,7 +2,7 @@
 //! state; inputs that would make a state non-finite are refused or handled exactly; a
 //! joint rate the step cannot represent is refused, not aliased.
 
-use std::ptr::null_mut;
+use std::ptr::{null, null_mut};
 
 use maxdyn::capi::maxdyn_status::*;
 use maxdyn::capi::*;
@@ -147,38 +147,120 @@ fn joint_rates_the_step_cannot_represent_are_refused() {
     assert_eq!(l.live(), 0);
 }
 
-/// Case 2 (in part): a divergent explicit spring (k = 1e9 N/m on a 1 g slider at dt 0.01
-/// grows ~1e7× per step). Until its energy is bounded or detected (issue 16, open), the
-/// floor holds: no step returns OK with a non-finite state; the one that overflows returns
-/// MAXDYN_STATUS_NON_FINITE_STATE (or does not converge) and the state stays finite.
+/// A 1 g body (tiny inertia) on a slider along `axis` from the world, spring k.
+unsafe fn stiff_slider(k: f64, axis: [f64; 3], dt: f64) -> (*mut maxdyn_model, *mut maxdyn_sim) {
+    let mut b = null_mut();
+    ok(maxdyn_builder_new(&mut b));
+    let (mut body, mut j) = (-1, -1);
+    let tiny = [1e-7, 0.0, 0.0, 0.0, 1e-7, 0.0, 0.0, 0.0, 1e-7];
+    ok(maxdyn_builder_add_body(b, 1e-3, tiny.as_ptr(), &mut body));
+    ok(maxdyn_builder_add_joint(b, MAXDYN_JOINT_PRISMATIC, MAXDYN_WORLD, body, ORIGIN.as_ptr(), ORIGIN.as_ptr(), axis.as_ptr(), &mut j));
+    ok(maxdyn_builder_set_joint_spring(b, j, [k].as_ptr(), [0.0].as_ptr(), 1));
+    let mut m = null_mut();
+    ok(maxdyn_model_new(b, &mut m));
+    maxdyn_builder_free(b);
+    let mut s = null_mut();
+    ok(maxdyn_sim_new(m, dt, &mut s));
+    (m, s)
+}
+
+/// Steps until a step fails (at most `steps`); returns its index and status, after
+/// checking the state after the failure is bit-identical to the one before it.
+unsafe fn first_failure(s: *mut maxdyn_sim, steps: usize) -> Option<(usize, maxdyn_status)> {
+    for step in 0..steps {
+        let mut before = [0.0; 13];
+        ok(maxdyn_sim_get_body_state(s, 0, before.as_mut_ptr()));
+        let status = maxdyn_sim_step(s);
+        if status != MAXDYN_STATUS_OK {
+            let mut after = [0.0; 13];
+            ok(maxdyn_sim_get_body_state(s, 0, after.as_mut_ptr()));
+            assert_eq!(before, after, "the failed step {step} kept the last good state");
+            return Some((step, status));
+        }
+        assert!(finite_state(s), "step {step} stepped OK into a non-finite state");
+    }
+    None
+}
+
+/// Case 2, the issue's reproducer: k = 1e9 N/m on a 1 g vertical slider at dt 0.01
+/// (ω·dt = 1e4; on main every step returned OK, 1e135 m after 18 steps). The first step
+/// is free fall (the spring is relaxed); the second, where the spring first pulls, returns
+/// MAXDYN_STATUS_DIVERGED and keeps the state. Started 1 mm out, the first step does.
 #[test]
-fn a_divergent_spring_never_steps_ok_into_a_non_finite_state() {
+fn the_stiff_joint_spring_returns_diverged_at_the_step_it_diverges() {
+    let l = lock();
+    unsafe {
+        let (m, s) = stiff_slider(1e9, [0.0, 0.0, 1.0], 0.01);
+        assert_eq!(first_failure(s, 200), Some((1, MAXDYN_STATUS_DIVERGED)));
+        assert!(capi_helpers::last_error().contains("diverged"), "{}", capi_helpers::last_error());
+        assert_eq!(maxdyn_sim_step(s), MAXDYN_STATUS_DIVERGED, "and again: nothing changed");
+        maxdyn_sim_free(s);
+        maxdyn_model_free(m);
+
+        let (m, s) = stiff_slider(1e9, X, 0.01);
+        ok(maxdyn_sim_set_joint_position(s, 0, [1e-3].as_ptr(), 1));
+        assert_eq!(first_failure(s, 200), Some((0, MAXDYN_STATUS_DIVERGED)));
+        // relaxed and at rest, horizontal: nothing moves and the step is fine
+        ok(maxdyn_sim_set_joint_position(s, 0, [0.0].as_ptr(), 1));
+        ok(maxdyn_sim_step(s));
+        maxdyn_sim_free(s);
+        maxdyn_model_free(m);
+    }
+    assert_eq!(l.live(), 0);
+}
+
+/// Case 2: a point spring of the same stiffness (1e9 N/m, 1 g body hanging 1 mm below its
+/// rest length from a world point) diverged within two steps on main; the first step
+/// returns MAXDYN_STATUS_DIVERGED now and keeps the state.
+#[test]
+fn the_stiff_point_spring_returns_diverged_at_the_step_it_diverges() {
     let l = lock();
     unsafe {
         let mut b = null_mut();
         ok(maxdyn_builder_new(&mut b));
-        let (mut body, mut j) = (-1, -1);
+        let (mut body, mut sp) = (-1, -1);
         let tiny = [1e-7, 0.0, 0.0, 0.0, 1e-7, 0.0, 0.0, 0.0, 1e-7];
         ok(maxdyn_builder_add_body(b, 1e-3, tiny.as_ptr(), &mut body));
-        ok(maxdyn_builder_add_joint(b, MAXDYN_JOINT_PRISMATIC, MAXDYN_WORLD, body, ORIGIN.as_ptr(), ORIGIN.as_ptr(), X.as_ptr(), &mut j));
-        ok(maxdyn_builder_set_joint_spring(b, j, [1e9].as_ptr(), [0.0].as_ptr(), 1));
+        ok(maxdyn_builder_set_body_pose(b, body, [0.0, 0.0, -0.101].as_ptr(), [1.0, 0.0, 0.0, 0.0].as_ptr()));
+        ok(maxdyn_builder_add_spring(b, MAXDYN_WORLD, ORIGIN.as_ptr(), body, ORIGIN.as_ptr(), 1e9, 0.0, 0.1, &mut sp));
         let mut m = null_mut();
         ok(maxdyn_model_new(b, &mut m));
         maxdyn_builder_free(b);
         let mut s = null_mut();
         ok(maxdyn_sim_new(m, 0.01, &mut s));
-        ok(maxdyn_sim_set_joint_position(s, j, [1e-3].as_ptr(), 1));
-        let mut failed = None;
-        for step in 0..200 {
-            let status = maxdyn_sim_step(s);
-            assert!(finite_state(s), "step {step} left a non-finite state with status {status:?}");
-            if status != MAXDYN_STATUS_OK {
-                failed = Some(status);
-                break;
-            }
+        assert_eq!(first_failure(s, 200), Some((0, MAXDYN_STATUS_DIVERGED)));
+        maxdyn_sim_free(s);
+        maxdyn_model_free(m);
+    }
+    assert_eq!(l.live(), 0);
+}
+
+/// Case 2, no false alarm: a spring just inside the stability limit (ω·dt = 1.9, the
+/// worst case for the per-step growth the detector allows) steps 10 000 times OK, its
+/// energy bounded: max (T + V) / (T + V)₀ measured 19.99999997, the discrete map's bound
+/// 1/(1 − ω·dt/2) = 20 from a start at rest (the largest step's gain/bound of the
+/// detector measured 0.140).
+#[test]
+fn a_stiff_spring_inside_the_stability_limit_steps_ok_with_bounded_energy() {
+    let l = lock();
+    unsafe {
+        let dt = 0.01;
+        let k = 1e-3 * (1.9f64 / dt).powi(2);
+        let (m, s) = stiff_slider(k, X, dt);
+        ok(maxdyn_sim_set_joint_position(s, 0, [1e-3].as_ptr(), 1));
+        let energy = |s: *mut maxdyn_sim| {
+            let (mut t, mut v) = (0.0, 0.0);
+            ok(maxdyn_sim_get_energy(s, &mut t, &mut v));
+            t + v
+        };
+        let e0 = energy(s);
+        let mut worst: f64 = 0.0;
+        for _ in 0..10_000 {
+            ok(maxdyn_sim_step(s));
+            worst = worst.max(energy(s) / e0);
         }
-        let status = failed.expect("the spring overflows within 200 steps");
-        assert!(matches!(status, MAXDYN_STATUS_NON_FINITE_STATE | MAXDYN_STATUS_NOT_CONVERGED), "{status:?}");
+        println!("ω·dt = 1.9: max E/E0 over 10 000 steps {worst:.3}");
+        assert!(worst > 19.9 && worst < 20.0 + 1e-6, "{worst}");
         maxdyn_sim_free(s);
         maxdyn_model_free(m);
     }
@@ -216,6 +298,96 @@ fn an_inertia_no_rigid_body_has_is_refused() {
         let disc = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.0];
         ok(maxdyn_builder_add_body(b, 1.0, disc.as_ptr(), &mut body));
         maxdyn_builder_free(b);
+    }
+    assert_eq!(l.live(), 0);
+}
+
+/// A 1 kg sphere of radius 0.1 m with a ground contact (μ = 0.5), its centre at `z`.
+fn sphere_on_ground(z: f64, dt: f64) -> maxdyn::Sim {
+    use maxdyn::{Builder, Inertia, Model, Sim};
+    let mut b = Builder::new();
+    b.add_body(1.0, Inertia::sphere(1.0, 0.1).unwrap()).unwrap();
+    b.set_body_pose(0, [0.0, 0.0, z], [1.0, 0.0, 0.0, 0.0]).unwrap();
+    b.add_ground_contact(0, [0.0; 3], 0.1, 0.5).unwrap();
+    Sim::new(std::sync::Arc::new(Model::new(&b).unwrap()), dt).unwrap()
+}
+
+/// Case 5, the issue's reproducer: a 1 kg sphere (r = 0.1 m) started 0.5 m inside the
+/// ground was expelled at ~50 m/s and flew ~100 m high (energy −3.9 J → ~1250 J) on main.
+/// The depth is reported before the step (0.5 m), the first step projects the sphere out
+/// (reported as resolved), and the energy after it is at most the energy before plus the
+/// potential of the lift m g 0.5 = 4.905 J (measured: −3.924 J → 0.981 J = m g · 0.1, the
+/// sphere resting on the ground, kinetic 5e-17 J). Over 2 s it stays on the ground: it never rises above gap 1e-9 m.
+#[test]
+fn a_start_in_penetration_is_reported_and_resolved_without_energy() {
+    let (g, dt) = (9.81, 0.01);
+    let mut sim = sphere_on_ground(-0.4, dt);
+    assert!((sim.deepest_penetration() - 0.5).abs() < 1e-15, "{}", sim.deepest_penetration());
+    let (k0, p0) = sim.energy();
+    sim.step().unwrap();
+    let (k1, p1) = sim.energy();
+    let st = sim.body_state(0).unwrap();
+    println!("before {:.4} J, after one step {:.4e} J (kinetic {k1:.3e}); z = {:.6e}, vz = {:.3e}", k0 + p0, k1 + p1, st[2], st[9]);
+    assert!((sim.resolved_penetration() - 0.5).abs() < 1e-15);
+    assert!(k1 + p1 <= k0 + p0 + 1.0 * g * 0.5 + 1e-9, "energy {} → {}", k0 + p0, k1 + p1);
+    assert!(sim.deepest_penetration() < 1e-9, "{}", sim.deepest_penetration());
+    assert!(st[9].abs() < 2e-8, "at rest on the ground (measured 1.0e-8 m/s): vz = {}", st[9]);
+    let mut highest: f64 = f64::NEG_INFINITY;
+    for _ in 0..200 {
+        sim.step().unwrap();
+        assert_eq!(sim.resolved_penetration(), 0.0, "once out it stays out");
+        highest = highest.max(sim.contact(0).unwrap().gap);
+    }
+    println!("largest gap over 2 s: {highest:e} m");
+    assert!(highest < 1e-9 && sim.deepest_penetration() < 1e-9, "{highest}");
+}
+
+/// Case 5: a sphere started above the ground or touching it is not projected: the step is
+/// the one it always was (bit-identical to a sim whose first state is the same).
+#[test]
+fn a_start_out_of_penetration_is_not_projected() {
+    for z in [0.1, 0.3, 0.1 - 0.5 * maxdyn::Sim::PENETRATION_TOLERANCE] {
+        let mut sim = sphere_on_ground(z, 0.01);
+        for _ in 0..50 {
+            sim.step().unwrap();
+            assert_eq!(sim.resolved_penetration(), 0.0, "z {z}");
+        }
+    }
+}
+
+/// Case 5 through the C API: the 1 kg sphere 0.5 m inside the ground, its depth read
+/// before the step and the resolution after it; the step leaves it at rest on the ground.
+#[test]
+fn a_start_in_penetration_is_reported_through_the_c_api() {
+    let l = lock();
+    unsafe {
+        let mut b = null_mut();
+        ok(maxdyn_builder_new(&mut b));
+        let (mut body, mut c) = (-1, -1);
+        let ball = [0.004, 0.0, 0.0, 0.0, 0.004, 0.0, 0.0, 0.0, 0.004];
+        ok(maxdyn_builder_add_body(b, 1.0, ball.as_ptr(), &mut body));
+        ok(maxdyn_builder_set_body_pose(b, body, [0.0, 0.0, -0.4].as_ptr(), [1.0, 0.0, 0.0, 0.0].as_ptr()));
+        ok(maxdyn_builder_add_ground_contact(b, body, ORIGIN.as_ptr(), 0.1, 0.5, &mut c));
+        let mut m = null_mut();
+        ok(maxdyn_model_new(b, &mut m));
+        maxdyn_builder_free(b);
+        let mut s = null_mut();
+        ok(maxdyn_sim_new(m, 0.01, &mut s));
+        let (mut depth, mut resolved) = (f64::NAN, f64::NAN);
+        ok(maxdyn_sim_get_deepest_penetration(s, &mut depth));
+        ok(maxdyn_sim_get_resolved_penetration(s, &mut resolved));
+        assert_eq!((depth, resolved), (0.5, 0.0));
+        ok(maxdyn_sim_step(s));
+        ok(maxdyn_sim_get_deepest_penetration(s, &mut depth));
+        ok(maxdyn_sim_get_resolved_penetration(s, &mut resolved));
+        assert!(depth < 1e-9 && resolved == 0.5, "{depth} {resolved}");
+        let mut st = [0.0; 13];
+        ok(maxdyn_sim_get_body_state(s, 0, st.as_mut_ptr()));
+        assert!((st[2] - 0.1).abs() < 1e-9 && st[9].abs() < 2e-8, "{:?}", &st[..10]);
+        expect(maxdyn_sim_get_deepest_penetration(s, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_deepest_penetration", "out");
+        expect(maxdyn_sim_get_resolved_penetration(null(), &mut depth), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_resolved_penetration", "sim");
+        maxdyn_sim_free(s);
+        maxdyn_model_free(m);
     }
     assert_eq!(l.live(), 0);
 }

@@ -180,3 +180,33 @@ pub unsafe extern "C" fn maxdyn_sim_get_constraint_rank(
 pub extern "C" fn maxdyn_debug_live_objects() -> usize {
     live_objects()
 }
+
+/// Deepest penetration (m, ≥ 0) over the contacts at the current configuration, in
+/// `*out`. A step that starts deeper than 1e-5 m first moves the bodies out (no velocity
+/// added: only the potential of the lift) and reports the depth in
+/// `maxdyn_sim_get_resolved_penetration`.
+///
+/// # Safety
+/// `sim` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_get_deepest_penetration(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
+    call("maxdyn_sim_get_deepest_penetration", || {
+        let o = super::args::out(out, "out")?;
+        *o = with_ref(sim, "sim", |s| Ok(s.inner.deepest_penetration()))?;
+        Ok(())
+    })
+}
+
+/// The penetration depth (m) the last step moved the bodies out of before it stepped, in
+/// `*out`; 0 if it started out of penetration.
+///
+/// # Safety
+/// `sim` is NULL or live; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_get_resolved_penetration(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
+    call("maxdyn_sim_get_resolved_penetration", || {
+        let o = super::args::out(out, "out")?;
+        *o = with_ref(sim, "sim", |s| Ok(s.inner.resolved_penetration()))?;
+        Ok(())
+    })
+}

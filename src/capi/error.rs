@@ -69,6 +69,7 @@ impl From<Error> for Failure {
             Error::InvalidModel(_) => (MAXDYN_STATUS_INVALID_MODEL, None),
             Error::NotConverged { .. } => (MAXDYN_STATUS_NOT_CONVERGED, None),
             Error::NonFiniteState(_) => (MAXDYN_STATUS_NON_FINITE_STATE, None),
+            Error::Diverged { .. } => (MAXDYN_STATUS_DIVERGED, None),
             Error::Urdf(_) => (MAXDYN_STATUS_URDF, None),
             Error::InvalidShape(a, _) => (MAXDYN_STATUS_INVALID_SHAPE, Some(*a)),
             Error::UnknownShape(_) => (MAXDYN_STATUS_UNKNOWN_SHAPE, Some("shape")),

@@ -65,6 +65,9 @@ pub enum maxdyn_status {
     /// The step's result was NaN or infinite (e.g. a divergent stiff spring); the state
     /// stays at the last good step.
     MAXDYN_STATUS_NON_FINITE_STATE = 203,
+    /// The springs gained more energy in one step than any stable step gives them (a
+    /// spring too stiff for the time step); the state stays at the last good step.
+    MAXDYN_STATUS_DIVERGED = 204,
     // --- internal (900–999)
     /// An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
@@ -75,7 +78,7 @@ pub enum maxdyn_status {
 use maxdyn_status::*;
 
 impl maxdyn_status {
-    pub const ALL: [maxdyn_status; 25] = [
+    pub const ALL: [maxdyn_status; 26] = [
         MAXDYN_STATUS_OK,
         MAXDYN_STATUS_NULL_POINTER,
         MAXDYN_STATUS_UNKNOWN_BODY,
@@ -99,6 +102,7 @@ impl maxdyn_status {
         MAXDYN_STATUS_CALLBACK_ABORTED,
         MAXDYN_STATUS_REENTRANT_CALL,
         MAXDYN_STATUS_NON_FINITE_STATE,
+        MAXDYN_STATUS_DIVERGED,
         MAXDYN_STATUS_POISONED,
         MAXDYN_STATUS_INTERNAL,
     ];
@@ -129,6 +133,7 @@ impl maxdyn_status {
             MAXDYN_STATUS_CALLBACK_ABORTED => "step aborted by the control callback\0",
             MAXDYN_STATUS_REENTRANT_CALL => "call not allowed from inside the control callback\0",
             MAXDYN_STATUS_NON_FINITE_STATE => "step result is not finite\0",
+            MAXDYN_STATUS_DIVERGED => "step diverged (a spring too stiff for the time step)\0",
             MAXDYN_STATUS_POISONED => "object poisoned by an earlier internal error\0",
             MAXDYN_STATUS_INTERNAL => "internal error (bug in maxdyn)\0",
         }

@@ -12,7 +12,7 @@
 //! With these, E(t) − E(0) − W_in + D is only the integrator's own bounded energy error
 //! (the symplectic scheme's O(dt) oscillation): it does not drift.
 
-use super::joint_directions::rate_rows;
+use super::joint_directions::{gradient_rows, rate_rows};
 use super::{frame_pose, ForceElements};
 use crate::integrator::{Inputs, StepFrame};
 use crate::math::{rotation, V3};
@@ -29,9 +29,14 @@ pub struct EnergyAccount {
 
 /// Adds one committed step: `frame` holds v_k, ω_k and z_{k+1}; `v1`, `w1` are v_{k+1}, ω_{k+1}.
 pub fn account_step(model: &Model, frame: &StepFrame, inputs: &Inputs, v1: &[V3], w1: &[V3], acc: &mut EnergyAccount) {
+    account_step_with(model, frame, inputs, |i| (v1[i], w1[i]), acc);
+}
+
+/// [`account_step`] with v_{k+1}, ω_{k+1} of body i given by `vel1(i)` (e.g. read from a
+/// step's solution before it is committed).
+pub fn account_step_with(model: &Model, frame: &StepFrame, inputs: &Inputs, vel1: impl Fn(usize) -> (V3, V3), acc: &mut EnergyAccount) {
     let dt = frame.dt;
     let vel0 = |i: usize| (frame.v0[i], frame.w0[i]);
-    let vel1 = |i: usize| (v1[i], w1[i]);
     let forces: &ForceElements = &model.forces;
     // joint inputs
     for (ji, j) in model.joints.iter().enumerate() {
@@ -43,7 +48,7 @@ pub fn account_step(model: &Model, frame: &StepFrame, inputs: &Inputs, v1: &[V3]
         for i in 0..j.dof() {
             if u[i] != 0.0 {
                 let rows = rate_rows(j, &a, &b, i);
-                acc.input_work += dt * u[i] * 0.5 * (rows.rate(vel0) + rows.rate(vel1));
+                acc.input_work += dt * u[i] * 0.5 * (rows.rate(vel0) + rows.rate(&vel1));
             }
         }
     }
@@ -53,8 +58,9 @@ pub fn account_step(model: &Model, frame: &StepFrame, inputs: &Inputs, v1: &[V3]
         if f == V3::zeros() && tau == V3::zeros() {
             continue;
         }
-        let v = 0.5 * (frame.v0[i] + v1[i]);
-        let w = 0.5 * (frame.w0[i] + w1[i]);
+        let (v1, w1) = vel1(i);
+        let v = 0.5 * (frame.v0[i] + v1);
+        let w = 0.5 * (frame.w0[i] + w1);
         // power of F at the point p: F·(v + Q(ω×p)) = F·v + (p × QᵀF)·ω, plus τ·ω
         let point_v = v + rotation(&frame.q1[i]) * w.cross(&p);
         acc.input_work += dt * (f.dot(&point_v) + tau.dot(&w));
@@ -67,7 +73,7 @@ pub fn account_step(model: &Model, frame: &StepFrame, inputs: &Inputs, v1: &[V3]
             let c = d.damping[i];
             if c != 0.0 {
                 let rows = rate_rows(j, &a, &b, i);
-                let xi1 = rows.rate(vel1);
+                let xi1 = rows.rate(&vel1);
                 acc.dissipation += dt * c * xi1 * 0.5 * (rows.rate(vel0) + xi1);
             }
         }
@@ -77,8 +83,35 @@ pub fn account_step(model: &Model, frame: &StepFrame, inputs: &Inputs, v1: &[V3]
             continue;
         }
         if let Some((rows, _)) = sp.rows(|k| (frame.x1[k], frame.q1[k])) {
-            let xi1 = rows.rate(vel1);
+            let xi1 = rows.rate(&vel1);
             acc.dissipation += dt * sp.damping * xi1 * 0.5 * (rows.rate(vel0) + xi1);
         }
     }
+}
+
+/// Work of the springs over a step (J): each spring's force at z_{k+1} (the step's ∇V,
+/// `joint_spring`, `point_spring`) times its mean rate over the step, as the inputs'
+/// work is credited in [`account_step`]; `vel1(i)` gives v_{k+1}, ω_{k+1}.
+pub fn spring_work(model: &Model, frame: &StepFrame, vel1: impl Fn(usize) -> (V3, V3)) -> f64 {
+    let vel0 = |i: usize| (frame.v0[i], frame.w0[i]);
+    let mut work = 0.0;
+    for sp in &model.forces.joint_springs {
+        let j = &model.joints[sp.joint];
+        let (a, b) = (frame_pose(frame, j.parent), frame_pose(frame, Some(j.child)));
+        let mut theta = [0.0; 6];
+        j.minimal_position(&a, &b, &mut theta[..j.dof()]);
+        for i in 0..j.dof() {
+            let k = sp.stiffness[i];
+            if k != 0.0 {
+                let rows = gradient_rows(j, &a, &b, i);
+                work -= frame.dt * k * (theta[i] - sp.rest[i]) * 0.5 * (rows.rate(vel0) + rows.rate(&vel1));
+            }
+        }
+    }
+    for sp in &model.forces.point_springs {
+        if let Some((rows, len)) = sp.rows(|k| (frame.x1[k], frame.q1[k])) {
+            work -= frame.dt * sp.stiffness * (len - sp.rest_length) * 0.5 * (rows.rate(vel0) + rows.rate(&vel1));
+        }
+    }
+    work
 }

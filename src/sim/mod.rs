@@ -9,6 +9,7 @@ mod inputs;
 pub mod inspect;
 mod limits;
 mod mimics;
+mod penetration;
 mod shape_contacts;
 mod snapshot;
 mod snapshot_collision;
@@ -39,6 +40,7 @@ pub struct Sim {
     data: Data,
     options: SolverOptions,
     policy: SplitPolicy,
+    projection: crate::step::penetration::Projection,
 }
 
 /// The smallest time step (s) a sim takes: below it the step's divisions by dt and dt²
@@ -56,7 +58,8 @@ impl Sim {
         }
         let data = Data::new(&model, dt);
         let policy = SplitPolicy::new(&data);
-        let sim = Sim { model, data, options: SolverOptions::default(), policy };
+        let projection = crate::step::penetration::Projection::new(&data);
+        let sim = Sim { model, data, options: SolverOptions::default(), policy, projection };
         for w in &sim.data.state.w {
             sim.check_angular_speed(w)?;
         }
@@ -67,7 +70,7 @@ impl Sim {
     /// (see `step::split`; `StepStats::substeps` tells how many were taken). On failure the
     /// state stays at the last good step and `stats()` describes the failed attempt.
     pub fn step(&mut self) -> Result<StepStats> {
-        crate::step::advance(&self.model, &mut self.data, &self.options, &mut self.policy)
+        crate::step::advance(&self.model, &mut self.data, &self.options, &mut self.policy, &mut self.projection)
     }
 
     pub fn model(&self) -> &Arc<Model> {

@@ -352,6 +352,7 @@ impl Sim {
             // the retry policy's snapshot follows the layout
             self.data = d;
             self.policy = SplitPolicy::new(&self.data);
+            self.projection.follow_layout(&self.data);
         }
         Ok(())
     }
@@ -373,7 +374,7 @@ impl Sim {
 impl Clone for Sim {
     /// An independent sim of the same model at the same exact state (the model is shared).
     fn clone(&self) -> Sim {
-        Sim { model: self.model.clone(), data: self.data.clone(), options: self.options, policy: self.policy.clone() }
+        Sim { model: self.model.clone(), data: self.data.clone(), options: self.options, policy: self.policy.clone(), projection: self.projection.clone() }
     }
 }
 

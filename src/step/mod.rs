@@ -24,11 +24,13 @@
 pub(crate) mod collide;
 mod commit;
 pub(crate) mod culling;
+pub mod divergence;
 mod inequalities;
 pub(crate) mod interior_point;
 pub(crate) mod layout;
 pub(crate) mod newton;
 pub(crate) mod options;
+pub mod penetration;
 pub(crate) mod problem;
 pub(crate) mod split;
 mod tresca;
@@ -51,14 +53,28 @@ pub enum Rescue {
 }
 
 /// One time step of `model` as `Sim::step` takes it: the collision stage (the contact
-/// layout of the step, `collide`), then the step under the retry policy (`split`), on the
-/// layout's model. On failure the state is unchanged.
-pub fn advance(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy) -> Result<StepStats> {
-    if collide::update(model, d, opts)? {
-        policy.follow_layout(d);
+/// layout of the step, `collide`), the projection out of a start in penetration
+/// (`penetration`; the search runs again from the projected configuration), then the step
+/// under the retry policy (`split`), on the layout's model. On failure the state is
+/// unchanged.
+pub fn advance(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy, projection: &mut penetration::Projection) -> Result<StepStats> {
+    search(model, d, opts, policy, projection)?;
+    let layout = d.collision.layout.clone();
+    projection.resolve(layout.as_deref().unwrap_or(model), d, opts);
+    if projection.last_depth > 0.0 {
+        search(model, d, opts, policy, projection)?;
     }
     let layout = d.collision.layout.clone();
     policy.step(layout.as_deref().unwrap_or(model), d, opts)
+}
+
+/// The collision stage; the retry policy's and the projection's copies follow a new layout.
+fn search(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy, projection: &mut penetration::Projection) -> Result<()> {
+    if collide::update(model, d, opts)? {
+        policy.follow_layout(d);
+        projection.follow_layout(d);
+    }
+    Ok(())
 }
 
 /// One step of the current `data.dt` (no splitting). On failure the state is unchanged
@@ -89,6 +105,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
     if let Some(what) = non_finite(d) {
         return Err(Error::NonFiniteState(what));
     }
+    divergence::check(model, d)?;
     commit::commit(model, d);
     account_energy(model, d);
     Ok(stats)
