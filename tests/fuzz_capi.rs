@@ -8,7 +8,7 @@
 //! 2000 sequences by default (a few seconds); `MAXDYN_FUZZ_SEQUENCES=10000` and
 //! `MAXDYN_FUZZ_SEED=k` for longer runs. The counts are printed.
 
-use std::ptr::null_mut;
+use std::ptr::{null, null_mut};
 
 use maxdyn::capi::maxdyn_status::*;
 use maxdyn::capi::*;
@@ -147,6 +147,32 @@ unsafe fn random_builder(r: &mut Rng, c: &mut Counts) -> *mut maxdyn_builder {
     if r.chance(10) {
         c.saw(maxdyn_builder_set_gravity(b, r.array::<3>(-10.0, 10.0).as_ptr()));
     }
+    // collision shapes: any type (an unknown one sometimes), on a body or the world, poses
+    // that are sometimes not unit, parameter arrays of any length
+    if r.chance(40) {
+        c.saw(maxdyn_builder_add_shape(b, MAXDYN_WORLD, 0, [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0].as_ptr(), null(), 0, &mut -1));
+        for _ in 0..1 + r.below(3) {
+            let kind = if r.chance(95) { r.below(5) as i32 } else { 9 };
+            let mut pose = r.array::<7>(-0.2, 0.2);
+            if r.chance(80) {
+                pose[3..].copy_from_slice(&[1.0, 0.0, 0.0, 0.0]);
+            }
+            let params = r.array::<3>(-0.02, 0.2);
+            let body = if r.chance(15) { MAXDYN_WORLD } else { r.id(n_bodies) };
+            let mut shape = -1;
+            let count = [0usize, 1, 2, 3, 2].get(kind as usize).copied().unwrap_or(1);
+            c.saw(maxdyn_builder_add_shape(b, body, kind, pose.as_ptr(), params.as_ptr(), r.len(count), &mut shape));
+            if r.chance(30) {
+                c.saw(maxdyn_builder_set_shape_friction(b, r.id(shape + 1), r.value(-0.1, 1.0)));
+            }
+            if r.chance(20) {
+                c.saw(maxdyn_builder_set_collision_filter(b, r.id(shape + 1), r.next() as u32, r.next() as u32));
+            }
+            if r.chance(10) {
+                c.saw(maxdyn_builder_exclude_shape_pair(b, r.id(shape + 1), r.id(shape + 1)));
+            }
+        }
+    }
     let mut n_joints = 0;
     c.saw(maxdyn_builder_get_joint_count(b, &mut n_joints));
     const NAMES: [&std::ffi::CStr; 4] = [c"base", c"arm", c"", c"\u{e9}l\u{e9}ment"];
@@ -211,7 +237,7 @@ unsafe fn random_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim, bodies: 
         let n = 1 + r.below(3) as usize;
         let n = r.len(n);
         let mut out = [0.0; 6];
-        let op = r.below(11);
+        let op = r.below(14);
         let status = match op {
             0 => maxdyn_sim_set_joint_position(s, j, values.as_ptr(), n),
             1 => maxdyn_sim_set_joint_velocity(s, j, values.as_ptr(), n),
@@ -235,6 +261,24 @@ unsafe fn random_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim, bodies: 
             }
             8 => maxdyn_sim_step_n(s, r.below(4) as i32 - 1),
             9 => maxdyn_sim_get_joint_position(s, j, out.as_mut_ptr(), n),
+            10 => {
+                // contact reports into a buffer of 0 to 3 records
+                let mut records = [maxdyn_shape_contact::default(); 3];
+                let mut written = 0usize;
+                maxdyn_sim_get_shape_contacts(s, records.as_mut_ptr(), r.below(4) as usize, &mut written)
+            }
+            11 => {
+                // the exact state back in, whole or (sometimes) a wrong length
+                let mut size = 0usize;
+                maxdyn_sim_state_size(s, &mut size);
+                let mut state = vec![0.0; size];
+                maxdyn_sim_get_state(s, state.as_mut_ptr(), size);
+                maxdyn_sim_set_state(s, state.as_ptr(), if r.chance(80) { size } else { r.len(size) })
+            }
+            12 => {
+                let mut m = [0.0; 64];
+                maxdyn_sim_get_mass_matrix(s, m.as_mut_ptr(), r.below(65) as usize)
+            }
             _ => maxdyn_sim_set_contact_margin(s, r.value(0.0, 0.1)),
         };
         c.saw(status);
