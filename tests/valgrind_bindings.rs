@@ -66,3 +66,51 @@ fn python_binding_tests_are_clean_under_valgrind() {
     let tests = std::fs::read_to_string(manifest_dir().join("bindings/python/tests/test_maxdyn.py")).unwrap().lines().filter(|l| l.starts_with("def test_")).count();
     assert!(stdout.contains(&format!("{tests} passed, 0 failed")), "{tests} tests expected: {stdout}");
 }
+
+/// The Octave binding's tests (bindings/matlab/test_maxdyn.m through the MEX gateway)
+/// under memcheck, then `maxdyn_debug_live_objects() == 0`. Octave itself leaks at exit
+/// (thousands of records, all inside liboctinterp and octave-cli), so the check is on what
+/// passes through maxdyn: no memory error anywhere (Octave has none either), and no
+/// definite or indirect leak whose stack has a frame of libmaxdyn or of the gateway. About
+/// two minutes. Skipped without valgrind or Octave unless CI requires them.
+#[test]
+fn octave_binding_tests_are_clean_under_valgrind() {
+    let require = |name: &str| std::env::var(name).as_deref() == Ok("1");
+    let have = |tool: &str| Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().map(|o| o.status.success()).unwrap_or(false);
+    if !have("valgrind") || !(have("mkoctfile") && have("octave-cli")) {
+        assert!(!require("MAXDYN_REQUIRE_VALGRIND") && !require("MAXDYN_REQUIRE_OCTAVE"), "valgrind and Octave are required here (run tests/setup.sh)");
+        println!("valgrind or Octave not installed: skipped");
+        return;
+    }
+    let build = scratch_dir("valgrind_octave");
+    let log = build.join("memcheck.log");
+    let wrapper = format!("valgrind --leak-check=full --show-leak-kinds=definite,indirect --log-file={}", log.display());
+    let out = run(Command::new("sh")
+        .arg(manifest_dir().join("bindings").join("matlab").join("run_octave_tests.sh"))
+        .arg(shared_library())
+        .env("MAXDYN_OCTAVE_BUILD", &build)
+        .env("MAXDYN_OCTAVE_WRAPPER", wrapper));
+    println!("{out}");
+    let source = std::fs::read_to_string(manifest_dir().join("bindings/matlab/test_maxdyn.m")).unwrap();
+    let listed = source.split("tests = {").nth(1).and_then(|t| t.split("};").next()).unwrap().matches('@').count();
+    assert!(out.contains(&format!("{listed} passed, 0 failed")), "{listed} Octave tests expected:\n{out}");
+    assert!(out.contains("live objects 0"), "objects left alive:\n{out}");
+    let report = std::fs::read_to_string(&log).unwrap();
+    // memcheck's records are separated by lines holding only the pid prefix
+    let records: Vec<String> = report.split("\n").fold(vec![String::new()], |mut acc, line| {
+        if line.trim_end().ends_with("==") && line.starts_with("==") {
+            acc.push(String::new());
+        } else {
+            acc.last_mut().unwrap().push_str(line);
+            acc.last_mut().unwrap().push('\n');
+        }
+        acc
+    });
+    let errors: Vec<&String> = records.iter().filter(|r| ["Invalid read", "Invalid write", "Invalid free", "uninitialised", "Conditional jump", "Mismatched free", "overlap"].iter().any(|k| r.contains(k))).collect();
+    let leaks: Vec<&String> = records.iter().filter(|r| r.contains("definitely lost in loss record") || r.contains("indirectly lost in loss record")).collect();
+    // a frame of ours: a maxdyn function or file (symbolized frames name no library)
+    let ours: Vec<&&String> = leaks.iter().filter(|r| r.contains("maxdyn")).collect();
+    println!("memcheck over the Octave tests: {} errors, {} leak records in Octave itself, {} through maxdyn", errors.len(), leaks.len() - ours.len(), ours.len());
+    assert!(errors.is_empty(), "memory errors:\n{}", errors.iter().take(3).map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    assert!(ours.is_empty(), "leaks through maxdyn:\n{}", ours.iter().take(3).map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+}

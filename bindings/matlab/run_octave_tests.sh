@@ -25,5 +25,6 @@ fi
 # -Wl,-rpath so the MEX file finds libmaxdyn.so without LD_LIBRARY_PATH
 mkoctfile --mex -o "$BUILD/maxdyn_mex" -I"$ROOT/include" "$HERE"/maxdyn_mex*.c \
   -L"$LIBDIR" -lmaxdyn -Wl,-rpath,"$LIBDIR"
-octave-cli --no-gui --norc --quiet \
-  --eval "addpath('$BUILD'); addpath('$HERE'); failed = test_maxdyn(); if failed > 0, error('maxdyn:tests', '%d test(s) failed', failed); end"
+# MAXDYN_OCTAVE_WRAPPER runs Octave under a tool (tests/valgrind_bindings.rs: valgrind)
+${MAXDYN_OCTAVE_WRAPPER:-} octave-cli --no-gui --norc --quiet \
+  --eval "addpath('$BUILD'); addpath('$HERE'); failed = test_maxdyn(); printf('live objects %d\\n', maxdyn_mex('live_objects')); if failed > 0, error('maxdyn:tests', '%d test(s) failed', failed); end"
