@@ -25,11 +25,14 @@ use crate::model::Model;
 /// Penetration depth (m) above which a step first projects the bodies out.
 pub const TOLERANCE: f64 = 1e-5;
 
-/// Deepest penetration (m, ≥ 0) at configuration (x, q) over the model's described
-/// contacts and the collision shapes' contact points the last search found (`slots`).
-pub fn deepest_penetration(model: &Model, slots: &[Slot], x: &[V3], q: &[V4]) -> f64 {
+/// Deepest penetration (m, ≥ 0) over the model's described contacts at configuration
+/// (x, q) and the collision shapes' contact points the last search found (`slots`) at the
+/// configuration it found them (`found_at`: the step's prediction z_{k+1}). A found point's
+/// normal is the one of its configuration: measured at another, a pair rolling on each
+/// other would show a gap below its true distance (second order in the turn).
+pub fn deepest_penetration(model: &Model, x: &[V3], q: &[V4], slots: &[Slot], found_at: (&[V3], &[V4])) -> f64 {
     let described = model.contacts[..model.described_contacts].iter().map(|c| -gap(c, x, q));
-    let found = slots.iter().filter(|s| s.filled).map(|s| -s.point.gap(x, q));
+    let found = slots.iter().filter(|s| s.filled).map(|s| -s.point.gap(found_at.0, found_at.1));
     described.chain(found).fold(0.0, f64::max)
 }
 
@@ -78,7 +81,7 @@ impl Projection {
         if model.contacts.is_empty() {
             return;
         }
-        let depth = deepest_penetration(model, &d.collision.slots, &d.state.x, &d.state.q);
+        let depth = deepest_penetration(model, &d.state.x, &d.state.q, &d.collision.slots, (&d.frame.x1, &d.frame.q1));
         if depth <= TOLERANCE {
             return;
         }
