@@ -17,16 +17,11 @@ use maxdyn::capi::*;
 mod capi_helpers;
 use capi_helpers::lock;
 
-/// xorshift64*: deterministic, dependency-free.
-struct Rng(u64);
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }

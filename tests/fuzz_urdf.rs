@@ -20,16 +20,11 @@ const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/models");
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus");
 const HANG: Duration = Duration::from_secs(20);
 
-/// xorshift64*: deterministic, dependency-free.
-struct Rng(u64);
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
