@@ -1560,6 +1560,32 @@ maxdyn_status maxdyn_sim_input_derivative(const struct maxdyn_sim *sim,
                                           double *out,
                                           size_t n);
 
+// The linearization x_{k+1} = f(x_k, u_k) of one step from the sim's current state and
+// inputs (the sim is not advanced): A = ∂f/∂x (nx × nx) into `A` and B = ∂f/∂u (nx × nu)
+// into `B`, row-major, with nx, nu and the meaning of x and u from
+// `maxdyn_model_state_size` for `coords`. Either pointer may be NULL to skip that matrix.
+// Minimal coordinates need a model without kinematic loops.
+//
+// # Safety
+// `sim` is NULL or live; `A` is NULL or nx·nx writable doubles, `B` NULL or nx·nu.
+maxdyn_status maxdyn_sim_linearize(const struct maxdyn_sim *sim,
+                                   int32_t coords,
+                                   double *a,
+                                   double *b);
+
+// `maxdyn_sim_linearize` by central differences of whole steps with step `h` on every
+// state and input entry (2 (nx + nu) steps): the reference for the analytic derivatives,
+// and for models the analytic path refuses. Each perturbed step must converge; a tight
+// solver tolerance makes the columns accurate.
+//
+// # Safety
+// As `maxdyn_sim_linearize`.
+maxdyn_status maxdyn_sim_linearize_differences(const struct maxdyn_sim *sim,
+                                               int32_t coords,
+                                               double h,
+                                               double *a,
+                                               double *b);
+
 // Applies a force (world frame, N, through the centre of mass) and a torque (body
 // frame, N·m) to a body. They act on every following step until changed.
 //

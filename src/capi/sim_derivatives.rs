@@ -69,3 +69,57 @@ pub unsafe extern "C" fn maxdyn_sim_input_derivative(sim: *const maxdyn_sim, coo
         })
     })
 }
+
+/// The linearization x_{k+1} = f(x_k, u_k) of one step from the sim's current state and
+/// inputs (the sim is not advanced): A = ∂f/∂x (nx × nx) into `A` and B = ∂f/∂u (nx × nu)
+/// into `B`, row-major, with nx, nu and the meaning of x and u from
+/// `maxdyn_model_state_size` for `coords`. Either pointer may be NULL to skip that matrix.
+/// Minimal coordinates need a model without kinematic loops.
+///
+/// # Safety
+/// `sim` is NULL or live; `A` is NULL or nx·nx writable doubles, `B` NULL or nx·nu.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_linearize(sim: *const maxdyn_sim, coords: i32, a: *mut f64, b: *mut f64) -> maxdyn_status {
+    call("maxdyn_sim_linearize", || {
+        let c = coords_arg(coords)?;
+        with_ref(sim, "sim", |s| {
+            let (nx, nu) = s.inner.model().linearization_size(c);
+            let (mut sa, mut sb) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
+            s.inner.linearize(c, &mut sa, &mut sb)?;
+            copy_out(a, &sa, "A")?;
+            copy_out(b, &sb, "B")?;
+            Ok(())
+        })
+    })
+}
+
+/// `maxdyn_sim_linearize` by central differences of whole steps with step `h` on every
+/// state and input entry (2 (nx + nu) steps): the reference for the analytic derivatives,
+/// and for models the analytic path refuses. Each perturbed step must converge; a tight
+/// solver tolerance makes the columns accurate.
+///
+/// # Safety
+/// As `maxdyn_sim_linearize`.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_linearize_differences(sim: *const maxdyn_sim, coords: i32, h: f64, a: *mut f64, b: *mut f64) -> maxdyn_status {
+    call("maxdyn_sim_linearize_differences", || {
+        let c = coords_arg(coords)?;
+        with_ref(sim, "sim", |s| {
+            let (nx, nu) = s.inner.model().linearization_size(c);
+            let (mut sa, mut sb) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
+            s.inner.linearize_by_differences(c, h, &mut sa, &mut sb)?;
+            copy_out(a, &sa, "A")?;
+            copy_out(b, &sb, "B")?;
+            Ok(())
+        })
+    })
+}
+
+/// Copies a computed matrix to the caller's array (NULL: not wanted). Written only after
+/// the whole computation succeeded, so a failure leaves the caller's arrays untouched.
+unsafe fn copy_out(dst: *mut f64, src: &[f64], arg: &str) -> super::error::CResult<()> {
+    if !dst.is_null() {
+        slice_mut(dst, src.len(), arg)?.copy_from_slice(src);
+    }
+    Ok(())
+}

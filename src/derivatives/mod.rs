@@ -16,6 +16,8 @@
 //! prediction, G(z_{k+1}) and the force elements), models with contacts or joint limits
 //! (the interior point's condensed blocks), and the map of B to minimal velocities.
 
+mod differences;
+mod linearize;
 mod state_map;
 #[cfg(test)]
 mod tests;
