@@ -1,19 +1,310 @@
 //! The linearization x_{k+1} = f(x_k, u_k) of one step from the sim's current state and
 //! inputs: A = ∂f/∂x and B = ∂f/∂u (issue 13 part 3), in minimal or maximal coordinates
-//! (`Model::linearization_size`).
+//! (`Model::linearization_size`), from the step's sensitivity (`step_sensitivity`) and
+//! the maps between the state and the step's tangent quantities:
+//!
+//! * maximal, x = (x, q, v, ω) per body: the prediction z_{k+1} = (x + v h₀, q ⊗ ω̄(ω, h₀))
+//!   moves by δx_{k+1} = δx + h₀ δv, δφ_{k+1} = Q(ω̄)ᵀ δφ + M(ω) δω (`rotation_map`), a
+//!   quaternion entry by δφ = 2 Vec(q* ⊗ δq) (the state normalizes q); the new state is
+//!   (z_{k+1}, ż_{k+1}) with δq_{k+1} = ½ q_{k+1} ⊗ (0, δφ_{k+1}).
+//! * minimal, x = (θ, θ̇) per joint, the velocities discrete, θ̇ = (θ(z_{k+1}) − θ(z_k))/h:
+//!   the state is the pair of configurations z_k = FK(θ), z_{k+1} = FK(θ + h θ̇) (as
+//!   `Sim::set_joint_position` places them), so a coordinate moves both by the forward
+//!   kinematics' Jacobian and ż_k follows from (δz_k, δz_{k+1}); after the step
+//!   θ' = θ(z_{k+1}), θ̇' = (θ(z_{k+2}) − θ(z_{k+1}))/dt with z_{k+2} = z_{k+1} ⊕ ż_{k+1} dt.
+//!   Every joint must be in the spanning tree with single-axis coordinates (translations,
+//!   one rotation).
 
+use super::differences::check_minimal_state;
+use super::step_sensitivity::StepSensitivity;
+use crate::integrator::next_poses::rotation_map;
+use crate::integrator::prediction::advance;
+use crate::joints::constraint::Pose;
+use crate::joints::minimal::Twist;
 use crate::kinematics::Coords;
-use crate::model::Result;
+use crate::math::{conj, qmul, rotation, step_rotation, vec_part, M3, V3, V4};
+use crate::model::{Error, Model, Result};
 use crate::sim::Sim;
 
-/// Central-difference step of the scaffold below.
-const SCAFFOLD_STEP: f64 = 1e-6;
+impl Model {
+    /// (nx, nu) of a linearization in `coords`: minimal, every joint's positions then its
+    /// velocities (2 × the minimal velocity count) and every joint's inputs; maximal, the
+    /// 13 doubles of `Sim::body_state` per body and 6 wrench entries per body.
+    pub fn linearization_size(&self, coords: Coords) -> (usize, usize) {
+        match coords {
+            Coords::Minimal => (2 * self.minimal_velocity_count(), self.minimal_velocity_count()),
+            Coords::Maximal => (13 * self.body_count(), 6 * self.body_count()),
+        }
+    }
+}
 
 impl Sim {
     /// A (nx × nx) and B (nx × nu), row-major, of one step from the current state and
-    /// inputs; the sim is not advanced.
+    /// inputs; the sim is not advanced. Refused (INVALID_ARGUMENT): models with contacts,
+    /// joint limits or mimics, a step that had to be split, and in minimal coordinates
+    /// kinematic loops and joints with several free rotations.
     pub fn linearize(&self, coords: Coords, a: &mut [f64], b: &mut [f64]) -> Result<()> {
-        // scaffold until the analytic state Jacobian lands (same session)
-        self.linearize_by_differences(coords, SCAFFOLD_STEP, a, b)
+        let (nx, nu) = self.model().linearization_size(coords);
+        crate::error::check_len("A", a.len(), nx * nx)?;
+        crate::error::check_len("B", b.len(), nx * nu)?;
+        let lin = Linearization::new(self, coords)?;
+        lin.state_matrix(a);
+        lin.input_matrix(b);
+        Ok(())
     }
+
+    /// B = ∂x_{k+1}/∂u of one step (nx × nu row-major), as [`Sim::linearize`] gives it.
+    pub fn input_derivative(&self, coords: Coords, out: &mut [f64]) -> Result<()> {
+        let (nx, nu) = self.model().linearization_size(coords);
+        crate::error::check_len("out", out.len(), nx * nu)?;
+        Linearization::new(self, coords)?.input_matrix(out);
+        Ok(())
+    }
+}
+
+/// A perturbation of the step's known quantities: per body the prediction's tangent
+/// δz_{k+1} and the known velocities' δż_k (None: zero).
+struct Perturbation {
+    dz1: Vec<Option<[f64; 6]>>,
+    dzd0: Vec<Option<[f64; 6]>>,
+}
+
+struct Linearization<'a> {
+    sim: &'a Sim,
+    coords: Coords,
+    step: StepSensitivity,
+    /// z_k, the prediction z_{k+1} (the state after the step) and ż_{k+1} per body.
+    z0: Vec<Pose>,
+    z1: Vec<Pose>,
+    v1: Vec<(V3, V3)>,
+    /// Per body: Q(ω̄(ω_k, h₀))ᵀ and M(ω_k, h₀) of the prediction, and M(ω_k, h₀)⁻¹.
+    turn0: Vec<M3>,
+    map0: Vec<M3>,
+    map0_inv: Vec<M3>,
+}
+
+impl<'a> Linearization<'a> {
+    fn new(sim: &'a Sim, coords: Coords) -> Result<Linearization<'a>> {
+        let model = sim.model();
+        if coords == Coords::Minimal {
+            check_minimal_state(sim)?;
+            if let Some(j) = model.joints.iter().find(|j| (0..j.dof()).any(|i| !j.is_single_axis(i))) {
+                return Err(Error::InvalidArgument("model", format!("joint `{}` ({:?}) has several free rotations; minimal step derivatives need single-axis coordinates", j.name, j.kind)));
+            }
+        }
+        let step = StepSensitivity::at(sim)?;
+        let nb = model.body_count();
+        let z0: Vec<Pose> = (0..nb).map(|b| pose(&sim.body_state(b).expect("a body"))).collect();
+        let after: Vec<[f64; 13]> = (0..nb).map(|b| step.next.body_state(b).expect("a body")).collect();
+        let z1 = after.iter().map(pose).collect();
+        let v1 = after.iter().map(|s| (V3::new(s[7], s[8], s[9]), V3::new(s[10], s[11], s[12]))).collect();
+        let w0: Vec<V3> = (0..nb).map(|b| sim.body_state(b).map(|s| V3::new(s[10], s[11], s[12])).expect("a body")).collect();
+        let h0 = step.h0;
+        let turn0 = w0.iter().map(|w| rotation(&step_rotation(w, h0)).transpose()).collect();
+        let map0: Vec<M3> = w0.iter().map(|w| rotation_map(w, h0)).collect();
+        let map0_inv = map0.iter().map(|m| m.try_inverse().expect("the rotation map is invertible for |ω| < 2/h")).collect();
+        Ok(Linearization { sim, coords, step, z0, z1, v1, turn0, map0, map0_inv })
+    }
+
+    fn model(&self) -> &Model {
+        self.sim.model()
+    }
+
+    /// A into `a` (nx × nx): one solve per state entry.
+    fn state_matrix(&self, a: &mut [f64]) {
+        let (nx, _) = self.model().linearization_size(self.coords);
+        let mut col = vec![0.0; nx];
+        for c in 0..nx {
+            let p = match self.coords {
+                Coords::Maximal => self.maximal_column(c),
+                Coords::Minimal => self.minimal_column(c),
+            };
+            self.response(&p, None, &mut col);
+            for r in 0..nx {
+                a[r * nx + c] = col[r];
+            }
+        }
+    }
+
+    /// B into `b` (nx × nu): one solve per input.
+    fn input_matrix(&self, b: &mut [f64]) {
+        let (nx, nu) = self.model().linearization_size(self.coords);
+        let nb = self.model().body_count();
+        let none = Perturbation { dz1: vec![None; nb], dzd0: vec![None; nb] };
+        let mut col = vec![0.0; nx];
+        for c in 0..nu {
+            self.response(&none, Some((self.coords, c)), &mut col);
+            for r in 0..nx {
+                b[r * nu + c] = col[r];
+            }
+        }
+    }
+
+    /// The state after the step's change (`out`, nx) for perturbation `p` and input `input`.
+    fn response(&self, p: &Perturbation, input: Option<(Coords, usize)>, out: &mut [f64]) {
+        let n = self.step.system_size();
+        let (mut rhs, mut r, mut ds) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        self.step.solve(&p.dz1, &p.dzd0, input, &mut rhs, &mut r, &mut ds);
+        let at = &self.model().addresses;
+        let nb = self.model().body_count();
+        // each body's δz_{k+1} and δż_{k+1} (6 + 6)
+        let delta: Vec<([f64; 6], [f64; 6])> = (0..nb)
+            .map(|b| {
+                let o = at.body(b);
+                (p.dz1[b].unwrap_or([0.0; 6]), ds[o..o + 6].try_into().expect("six velocity unknowns"))
+            })
+            .collect();
+        match self.coords {
+            Coords::Maximal => {
+                for (b, (dz, dv)) in delta.iter().enumerate() {
+                    let row = &mut out[13 * b..13 * b + 13];
+                    row[..3].copy_from_slice(&dz[..3]);
+                    // δq = ½ q ⊗ (0, δφ)
+                    let dq = 0.5 * qmul(&self.z1[b].q, &V4::new(0.0, dz[3], dz[4], dz[5]));
+                    row[3..7].copy_from_slice(dq.as_slice());
+                    row[7..13].copy_from_slice(dv);
+                }
+            }
+            Coords::Minimal => self.minimal_rows(&delta, out),
+        }
+    }
+
+    /// The perturbation of maximal state entry `c` (13 per body).
+    fn maximal_column(&self, c: usize) -> Perturbation {
+        let nb = self.model().body_count();
+        let (b, k) = (c / 13, c % 13);
+        let (mut dx, mut dphi, mut dv, mut dw) = (V3::zeros(), V3::zeros(), V3::zeros(), V3::zeros());
+        match k {
+            0..=2 => dx[k] = 1.0,
+            3..=6 => {
+                let mut e = V4::zeros();
+                e[k - 3] = 1.0;
+                dphi = 2.0 * vec_part(&qmul(&conj(&self.z0[b].q), &e));
+            }
+            7..=9 => dv[k - 7] = 1.0,
+            _ => dw[k - 10] = 1.0,
+        }
+        let dx1 = dx + self.step.h0 * dv;
+        let dphi1 = self.turn0[b] * dphi + self.map0[b] * dw;
+        let mut p = Perturbation { dz1: vec![None; nb], dzd0: vec![None; nb] };
+        p.dz1[b] = Some(six(&dx1, &dphi1));
+        p.dzd0[b] = Some(six(&dv, &dw));
+        p
+    }
+
+    /// The perturbation of minimal state entry `c`: a coordinate moves z_k and z_{k+1}
+    /// along the forward kinematics, a rate moves z_{k+1} by h₀ times that; ż_k follows.
+    fn minimal_column(&self, c: usize) -> Perturbation {
+        let model = self.model();
+        let nb = model.body_count();
+        let half = model.minimal_velocity_count();
+        let (ji, i) = super::differences::joint_entry(self.sim, c % half);
+        let h0 = self.step.h0;
+        let (d0, d1) = if c < half { (self.fk_column(&self.z0, ji, i), self.fk_column(&self.z1_pred(), ji, i)) } else { (vec![None; nb], self.fk_column(&self.z1_pred(), ji, i).into_iter().map(|d| d.map(|d| d.map(|x| x * h0))).collect()) };
+        let dzd0 = (0..nb)
+            .map(|b| {
+                if d0[b].is_none() && d1[b].is_none() {
+                    return None;
+                }
+                let (a, z) = (d0[b].unwrap_or([0.0; 6]), d1[b].unwrap_or([0.0; 6]));
+                let v = (V3::new(z[0], z[1], z[2]) - V3::new(a[0], a[1], a[2])) / h0;
+                let w = self.map0_inv[b] * (V3::new(z[3], z[4], z[5]) - self.turn0[b] * V3::new(a[3], a[4], a[5]));
+                Some(six(&v, &w))
+            })
+            .collect();
+        Perturbation { dz1: d1, dzd0 }
+    }
+
+    /// The configuration z_{k+1} the state's velocities predict (before the step: the
+    /// step's own prediction, which the state after it holds).
+    fn z1_pred(&self) -> Vec<Pose> {
+        self.z1.clone()
+    }
+
+    /// Each body's tangent (δx, δφ) at configuration `z` per unit of joint `ji`'s
+    /// coordinate `i` (None outside the joint's subtree): the child's subtree moves rigidly
+    /// with the child's twist of a unit rate, the parent at rest (`Joint::child_twist`).
+    fn fk_column(&self, z: &[Pose], ji: usize, i: usize) -> Vec<Option<[f64; 6]>> {
+        let model = self.model();
+        let j = &model.joints[ji];
+        let a = j.parent.map_or(Pose::WORLD, |p| z[p]);
+        let c = z[j.child];
+        let mut e = [0.0; 6];
+        e[i] = 1.0;
+        let t = j.child_twist(&a, &Twist::ZERO, &c, &e[..j.dof()]);
+        let w = rotation(&c.q) * t.w;
+        (0..model.body_count())
+            .map(|m| {
+                if !in_subtree(model, m, ji) {
+                    return None;
+                }
+                let dx = t.v + w.cross(&(z[m].x - c.x));
+                Some(six(&dx, &(rotation(&z[m].q).transpose() * w)))
+            })
+            .collect()
+    }
+
+    /// Minimal rows from each body's (δz_{k+1}, δż_{k+1}).
+    fn minimal_rows(&self, delta: &[([f64; 6], [f64; 6])], out: &mut [f64]) {
+        let model = self.model();
+        let dt = self.step.dt;
+        let half = model.minimal_velocity_count();
+        let z2: Vec<Pose> = self.z1.iter().zip(&self.v1).map(|(z, (v, w))| advance(&z.x, &z.q, v, w, dt)).collect();
+        // δz_{k+2} = (δx + dt δv, Q(ω̄)ᵀ δφ + M(ω) δω)
+        let dz2: Vec<[f64; 6]> = delta
+            .iter()
+            .zip(&self.v1)
+            .map(|((dz, dv), (_, w))| {
+                let turn = rotation(&step_rotation(w, dt)).transpose();
+                let dx = V3::new(dz[0], dz[1], dz[2]) + dt * V3::new(dv[0], dv[1], dv[2]);
+                let dphi = turn * V3::new(dz[3], dz[4], dz[5]) + rotation_map(w, dt) * V3::new(dv[3], dv[4], dv[5]);
+                six(&dx, &dphi)
+            })
+            .collect();
+        let dz1: Vec<[f64; 6]> = delta.iter().map(|(dz, _)| *dz).collect();
+        let mut row = 0;
+        for j in &model.joints {
+            for i in 0..j.dof() {
+                let d1 = coordinate_change(j, &self.z1, &dz1, i);
+                let d2 = coordinate_change(j, &z2, &dz2, i);
+                out[row] = d1;
+                out[half + row] = (d2 - d1) / dt;
+                row += 1;
+            }
+        }
+    }
+}
+
+/// The change of joint `j`'s coordinate `i` at configuration `z` for body tangents `dz`.
+fn coordinate_change(j: &crate::joints::Joint, z: &[Pose], dz: &[[f64; 6]], i: usize) -> f64 {
+    let a = j.parent.map_or(Pose::WORLD, |p| z[p]);
+    let (_, g) = j.coordinate_and_gradient(&a, &z[j.child], i, true);
+    let dot = |gx: &V3, gphi: &V3, d: &[f64; 6]| gx.dot(&V3::new(d[0], d[1], d[2])) + gphi.dot(&V3::new(d[3], d[4], d[5]));
+    let mut v = dot(&g.child_x, &g.child_phi, &dz[j.child]);
+    if let Some(p) = j.parent {
+        v += dot(&g.parent_x, &g.parent_phi, &dz[p]);
+    }
+    v
+}
+
+/// Whether body `m` lies in the subtree of tree joint `ji` (its child or a descendant).
+fn in_subtree(model: &Model, mut m: usize, ji: usize) -> bool {
+    while let Some(j) = model.tree_parent[m] {
+        if j == ji {
+            return true;
+        }
+        match model.joints[j].parent {
+            Some(p) => m = p,
+            None => return false,
+        }
+    }
+    false
+}
+
+fn pose(s: &[f64; 13]) -> Pose {
+    Pose { x: V3::new(s[0], s[1], s[2]), q: V4::new(s[3], s[4], s[5], s[6]) }
+}
+
+fn six(a: &V3, b: &V3) -> [f64; 6] {
+    [a.x, a.y, a.z, b.x, b.y, b.z]
 }

@@ -130,3 +130,31 @@ fn input_derivative_maps_to_the_state_after_the_step() {
         assert!(worst < 2e-9, "{coords:?}: {worst}");
     }
 }
+
+/// The largest |X − Y| over max |Y| (entries of matrices of one size).
+fn relative_difference(x: &[f64], y: &[f64]) -> f64 {
+    let scale = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    x.iter().zip(y).fold(0.0f64, |m, (a, b)| m.max((a - b).abs())) / scale
+}
+
+/// A and B of the driven, swinging double pendulum against central differences of whole
+/// steps (h = 1e-5, steps solved to 1e-13), in both coordinates.
+#[test]
+fn linearization_matches_central_differences_of_the_step() {
+    let mut sim = driven_pendulum();
+    if std::env::var("NOIN").is_ok() { sim.clear_inputs(); }
+    let o = sim.options();
+    sim.set_options(crate::SolverOptions { tolerance: 1e-13, ..o }).unwrap();
+    for coords in [Coords::Maximal, Coords::Minimal] {
+        let (nx, nu) = sim.model().linearization_size(coords);
+        let (mut a, mut b, mut fa, mut fb) = (vec![0.0; nx * nx], vec![0.0; nx * nu], vec![0.0; nx * nx], vec![0.0; nx * nu]);
+        sim.linearize(coords, &mut a, &mut b).unwrap();
+        sim.linearize_by_differences(coords, 1e-5, &mut fa, &mut fb).unwrap();
+        let (ea, eb) = (relative_difference(&a, &fa), relative_difference(&b, &fb));
+        println!("{coords:?}: A {ea:.1e}, B {eb:.1e}");
+        if std::env::var("DBG").is_ok() {
+            for r in 0..nx { for c in 0..nx { let (x, y) = (a[r*nx+c], fa[r*nx+c]); if (x-y).abs() > 1e-6 * (1.0 + y.abs()) { println!("  A[{r},{c}] = {x:.6e} fd {y:.6e}"); } } }
+        }
+        assert!(ea < 1e-6 && eb < 1e-6, "{coords:?}: A {ea:e}, B {eb:e}");
+    }
+}

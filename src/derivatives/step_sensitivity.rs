@@ -1,0 +1,202 @@
+//! The sensitivity of one step's solution to what the step holds fixed, by the implicit
+//! function theorem: the step solves f(s; z_{k+1}, ż_k, u) = 0 for s (velocities ż_{k+1}
+//! and multipliers), so at its solution s*
+//! ```text
+//!   δs = −K⁻¹ (∂f/∂z_{k+1} δz_{k+1} + ∂f/∂ż_k δż_k + ∂f/∂u δu),    K = ∂f/∂s,
+//! ```
+//! with K the step's own Newton matrix, assembled at s* and factored once by the graph
+//! LDU, and one solve per column. The explicit derivatives, by 6×6 (or nc×6) blocks per
+//! body tangent (δx world, δφ body frame, q ↦ q ⊗ (1, δφ/2)):
+//! * body rows: −∂(G(z_{k+1})ᵀλ)/∂z_{k+1} (`joints::force_derivative`) and the force
+//!   elements' terms; through ż_k, d_T = m (v_{k+1} − v_k)/h₀ and the known momentum
+//!   (s₀ I − [ω_k]×) J ω_k of d_R (`integrator::body_dynamics`);
+//! * joint rows g(z_{k+2}), z_{k+2} = (x_{k+1} + v dt, q_{k+1} ⊗ ω̄(ω, dt)): moving z_{k+1}
+//!   moves z_{k+2} by (δx, Q(ω̄)ᵀ δφ), so their block is the constraint's tangent block at
+//!   z_{k+2} through that map;
+//! * inputs: `input_column` (forces held over the step, directions at z_{k+1}).
+
+use super::input_column;
+use crate::integrator::prediction::advance;
+use crate::joints::constraint::Side;
+use crate::joints::force_derivative::{CHILD, PARENT};
+use crate::joints::tangent::{Placement, RotationMap};
+use crate::kinematics::Coords;
+use crate::math::{rotation, skew, step_rotation, M3, V3};
+use crate::model::{Error, Model, Result};
+use crate::sim::Sim;
+use crate::solver::{BlockMatrix, Symbolic};
+use crate::step::problem::Equations;
+
+/// One block of ∂f/∂z_{k+1}: `rows` residual rows from `row`, by the tangent of body `col`.
+struct Block {
+    row: usize,
+    rows: usize,
+    col: usize,
+    /// rows × 6, row-major.
+    m: [f64; 36],
+}
+
+/// A step taken from a sim, with what its derivatives need.
+pub(crate) struct StepSensitivity {
+    /// The sim after the step.
+    pub next: Sim,
+    k: BlockMatrix,
+    assembled: BlockMatrix,
+    blocks: Vec<Block>,
+    /// Per body: ∂d_R/∂ω_k (the body rows' dependence on ż_k, with −m/h₀ on v_k).
+    momentum_map: Vec<M3>,
+    /// Interval of the known velocities ż_k and of the unknown ones.
+    pub h0: f64,
+    pub dt: f64,
+}
+
+impl StepSensitivity {
+    /// Takes one step from a copy of `sim` and prepares its derivatives. Refused: models
+    /// whose step has inequalities (contacts, joint limits) or mimics, and a step that
+    /// had to be split.
+    pub fn at(sim: &Sim) -> Result<StepSensitivity> {
+        let mut next = sim.clone();
+        let stats = next.step()?;
+        if stats.substeps > 1 {
+            return Err(Error::InvalidArgument("state", format!("the step from this state was split in {} substeps; its derivative is not one step's", stats.substeps)));
+        }
+        let (d, _) = next.data_and_options();
+        let model = d.layout(sim.model()).clone();
+        if model.inequality_count() > 0 {
+            return Err(Error::InvalidArgument("model", "step derivatives with contacts or joint limits are not implemented yet".into()));
+        }
+        if !model.mimics.is_empty() {
+            return Err(Error::InvalidArgument("model", "step derivatives with mimic joints are not implemented yet".into()));
+        }
+        let f = &model.forces;
+        let driven = d.inputs.joint_input.iter().flatten().any(|&u| u != 0.0) || d.inputs.force.iter().chain(&d.inputs.torque).any(|v| v.norm() != 0.0);
+        if !(f.joint_springs.is_empty() && f.joint_dampers.is_empty() && f.point_springs.is_empty()) || driven {
+            return Err(Error::InvalidArgument("model", "state derivatives with force elements or non-zero inputs are not implemented yet".into()));
+        }
+        let eqs = Equations { model: &model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
+        let s = &d.scratch.it.s;
+        let sym = &model.symbolic;
+        let mut k = BlockMatrix::new(sym);
+        eqs.jacobian(s, &mut k);
+        let assembled = k.clone();
+        k.factor(sym).map_err(|_| Error::InvalidArgument("state", "the step's Newton matrix is singular at its solution".into()))?;
+        let (h0, dt) = (d.frame.dt, d.dt);
+        let momentum_map = model.bodies.iter().enumerate().map(|(i, b)| known_momentum_derivative(&b.inertia, h0, &d.frame.w0[i])).collect();
+        let blocks = configuration_blocks(&model, &eqs, s);
+        Ok(StepSensitivity { next, k, assembled, blocks, momentum_map, h0, dt })
+    }
+
+    fn model(&self) -> &Model {
+        let (d, _) = self.next.data_and_options();
+        d.layout(self.next.model())
+    }
+
+    /// The unknowns' change δs (into `ds`) for a change of the prediction `dz1` and of the
+    /// known velocities `dzd0` (6 per body each, tangent coordinates; `None` entries are
+    /// zero), and of input `input` (a unit change). `rhs` is workspace of the system size.
+    pub fn solve(&self, dz1: &[Option<[f64; 6]>], dzd0: &[Option<[f64; 6]>], input: Option<(Coords, usize)>, rhs: &mut [f64], r: &mut [f64], ds: &mut [f64]) {
+        let model = self.model();
+        let at = &model.addresses;
+        rhs.fill(0.0);
+        for b in &self.blocks {
+            if let Some(dz) = &dz1[b.col] {
+                for i in 0..b.rows {
+                    rhs[b.row + i] += (0..6).map(|c| b.m[i * 6 + c] * dz[c]).sum::<f64>();
+                }
+            }
+        }
+        for (i, body) in model.bodies.iter().enumerate() {
+            if let Some(d) = &dzd0[i] {
+                let o = at.body(i);
+                // d_T = m (v − v_k)/h₀ …;  d_R = … − p₀(ω_k)
+                for k in 0..3 {
+                    rhs[o + k] -= body.mass / self.h0 * d[k];
+                }
+                let dr = self.momentum_map[i] * V3::new(d[3], d[4], d[5]);
+                for k in 0..3 {
+                    rhs[o + 3 + k] -= dr[k];
+                }
+            }
+        }
+        if let Some((coords, c)) = input {
+            let (d, _) = self.next.data_and_options();
+            let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
+            input_column(&eqs, coords, c, rhs);
+        }
+        rhs.iter_mut().for_each(|x| *x = -*x);
+        solve_refined(&self.k, &self.assembled, &model.symbolic, rhs, ds, r);
+    }
+
+    pub fn system_size(&self) -> usize {
+        self.model().system_size()
+    }
+}
+
+/// ∂f/∂z_{k+1} of the joints' body and constraint rows at the solution `s`.
+fn configuration_blocks(model: &Model, eqs: &Equations, s: &[f64]) -> Vec<Block> {
+    let at = &model.addresses;
+    let g = eqs.g;
+    let mut blocks = Vec::new();
+    // each body's z_{k+2} and the map of δφ at z_{k+1} to δφ at z_{k+2}, Q(ω̄)ᵀ
+    let next: Vec<(Placement, M3)> = (0..model.body_count())
+        .map(|i| {
+            let (v, w) = at.velocities(s, i);
+            (Placement::of(&advance(&eqs.frame.x1[i], &eqs.frame.q1[i], &v, &w, eqs.dt)), rotation(&step_rotation(&w, eqs.dt)).transpose())
+        })
+        .collect();
+    let place2 = |b: Option<usize>| b.map_or(&Placement::WORLD, |i| &next[i].0);
+    for (ji, j) in model.joints.iter().enumerate() {
+        let Some(oj) = at.joint(ji) else { continue };
+        let nc = j.constraint_count();
+        let bodies = [j.parent, Some(j.child)];
+        // body rows: −∂(G(z_{k+1})ᵀλ)/∂z_{k+1}
+        let d = j.constraint_force_derivative(g.placement(j.parent), g.placement(Some(j.child)), &s[oj..oj + nc]);
+        for r in [PARENT, CHILD] {
+            let Some(rb) = bodies[r] else { continue };
+            for c in [PARENT, CHILD] {
+                let Some(cb) = bodies[c] else { continue };
+                let mut m = [0.0; 36];
+                for (k, v) in m.iter_mut().enumerate() {
+                    *v = -d[r][c][(k / 6, k % 6)];
+                }
+                blocks.push(Block { row: at.body(rb), rows: 6, col: cb, m });
+            }
+        }
+        // joint rows g(z_{k+2})
+        let t = j.tangent_jacobian(place2(j.parent), place2(Some(j.child)));
+        for (side, body) in [(Side::Parent, j.parent), (Side::Child, Some(j.child))] {
+            let Some(body) = body else { continue };
+            let mut m = [0.0; 36];
+            j.tangent_block(&t, side, 1.0, RotationMap::Matrix(&next[body].1), &mut m[..6 * nc]);
+            blocks.push(Block { row: oj, rows: nc, col: body, m });
+        }
+    }
+    blocks
+}
+
+/// ∂/∂ω of the known momentum (s₀ I − [ω]×) J ω, s₀ = √(4/h₀² − ωᵀω):
+/// J ω (−ωᵀ/s₀) + s₀ J − [ω]× J + [J ω]×.
+fn known_momentum_derivative(j: &M3, h0: f64, w: &V3) -> M3 {
+    let s = (4.0 / (h0 * h0) - w.norm_squared()).sqrt();
+    let jw = j * w;
+    -(jw * w.transpose()) / s + s * j - skew(w) * j + skew(&jw)
+}
+
+/// Rounds of iterative refinement against the assembled matrix when the factorization
+/// regularizes pivots (loop joints, `model::graph`): unrefined, the regularization biased
+/// the four-bar's input derivative by 1.6e-7 relative; refined, 4.3e-10.
+const REFINEMENTS: usize = 3;
+
+/// x = K⁻¹ b with the factored `k`, refined with the residual of the `assembled` K if the
+/// factorization regularized any pivot.
+fn solve_refined(k: &BlockMatrix, assembled: &BlockMatrix, sym: &Symbolic, b: &[f64], x: &mut [f64], r: &mut [f64]) {
+    x.copy_from_slice(b);
+    k.solve(sym, x);
+    let rounds = if sym.regularization.iter().any(|&e| e != 0.0) { REFINEMENTS } else { 0 };
+    for _ in 0..rounds {
+        assembled.multiply(sym, x, r);
+        r.iter_mut().zip(b).for_each(|(ri, bi)| *ri = bi - *ri);
+        k.solve(sym, r);
+        x.iter_mut().zip(r.iter()).for_each(|(xi, ri)| *xi += ri);
+    }
+}
