@@ -68,11 +68,6 @@ impl StepSensitivity {
         if !model.mimics.is_empty() {
             return Err(Error::InvalidArgument("model", "step derivatives with mimic joints are not implemented yet".into()));
         }
-        let f = &model.forces;
-        let driven = d.inputs.joint_input.iter().flatten().any(|&u| u != 0.0) || d.inputs.force.iter().chain(&d.inputs.torque).any(|v| v.norm() != 0.0);
-        if !(f.joint_springs.is_empty() && f.joint_dampers.is_empty() && f.point_springs.is_empty()) || driven {
-            return Err(Error::InvalidArgument("model", "state derivatives with force elements or non-zero inputs are not implemented yet".into()));
-        }
         let eqs = Equations { model: &model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
         let s = &d.scratch.it.s;
         let sym = &model.symbolic;
