@@ -1,9 +1,9 @@
-//! Step derivatives with respect to the inputs (issue 13 part 3, B so far): the implicit
-//! function theorem's ∂ż_{k+1}/∂u against central differences of the step, on the double
-//! pendulum, the 32-link chain and the crank-rocker four-bar (a kinematic loop), for
-//! joint inputs and body wrenches; refused with contacts.
+//! Step derivatives (issue 13 part 3) by the implicit function theorem against central
+//! differences of the step: B = ∂x_{k+1}/∂u and A = ∂x_{k+1}/∂x_k on the double pendulum,
+//! the 32-link chain, the crank-rocker four-bar (a kinematic loop) and the quadruped
+//! standing on its feet (contacts).
 
-use maxdyn::{Coords, Error, Sim};
+use maxdyn::{Coords, Sim};
 use maxdyn_scenes::mechanisms::{crank_rocker, pendulum_chain};
 use maxdyn_scenes::quadruped::{Quadruped, START};
 
@@ -74,10 +74,57 @@ fn input_derivatives_match_central_differences_of_the_step() {
     }
 }
 
+/// Largest |A − A_fd| and |B − B_fd| over max |A_fd|, max |B_fd|: `linearize` against
+/// central differences of whole steps (`linearize_by_differences`, step `h`).
+fn linearization_error(sim: &Sim, coords: Coords, h: f64) -> (f64, f64) {
+    let (nx, nu) = sim.model().linearization_size(coords);
+    let (mut a, mut b, mut fa, mut fb) = (vec![0.0; nx * nx], vec![0.0; nx * nu], vec![0.0; nx * nx], vec![0.0; nx * nu]);
+    sim.linearize(coords, &mut a, &mut b).unwrap();
+    sim.linearize_by_differences(coords, h, &mut fa, &mut fb).unwrap();
+    let rel = |x: &[f64], y: &[f64]| {
+        let scale = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        x.iter().zip(y).fold(0.0f64, |m, (p, q)| m.max((p - q).abs())) / scale
+    };
+    (rel(&a, &fa), rel(&b, &fb))
+}
+
+/// A = ∂x_{k+1}/∂x_k (and B) of `linearize` against central differences of whole steps
+/// (h = 1e-6, steps solved to 1e-13; the issue's bar is 1e-6 relative). Measured, A:
+/// double pendulum 3.7e-8 (minimal) / 7.8e-11 (maximal), 32-link chain 1.1e-7 / 3.7e-9,
+/// crank-rocker (a loop: maximal only) 7.6e-10. B here is differenced with the same small
+/// h, so it only checks its assembly (its accuracy: the test above).
 #[test]
-fn contacts_are_refused_for_now() {
+fn state_derivatives_match_central_differences_of_the_step() {
+    let cases: Vec<(&str, Sim, Coords, f64)> = vec![
+        ("double pendulum", moving(pendulum_chain(2, false, 1e-2), 20), Coords::Minimal, 1.5e-7),
+        ("double pendulum", moving(pendulum_chain(2, false, 1e-2), 20), Coords::Maximal, 3e-10),
+        ("32-link chain", moving(pendulum_chain(32, false, 1e-2), 20), Coords::Minimal, 4e-7),
+        ("32-link chain", moving(pendulum_chain(32, false, 1e-2), 20), Coords::Maximal, 1.5e-8),
+        ("crank-rocker", moving(crank_rocker(1e-2), 20), Coords::Maximal, 3e-9),
+    ];
+    for (name, sim, coords, bound) in cases {
+        let (ea, eb) = linearization_error(&sim, coords, 1e-6);
+        println!("{name} {coords:?}: A {ea:.1e}, B {eb:.1e}");
+        assert!(ea < bound && eb < 1e-4, "{name} {coords:?}: A {ea:e}, B {eb:e}");
+    }
+}
+
+/// The quadruped standing on its four feet (friction cones, contacts condensed at the
+/// interior point's solution): A against central differences, the steps' contacts solved
+/// to 1e-12 (the differences need it: at the default 1e-8 they are accurate to ~4e-6 only).
+/// Measured 1.5e-8 at h = 1e-6.
+#[test]
+fn state_derivatives_with_contacts_match_central_differences() {
     let q = Quadruped::load();
-    let sim = q.standing(&START, 0.0);
-    let mut b = vec![0.0; 6 * q.model.body_count() * 12];
-    assert!(matches!(sim.input_jacobian(Coords::Minimal, &mut b), Err(Error::InvalidArgument("model", _))));
+    let mut sim = q.standing(&START, 0.0);
+    for k in 0..200 {
+        q.control(&mut sim, &START, k as f64 * 1e-3);
+        sim.step().unwrap();
+    }
+    sim.clear_inputs();
+    let o = sim.options();
+    sim.set_options(maxdyn::SolverOptions { tolerance: 1e-13, contact_tolerance: 1e-12, ..o }).unwrap();
+    let (ea, _) = linearization_error(&sim, Coords::Maximal, 1e-6);
+    println!("quadruped standing: A {ea:.1e}");
+    assert!(ea < 6e-8, "A {ea:e}");
 }

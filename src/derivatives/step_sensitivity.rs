@@ -15,6 +15,7 @@
 //!   z_{k+2} through that map;
 //! * inputs: `input_column` (forces held over the step, directions at z_{k+1}).
 
+use super::contact_sensitivity;
 use super::input_column;
 use crate::integrator::prediction::advance;
 use crate::joints::constraint::Side;
@@ -28,12 +29,12 @@ use crate::solver::{BlockMatrix, Symbolic};
 use crate::step::problem::Equations;
 
 /// One block of ∂f/∂z_{k+1}: `rows` residual rows from `row`, by the tangent of body `col`.
-struct Block {
-    row: usize,
-    rows: usize,
-    col: usize,
+pub(super) struct Block {
+    pub row: usize,
+    pub rows: usize,
+    pub col: usize,
     /// rows × 6, row-major.
-    m: [f64; 36],
+    pub m: [f64; 36],
 }
 
 /// A step taken from a sim, with what its derivatives need.
@@ -52,8 +53,8 @@ pub(crate) struct StepSensitivity {
 
 impl StepSensitivity {
     /// Takes one step from a copy of `sim` and prepares its derivatives. Refused: models
-    /// whose step has inequalities (contacts, joint limits) or mimics, and a step that
-    /// had to be split.
+    /// with joint limits, mimics or contacts other than `contact_sensitivity` derives, and a
+    /// step that had to be split.
     pub fn at(sim: &Sim) -> Result<StepSensitivity> {
         let mut next = sim.clone();
         let stats = next.step()?;
@@ -62,8 +63,9 @@ impl StepSensitivity {
         }
         let (d, _) = next.data_and_options();
         let model = d.layout(sim.model()).clone();
-        if model.inequality_count() > 0 {
-            return Err(Error::InvalidArgument("model", "step derivatives with contacts or joint limits are not implemented yet".into()));
+        let contacts = model.inequality_count() > 0;
+        if contacts {
+            contact_sensitivity::check(&model)?;
         }
         if !model.mimics.is_empty() {
             return Err(Error::InvalidArgument("model", "step derivatives with mimic joints are not implemented yet".into()));
@@ -73,11 +75,17 @@ impl StepSensitivity {
         let sym = &model.symbolic;
         let mut k = BlockMatrix::new(sym);
         eqs.jacobian(s, &mut k);
+        if contacts {
+            contact_sensitivity::assemble(&eqs, s, &d.scratch.contacts, &mut k)?;
+        }
         let assembled = k.clone();
         k.factor(sym).map_err(|_| Error::InvalidArgument("state", "the step's Newton matrix is singular at its solution".into()))?;
         let (h0, dt) = (d.frame.dt, d.dt);
         let momentum_map = model.bodies.iter().enumerate().map(|(i, b)| known_momentum_derivative(&b.inertia, h0, &d.frame.w0[i])).collect();
-        let blocks = configuration_blocks(&model, &eqs, s);
+        let mut blocks = configuration_blocks(&model, &eqs, s);
+        if contacts {
+            contact_sensitivity::configuration_blocks(&eqs, s, &d.scratch.contacts, &mut blocks);
+        }
         Ok(StepSensitivity { next, k, assembled, blocks, momentum_map, h0, dt })
     }
 
