@@ -20,6 +20,7 @@ use super::step_sensitivity::StepSensitivity;
 use crate::integrator::next_poses::rotation_map;
 use crate::integrator::prediction::advance;
 use crate::joints::constraint::Pose;
+use crate::joints::coordinate::CoordinateGradient;
 use crate::joints::minimal::Twist;
 use crate::kinematics::Coords;
 use crate::math::{conj, qmul, rotation, step_rotation, vec_part, M3, V3, V4};
@@ -75,14 +76,34 @@ struct Perturbation {
     dzd0: Vec<Option<[f64; 6]>>,
 }
 
+/// Buffers of the columns' solves.
+struct Work {
+    p: Perturbation,
+    rhs: Vec<f64>,
+    r: Vec<f64>,
+    ds: Vec<f64>,
+    delta: Vec<([f64; 6], [f64; 6])>,
+}
+
+impl Work {
+    fn new(n: usize, nb: usize) -> Work {
+        Work { p: Perturbation { dz1: vec![None; nb], dzd0: vec![None; nb] }, rhs: vec![0.0; n], r: vec![0.0; n], ds: vec![0.0; n], delta: vec![([0.0; 6], [0.0; 6]); nb] }
+    }
+}
+
 struct Linearization<'a> {
     sim: &'a Sim,
     coords: Coords,
     step: StepSensitivity,
-    /// z_k, the prediction z_{k+1} (the state after the step) and ż_{k+1} per body.
+    /// Minimal coordinates: each coordinate's gradient at z_{k+1} and at z_{k+2} (joint
+    /// order), each body's (Q(ω̄(ω_{k+1}, dt))ᵀ, M(ω_{k+1}, dt)) of z_{k+2}, and which
+    /// bodies each joint's subtree holds.
+    gradients: Vec<(CoordinateGradient, CoordinateGradient)>,
+    maps1: Vec<(M3, M3)>,
+    subtree: Vec<Vec<bool>>,
+    /// z_k and the prediction z_{k+1} (the state after the step) per body.
     z0: Vec<Pose>,
     z1: Vec<Pose>,
-    v1: Vec<(V3, V3)>,
     /// Per body: Q(ω̄(ω_k, h₀))ᵀ and M(ω_k, h₀) of the prediction, and M(ω_k, h₀)⁻¹.
     turn0: Vec<M3>,
     map0: Vec<M3>,
@@ -102,14 +123,27 @@ impl<'a> Linearization<'a> {
         let nb = model.body_count();
         let z0: Vec<Pose> = (0..nb).map(|b| pose(&sim.body_state(b).expect("a body"))).collect();
         let after: Vec<[f64; 13]> = (0..nb).map(|b| step.next.body_state(b).expect("a body")).collect();
-        let z1 = after.iter().map(pose).collect();
-        let v1 = after.iter().map(|s| (V3::new(s[7], s[8], s[9]), V3::new(s[10], s[11], s[12]))).collect();
+        let z1: Vec<Pose> = after.iter().map(pose).collect();
+        let v1: Vec<(V3, V3)> = after.iter().map(|s| (V3::new(s[7], s[8], s[9]), V3::new(s[10], s[11], s[12]))).collect();
         let w0: Vec<V3> = (0..nb).map(|b| sim.body_state(b).map(|s| V3::new(s[10], s[11], s[12])).expect("a body")).collect();
         let h0 = step.h0;
         let turn0 = w0.iter().map(|w| rotation(&step_rotation(w, h0)).transpose()).collect();
         let map0: Vec<M3> = w0.iter().map(|w| rotation_map(w, h0)).collect();
         let map0_inv = map0.iter().map(|m| m.try_inverse().expect("the rotation map is invertible for |ω| < 2/h")).collect();
-        Ok(Linearization { sim, coords, step, z0, z1, v1, turn0, map0, map0_inv })
+        let dt = step.dt;
+        let maps1: Vec<(M3, M3)> = v1.iter().map(|(_, w)| (rotation(&step_rotation(w, dt)).transpose(), rotation_map(w, dt))).collect();
+        let (mut gradients, mut subtree) = (Vec::new(), Vec::new());
+        if coords == Coords::Minimal {
+            let z2: Vec<Pose> = z1.iter().zip(&v1).map(|(z, (v, w))| advance(&z.x, &z.q, v, w, dt)).collect();
+            for j in &model.joints {
+                for i in 0..j.dof() {
+                    let pick = |z: &[Pose]| j.parent.map_or(Pose::WORLD, |p| z[p]);
+                    gradients.push((j.coordinate_and_gradient(&pick(&z1), &z1[j.child], i, true).1, j.coordinate_and_gradient(&pick(&z2), &z2[j.child], i, true).1));
+                }
+            }
+            subtree = (0..model.joint_count()).map(|ji| (0..nb).map(|m| in_subtree(model, m, ji)).collect()).collect();
+        }
+        Ok(Linearization { sim, coords, step, gradients, maps1, subtree, z0, z1, turn0, map0, map0_inv })
     }
 
     fn model(&self) -> &Model {
@@ -120,12 +154,13 @@ impl<'a> Linearization<'a> {
     fn state_matrix(&self, a: &mut [f64]) {
         let (nx, _) = self.model().linearization_size(self.coords);
         let mut col = vec![0.0; nx];
+        let mut work = Work::new(self.step.system_size(), self.model().body_count());
         for c in 0..nx {
-            let p = match self.coords {
-                Coords::Maximal => self.maximal_column(c),
-                Coords::Minimal => self.minimal_column(c),
-            };
-            self.response(&p, None, &mut col);
+            match self.coords {
+                Coords::Maximal => self.maximal_column(c, &mut work.p),
+                Coords::Minimal => self.minimal_column(c, &mut work.p),
+            }
+            self.response(None, &mut work, &mut col);
             for r in 0..nx {
                 a[r * nx + c] = col[r];
             }
@@ -135,31 +170,28 @@ impl<'a> Linearization<'a> {
     /// B into `b` (nx × nu): one solve per input.
     fn input_matrix(&self, b: &mut [f64]) {
         let (nx, nu) = self.model().linearization_size(self.coords);
-        let nb = self.model().body_count();
-        let none = Perturbation { dz1: vec![None; nb], dzd0: vec![None; nb] };
         let mut col = vec![0.0; nx];
+        let mut work = Work::new(self.step.system_size(), self.model().body_count());
         for c in 0..nu {
-            self.response(&none, Some((self.coords, c)), &mut col);
+            self.response(Some((self.coords, c)), &mut work, &mut col);
             for r in 0..nx {
                 b[r * nu + c] = col[r];
             }
         }
     }
 
-    /// The state after the step's change (`out`, nx) for perturbation `p` and input `input`.
-    fn response(&self, p: &Perturbation, input: Option<(Coords, usize)>, out: &mut [f64]) {
-        let n = self.step.system_size();
-        let (mut rhs, mut r, mut ds) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-        self.step.solve(&p.dz1, &p.dzd0, input, &mut rhs, &mut r, &mut ds);
+    /// The state after the step's change (`out`, nx) for the perturbation in `work.p` and
+    /// input `input` (the perturbation is cleared after).
+    fn response(&self, input: Option<(Coords, usize)>, work: &mut Work, out: &mut [f64]) {
+        let Work { p, rhs, r, ds, delta } = work;
+        self.step.solve(&p.dz1, &p.dzd0, input, rhs, r, ds);
         let at = &self.model().addresses;
-        let nb = self.model().body_count();
         // each body's δz_{k+1} and δż_{k+1} (6 + 6)
-        let delta: Vec<([f64; 6], [f64; 6])> = (0..nb)
-            .map(|b| {
-                let o = at.body(b);
-                (p.dz1[b].unwrap_or([0.0; 6]), ds[o..o + 6].try_into().expect("six velocity unknowns"))
-            })
-            .collect();
+        for (b, d) in delta.iter_mut().enumerate() {
+            let o = at.body(b);
+            *d = (p.dz1[b].unwrap_or([0.0; 6]), ds[o..o + 6].try_into().expect("six velocity unknowns"));
+        }
+        p.dz1.iter_mut().chain(p.dzd0.iter_mut()).for_each(|d| *d = None);
         match self.coords {
             Coords::Maximal => {
                 for (b, (dz, dv)) in delta.iter().enumerate() {
@@ -171,13 +203,12 @@ impl<'a> Linearization<'a> {
                     row[7..13].copy_from_slice(dv);
                 }
             }
-            Coords::Minimal => self.minimal_rows(&delta, out),
+            Coords::Minimal => self.minimal_rows(delta, out),
         }
     }
 
     /// The perturbation of maximal state entry `c` (13 per body).
-    fn maximal_column(&self, c: usize) -> Perturbation {
-        let nb = self.model().body_count();
+    fn maximal_column(&self, c: usize, p: &mut Perturbation) {
         let (b, k) = (c / 13, c % 13);
         let (mut dx, mut dphi, mut dv, mut dw) = (V3::zeros(), V3::zeros(), V3::zeros(), V3::zeros());
         match k {
@@ -192,62 +223,45 @@ impl<'a> Linearization<'a> {
         }
         let dx1 = dx + self.step.h0 * dv;
         let dphi1 = self.turn0[b] * dphi + self.map0[b] * dw;
-        let mut p = Perturbation { dz1: vec![None; nb], dzd0: vec![None; nb] };
         p.dz1[b] = Some(six(&dx1, &dphi1));
         p.dzd0[b] = Some(six(&dv, &dw));
-        p
     }
 
     /// The perturbation of minimal state entry `c`: a coordinate moves z_k and z_{k+1}
     /// along the forward kinematics, a rate moves z_{k+1} by h₀ times that; ż_k follows.
-    fn minimal_column(&self, c: usize) -> Perturbation {
+    fn minimal_column(&self, c: usize, p: &mut Perturbation) {
         let model = self.model();
-        let nb = model.body_count();
         let half = model.minimal_velocity_count();
         let (ji, i) = super::differences::joint_entry(self.sim, c % half);
         let h0 = self.step.h0;
-        let (d0, d1) = if c < half { (self.fk_column(&self.z0, ji, i), self.fk_column(&self.z1_pred(), ji, i)) } else { (vec![None; nb], self.fk_column(&self.z1_pred(), ji, i).into_iter().map(|d| d.map(|d| d.map(|x| x * h0))).collect()) };
-        let dzd0 = (0..nb)
-            .map(|b| {
-                if d0[b].is_none() && d1[b].is_none() {
-                    return None;
-                }
-                let (a, z) = (d0[b].unwrap_or([0.0; 6]), d1[b].unwrap_or([0.0; 6]));
-                let v = (V3::new(z[0], z[1], z[2]) - V3::new(a[0], a[1], a[2])) / h0;
-                let w = self.map0_inv[b] * (V3::new(z[3], z[4], z[5]) - self.turn0[b] * V3::new(a[3], a[4], a[5]));
-                Some(six(&v, &w))
-            })
-            .collect();
-        Perturbation { dz1: d1, dzd0 }
+        let position = c < half;
+        let t0 = self.unit_motion(&self.z0, ji, i);
+        let t1 = self.unit_motion(&self.z1, ji, i);
+        for (m, inside) in self.subtree[ji].iter().enumerate() {
+            if !*inside {
+                continue;
+            }
+            let a = if position { rigid_motion(&t0, &self.z0[m]) } else { [0.0; 6] };
+            let scale = if position { 1.0 } else { h0 };
+            let z = rigid_motion(&t1, &self.z1[m]).map(|x| x * scale);
+            let v = (V3::new(z[0], z[1], z[2]) - V3::new(a[0], a[1], a[2])) / h0;
+            let w = self.map0_inv[m] * (V3::new(z[3], z[4], z[5]) - self.turn0[m] * V3::new(a[3], a[4], a[5]));
+            p.dz1[m] = Some(z);
+            p.dzd0[m] = Some(six(&v, &w));
+        }
     }
 
-    /// The configuration z_{k+1} the state's velocities predict (before the step: the
-    /// step's own prediction, which the state after it holds).
-    fn z1_pred(&self) -> Vec<Pose> {
-        self.z1.clone()
-    }
-
-    /// Each body's tangent (δx, δφ) at configuration `z` per unit of joint `ji`'s
-    /// coordinate `i` (None outside the joint's subtree): the child's subtree moves rigidly
-    /// with the child's twist of a unit rate, the parent at rest (`Joint::child_twist`).
-    fn fk_column(&self, z: &[Pose], ji: usize, i: usize) -> Vec<Option<[f64; 6]>> {
-        let model = self.model();
-        let j = &model.joints[ji];
+    /// The rigid motion of joint `ji`'s subtree per unit of its coordinate `i` at
+    /// configuration `z`: the child's origin velocity and world angular velocity under a
+    /// unit rate, the parent at rest (`Joint::child_twist`), with the child's origin.
+    fn unit_motion(&self, z: &[Pose], ji: usize, i: usize) -> (V3, V3, V3) {
+        let j = &self.model().joints[ji];
         let a = j.parent.map_or(Pose::WORLD, |p| z[p]);
         let c = z[j.child];
         let mut e = [0.0; 6];
         e[i] = 1.0;
         let t = j.child_twist(&a, &Twist::ZERO, &c, &e[..j.dof()]);
-        let w = rotation(&c.q) * t.w;
-        (0..model.body_count())
-            .map(|m| {
-                if !in_subtree(model, m, ji) {
-                    return None;
-                }
-                let dx = t.v + w.cross(&(z[m].x - c.x));
-                Some(six(&dx, &(rotation(&z[m].q).transpose() * w)))
-            })
-            .collect()
+        (t.v, rotation(&c.q) * t.w, c.x)
     }
 
     /// Minimal rows from each body's (δz_{k+1}, δż_{k+1}).
@@ -255,24 +269,19 @@ impl<'a> Linearization<'a> {
         let model = self.model();
         let dt = self.step.dt;
         let half = model.minimal_velocity_count();
-        let z2: Vec<Pose> = self.z1.iter().zip(&self.v1).map(|(z, (v, w))| advance(&z.x, &z.q, v, w, dt)).collect();
         // δz_{k+2} = (δx + dt δv, Q(ω̄)ᵀ δφ + M(ω) δω)
-        let dz2: Vec<[f64; 6]> = delta
-            .iter()
-            .zip(&self.v1)
-            .map(|((dz, dv), (_, w))| {
-                let turn = rotation(&step_rotation(w, dt)).transpose();
-                let dx = V3::new(dz[0], dz[1], dz[2]) + dt * V3::new(dv[0], dv[1], dv[2]);
-                let dphi = turn * V3::new(dz[3], dz[4], dz[5]) + rotation_map(w, dt) * V3::new(dv[3], dv[4], dv[5]);
-                six(&dx, &dphi)
-            })
-            .collect();
-        let dz1: Vec<[f64; 6]> = delta.iter().map(|(dz, _)| *dz).collect();
+        let dz2 = |b: usize| {
+            let ((dz, dv), (turn, map)) = (&delta[b], &self.maps1[b]);
+            let dx = V3::new(dz[0], dz[1], dz[2]) + dt * V3::new(dv[0], dv[1], dv[2]);
+            let dphi = turn * V3::new(dz[3], dz[4], dz[5]) + map * V3::new(dv[3], dv[4], dv[5]);
+            six(&dx, &dphi)
+        };
         let mut row = 0;
         for j in &model.joints {
-            for i in 0..j.dof() {
-                let d1 = coordinate_change(j, &self.z1, &dz1, i);
-                let d2 = coordinate_change(j, &z2, &dz2, i);
+            for _ in 0..j.dof() {
+                let (g1, g2) = &self.gradients[row];
+                let d1 = coordinate_change(j, g1, |b| delta[b].0);
+                let d2 = coordinate_change(j, g2, dz2);
                 out[row] = d1;
                 out[half + row] = (d2 - d1) / dt;
                 row += 1;
@@ -281,16 +290,20 @@ impl<'a> Linearization<'a> {
     }
 }
 
-/// The change of joint `j`'s coordinate `i` at configuration `z` for body tangents `dz`.
-fn coordinate_change(j: &crate::joints::Joint, z: &[Pose], dz: &[[f64; 6]], i: usize) -> f64 {
-    let a = j.parent.map_or(Pose::WORLD, |p| z[p]);
-    let (_, g) = j.coordinate_and_gradient(&a, &z[j.child], i, true);
+/// The change of joint `j`'s coordinate with gradient `g` for body tangents `dz(body)`.
+fn coordinate_change(j: &crate::joints::Joint, g: &CoordinateGradient, dz: impl Fn(usize) -> [f64; 6]) -> f64 {
     let dot = |gx: &V3, gphi: &V3, d: &[f64; 6]| gx.dot(&V3::new(d[0], d[1], d[2])) + gphi.dot(&V3::new(d[3], d[4], d[5]));
-    let mut v = dot(&g.child_x, &g.child_phi, &dz[j.child]);
+    let mut v = dot(&g.child_x, &g.child_phi, &dz(j.child));
     if let Some(p) = j.parent {
-        v += dot(&g.parent_x, &g.parent_phi, &dz[p]);
+        v += dot(&g.parent_x, &g.parent_phi, &dz(p));
     }
     v
+}
+
+/// A body's tangent (δx, δφ) under the rigid motion (v, ω, origin) of `unit_motion`.
+fn rigid_motion(t: &(V3, V3, V3), z: &Pose) -> [f64; 6] {
+    let (v, w, origin) = t;
+    six(&(v + w.cross(&(z.x - origin))), &(rotation(&z.q).transpose() * w))
 }
 
 /// Whether body `m` lies in the subtree of tree joint `ji` (its child or a descendant).

@@ -44,6 +44,8 @@ pub(crate) struct StepSensitivity {
     k: BlockMatrix,
     assembled: BlockMatrix,
     blocks: Vec<Block>,
+    /// Per body: the blocks of its column.
+    by_column: Vec<Vec<usize>>,
     /// Per body: ∂d_R/∂ω_k (the body rows' dependence on ż_k, with −m/h₀ on v_k).
     momentum_map: Vec<M3>,
     /// Interval of the known velocities ż_k and of the unknown ones.
@@ -86,7 +88,11 @@ impl StepSensitivity {
         if contacts {
             contact_sensitivity::configuration_blocks(&eqs, s, &d.scratch.contacts, &mut blocks);
         }
-        Ok(StepSensitivity { next, k, assembled, blocks, momentum_map, h0, dt })
+        let mut by_column = vec![Vec::new(); model.body_count()];
+        for (i, b) in blocks.iter().enumerate() {
+            by_column[b.col].push(i);
+        }
+        Ok(StepSensitivity { next, k, assembled, blocks, by_column, momentum_map, h0, dt })
     }
 
     fn model(&self) -> &Model {
@@ -101,8 +107,9 @@ impl StepSensitivity {
         let model = self.model();
         let at = &model.addresses;
         rhs.fill(0.0);
-        for b in &self.blocks {
-            if let Some(dz) = &dz1[b.col] {
+        for (body, dz) in dz1.iter().enumerate() {
+            let Some(dz) = dz else { continue };
+            for b in self.by_column[body].iter().map(|&i| &self.blocks[i]) {
                 for i in 0..b.rows {
                     rhs[b.row + i] += (0..6).map(|c| b.m[i * 6 + c] * dz[c]).sum::<f64>();
                 }
