@@ -12,6 +12,7 @@
 //! The hooks allocate nothing.
 
 pub mod actuator;
+pub mod configuration_derivative;
 pub mod energy;
 pub mod external_wrench;
 pub mod joint_damper;
