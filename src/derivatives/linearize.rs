@@ -49,12 +49,6 @@ impl Sim {
         crate::error::check_len("A", a.len(), nx * nx)?;
         crate::error::check_len("B", b.len(), nx * nu)?;
         let lin = Linearization::new(self, coords)?;
-        let (d, _) = self.data_and_options();
-        let f = &self.model().forces;
-        let driven = d.inputs.joint_input.iter().flatten().any(|&u| u != 0.0) || d.inputs.force.iter().chain(&d.inputs.torque).any(|v| v.norm() != 0.0);
-        if !(f.joint_springs.is_empty() && f.joint_dampers.is_empty() && f.point_springs.is_empty()) || driven {
-            return Err(Error::InvalidArgument("model", "state derivatives with force elements or non-zero inputs are not implemented yet".into()));
-        }
         lin.state_matrix(a);
         lin.input_matrix(b);
         Ok(())

@@ -48,6 +48,8 @@ pub(crate) struct StepSensitivity {
     by_column: Vec<Vec<usize>>,
     /// Per body: ∂d_R/∂ω_k (the body rows' dependence on ż_k, with −m/h₀ on v_k).
     momentum_map: Vec<M3>,
+    /// Refine every solve (the matrix holds contacts, `REFINEMENTS`).
+    refine: bool,
     /// Interval of the known velocities ż_k and of the unknown ones.
     pub h0: f64,
     pub dt: f64,
@@ -85,6 +87,8 @@ impl StepSensitivity {
         let (h0, dt) = (d.frame.dt, d.dt);
         let momentum_map = model.bodies.iter().enumerate().map(|(i, b)| known_momentum_derivative(&b.inertia, h0, &d.frame.w0[i])).collect();
         let mut blocks = configuration_blocks(&model, &eqs, s);
+        let at = &model.addresses;
+        crate::forces::configuration_derivative::add_configuration_blocks(&model, &d.frame, &d.g, &d.inputs, s, &mut |row, col, m| blocks.push(Block { row: at.body(row), rows: 6, col, m: *m }));
         if contacts {
             contact_sensitivity::configuration_blocks(&eqs, s, &d.scratch.contacts, &mut blocks);
         }
@@ -92,7 +96,7 @@ impl StepSensitivity {
         for (i, b) in blocks.iter().enumerate() {
             by_column[b.col].push(i);
         }
-        Ok(StepSensitivity { next, k, assembled, blocks, by_column, momentum_map, h0, dt })
+        Ok(StepSensitivity { next, k, assembled, blocks, by_column, momentum_map, refine: contacts, h0, dt })
     }
 
     fn model(&self) -> &Model {
@@ -134,7 +138,7 @@ impl StepSensitivity {
             input_column(&eqs, coords, c, rhs);
         }
         rhs.iter_mut().for_each(|x| *x = -*x);
-        solve_refined(&self.k, &self.assembled, &model.symbolic, rhs, ds, r);
+        solve_refined(&self.k, &self.assembled, &model.symbolic, self.refine, rhs, ds, r);
     }
 
     pub fn system_size(&self) -> usize {
@@ -193,16 +197,19 @@ fn known_momentum_derivative(j: &M3, h0: f64, w: &V3) -> M3 {
 }
 
 /// Rounds of iterative refinement against the assembled matrix when the factorization
-/// regularizes pivots (loop joints, `model::graph`): unrefined, the regularization biased
-/// the four-bar's input derivative by 1.6e-7 relative; refined, 4.3e-10.
+/// regularizes pivots (loop joints, `model::graph`) or the matrix holds contacts: unrefined,
+/// the regularization biased the four-bar's input derivative by 1.6e-7 relative (refined,
+/// 4.3e-10), and the interior point's barrier terms (complementarity partners of 1e-13
+/// against forces of 10 N, pivots of 1e-14 in sticking friction) cost the quadruped's A
+/// 2.8e-1 relative (refined, 5e-8).
 const REFINEMENTS: usize = 3;
 
-/// x = K⁻¹ b with the factored `k`, refined with the residual of the `assembled` K if the
-/// factorization regularized any pivot.
-fn solve_refined(k: &BlockMatrix, assembled: &BlockMatrix, sym: &Symbolic, b: &[f64], x: &mut [f64], r: &mut [f64]) {
+/// x = K⁻¹ b with the factored `k`, refined with the residual of the `assembled` K if
+/// `refine` or the factorization regularized any pivot.
+fn solve_refined(k: &BlockMatrix, assembled: &BlockMatrix, sym: &Symbolic, refine: bool, b: &[f64], x: &mut [f64], r: &mut [f64]) {
     x.copy_from_slice(b);
     k.solve(sym, x);
-    let rounds = if sym.regularization.iter().any(|&e| e != 0.0) { REFINEMENTS } else { 0 };
+    let rounds = if refine || sym.regularization.iter().any(|&e| e != 0.0) { REFINEMENTS } else { 0 };
     for _ in 0..rounds {
         assembled.multiply(sym, x, r);
         r.iter_mut().zip(b).for_each(|(ri, bi)| *ri = bi - *ri);

@@ -137,12 +137,13 @@ fn relative_difference(x: &[f64], y: &[f64]) -> f64 {
     x.iter().zip(y).fold(0.0f64, |m, (a, b)| m.max((a - b).abs())) / scale
 }
 
-/// A and B of the driven, swinging double pendulum against central differences of whole
-/// steps (h = 1e-5, steps solved to 1e-13), in both coordinates.
+/// A and B of the driven, swinging double pendulum (a joint input, a wrench at a body
+/// point) against central differences of whole steps (h = 1e-5, steps solved to 1e-13).
+/// Measured: A 4.5e-9 (minimal) / 2.0e-10 (maximal); B 6.4e-8 / 1.0e-7 (differences of an
+/// affine map, so this is their rounding: the test above checks B at h = 1e-3).
 #[test]
 fn linearization_matches_central_differences_of_the_step() {
     let mut sim = driven_pendulum();
-    sim.clear_inputs();
     let o = sim.options();
     sim.set_options(crate::SolverOptions { tolerance: 1e-13, ..o }).unwrap();
     for coords in [Coords::Maximal, Coords::Minimal] {
@@ -152,6 +153,6 @@ fn linearization_matches_central_differences_of_the_step() {
         sim.linearize_by_differences(coords, 1e-5, &mut fa, &mut fb).unwrap();
         let (ea, eb) = (relative_difference(&a, &fa), relative_difference(&b, &fb));
         println!("{coords:?}: A {ea:.1e}, B {eb:.1e}");
-        assert!(ea < 1e-6 && eb < 1e-6, "{coords:?}: A {ea:e}, B {eb:e}");
+        assert!(ea < 2e-8 && eb < 5e-7, "{coords:?}: A {ea:e}, B {eb:e}");
     }
 }
