@@ -1548,10 +1548,8 @@ maxdyn_status maxdyn_sim_state_dimensions(const struct maxdyn_sim *sim,
                                           size_t *nu);
 
 // B = ∂x_{k+1}/∂u (nx × nu row-major, `n` = nx·nu, sizes from `maxdyn_model_state_size`)
-// of one step from the current state and inputs, by the implicit function theorem on the
-// step equations; the sim is not advanced. Models with contacts or joint limits, and in
-// minimal coordinates joints with several free rotations, give
-// MAXDYN_STATUS_INVALID_ARGUMENT (not yet derived).
+// of one step from the current state and inputs, as `maxdyn_sim_linearize` gives it; the
+// sim is not advanced. Refusals: those of `maxdyn_sim_linearize`.
 //
 // # Safety
 // `sim` is NULL or live; `out` is NULL or `n` writable doubles.
@@ -1564,7 +1562,16 @@ maxdyn_status maxdyn_sim_input_derivative(const struct maxdyn_sim *sim,
 // inputs (the sim is not advanced): A = ∂f/∂x (nx × nx) into `A` and B = ∂f/∂u (nx × nu)
 // into `B`, row-major, with nx, nu and the meaning of x and u from
 // `maxdyn_model_state_size` for `coords`. Either pointer may be NULL to skip that matrix.
-// Minimal coordinates need a model without kinematic loops.
+//
+// Analytic: the implicit function theorem on the step's equations at its solution, one
+// solve with the step's factored Newton matrix per state entry and input. With contacts,
+// at the interior point's solution: the step smoothed by its final barrier
+// (`contact_tolerance` / 10; a larger contact tolerance gives smoother derivatives near
+// contacts opening or closing). MAXDYN_STATUS_INVALID_ARGUMENT (nothing written) for
+// what is not derived: joint limits, mimic joints, contacts other than a sphere, box or
+// capsule on a body against a world plane, a step that had to be split; in minimal
+// coordinates also kinematic loops and joints with several free rotations (use maximal
+// coordinates, or `maxdyn_sim_linearize_differences`).
 //
 // # Safety
 // `sim` is NULL or live; `A` is NULL or nx·nx writable doubles, `B` NULL or nx·nu.
