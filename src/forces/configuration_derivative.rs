@@ -39,19 +39,18 @@ pub fn add_configuration_blocks(model: &Model, frame: &StepFrame, g: &Multiplier
         let (a, b) = (g.placement(j.parent), g.placement(Some(j.child)));
         let mut theta = [0.0; 6];
         j.minimal_position(&Pose { x: a.x, q: a.q }, &Pose { x: b.x, q: b.q }, &mut theta[..j.dof()]);
-        for i in 0..j.dof() {
-            let k = sp.stiffness[i];
+        for (i, (&k, &rest)) in sp.stiffness.iter().zip(&sp.rest).enumerate().take(j.dof()) {
             if k != 0.0 {
-                let df = rows::coordinate_gradient(j, a, b, i).map(|x| -k * x);
-                rows::gradient(j, a, b, i).add_blocks(-k * (theta[i] - sp.rest[i]), &df, add);
+                let d = rows::gradient(j, a, b, i);
+                let df = rows::coordinate_gradient(j, a, b, i, &d).map(|x| -k * x);
+                d.add_blocks(-k * (theta[i] - rest), &df, add);
             }
         }
     }
     for dm in &forces.joint_dampers {
         let j = &model.joints[dm.joint];
         let (a, b) = (g.placement(j.parent), g.placement(Some(j.child)));
-        for i in 0..j.dof() {
-            let c = dm.damping[i];
+        for (i, &c) in dm.damping.iter().enumerate().take(j.dof()) {
             if c != 0.0 {
                 let d = rows::rate(j, a, b, i);
                 d.add_blocks(-c * d.pair.rate(vel), &d.rate_gradient(vel).map(|x| -c * x), add);
@@ -73,9 +72,9 @@ pub fn add_configuration_blocks(model: &Model, frame: &StepFrame, g: &Multiplier
     for (ji, j) in model.joints.iter().enumerate() {
         let u = &inputs.joint_input[ji];
         let (a, b) = (g.placement(j.parent), g.placement(Some(j.child)));
-        for i in 0..j.dof() {
-            if u[i] != 0.0 {
-                rows::rate(j, a, b, i).add_blocks(u[i], &fixed, add);
+        for (i, &ui) in u.iter().enumerate().take(j.dof()) {
+            if ui != 0.0 {
+                rows::rate(j, a, b, i).add_blocks(ui, &fixed, add);
             }
         }
     }

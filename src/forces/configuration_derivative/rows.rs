@@ -143,10 +143,11 @@ pub fn gradient(j: &Joint, a: &Placement, b: &Placement, i: usize) -> PairDeriva
 /// rows: the gradient rows, except for the universal joint's angles, whose rows
 /// (`joint_directions::gradient_rows`) are their gradients only where the joint's
 /// constraint holds; at z_{k+1} it need not.
-pub fn coordinate_gradient(j: &Joint, a: &Placement, b: &Placement, i: usize) -> [V6; 2] {
+/// `rows` is [`gradient`] of the same coordinate.
+pub fn coordinate_gradient(j: &Joint, a: &Placement, b: &Placement, i: usize, rows: &PairDerivative) -> [V6; 2] {
     let nt = j.ct.len;
     if j.kind != JointType::Universal || i < nt {
-        return gradient(j, a, b, i).rows_stacked();
+        return rows.rows_stacked();
     }
     let (ga, gb) = universal_angle_gradients(j, &a.q, &b.q);
     // δψ = R_aᵀ R_b δφ_b − δφ_a, the relative rotation's left perturbation (parent frame)
