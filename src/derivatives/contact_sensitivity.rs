@@ -28,12 +28,9 @@ use crate::step::interior_point::contact_rows;
 use crate::step::problem::Equations;
 
 
-/// Refuses contacts whose derivative this module does not give: joint limits, and points
-/// not of a body against a world plane (see the module doc).
+/// Refuses contacts whose derivative this module does not give: points not of a body
+/// against a world plane (see the module doc).
 pub(super) fn check(model: &Model) -> Result<()> {
-    if !model.limit_sides.is_empty() {
-        return Err(Error::InvalidArgument("model", "step derivatives with joint limits are not implemented yet".into()));
-    }
     for (ci, c) in model.contacts.iter().enumerate() {
         let [a, b] = &c.shapes;
         let world_plane = matches!(b, Shape::Plane { .. } | Shape::Placed { body: None, geometry: Geometry::HalfSpace, .. });
@@ -60,7 +57,7 @@ pub(super) fn assemble(eqs: &Equations, s: &[f64], cw: &ContactWork, k: &mut Blo
 pub(super) fn configuration_blocks(eqs: &Equations, s: &[f64], cw: &ContactWork, out: &mut Vec<Block>) {
     let model = eqs.model;
     let at = &model.addresses;
-    for ci in cw.selection.iter() {
+    for ci in cw.selection.iter().filter(|&ci| ci < model.contacts.len()) {
         let p = &cw.points[ci];
         let fr = &cw.frames[ci];
         let l = cw.nodes.layout(ci);

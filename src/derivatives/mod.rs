@@ -13,6 +13,7 @@
 
 mod contact_sensitivity;
 mod differences;
+mod limit_sensitivity;
 mod linearize;
 mod step_sensitivity;
 #[cfg(test)]

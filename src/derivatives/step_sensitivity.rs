@@ -13,9 +13,12 @@
 //! * joint rows g(z_{k+2}), z_{k+2} = (x_{k+1} + v dt, q_{k+1} ⊗ ω̄(ω, dt)): moving z_{k+1}
 //!   moves z_{k+2} by (δx, Q(ω̄)ᵀ δφ), so their block is the constraint's tangent block at
 //!   z_{k+2} through that map;
-//! * inputs: `input_column` (forces held over the step, directions at z_{k+1}).
+//! * inputs: `input_column` (forces held over the step, directions at z_{k+1});
+//! * force elements (`forces::configuration_derivative`), contacts
+//!   (`contact_sensitivity`: also the interior point's condensed matrix at its solution)
+//!   and joint limits (`limit_sensitivity`).
 
-use super::contact_sensitivity;
+use super::{contact_sensitivity, limit_sensitivity};
 use super::input_column;
 use crate::integrator::prediction::advance;
 use crate::joints::constraint::Side;
@@ -91,6 +94,7 @@ impl StepSensitivity {
         crate::forces::configuration_derivative::add_configuration_blocks(&model, &d.frame, &d.g, &d.inputs, s, &mut |row, col, m| blocks.push(Block { row: at.body(row), rows: 6, col, m: *m }));
         if contacts {
             contact_sensitivity::configuration_blocks(&eqs, s, &d.scratch.contacts, &mut blocks);
+            limit_sensitivity::configuration_blocks(&eqs, s, &d.scratch.contacts, &mut blocks);
         }
         let mut by_column = vec![Vec::new(); model.body_count()];
         for (i, b) in blocks.iter().enumerate() {

@@ -36,23 +36,7 @@ impl Joint {
         let nt = self.dt.len;
         if nt > 0 {
             let mu: V3 = self.dt.as_slice().iter().zip(&lambda[..nt]).map(|(d, l)| d * *l).sum();
-            let w = a.r * mu;
-            let arm = a.r.tr_mul(&(b.x + b.r * self.p_child - a.x));
-            let qa_mu = a.r * skew(&mu);
-            let pb = skew(&self.p_child);
-            // forces ±Q_a μ_T turn with the parent
-            add(&mut out[CHILD][PARENT], 0, 3, &-qa_mu);
-            add(&mut out[PARENT][PARENT], 0, 3, &qa_mu);
-            // child torque rows 2 [p_b]× Q_bᵀ w
-            add(&mut out[CHILD][PARENT], 3, 3, &(-2.0 * pb * b.r.transpose() * qa_mu));
-            add(&mut out[CHILD][CHILD], 3, 3, &(2.0 * pb * skew(&b.r.tr_mul(&w))));
-            // parent torque rows 2 [μ]× arm
-            let m2 = 2.0 * skew(&mu);
-            let m2_qat = m2 * a.r.transpose();
-            add(&mut out[PARENT][CHILD], 3, 0, &m2_qat);
-            add(&mut out[PARENT][PARENT], 3, 0, &-m2_qat);
-            add(&mut out[PARENT][CHILD], 3, 3, &(-m2_qat * b.r * pb));
-            add(&mut out[PARENT][PARENT], 3, 3, &(m2 * skew(&arm)));
+            self.add_translation_force_derivative(a, b, &mu, &mut out);
         }
         let (_, rs) = self.kind.selection();
         let off = rotation(&self.q_offset);
@@ -92,9 +76,34 @@ impl Joint {
     }
 }
 
+impl Joint {
+    /// Adds the translational rows' part of [`Joint::constraint_force_derivative`] for the
+    /// parent-frame force μ (the forces ±Q_a μ at the joint points): also the derivative of
+    /// a translational coordinate's force map, μ its direction times its force.
+    pub fn add_translation_force_derivative(&self, a: &Placement, b: &Placement, mu: &V3, out: &mut [[M6; 2]; 2]) {
+        let w = a.r * mu;
+        let arm = a.r.tr_mul(&(b.x + b.r * self.p_child - a.x));
+        let qa_mu = a.r * skew(mu);
+        let pb = skew(&self.p_child);
+        // forces ±Q_a μ turn with the parent
+        add(&mut out[CHILD][PARENT], 0, 3, &-qa_mu);
+        add(&mut out[PARENT][PARENT], 0, 3, &qa_mu);
+        // child torque rows 2 [p_b]× Q_bᵀ w
+        add(&mut out[CHILD][PARENT], 3, 3, &(-2.0 * pb * b.r.transpose() * qa_mu));
+        add(&mut out[CHILD][CHILD], 3, 3, &(2.0 * pb * skew(&b.r.tr_mul(&w))));
+        // parent torque rows 2 [μ]× arm
+        let m2 = 2.0 * skew(mu);
+        let m2_qat = m2 * a.r.transpose();
+        add(&mut out[PARENT][CHILD], 3, 0, &m2_qat);
+        add(&mut out[PARENT][PARENT], 3, 0, &-m2_qat);
+        add(&mut out[PARENT][CHILD], 3, 3, &(-m2_qat * b.r * pb));
+        add(&mut out[PARENT][PARENT], 3, 3, &(m2 * skew(&arm)));
+    }
+}
+
 /// Adds a 3×3 block at (row, col) of a 6×6.
 #[inline]
-fn add(m: &mut M6, row: usize, col: usize, b: &M3) {
+pub(crate) fn add(m: &mut M6, row: usize, col: usize, b: &M3) {
     let mut v = m.fixed_view_mut::<3, 3>(row, col);
     v += b;
 }

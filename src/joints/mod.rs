@@ -4,6 +4,7 @@
 
 pub mod constraint;
 pub mod coordinate;
+pub mod coordinate_hessian;
 pub mod force_derivative;
 pub mod hooke;
 pub mod minimal;
