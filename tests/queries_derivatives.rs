@@ -202,3 +202,33 @@ fn state_derivatives_with_joint_limits_match_central_differences() {
     }
     assert!(loaded >= 3, "{loaded} limits carry load");
 }
+
+/// Mimic joints (URDF `<mimic>`): a hand on a slider carrying two fingers, the second
+/// finger mimicking the first (−1, 0.1 rad) and a prismatic finger slide mimicking the
+/// wrist's angle (0.02 m/rad), driven and moving. A against central differences (maximal:
+/// the followers' coordinates are not free, so the minimal state does not describe it).
+/// Measured 8.3e-11 (without the mimics' terms: 9.9e-1).
+#[test]
+fn state_derivatives_with_mimic_joints_match_central_differences() {
+    use maxdyn::{Builder, Inertia, JointType, Model, Parent};
+    use std::sync::Arc;
+    let mut b = Builder::new();
+    let inertia = || Inertia::diagonal(0.01, 0.012, 0.008).unwrap();
+    let hand = b.add_body(1.0, inertia()).unwrap();
+    let f1 = b.add_body(0.2, inertia()).unwrap();
+    let f2 = b.add_body(0.2, inertia()).unwrap();
+    let slide = b.add_body(0.1, inertia()).unwrap();
+    let wrist = b.add_joint(JointType::Revolute, Parent::World, hand, [0.0; 3], [0.0, 0.0, 0.1], [1.0, 0.2, 0.0]).unwrap();
+    let j1 = b.add_joint(JointType::Revolute, hand, f1, [0.05, 0.0, -0.1], [0.0, 0.0, 0.05], [0.0, 1.0, 0.0]).unwrap();
+    let j2 = b.add_joint(JointType::Revolute, hand, f2, [-0.05, 0.0, -0.1], [0.0, 0.0, 0.05], [0.0, 1.0, 0.0]).unwrap();
+    let j3 = b.add_joint(JointType::Prismatic, hand, slide, [0.0, 0.03, -0.1], [0.0; 3], [0.0, 0.0, 1.0]).unwrap();
+    b.add_mimic(j2, j1, -1.0, 0.1).unwrap();
+    b.add_mimic(j3, wrist, 0.02, 0.0).unwrap();
+    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-3).unwrap();
+    sim.set_joint_velocity(wrist, &[1.2]).unwrap();
+    sim.set_joint_input(j1, &[0.05]).unwrap();
+    let sim = moving(sim, 50);
+    let (ea, _) = linearization_error(&sim, Coords::Maximal, 1e-6);
+    println!("mimics: A {ea:.1e}");
+    assert!(ea < 4e-10, "A {ea:e}");
+}

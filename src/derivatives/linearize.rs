@@ -41,9 +41,8 @@ impl Model {
 
 impl Sim {
     /// A (nx × nx) and B (nx × nu), row-major, of one step from the current state and
-    /// inputs; the sim is not advanced. Refused (INVALID_ARGUMENT): models with mimics or
-    /// with contacts other than `contact_sensitivity` derives, a step that had to be
-    /// split, and in minimal coordinates kinematic loops and joints with several free
+    /// inputs; the sim is not advanced. Refused (INVALID_ARGUMENT): models with contacts
+    /// other than `contact_sensitivity` derives, a step that had to be split, and in minimal coordinates kinematic loops and joints with several free
     /// rotations.
     pub fn linearize(&self, coords: Coords, a: &mut [f64], b: &mut [f64]) -> Result<()> {
         let (nx, nu) = self.model().linearization_size(coords);

@@ -12,8 +12,8 @@
 //! directions at z_{k+1}, so f is affine in them.
 
 mod contact_sensitivity;
+mod coordinate_sensitivity;
 mod differences;
-mod limit_sensitivity;
 mod linearize;
 mod step_sensitivity;
 #[cfg(test)]

@@ -16,9 +16,9 @@
 //! * inputs: `input_column` (forces held over the step, directions at z_{k+1});
 //! * force elements (`forces::configuration_derivative`), contacts
 //!   (`contact_sensitivity`: also the interior point's condensed matrix at its solution)
-//!   and joint limits (`limit_sensitivity`).
+//!   and joint limits and mimics (`coordinate_sensitivity`).
 
-use super::{contact_sensitivity, limit_sensitivity};
+use super::{contact_sensitivity, coordinate_sensitivity};
 use super::input_column;
 use crate::integrator::prediction::advance;
 use crate::joints::constraint::Side;
@@ -60,8 +60,8 @@ pub(crate) struct StepSensitivity {
 
 impl StepSensitivity {
     /// Takes one step from a copy of `sim` and prepares its derivatives. Refused: models
-    /// with joint limits, mimics or contacts other than `contact_sensitivity` derives, and a
-    /// step that had to be split.
+    /// with contacts other than `contact_sensitivity` derives, and a step that had to be
+    /// split.
     pub fn at(sim: &Sim) -> Result<StepSensitivity> {
         let mut next = sim.clone();
         let stats = next.step()?;
@@ -73,9 +73,6 @@ impl StepSensitivity {
         let contacts = model.inequality_count() > 0;
         if contacts {
             contact_sensitivity::check(&model)?;
-        }
-        if !model.mimics.is_empty() {
-            return Err(Error::InvalidArgument("model", "step derivatives with mimic joints are not implemented yet".into()));
         }
         let eqs = Equations { model: &model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
         let s = &d.scratch.it.s;
@@ -94,8 +91,9 @@ impl StepSensitivity {
         crate::forces::configuration_derivative::add_configuration_blocks(&model, &d.frame, &d.g, &d.inputs, s, &mut |row, col, m| blocks.push(Block { row: at.body(row), rows: 6, col, m: *m }));
         if contacts {
             contact_sensitivity::configuration_blocks(&eqs, s, &d.scratch.contacts, &mut blocks);
-            limit_sensitivity::configuration_blocks(&eqs, s, &d.scratch.contacts, &mut blocks);
+            coordinate_sensitivity::limit_blocks(&eqs, s, &d.scratch.contacts, &mut blocks);
         }
+        coordinate_sensitivity::mimic_blocks(&eqs, s, &mut blocks);
         let mut by_column = vec![Vec::new(); model.body_count()];
         for (i, b) in blocks.iter().enumerate() {
             by_column[b.col].push(i);
