@@ -1568,10 +1568,9 @@ maxdyn_status maxdyn_sim_input_derivative(const struct maxdyn_sim *sim,
 // at the interior point's solution: the step smoothed by its final barrier
 // (`contact_tolerance` / 10; a larger contact tolerance gives smoother derivatives near
 // contacts opening or closing). MAXDYN_STATUS_INVALID_ARGUMENT (nothing written) for
-// what is not derived: mimic joints, contacts other than a sphere, box or
-// capsule on a body against a world plane, a step that had to be split; in minimal
-// coordinates also kinematic loops and joints with several free rotations (use maximal
-// coordinates, or `maxdyn_sim_linearize_differences`).
+// what is not derived: contacts other than a sphere, box or capsule on a body against
+// a world plane, a step that had to be split; in minimal coordinates also kinematic
+// loops (use maximal coordinates). `maxdyn_sim_linearize_differences` works for all.
 //
 // # Safety
 // `sim` is NULL or live; `A` is NULL or nx·nx writable doubles, `B` NULL or nx·nu.

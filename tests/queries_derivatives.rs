@@ -112,7 +112,9 @@ fn state_derivatives_match_central_differences_of_the_step() {
 /// The quadruped standing on its four feet (friction cones, contacts condensed at the
 /// interior point's solution): A against central differences, the steps' contacts solved
 /// to 1e-12 (the differences need it: at the default 1e-8 they are accurate to ~4e-6 only).
-/// Its leg joints driven by the PD controller's torques. Measured 9.3e-9 at h = 1e-6.
+/// Its leg joints driven by the PD controller's torques. Measured at h = 1e-6: 9.3e-9
+/// (maximal), 6.1e-8 (minimal: the floating base's position and rotation vector, then the
+/// twelve leg angles).
 #[test]
 fn state_derivatives_with_contacts_match_central_differences() {
     let q = Quadruped::load();
@@ -127,13 +129,17 @@ fn state_derivatives_with_contacts_match_central_differences() {
     let (ea, _) = linearization_error(&sim, Coords::Maximal, 1e-6);
     println!("quadruped standing: A {ea:.1e}");
     assert!(ea < 4e-8, "A {ea:e}");
+    let (em, _) = linearization_error(&sim, Coords::Minimal, 1e-6);
+    println!("quadruped standing, minimal: A {em:.1e}");
+    assert!(em < 2.5e-7, "minimal A {em:e}");
 }
 
 /// Every force element on every kind of joint: a floating base carrying a revolute,
 /// prismatic, spherical and universal joint in a chain, with joint springs (off their
 /// rest) and dampers on each, a point spring-damper to the world, joint inputs and a body
-/// wrench at a point, moving. A against central differences (maximal: the spherical and
-/// universal joints have several free rotations). Measured 1.3e-10.
+/// wrench at a point, moving. A against central differences. Measured 1.3e-10 (maximal),
+/// 1.2e-8 (minimal: rotation vectors for the floating and spherical joints, the universal
+/// joint's two angles).
 #[test]
 fn state_derivatives_with_force_elements_match_central_differences() {
     use maxdyn::{Builder, Inertia, JointType, Model, Parent};
@@ -163,6 +169,9 @@ fn state_derivatives_with_force_elements_match_central_differences() {
     let sim = moving(sim, 20);
     let (ea, eb) = linearization_error(&sim, Coords::Maximal, 1e-6);
     println!("force elements: A {ea:.1e}, B {eb:.1e}");
+    let (em, _) = linearization_error(&sim, Coords::Minimal, 1e-6);
+    println!("force elements, minimal: A {em:.1e}");
+    assert!(em < 5e-8, "minimal A {em:e}");
     assert!(ea < 6e-10, "A {ea:e}");
 }
 

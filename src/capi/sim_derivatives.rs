@@ -80,9 +80,8 @@ pub unsafe extern "C" fn maxdyn_sim_input_derivative(sim: *const maxdyn_sim, coo
 /// (`contact_tolerance` / 10; a larger contact tolerance gives smoother derivatives near
 /// contacts opening or closing). MAXDYN_STATUS_INVALID_ARGUMENT (nothing written) for
 /// what is not derived: contacts other than a sphere, box or capsule on a body against
-/// a world plane, a step that had to be split; in minimal
-/// coordinates also kinematic loops and joints with several free rotations (use maximal
-/// coordinates, or `maxdyn_sim_linearize_differences`).
+/// a world plane, a step that had to be split; in minimal coordinates also kinematic
+/// loops (use maximal coordinates). `maxdyn_sim_linearize_differences` works for all.
 ///
 /// # Safety
 /// `sim` is NULL or live; `A` is NULL or nx·nx writable doubles, `B` NULL or nx·nu.

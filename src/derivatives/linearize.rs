@@ -12,19 +12,24 @@
 //!   `Sim::set_joint_position` places them), so a coordinate moves both by the forward
 //!   kinematics' Jacobian and ż_k follows from (δz_k, δz_{k+1}); after the step
 //!   θ' = θ(z_{k+1}), θ̇' = (θ(z_{k+2}) − θ(z_{k+1}))/dt with z_{k+2} = z_{k+1} ⊕ ż_{k+1} dt.
-//!   Every joint must be in the spanning tree with single-axis coordinates (translations,
-//!   one rotation).
+//!   Every joint must be in the spanning tree; a free rotation's coordinates are its
+//!   rotation vector r (moving the relative rotation by exp(J_r(r) δr)), the universal
+//!   joint's its two angles.
 
 use super::differences::check_minimal_state;
 use super::step_sensitivity::StepSensitivity;
 use crate::integrator::next_poses::rotation_map;
 use crate::integrator::prediction::advance;
 use crate::joints::constraint::Pose;
+use crate::forces::configuration_derivative::rows;
+use crate::forces::rotation_log::inverse_right_jacobian;
 use crate::joints::coordinate::CoordinateGradient;
+use crate::joints::tangent::Placement;
+use crate::joints::{Joint, JointType};
 use crate::joints::minimal::Twist;
 use crate::kinematics::Coords;
-use crate::math::{conj, qmul, rotation, step_rotation, vec_part, M3, V3, V4};
-use crate::model::{Error, Model, Result};
+use crate::math::{conj, from_rotation_vector, qmul, rotation, step_rotation, vec_part, M3, V3, V4};
+use crate::model::{Model, Result};
 use crate::sim::Sim;
 
 impl Model {
@@ -109,9 +114,6 @@ impl<'a> Linearization<'a> {
         let model = sim.model();
         if coords == Coords::Minimal {
             check_minimal_state(sim)?;
-            if let Some(j) = model.joints.iter().find(|j| (0..j.dof()).any(|i| !j.is_single_axis(i))) {
-                return Err(Error::InvalidArgument("model", format!("joint `{}` ({:?}) has several free rotations; minimal step derivatives need single-axis coordinates", j.name, j.kind)));
-            }
         }
         let step = StepSensitivity::at(sim)?;
         let nb = model.body_count();
@@ -132,7 +134,7 @@ impl<'a> Linearization<'a> {
             for j in &model.joints {
                 for i in 0..j.dof() {
                     let pick = |z: &[Pose]| j.parent.map_or(Pose::WORLD, |p| z[p]);
-                    gradients.push((j.coordinate_and_gradient(&pick(&z1), &z1[j.child], i, true).1, j.coordinate_and_gradient(&pick(&z2), &z2[j.child], i, true).1));
+                    gradients.push((minimal_gradient(j, &pick(&z1), &z1[j.child], i), minimal_gradient(j, &pick(&z2), &z2[j.child], i)));
                 }
             }
             subtree = (0..model.joint_count()).map(|ji| (0..nb).map(|m| in_subtree(model, m, ji)).collect()).collect();
@@ -253,7 +255,19 @@ impl<'a> Linearization<'a> {
         let a = j.parent.map_or(Pose::WORLD, |p| z[p]);
         let c = z[j.child];
         let mut e = [0.0; 6];
-        e[i] = 1.0;
+        let nt = j.ct.len;
+        if j.is_single_axis(i) || j.kind == JointType::Universal {
+            e[i] = 1.0;
+        } else {
+            // a rotation-vector coordinate r_k turns the relative rotation exp(r) by
+            // exp(J_r(r) e_k): the rate of that turn in the parent frame, Q(exp(r)) J_r(r) e_k
+            let mut pos = [0.0; 6];
+            j.minimal_position(&a, &c, &mut pos[..j.dof()]);
+            let r = V3::new(pos[nt], pos[nt + 1], pos[nt + 2]);
+            let jr = inverse_right_jacobian(&r).try_inverse().expect("J_r is invertible below π");
+            let w = rotation(&from_rotation_vector(&r)) * jr.column(i - nt);
+            e[nt..nt + 3].copy_from_slice(w.as_slice());
+        }
         let t = j.child_twist(&a, &Twist::ZERO, &c, &e[..j.dof()]);
         (t.v, rotation(&c.q) * t.w, c.x)
     }
@@ -285,7 +299,7 @@ impl<'a> Linearization<'a> {
 }
 
 /// The change of joint `j`'s coordinate with gradient `g` for body tangents `dz(body)`.
-fn coordinate_change(j: &crate::joints::Joint, g: &CoordinateGradient, dz: impl Fn(usize) -> [f64; 6]) -> f64 {
+fn coordinate_change(j: &Joint, g: &CoordinateGradient, dz: impl Fn(usize) -> [f64; 6]) -> f64 {
     let dot = |gx: &V3, gphi: &V3, d: &[f64; 6]| gx.dot(&V3::new(d[0], d[1], d[2])) + gphi.dot(&V3::new(d[3], d[4], d[5]));
     let mut v = dot(&g.child_x, &g.child_phi, &dz(j.child));
     if let Some(p) = j.parent {
@@ -298,6 +312,19 @@ fn coordinate_change(j: &crate::joints::Joint, g: &CoordinateGradient, dz: impl 
 fn rigid_motion(t: &(V3, V3, V3), z: &Pose) -> [f64; 6] {
     let (v, w, origin) = t;
     six(&(v + w.cross(&(z.x - origin))), &(rotation(&z.q).transpose() * w))
+}
+
+/// The gradient of joint `j`'s minimal coordinate `i` (as `Sim::joint_position` reads it)
+/// at poses (a, b): a single-axis coordinate's from `coordinate`, a rotation vector's and
+/// the universal joint's angles' from the force elements' rows (`rows::coordinate_gradient`).
+fn minimal_gradient(j: &Joint, a: &Pose, b: &Pose, i: usize) -> CoordinateGradient {
+    if j.is_single_axis(i) {
+        return j.coordinate_and_gradient(a, b, i, true).1;
+    }
+    let (pa, pb) = (Placement::of(a), Placement::of(b));
+    let g = rows::coordinate_gradient(j, &pa, &pb, i, &rows::gradient(j, &pa, &pb, i));
+    let v = |k: usize, o: usize| V3::new(g[k][o], g[k][o + 1], g[k][o + 2]);
+    CoordinateGradient { parent_x: v(0, 0), parent_phi: v(0, 3), child_x: v(1, 0), child_phi: v(1, 3) }
 }
 
 /// Whether body `m` lies in the subtree of tree joint `ji` (its child or a descendant).

@@ -14,7 +14,7 @@
 //! * joint actuators: f = u, fixed; only the rows turn;
 //! * external wrenches: the moment p × Q(q_{k+1})ᵀF of a force at a body point.
 
-mod rows;
+pub(crate) mod rows;
 #[cfg(test)]
 mod rows_tests;
 #[cfg(test)]
