@@ -75,20 +75,9 @@ struct Perturbation {
     dzd0: Vec<Option<[f64; 6]>>,
 }
 
-/// Buffers of the columns' solves.
-struct Work {
-    p: Perturbation,
-    rhs: Vec<f64>,
-    r: Vec<f64>,
-    ds: Vec<f64>,
-    delta: Vec<([f64; 6], [f64; 6])>,
-}
-
-impl Work {
-    fn new(n: usize, nb: usize) -> Work {
-        Work { p: Perturbation { dz1: vec![None; nb], dzd0: vec![None; nb] }, rhs: vec![0.0; n], r: vec![0.0; n], ds: vec![0.0; n], delta: vec![([0.0; 6], [0.0; 6]); nb] }
-    }
-}
+/// Columns solved together (`Linearization::columns`): the factors' blocks applied to
+/// this many at once.
+const CHUNK: usize = 32;
 
 struct Linearization<'a> {
     sim: &'a Sim,
@@ -146,48 +135,76 @@ impl<'a> Linearization<'a> {
         self.sim.model()
     }
 
-    /// A into `a` (nx × nx): one solve per state entry.
+    /// A into `a` (nx × nx): one column per state entry.
     fn state_matrix(&self, a: &mut [f64]) {
         let (nx, _) = self.model().linearization_size(self.coords);
-        let mut col = vec![0.0; nx];
-        let mut work = Work::new(self.step.system_size(), self.model().body_count());
-        for c in 0..nx {
+        self.columns(nx, |c, p| {
             match self.coords {
-                Coords::Maximal => self.maximal_column(c, &mut work.p),
-                Coords::Minimal => self.minimal_column(c, &mut work.p),
+                Coords::Maximal => self.maximal_column(c, p),
+                Coords::Minimal => self.minimal_column(c, p),
             }
-            self.response(None, &mut work, &mut col);
-            for r in 0..nx {
-                a[r * nx + c] = col[r];
+            None
+        }, |c, col| {
+            for (r, v) in col.iter().enumerate() {
+                a[r * nx + c] = *v;
             }
-        }
+        });
     }
 
-    /// B into `b` (nx × nu): one solve per input.
+    /// B into `b` (nx × nu): one column per input.
     fn input_matrix(&self, b: &mut [f64]) {
-        let (nx, nu) = self.model().linearization_size(self.coords);
-        let mut col = vec![0.0; nx];
-        let mut work = Work::new(self.step.system_size(), self.model().body_count());
-        for c in 0..nu {
-            self.response(Some((self.coords, c)), &mut work, &mut col);
-            for r in 0..nx {
-                b[r * nu + c] = col[r];
+        let (_, nu) = self.model().linearization_size(self.coords);
+        let coords = self.coords;
+        self.columns(nu, |c, _| Some((coords, c)), |c, col| {
+            for (r, v) in col.iter().enumerate() {
+                b[r * nu + c] = *v;
+            }
+        });
+    }
+
+    /// The state's response to `count` perturbations, solved `CHUNK` at a time with the
+    /// factors applied to all of them at once: `perturb(c, p)` sets column c's
+    /// perturbation (and returns its input, for an input column), `write(c, x)` takes its
+    /// response (nx).
+    fn columns(&self, count: usize, perturb: impl Fn(usize, &mut Perturbation) -> Option<(Coords, usize)>, mut write: impl FnMut(usize, &[f64])) {
+        let (nx, _) = self.model().linearization_size(self.coords);
+        let (n, nb) = (self.step.system_size(), self.model().body_count());
+        let at = &self.model().addresses;
+        let mut p = Perturbation { dz1: vec![None; nb], dzd0: vec![None; nb] };
+        let mut kept: Vec<Vec<Option<[f64; 6]>>> = vec![vec![None; nb]; CHUNK];
+        let (mut batch, mut rhs) = (vec![0.0; n * CHUNK], vec![0.0; n]);
+        let mut delta = vec![([0.0; 6], [0.0; 6]); nb];
+        let mut out = vec![0.0; nx];
+        for start in (0..count).step_by(CHUNK) {
+            let m = CHUNK.min(count - start);
+            for k in 0..m {
+                p.dz1.iter_mut().chain(p.dzd0.iter_mut()).for_each(|d| *d = None);
+                let input = perturb(start + k, &mut p);
+                self.step.right_hand_side(&p.dz1, &p.dzd0, input, &mut rhs);
+                for (i, v) in rhs.iter().enumerate() {
+                    batch[i * m + k] = *v;
+                }
+                kept[k].copy_from_slice(&p.dz1);
+            }
+            self.step.solve_many(&mut batch[..n * m], m);
+            for k in 0..m {
+                // each body's δz_{k+1} and δż_{k+1} (6 + 6)
+                for (b, d) in delta.iter_mut().enumerate() {
+                    let o = at.body(b);
+                    let mut dv = [0.0; 6];
+                    for (r, v) in dv.iter_mut().enumerate() {
+                        *v = batch[(o + r) * m + k];
+                    }
+                    *d = (kept[k][b].unwrap_or([0.0; 6]), dv);
+                }
+                self.state_rows(&delta, &mut out);
+                write(start + k, &out);
             }
         }
     }
 
-    /// The state after the step's change (`out`, nx) for the perturbation in `work.p` and
-    /// input `input` (the perturbation is cleared after).
-    fn response(&self, input: Option<(Coords, usize)>, work: &mut Work, out: &mut [f64]) {
-        let Work { p, rhs, r, ds, delta } = work;
-        self.step.solve(&p.dz1, &p.dzd0, input, rhs, r, ds);
-        let at = &self.model().addresses;
-        // each body's δz_{k+1} and δż_{k+1} (6 + 6)
-        for (b, d) in delta.iter_mut().enumerate() {
-            let o = at.body(b);
-            *d = (p.dz1[b].unwrap_or([0.0; 6]), ds[o..o + 6].try_into().expect("six velocity unknowns"));
-        }
-        p.dz1.iter_mut().chain(p.dzd0.iter_mut()).for_each(|d| *d = None);
+    /// The state after the step's change (`out`, nx) from each body's (δz_{k+1}, δż_{k+1}).
+    fn state_rows(&self, delta: &[([f64; 6], [f64; 6])], out: &mut [f64]) {
         match self.coords {
             Coords::Maximal => {
                 for (b, (dz, dv)) in delta.iter().enumerate() {

@@ -40,7 +40,8 @@ impl Sim {
         let (mut rhs, mut r, mut ds) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
         let at = &self.model().addresses;
         for c in 0..nu {
-            step.solve(&none, &none, Some((coords, c)), &mut rhs, &mut r, &mut ds);
+            step.right_hand_side(&none, &none, Some((coords, c)), &mut rhs);
+            step.solve(&rhs, &mut r, &mut ds);
             for b in 0..nb {
                 for k in 0..6 {
                     out[(6 * b + k) * nu + c] = ds[at.body(b) + k];

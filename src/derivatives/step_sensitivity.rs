@@ -106,18 +106,19 @@ impl StepSensitivity {
         d.layout(self.next.model())
     }
 
-    /// The unknowns' change δs (into `ds`) for a change of the prediction `dz1` and of the
-    /// known velocities `dzd0` (6 per body each, tangent coordinates; `None` entries are
-    /// zero), and of input `input` (a unit change). `rhs` is workspace of the system size.
-    pub fn solve(&self, dz1: &[Option<[f64; 6]>], dzd0: &[Option<[f64; 6]>], input: Option<(Coords, usize)>, rhs: &mut [f64], r: &mut [f64], ds: &mut [f64]) {
+    /// The right-hand side −(∂f/∂z_{k+1} δz_{k+1} + ∂f/∂ż_k δż_k + ∂f/∂u δu) into `rhs`
+    /// for a change of the prediction `dz1` and of the known velocities `dzd0` (6 per body
+    /// each, tangent coordinates; `None` entries are zero) and of input `input` (a unit
+    /// change): δs = K⁻¹ rhs.
+    pub fn right_hand_side(&self, dz1: &[Option<[f64; 6]>], dzd0: &[Option<[f64; 6]>], input: Option<(Coords, usize)>, rhs: &mut [f64]) {
         let model = self.model();
         let at = &model.addresses;
         rhs.fill(0.0);
         for (body, dz) in dz1.iter().enumerate() {
             let Some(dz) = dz else { continue };
             for b in self.by_column[body].iter().map(|&i| &self.blocks[i]) {
-                for i in 0..b.rows {
-                    rhs[b.row + i] += (0..6).map(|c| b.m[i * 6 + c] * dz[c]).sum::<f64>();
+                for (i, row) in b.m[..6 * b.rows].chunks_exact(6).enumerate() {
+                    rhs[b.row + i] += row[0] * dz[0] + row[1] * dz[1] + row[2] * dz[2] + row[3] * dz[3] + row[4] * dz[4] + row[5] * dz[5];
                 }
             }
         }
@@ -140,7 +141,32 @@ impl StepSensitivity {
             input_column(&eqs, coords, c, rhs);
         }
         rhs.iter_mut().for_each(|x| *x = -*x);
-        solve_refined(&self.k, &self.assembled, &model.symbolic, self.refine, rhs, ds, r);
+    }
+
+    /// δs for one right-hand side (`right_hand_side`) into `ds`; `r` is workspace.
+    pub fn solve(&self, rhs: &[f64], r: &mut [f64], ds: &mut [f64]) {
+        solve_refined(&self.k, &self.assembled, &self.model().symbolic, self.refine, rhs, ds, r);
+    }
+
+    /// δS = K⁻¹ B in place for `m` right-hand sides, B row-major (n × m): one pass of the
+    /// factors over all columns, then the refinement of `solve` column by column where it
+    /// applies.
+    pub fn solve_many(&self, b: &mut [f64], m: usize) {
+        let sym = &self.model().symbolic;
+        let n = self.system_size();
+        if !(self.refine || sym.regularization.iter().any(|&e| e != 0.0)) {
+            return self.k.solve_many(sym, b, m);
+        }
+        let (mut col, mut x, mut r) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        for k in 0..m {
+            for i in 0..n {
+                col[i] = b[i * m + k];
+            }
+            self.solve(&col, &mut r, &mut x);
+            for i in 0..n {
+                b[i * m + k] = x[i];
+            }
+        }
     }
 
     pub fn system_size(&self) -> usize {

@@ -17,6 +17,21 @@ pub fn gemm_sub(c: &mut [f64], a: &[f64], b: &[f64], m: usize, k: usize, n: usiz
     }
 }
 
+/// c (m×n) −= a (m×k) · b (k×n) for wide b (many right-hand sides): each row of c takes
+/// multiples of whole rows of b, so the inner loop runs along n contiguous entries.
+pub fn panel_sub(c: &mut [f64], a: &[f64], b: &[f64], m: usize, k: usize, n: usize) {
+    let (c, a, b) = (&mut c[..m * n], &a[..m * k], &b[..k * n]);
+    for (ci, ai) in c.chunks_exact_mut(n).zip(a.chunks_exact(k)) {
+        for (bl, &f) in b.chunks_exact(n).zip(ai) {
+            if f != 0.0 {
+                for (x, y) in ci.iter_mut().zip(bl) {
+                    *x -= f * y;
+                }
+            }
+        }
+    }
+}
+
 /// y (m) −= a (m×k) · x (k).
 pub fn gemv_sub(y: &mut [f64], a: &[f64], x: &[f64], m: usize, k: usize) {
     let (y, a, x) = (&mut y[..m], &a[..m * k], &x[..k]);

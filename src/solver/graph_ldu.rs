@@ -60,6 +60,7 @@
 
 use super::symbolic::Symbolic;
 use crate::math::block::{gemm_sub, gemv_sub, lu_factor, lu_solve};
+use crate::math::dense::panel_sub;
 
 /// Numeric values of a block matrix with a given [`Symbolic`] pattern, plus the
 /// factorization workspace. Factor and solve allocate nothing.
@@ -202,6 +203,44 @@ impl BlockMatrix {
                 let (ok, nk) = (sym.offsets[k], sym.sizes[k]);
                 let (bi, bk) = split_two(b, oi, ni, ok, nk);
                 gemv_sub(bi, &vals[upper..upper + ni * nk], bk, ni, nk);
+            }
+        }
+    }
+
+    /// Solves A X = B in place for `m` right-hand sides at once, B row-major (n × m, rows
+    /// in node-offset layout): the same elimination as [`BlockMatrix::solve`], each block
+    /// operation applied to m columns (the step's derivatives, one column per state entry).
+    pub fn solve_many(&self, sym: &Symbolic, b: &mut [f64], m: usize) {
+        let vals = &self.values;
+        for &i in &sym.order {
+            if self.decoupled[i] {
+                continue;
+            }
+            let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
+            let d = sym.diag[i];
+            let rows = oi..oi + ni;
+            lu_solve(&vals[d..d + ni * ni], ni, &self.piv[rows.clone()], &self.inv_pivot[rows], &mut b[oi * m..(oi + ni) * m], m);
+            for &(j, _, lower) in &sym.later[i] {
+                if self.decoupled[j] {
+                    continue;
+                }
+                let (oj, nj) = (sym.offsets[j], sym.sizes[j]);
+                let (bi, bj) = split_two(b, oi * m, ni * m, oj * m, nj * m);
+                panel_sub(bj, &vals[lower..lower + nj * ni], bi, nj, ni, m);
+            }
+        }
+        for &i in sym.order.iter().rev() {
+            if self.decoupled[i] {
+                continue;
+            }
+            let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
+            for &(k, upper, _) in &sym.later[i] {
+                if self.decoupled[k] {
+                    continue;
+                }
+                let (ok, nk) = (sym.offsets[k], sym.sizes[k]);
+                let (bi, bk) = split_two(b, oi * m, ni * m, ok * m, nk * m);
+                panel_sub(bi, &vals[upper..upper + ni * nk], bk, ni, nk, m);
             }
         }
     }
