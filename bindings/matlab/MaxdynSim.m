@@ -133,6 +133,21 @@ classdef MaxdynSim < MaxdynHandle
       % nx x nu: d x_{k+1} / d u of one step (the sim is not advanced)
       B = maxdyn_mex('sim_input_derivative', obj.handle, coords);
     end
+    function [nx, nu] = stateDimensions(obj, coords)
+      % sizes of linearize's A (nx x nx) and B (nx x nu); coords as in linearize
+      [nx, nu] = maxdyn_mex('sim_state_dimensions', obj.handle, MaxdynSim.coordsArg(coords));
+    end
+    function [A, B] = linearize(obj, coords)
+      % one step x_{k+1} = f(x_k, u_k) from the current state and inputs (the sim is not
+      % advanced): A = df/dx, B = df/du. coords 'minimal' (0): x = every joint's
+      % positions then velocities, u = every joint's inputs (no kinematic loops);
+      % 'maximal' (1): x = 13 numbers per body (bodyState), u = 6 wrench entries per body
+      [A, B] = maxdyn_mex('sim_linearize', obj.handle, MaxdynSim.coordsArg(coords));
+    end
+    function [A, B] = linearizeDifferences(obj, coords, h)
+      % linearize by central differences of whole steps with step h
+      [A, B] = maxdyn_mex('sim_linearize_differences', obj.handle, MaxdynSim.coordsArg(coords), h);
+    end
     function C = shapeContacts(obj)
       % 16 x n, a column per contact point between collision shapes of the last step:
       % shape a, shape b, body a, body b (-1: world), point (3), normal (3), gap,
@@ -188,6 +203,19 @@ classdef MaxdynSim < MaxdynHandle
     end
     function v = constraintViolation(obj)
       v = maxdyn_mex('sim_constraint_violation', obj.handle);
+    end
+  end
+  methods (Static, Access = private)
+    function c = coordsArg(coords)
+      % 'minimal' -> 0, 'maximal' -> 1; numbers pass through (the library checks them)
+      if ischar(coords)
+        c = find(strcmp(coords, {'minimal', 'maximal'})) - 1;
+        if isempty(c)
+          error('maxdyn:coords', 'coords must be ''minimal'' or ''maximal'', got ''%s''', coords);
+        end
+      else
+        c = coords;
+      end
     end
   end
 end

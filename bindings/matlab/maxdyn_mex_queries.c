@@ -12,6 +12,10 @@
  *   b = maxdyn_mex('sim_bias_forces', s, qd)               n x 1 gravity + Coriolis
  *   tau = maxdyn_mex('sim_inverse_dynamics', s, qd, qdd)   n x 1
  *   B = maxdyn_mex('sim_input_derivative', s, coords)      nx x nu, d x_{k+1} / d u
+ *   [nx, nu] = maxdyn_mex('sim_state_dimensions', s, coords)
+ *   [A, B] = maxdyn_mex('sim_linearize', s, coords)        of x_{k+1} = f(x_k, u_k):
+ *        A = df/dx (nx x nx), B = df/du (nx x nu); with one output B is not computed
+ *   [A, B] = maxdyn_mex('sim_linearize_differences', s, coords, h)   by central differences
  *
  * Ids are the C API's (0-based). C returns row-major matrices; these are transposed
  * into MATLAB's column-major ones.
@@ -166,7 +170,46 @@ static int dynamics_command(const char *cmd, mxArray *plhs[], int nrhs, const mx
     return 1;
 }
 
+/* [A, B] of `maxdyn_sim_linearize` or, with `differences`, of `_differences` with step h;
+ * B only when asked for (NULL to C otherwise). Buffers are freed before any error is
+ * raised. */
+static void linearization_out(int nlhs, mxArray *plhs[], maxdyn_sim *s, int32_t coords, int differences, double h) {
+    size_t nx = 0, nu = 0;
+    double *a, *b = NULL;
+    maxdyn_status st;
+    check(maxdyn_sim_state_dimensions(s, coords, &nx, &nu));
+    a = (double *)mxMalloc((nx * nx > 0 ? nx * nx : 1) * sizeof(double));
+    if (nlhs > 1) b = (double *)mxMalloc((nx * nu > 0 ? nx * nu : 1) * sizeof(double));
+    st = differences ? maxdyn_sim_linearize_differences(s, coords, h, a, b) : maxdyn_sim_linearize(s, coords, a, b);
+    if (st == MAXDYN_STATUS_OK) {
+        plhs[0] = from_row_major(a, nx, nx);
+        if (b) plhs[1] = from_row_major(b, nx, nu);
+    }
+    mxFree(a);
+    if (b) mxFree(b);
+    check(st);
+}
+
+static int linearization_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
+    if (!strcmp(cmd, "sim_state_dimensions")) {
+        size_t nx = 0, nu = 0;
+        need_args(nrhs, 3, cmd);
+        check(maxdyn_sim_state_dimensions(sim_arg(prhs[1]), int_arg(prhs[2], "coords"), &nx, &nu));
+        plhs[0] = mxCreateDoubleScalar((double)nx);
+        if (nlhs > 1) plhs[1] = mxCreateDoubleScalar((double)nu);
+    } else if (!strcmp(cmd, "sim_linearize")) {
+        need_args(nrhs, 3, cmd);
+        linearization_out(nlhs, plhs, sim_arg(prhs[1]), int_arg(prhs[2], "coords"), 0, 0.0);
+    } else if (!strcmp(cmd, "sim_linearize_differences")) {
+        need_args(nrhs, 4, cmd);
+        linearization_out(nlhs, plhs, sim_arg(prhs[1]), int_arg(prhs[2], "coords"), 1, scalar_arg(prhs[3], "h"));
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 int queries_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
-    (void)nlhs;
-    return state_command(cmd, plhs, nrhs, prhs) || kinematics_command(cmd, plhs, nrhs, prhs) || dynamics_command(cmd, plhs, nrhs, prhs);
+    return state_command(cmd, plhs, nrhs, prhs) || kinematics_command(cmd, plhs, nrhs, prhs) || dynamics_command(cmd, plhs, nrhs, prhs) ||
+           linearization_command(cmd, nlhs, plhs, nrhs, prhs);
 }

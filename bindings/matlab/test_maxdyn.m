@@ -10,7 +10,8 @@ function failed = test_maxdyn()
            @urdf_double_pendulum, @handles_are_freed, @box_drop_on_ground_contacts, ...
            @pd_loop_with_joint_input, @contact_and_input_errors, ...
            @names_and_structure_after_the_builder_is_freed, @names_limits_mimics_frames_errors, ...
-           @collision_shapes, @states_step_n_settings_and_diagnostics, @queries};
+           @collision_shapes, @states_step_n_settings_and_diagnostics, @queries, ...
+           @linearization, @lqr_cart_double_pendulum};
   for i = 1:numel(tests)
     name = func2str(tests{i});
     try
@@ -434,3 +435,88 @@ function queries()
   expect_status(@() s.setState(saved(1:end-1)), 11);   % WRONG_LENGTH
 end
 
+
+function linearization()
+  % issue 13: [A, B] = s.linearize(coords) of one step, the sim not advanced
+  [model, j1, j2] = double_pendulum();
+  s = MaxdynSim(model, 0.01);
+  s.setJointPosition(j1, 0.4);
+  s.setJointInput(j2, 0.1);
+  s.step(3);
+  before = s.state();
+  [A, B] = s.linearize('minimal');
+  assert(isequal(size(A), [4 4]) && isequal(size(B), [4 2]));
+  [A0, B0] = s.linearize(0);
+  assert(isequal(A0, A) && isequal(B0, B));
+  assert(isequal(s.linearize('minimal'), A));   % one output: A alone (B not computed)
+  [nx, nu] = s.stateDimensions('maximal');
+  assert(nx == 26 && nu == 12);
+  [Am, Bm] = s.linearize('maximal');
+  assert(isequal(size(Am), [26 26]) && isequal(size(Bm), [26 12]));
+  assert(isequal(s.state(), before), 'linearize advanced the sim');
+  % B is the analytic input derivative (also checks the row-major to column-major copy)
+  Bi = s.inputDerivative(0);
+  assert(max(abs(B(:) - Bi(:))) <= 1e-5 * max(abs(Bi(:))), 'B vs inputDerivative');
+  % central differences with a larger step agree (measured in Python: 2.4e-8 relative)
+  [Ad, Bd] = s.linearizeDifferences('minimal', 1e-4);
+  assert(max(abs(Ad(:) - A(:))) <= 1e-5 * max(abs(A(:))));
+  assert(max(abs(Bd(:) - B(:))) <= 1e-5 * max(abs(B(:))));
+  expect_status(@() s.linearize(7), 10);                        % INVALID_ENUM
+  expect_status(@() s.linearizeDifferences('minimal', -1), 12); % INVALID_ARGUMENT
+  try
+    s.linearize('reduced');
+    error('coords ''reduced'' accepted');
+  catch err
+    assert(strcmp(err.identifier, 'maxdyn:coords'), err.identifier);
+  end
+  here = fileparts(mfilename('fullpath'));
+  fb = MaxdynBuilder.fromUrdf(fullfile(here, '..', '..', 'tests', 'fixtures', 'fourbar_cd_loopjoint.urdf'));
+  loop = MaxdynSim(MaxdynModel(fb), 0.01);
+  expect_status(@() loop.linearize('minimal'), 12);             % a kinematic loop
+  assert(isequal(s.state(), before));
+end
+
+function lqr_cart_double_pendulum()
+  % the LQR of examples_c/lqr_double_pendulum.c from Octave: a cart (1 kg, prismatic along
+  % y, driven) with two 0.5 kg, 0.6 m rods upright on revolute joints about x (not
+  % driven), dt 0.01; 0.05 rad push; the C example's bars (tests/lqr.rs)
+  len = 0.6;  w = 0.05;
+  rod = diag([0.5 * (len^2 + w^2) / 12, 0.5 * (len^2 + w^2) / 12, 0.5 * 2 * w^2 / 12]);
+  b = MaxdynBuilder();
+  cart = b.addBody(1.0, 0.1 * eye(3));
+  r1 = b.addBody(0.5, rod);
+  r2 = b.addBody(0.5, rod);
+  b.setBodyPose(r1, [0 0 len / 2], [1 0 0 0]);
+  b.setBodyPose(r2, [0 0 1.5 * len], [1 0 0 0]);
+  j = [b.addJoint(MaxdynJoint.PRISMATIC, MaxdynJoint.WORLD, cart, [0 0 0], [0 0 0], [0 1 0]), ...
+       b.addJoint(MaxdynJoint.REVOLUTE, cart, r1, [0 0 0], [0 0 -len / 2], [1 0 0]), ...
+       b.addJoint(MaxdynJoint.REVOLUTE, r1, r2, [0 0 len / 2], [0 0 -len / 2], [1 0 0])];
+  s = MaxdynSim(MaxdynModel(b), 0.01);
+  [A, B] = s.linearize('minimal');
+  B = B(:, 1);  % the cart force only
+  Q = diag([1 100 100 1 1 1]);  R = 0.01;
+  P = Q;
+  for it = 1:100000   % the discrete Riccati equation, iterated
+    K = (R + B' * P * B) \ (B' * P * A);
+    Pn = Q + A' * P * (A - B * K);
+    Pn = (Pn + Pn') / 2;
+    done = max(abs(Pn(:) - P(:))) <= 1e-10 * max(abs(Pn(:)));
+    P = Pn;
+    if done, break; end
+  end
+  K = (R + B' * P * B) \ (B' * P * A);
+  assert(max(abs(eig(A - B * K))) < 0.999, 'closed loop unstable');
+  state = @() [arrayfun(@(k) s.jointPosition(k), j), arrayfun(@(k) s.jointVelocity(k), j)]';
+  s.setJointPosition(j(2), 0.05);
+  worst = 0;
+  for k = 1:1000
+    s.setJointInput(j(1), -K * state());
+    s.step();
+    x = state();
+    worst = max([worst, abs(x(2)), abs(x(2) + x(3))]);
+  end
+  final = [2.319497e-4; -9.185919e-6; 3.214476e-7; -1.859028e-4; -1.812768e-6; -4.752437e-7];
+  printf('octave LQR: %d Riccati iterations, worst tilt %.6e rad, final state %s\n', it, worst, mat2str(x', 6));
+  assert(abs(worst - 6.613299e-2) <= 1e-6, 'worst tilt');
+  assert(all(abs(x - final) <= 1e-7 + 4e-4 * abs(final)), 'final state');
+end

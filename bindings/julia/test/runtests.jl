@@ -190,3 +190,26 @@ end
     robot, warnings = builder_from_urdf_with(a1; floating=true, collision=true, ground_plane=true)
     @test shape_count(robot) == 23 && length(warnings) == 12   # 10 boxes, 8 cylinders, 4 feet, the ground
 end
+
+@testset "linearization of one step (issue 13)" begin
+    m, j1, j2 = double_pendulum()
+    s = Sim(m, 0.01)
+    set_joint_position!(s, j1, [0.4])
+    set_joint_input!(s, j2, [0.1])
+    step!(s, 3)
+    before = body_states(s)
+    A, B = linearize(s, :minimal)
+    @test size(A) == (4, 4) && size(B) == (4, 2)
+    @test state_dimensions(s, :maximal) == (26, 12)
+    Am, Bm = linearize(s, MaxDyn.COORDS_MAXIMAL)
+    @test size(Am) == (26, 26) && size(Bm) == (26, 12)
+    @test body_states(s) == before   # the sim is not advanced
+    Ad, Bd = linearize_differences(s, :minimal, 1e-4)
+    @test maximum(abs.(Ad - A)) <= 1e-5 * maximum(abs.(A))
+    @test maximum(abs.(Bd - B)) <= 1e-5 * maximum(abs.(B))
+    # the positions after one step depend on the velocities by dt: row-major read right
+    @test A[1, 3] ≈ 0.01 rtol = 0.1
+    @test_throws ArgumentError linearize(s, :reduced)
+    err = try linearize(s, 7); nothing catch e; e end
+    @test err isa MaxDynError && err.status == 10   # INVALID_ENUM
+end

@@ -1115,6 +1115,9 @@ class Sim(_Handle):
         ("maxdyn_sim_get_bias_forces", _handle, _c_double_p, _c_double_p, _size),
         ("maxdyn_sim_inverse_dynamics", _handle, _c_double_p, _c_double_p, _c_double_p, _size),
         ("maxdyn_sim_get_minimal_velocities", _handle, _c_double_p, _size),
+        ("maxdyn_sim_state_dimensions", _handle, _i32, ctypes.POINTER(_size), ctypes.POINTER(_size)),
+        ("maxdyn_sim_linearize", _handle, _i32, _c_double_p, _c_double_p),
+        ("maxdyn_sim_linearize_differences", _handle, _i32, ctypes.c_double, _c_double_p, _c_double_p),
     ):
         _declare(_n, _i32, *_a)
     del _n, _a
@@ -1205,6 +1208,45 @@ class Sim(_Handle):
     def minimal_velocities(self):
         """Every joint's minimal velocities at the current state (continuous rates)."""
         return self._vector(_lib.maxdyn_sim_get_minimal_velocities)
+
+    # --- linearization (issue 13): x_{k+1} = f(x_k, u_k) of one step from the current
+    # state and inputs; the sim is not advanced.
+    def _coords(self, coords):
+        named = {"minimal": self.COORDS_MINIMAL, "maximal": self.COORDS_MAXIMAL}
+        if isinstance(coords, str):
+            if coords not in named:
+                raise ValueError(f'coords must be "minimal" or "maximal", got {coords!r}')
+            return named[coords]
+        return _id(coords, "coords")
+
+    def state_dimensions(self, coords="minimal"):
+        """(nx, nu) of a linearization in `coords` (see linearize)."""
+        nx, nu = _size(), _size()
+        check(_lib.maxdyn_sim_state_dimensions(self.ptr, self._coords(coords), ctypes.byref(nx), ctypes.byref(nu)))
+        return nx.value, nu.value
+
+    def _linearization(self, fn, coords, *args):
+        c = self._coords(coords)
+        nx, nu = self.state_dimensions(c)
+        (a, pa), (b, pb) = _out(max(nx * nx, 1)), _out(max(nx * nu, 1))
+        check(fn(self.ptr, c, *args, pa, pb))
+        return a[:nx * nx].reshape(nx, nx), b[:nx * nu].reshape(nx, nu)
+
+    def linearize(self, coords="minimal"):
+        """(A, B) numpy arrays, A = df/dx (nx x nx) and B = df/du (nx x nu), of one step
+        x_{k+1} = f(x_k, u_k) from the current state and inputs (the sim is not advanced).
+        coords "minimal" (COORDS_MINIMAL): x = every joint's positions then every joint's
+        velocities in joint-id order (as joint_position/joint_velocity return them), u =
+        every joint's inputs; models with kinematic loops are refused. "maximal"
+        (COORDS_MAXIMAL): x = the 13 numbers of body_state per body, u = every body's
+        wrench, force (world) then torque (body frame)."""
+        return self._linearization(_lib.maxdyn_sim_linearize, coords)
+
+    def linearize_differences(self, coords="minimal", h=1e-6):
+        """linearize() by central differences of whole steps with step `h` on every state
+        and input entry (2 (nx + nu) steps): the reference for the analytic one."""
+        return self._linearization(_lib.maxdyn_sim_linearize_differences, coords, _real(h, "h"))
+
 
 class _BatchSim(Sim):
     """A sim owned by a batch: every Sim method works on it; closing it does nothing
