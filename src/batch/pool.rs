@@ -102,8 +102,9 @@ impl Pool {
             s.job = Some(erased);
             s.items = items;
             s.pending = threads - 1;
+            // under the lock: a thread checker then sees whom the wake-up is for
+            self.shared.start.notify_all();
         }
-        self.shared.start.notify_all();
         // the caller's chunk; a panic must not skip the wait for the workers
         let mine = catch_unwind(AssertUnwindSafe(|| job(chunk(items, threads, 0))));
         let mut s = self.shared.lock();
@@ -151,8 +152,11 @@ fn worker(shared: &Shared, t: usize, threads: usize) {
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        self.shared.lock().shutdown = true;
-        self.shared.start.notify_all();
+        {
+            let mut s = self.shared.lock();
+            s.shutdown = true;
+            self.shared.start.notify_all();
+        }
         for w in self.workers.drain(..) {
             // a worker never panics outside a job (jobs are caught)
             let _ = w.join();
