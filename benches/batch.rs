@@ -8,6 +8,9 @@
 //! equal CPU times mean the threads add no work, so a wall-clock speed-up below 2 comes
 //! from cores taken by other processes. Both thread counts must end bit-identical.
 //!
+//! Then the pool's dispatch cost: 2 quadruped sims stepped one step per `Batch::step(1)`
+//! call on 2 threads (a job per step, the pool's worst case), wall time per call.
+//!
 //! Run: cargo bench --bench batch [-- ROLLOUTS [ROUND]]   (defaults 1000 and 20)
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,7 +18,7 @@ use std::time::Instant;
 
 use maxdyn::batch::Batch;
 use maxdyn::Sim;
-use maxdyn_scenes::quadruped::{perturbed_learned_gaits, Gait, Quadruped, DT, FALLEN};
+use maxdyn_scenes::quadruped::{perturbed_learned_gaits, Gait, Quadruped, DT, FALLEN, LEARNED_SEED1};
 
 const STEPS: usize = 1000;
 
@@ -75,6 +78,23 @@ fn balanced_speed_up(per_sim: &[f64]) -> f64 {
     let half = per_sim.len() / 2;
     let (a, b): (f64, f64) = (per_sim[..half].iter().sum(), per_sim[half..].iter().sum());
     (a + b) / a.max(b)
+}
+
+/// Wall time per `Batch::step(1)` call of 2 quadruped sims on 2 threads [s]: the median
+/// of 5 runs of `calls` calls (the sims stand without control).
+fn dispatch_seconds(q: &Quadruped, calls: usize) -> f64 {
+    let mut runs: Vec<f64> = (0..5)
+        .map(|_| {
+            let sims = vec![q.standing(&LEARNED_SEED1, 0.0), q.standing(&LEARNED_SEED1, 0.0)];
+            let mut batch = Batch::from_sims(sims, 2).unwrap();
+            let t = Instant::now();
+            for _ in 0..calls {
+                batch.step(1);
+            }
+            t.elapsed().as_secs_f64() / calls as f64
+        })
+        .collect();
+    median(&mut runs)
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -145,4 +165,6 @@ fn main() {
         );
     }
     println!("  rollouts that failed a step: {failed}, fell: {fallen}; 1 and 2 threads bit-identical");
+    let per_call = dispatch_seconds(&q, 500);
+    println!("dispatch: Batch::step(1) of 2 sims on 2 threads: {:.1} µs per call (median of 5 × 500 calls)", per_call * 1e6);
 }

@@ -8,15 +8,16 @@
  * angle with u = Kp (target - theta) - Kd dtheta/dt; gravity swings it down, and the
  * tip lands on the ground for the lower targets.
  *
- * 1. A batch of SIMS sims on `threads` threads, stepped STEPS steps in two calls with a
+ * 1. A batch of SIMS sims on `threads` threads, stepped `steps` steps in two calls with a
  *    control callback, against SIMS sims stepped one by one with the same controller
  *    through maxdyn_sim_set_control_callback: every body state must be equal bit for bit.
- * 2. The same batch again where the callback stops sim 2 at its step ABORT_AT: only sim 2
+ * 2. The same batch again where the callback stops sim 2 at its step 2/3 `steps`: only sim 2
  *    stops (MAXDYN_STATUS_CALLBACK_ABORTED), the others match the serial sims.
  *
  * Prints what it checked and exits non-zero on any difference or failed call.
  *
- * Usage: batch_rollouts [threads]   (default 2)
+ * Usage: batch_rollouts [threads [steps]]   (defaults 2 and 300; steps >= 60 so that some
+ * tips land)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,8 @@
 #include "maxdyn.h"
 
 #define SIMS 6
-#define STEPS 300
-#define ABORT_AT 200
+/* steps per rollout and the step at which sim 2 is stopped in part 2 (set in main) */
+static int rollout_steps = 300, abort_at = 200;
 
 #define CHECK(call)                                                                  \
     do {                                                                             \
@@ -47,7 +48,7 @@ typedef struct {
     double target[SIMS];
     long calls[SIMS];
     int touched[SIMS]; /* the tip has carried a normal force */
-    int abort_sim; /* stop this sim at its step ABORT_AT; -1: none */
+    int abort_sim; /* stop this sim at its step abort_at; -1: none */
 } controllers;
 
 /* The PD law for sim `index`: the same code for the batch and the serial sims. */
@@ -58,7 +59,7 @@ static int pd(maxdyn_sim *sim, size_t index, controllers *c) {
     if (maxdyn_sim_get_contact(sim, c->contact, contact) != MAXDYN_STATUS_OK) return 1;
     c->touched[index] |= contact[1] > 0;
     if (maxdyn_sim_get_step_count(sim, &steps) != MAXDYN_STATUS_OK) return 1;
-    if ((int)index == c->abort_sim && steps == ABORT_AT) return 7;
+    if ((int)index == c->abort_sim && steps == (uint64_t)abort_at) return 7;
     if (maxdyn_sim_get_joint_position(sim, c->joint, &theta, 1) != MAXDYN_STATUS_OK ||
         maxdyn_sim_get_joint_velocity(sim, c->joint, &rate, 1) != MAXDYN_STATUS_OK)
         return 1;
@@ -91,7 +92,7 @@ static void serial_run(const maxdyn_model *model, controllers *c, double *out, i
         CHECK(maxdyn_sim_new(model, 0.01, &sim));
         CHECK(maxdyn_sim_set_joint_position(sim, c->joint, (const double[]){1.5707963267948966}, 1));
         CHECK(maxdyn_sim_set_control_callback(sim, serial_control, &s));
-        for (int k = 0; k < STEPS; ++k)
+        for (int k = 0; k < rollout_steps; ++k)
             if (maxdyn_sim_step(sim) != MAXDYN_STATUS_OK) break;
         CHECK(maxdyn_sim_get_step_count(sim, &step_counts[i]));
         CHECK(maxdyn_sim_get_body_states(sim, out + i * (size_t)n_bodies * 13, (size_t)n_bodies));
@@ -117,8 +118,8 @@ static maxdyn_status batch_run(const maxdyn_model *model, size_t threads, contro
         CHECK(maxdyn_batch_get_sim(batch, i, &sim));
         CHECK(maxdyn_sim_set_joint_position(sim, c->joint, (const double[]){1.5707963267948966}, 1));
     }
-    CHECK(maxdyn_batch_step(batch, STEPS / 2, batch_control, c, statuses, SIMS));
-    maxdyn_status last = maxdyn_batch_step(batch, STEPS - STEPS / 2, batch_control, c, statuses, SIMS);
+    CHECK(maxdyn_batch_step(batch, rollout_steps / 2, batch_control, c, statuses, SIMS));
+    maxdyn_status last = maxdyn_batch_step(batch, rollout_steps - rollout_steps / 2, batch_control, c, statuses, SIMS);
     CHECK(maxdyn_batch_get_body_states(batch, out, n_values));
     for (size_t i = 0; i < SIMS; ++i) {
         maxdyn_sim *sim = NULL;
@@ -139,6 +140,14 @@ static int compare(const char *what, const double *a, const double *b, size_t n,
 
 int main(int argc, char **argv) {
     const size_t threads = argc > 1 ? (size_t)atol(argv[1]) : 2;
+    if (argc > 2) {
+        rollout_steps = atoi(argv[2]);
+        abort_at = 2 * rollout_steps / 3;
+        if (rollout_steps < 60) {
+            fprintf(stderr, "steps must be at least 60\n");
+            return 2;
+        }
+    }
     const double m = 1.0, w = 0.1, l = 1.0;
     const double inertia[9] = {m * (w * w + l * l) / 12, 0, 0, 0, m * (w * w + l * l) / 12, 0,
                                0, 0, m * (w * w + w * w) / 12};
@@ -164,14 +173,14 @@ int main(int argc, char **argv) {
     uint64_t serial_steps[SIMS], batch_steps[SIMS];
     maxdyn_status statuses[SIMS];
     int ok = 1;
-    printf("%d pendulums with a ground contact, %d steps, %zu threads\n", SIMS, STEPS, threads);
+    printf("%d pendulums with a ground contact, %d steps, %zu threads\n", SIMS, rollout_steps, threads);
 
     /* 1. every sim runs to the end */
     serial_run(model, &c, serial, n_bodies, serial_steps);
     memset(c.calls, 0, sizeof c.calls);
     CHECK(batch_run(model, threads, &c, batch, n, statuses, batch_steps));
     ok &= compare("all running", serial, batch, n, serial_steps, batch_steps);
-    for (int i = 0; i < SIMS; ++i) ok &= c.calls[i] == STEPS && statuses[i] == MAXDYN_STATUS_OK;
+    for (int i = 0; i < SIMS; ++i) ok &= c.calls[i] == rollout_steps && statuses[i] == MAXDYN_STATUS_OK;
     int touched = 0;
     for (int i = 0; i < SIMS; ++i) touched += c.touched[i];
     printf("sims whose tip touched the ground: %d of %d\n", touched, SIMS);
@@ -183,10 +192,10 @@ int main(int argc, char **argv) {
     maxdyn_status last = batch_run(model, threads, &c, batch, n, statuses, batch_steps);
     ok &= compare("sim 2 aborted", serial, batch, n, serial_steps, batch_steps);
     printf("second call returned %s: %s\n", maxdyn_status_string(last), maxdyn_last_error_message());
-    ok &= last == MAXDYN_STATUS_CALLBACK_ABORTED && batch_steps[2] == ABORT_AT;
+    ok &= last == MAXDYN_STATUS_CALLBACK_ABORTED && batch_steps[2] == (uint64_t)abort_at;
     for (int i = 0; i < SIMS; ++i) {
         const maxdyn_status want = i == 2 ? MAXDYN_STATUS_CALLBACK_ABORTED : MAXDYN_STATUS_OK;
-        ok &= statuses[i] == want && (i == 2 || batch_steps[i] == STEPS);
+        ok &= statuses[i] == want && (i == 2 || batch_steps[i] == (uint64_t)rollout_steps);
     }
     printf("statuses:");
     for (int i = 0; i < SIMS; ++i) printf(" %d", (int)statuses[i]);

@@ -33,7 +33,7 @@ pub enum Error {
     NotConverged { residual: f64, iterations: usize },
     #[error("step result is not finite ({0}); the state stays at the last good step")]
     NonFiniteState(&'static str),
-    #[error("step diverged: the springs gained {gain:e} J in one step, more than any stable step (bound {bound:e} J): a spring too stiff for dt")]
+    #[error("step diverged: the springs gained {gain:e} J, more than any stable spring can (bound {bound:e} J): a spring too stiff for dt")]
     Diverged { gain: f64, bound: f64 },
     #[error("URDF: {0}")]
     Urdf(String),

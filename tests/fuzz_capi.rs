@@ -3,7 +3,10 @@
 //! setters, steps and getters, every argument drawn from ordinary values and from the
 //! bad ones (NaN, ±∞, 1e300, 1e-300, 0, negative, unknown ids, huge lengths). Holds:
 //! no call panics (MAXDYN_STATUS_INTERNAL), no call leaves a non-finite state whatever
-//! its status (so no NaN is ever returned with OK), every object is freed (live count 0).
+//! its status (so no NaN is ever returned with OK), no query that returns OK writes a
+//! non-finite number (kinematics, dynamics terms, derivatives, state), every object is
+//! freed (live count 0). The derivative calls are drawn rarely (a linearization by
+//! differences costs 2 (nx + nu) steps; the models have at most 4 bodies).
 //!
 //! 2000 sequences by default (a few seconds); `MAXDYN_FUZZ_SEQUENCES=10000` and
 //! `MAXDYN_FUZZ_SEED=k` for longer runs. The counts are printed.
@@ -35,7 +38,11 @@ impl Rng {
     fn value(&mut self, lo: f64, hi: f64) -> f64 {
         const BAD: [f64; 9] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e300, -1e300, 1e-300, 0.0, -1.0, 1e154];
         if self.chance(8) {
-            BAD[self.below(BAD.len() as u64) as usize]
+            let bad = BAD[self.below(BAD.len() as u64) as usize];
+            if bad.abs() >= ORDINARY {
+                EXTREME_DRAWN.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            bad
         } else {
             self.uniform(lo, hi)
         }
@@ -72,6 +79,13 @@ struct Counts {
     sims: u64,
     steps_ok: u64,
     internal: u64,
+    /// Queries (kinematics, dynamics, derivatives, state) that returned OK.
+    queries_ok: u64,
+    /// Queries that returned OK with a non-finite number at a finite state or input
+    /// beyond ORDINARY or in a model built with such a value (the numbers overflow there).
+    overflows: u64,
+    /// The current model was built with a value beyond ORDINARY.
+    extreme_model: bool,
 }
 
 impl Counts {
@@ -232,7 +246,7 @@ unsafe fn random_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim, bodies: 
         let n = 1 + r.below(3) as usize;
         let n = r.len(n);
         let mut out = [0.0; 6];
-        let op = r.below(14);
+        let op = r.below(21);
         let status = match op {
             0 => maxdyn_sim_set_joint_position(s, j, values.as_ptr(), n),
             1 => maxdyn_sim_set_joint_velocity(s, j, values.as_ptr(), n),
@@ -249,7 +263,7 @@ unsafe fn random_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim, bodies: 
             }
             4 => maxdyn_sim_set_body_force(s, r.id(bodies), r.array::<3>(-50.0, 50.0).as_ptr(), r.array::<3>(-5.0, 5.0).as_ptr()),
             5 => maxdyn_sim_set_body_wrench(s, r.id(bodies), r.array::<3>(-50.0, 50.0).as_ptr(), r.array::<3>(-5.0, 5.0).as_ptr(), r.array::<3>(-0.3, 0.3).as_ptr()),
-            6 | 7 => {
+            6 | 7 | 19 | 20 => {
                 let status = maxdyn_sim_step(s);
                 c.steps_ok += u64::from(status == MAXDYN_STATUS_OK);
                 status
@@ -274,10 +288,156 @@ unsafe fn random_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim, bodies: 
                 let mut m = [0.0; 64];
                 maxdyn_sim_get_mass_matrix(s, m.as_mut_ptr(), r.below(65) as usize)
             }
-            _ => maxdyn_sim_set_contact_margin(s, r.value(0.0, 0.1)),
+            13 => maxdyn_sim_set_contact_margin(s, r.value(0.0, 0.1)),
+            14 | 15 => kinematics(r, c, s, bodies),
+            16 => dynamics_terms(r, c, s),
+            17 => derivatives(r, c, s),
+            18 => state_calls(r, c, s, bodies),
+            _ => unreachable!(),
         };
         c.saw(status);
         assert!(finite(s, bodies), "a non-finite state after call {op} (joint {j}, values {values:?}, n {n}) returning {status:?}");
+    }
+}
+
+/// Largest magnitude of an ordinary state or input: the sequences also set finite
+/// values up to 1e300 (masses, stiffnesses, positions, velocities), at which products
+/// overflow.
+const ORDINARY: f64 = 1e100;
+
+/// Set when a value beyond ORDINARY was drawn (the builder's draws are checked after it).
+static EXTREME_DRAWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Every body state component of `s` (and every number of `inputs`) is below ORDINARY.
+unsafe fn ordinary(s: *const maxdyn_sim, inputs: &[f64]) -> bool {
+    let mut n = 0usize;
+    maxdyn_sim_state_size(s, &mut n);
+    let mut st = vec![f64::NAN; n];
+    maxdyn_sim_get_state(s, st.as_mut_ptr(), n) == MAXDYN_STATUS_OK && st.iter().chain(inputs).all(|v| v.abs() < ORDINARY)
+}
+
+/// `status` counted; with OK, every number the call wrote must be finite when the state
+/// and inputs are ordinary; otherwise a non-finite answer is counted as an overflow.
+unsafe fn query(c: &mut Counts, s: *const maxdyn_sim, inputs: &[f64], what: &str, status: maxdyn_status, out: &[f64]) -> maxdyn_status {
+    if c.saw(status) {
+        c.queries_ok += 1;
+        if !out.iter().all(|v| v.is_finite()) {
+            assert!(c.extreme_model || !ordinary(s, inputs), "{what} returned OK with a non-finite value at an ordinary state: {out:?}");
+            c.overflows += 1;
+        }
+    }
+    status
+}
+
+/// A `coords` argument: mostly minimal or maximal, sometimes unknown.
+fn coords(r: &mut Rng) -> i32 {
+    [MAXDYN_COORDS_MINIMAL, MAXDYN_COORDS_MAXIMAL, MAXDYN_COORDS_MINIMAL, MAXDYN_COORDS_MAXIMAL, 7][r.below(5) as usize]
+}
+
+/// The velocity count in `coords` (0 when refused).
+unsafe fn velocity_count(s: *const maxdyn_sim, coords: i32) -> usize {
+    let mut m = 0usize;
+    maxdyn_sim_velocity_count(s, coords, &mut m);
+    m
+}
+
+/// Frame and point poses, twists and Jacobians with random ids, axes, coordinates, points
+/// and lengths; the last status.
+unsafe fn kinematics(r: &mut Rng, c: &mut Counts, s: *const maxdyn_sim, bodies: i32) -> maxdyn_status {
+    // the models have 0 or 1 named frame: ids 0..2 and the bad ones
+    let frames = 2;
+    let axes = [MAXDYN_AXES_WORLD, MAXDYN_AXES_LOCAL, 5][r.below(3) as usize];
+    let coords = coords(r);
+    let m = velocity_count(s, coords);
+    let n = r.len(6 * m);
+    let mut jac = vec![0.0; 6 * m + 1];
+    let (mut pose, mut twist) = ([0.0; 7], [0.0; 6]);
+    let (frame, body, point) = (r.id(frames), r.id(bodies), r.array::<3>(-0.5, 0.5));
+    match r.below(6) {
+        0 => query(c, s, &[], "frame pose", maxdyn_sim_get_frame_pose(s, frame, pose.as_mut_ptr()), &pose),
+        1 => query(c, s, &[], "frame velocity", maxdyn_sim_get_frame_velocity(s, frame, axes, twist.as_mut_ptr()), &twist),
+        2 => query(c, s, &[], "frame Jacobian", maxdyn_sim_get_frame_jacobian(s, frame, axes, coords, jac.as_mut_ptr(), n), &jac),
+        3 => query(c, s, &point, "point pose", maxdyn_sim_get_point_pose(s, body, point.as_ptr(), pose.as_mut_ptr()), &pose),
+        4 => query(c, s, &point, "point velocity", maxdyn_sim_get_point_velocity(s, body, point.as_ptr(), axes, twist.as_mut_ptr()), &twist),
+        _ => query(c, s, &point, "point Jacobian", maxdyn_sim_get_point_jacobian(s, body, point.as_ptr(), axes, coords, jac.as_mut_ptr(), n), &jac),
+    }
+}
+
+/// Bias forces and inverse dynamics at random (sometimes bad) velocities and accelerations.
+unsafe fn dynamics_terms(r: &mut Rng, c: &mut Counts, s: *const maxdyn_sim) -> maxdyn_status {
+    let m = velocity_count(s, MAXDYN_COORDS_MINIMAL);
+    let n = r.len(m);
+    let qd: Vec<f64> = (0..=m).map(|_| r.value(-3.0, 3.0)).collect();
+    let qdd: Vec<f64> = (0..=m).map(|_| r.value(-10.0, 10.0)).collect();
+    let mut out = vec![0.0; m + 1];
+    // a NaN or ∞ velocity is refused, a huge finite one that overflows too
+    if r.chance(50) {
+        query(c, s, &qd, "bias forces", maxdyn_sim_get_bias_forces(s, qd.as_ptr(), out.as_mut_ptr(), n), &out[..m])
+    } else {
+        query(c, s, &[&qd[..], &qdd[..]].concat(), "inverse dynamics", maxdyn_sim_inverse_dynamics(s, qd.as_ptr(), qdd.as_ptr(), out.as_mut_ptr(), n), &out[..m])
+    }
+}
+
+/// Input derivative and the linearizations (analytic and by differences), sized from
+/// `maxdyn_sim_state_dimensions`, sometimes without one of the matrices.
+unsafe fn derivatives(r: &mut Rng, c: &mut Counts, s: *const maxdyn_sim) -> maxdyn_status {
+    let coords = coords(r);
+    let (mut nx, mut nu) = (0usize, 0usize);
+    c.saw(maxdyn_sim_state_dimensions(s, coords, &mut nx, &mut nu));
+    let mut a = vec![0.0; nx * nx];
+    let mut b = vec![0.0; nx * nu + 1];
+    let pa = if r.chance(85) { a.as_mut_ptr() } else { null_mut() };
+    let pb = if r.chance(85) { b.as_mut_ptr() } else { null_mut() };
+    let h = if r.chance(80) { r.uniform(1e-7, 1e-4) } else { r.value(1e-7, 1e-4) };
+    match r.below(3) {
+        0 => query(c, s, &[], "input derivative", maxdyn_sim_input_derivative(s, coords, b.as_mut_ptr(), r.len(nx * nu)), &b),
+        1 => {
+            let status = query(c, s, &[h], "linearize", maxdyn_sim_linearize(s, coords, pa, pb), &a);
+            query(c, s, &[h], "linearize B", status, &b)
+        }
+        _ => {
+            let status = query(c, s, &[h], "linearize by differences", maxdyn_sim_linearize_differences(s, coords, h, pa, pb), &a);
+            query(c, s, &[h], "linearize by differences B", status, &b)
+        }
+    }
+}
+
+/// The state calls: sizes, minimal velocities, energies, constraint violation, all body
+/// states set at once (sometimes perturbed), a copy stepped and freed.
+unsafe fn state_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim, bodies: i32) -> maxdyn_status {
+    let m = velocity_count(s, MAXDYN_COORDS_MINIMAL);
+    let mut out = vec![0.0; m.max(2) + 1];
+    match r.below(5) {
+        0 => query(c, s, &[], "minimal velocities", maxdyn_sim_get_minimal_velocities(s, out.as_mut_ptr(), r.len(m)), &out[..m]),
+        1 => {
+            let (mut t, mut v, mut springs) = (0.0, 0.0, 0.0);
+            let status = query(c, s, &[], "energy", maxdyn_sim_get_energy(s, &mut t, &mut v), &[t, v]);
+            query(c, s, &[], "spring energy", maxdyn_sim_get_spring_energy(s, &mut springs), &[springs]);
+            status
+        }
+        2 => query(c, s, &[], "constraint violation", maxdyn_sim_get_constraint_violation(s, out.as_mut_ptr()), &out[..1]),
+        3 => {
+            let mut st = vec![0.0; 13 * bodies as usize];
+            maxdyn_sim_get_body_states(s, st.as_mut_ptr(), bodies as usize);
+            for v in st.iter_mut() {
+                if r.chance(5) {
+                    *v = r.value(-3.0, 3.0);
+                }
+            }
+            let n = if r.chance(80) { bodies as usize } else { r.len(bodies as usize).min(bodies as usize) };
+            maxdyn_sim_set_body_states(s, st.as_ptr(), n)
+        }
+        _ => {
+            let mut copy = null_mut();
+            let status = maxdyn_sim_copy(s, &mut copy);
+            if c.saw(status) {
+                let stepped = maxdyn_sim_step(copy);
+                c.saw(stepped);
+                assert!(finite(copy, bodies), "a copy stepped into a non-finite state ({stepped:?})");
+                maxdyn_sim_free(copy);
+            }
+            status
+        }
     }
 }
 
@@ -291,7 +451,9 @@ fn random_call_sequences_never_panic_nor_leave_a_non_finite_state() {
     let start = std::time::Instant::now();
     for _ in 0..sequences {
         unsafe {
+            EXTREME_DRAWN.store(false, std::sync::atomic::Ordering::Relaxed);
             let b = random_builder(&mut r, &mut c);
+            c.extreme_model = EXTREME_DRAWN.load(std::sync::atomic::Ordering::Relaxed);
             let mut m = null_mut();
             if c.saw(maxdyn_model_new(b, &mut m)) {
                 c.models += 1;
@@ -313,17 +475,21 @@ fn random_call_sequences_never_panic_nor_leave_a_non_finite_state() {
         }
     }
     println!(
-        "{sequences} sequences (seed {seed}) in {:.1} s: {} calls ({} ok), {} models, {} sims, {} ok steps, {} internal errors, 0 non-finite states",
+        "{sequences} sequences (seed {seed}) in {:.1} s: {} calls ({} ok), {} models, {} sims, {} ok steps, {} ok queries ({} not finite at states or inputs beyond 1e100), {} internal errors, 0 non-finite states or OK answers",
         start.elapsed().as_secs_f64(),
         c.calls,
         c.ok,
         c.models,
         c.sims,
         c.steps_ok,
+        c.queries_ok,
+        c.overflows,
         c.internal
     );
     assert_eq!(c.internal, 0, "a call panicked");
     // measured: 1785 sims and 1111 ok steps of 2000 sequences (seed 1)
     assert!(c.sims > sequences / 2 && c.steps_ok > sequences / 3, "the sequences reach the step: {} sims, {} ok steps", c.sims, c.steps_ok);
+    // measured: 1271 ok queries of 2000 sequences (seed 1)
+    assert!(c.queries_ok > sequences / 2, "the sequences reach the queries: {} ok", c.queries_ok);
     assert_eq!(l.live(), 0, "objects leaked");
 }

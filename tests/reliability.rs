@@ -267,6 +267,55 @@ fn a_stiff_spring_inside_the_stability_limit_steps_ok_with_bounded_energy() {
     assert_eq!(l.live(), 0);
 }
 
+/// Case 2, the gap above the stability limit: a spring at 2 < ω·dt < 3.5 grows less than
+/// 100× per step (λ² per step: 5.9, 16, 47, 89 at ω·dt = 2.2, 2.5, 3, 3.4), which the
+/// per-step bound lets through; the springs' running budget (T + V_springs against 100 ×
+/// what they were given) catches it. From a 1 mm stretch at rest each returns DIVERGED at
+/// the step index measured here (0-based: 2.2 at step 2, 2.5, 3 and 3.4 at step 1; before
+/// the running budget they stepped OK 104, 24, 286, 17 and 10 times with the energy growing
+/// ~λ² per step until Newton failed: NOT_CONVERGED), keeping the last good state, with no OK
+/// step into a non-finite state before it. Just above the limit (2.01, λ² = 1.49) it is
+/// step 3: the first swing already exceeds 100× the start.
+#[test]
+fn springs_just_beyond_the_stability_limit_return_diverged_within_a_few_steps() {
+    let l = lock();
+    unsafe {
+        let dt = 0.01;
+        for (omega_dt, at) in [(2.01f64, 3), (2.2, 2), (2.5, 1), (3.0, 1), (3.4, 1)] {
+            let k = 1e-3 * (omega_dt / dt).powi(2);
+            let (m, s) = stiff_slider(k, X, dt);
+            ok(maxdyn_sim_set_joint_position(s, 0, [1e-3].as_ptr(), 1));
+            let failure = first_failure(s, 10_000);
+            println!("ω·dt = {omega_dt}: first failure {failure:?}");
+            assert_eq!(failure, Some((at, MAXDYN_STATUS_DIVERGED)), "ω·dt = {omega_dt}");
+            assert!(capi_helpers::last_error().contains("diverged"), "{}", capi_helpers::last_error());
+            maxdyn_sim_free(s);
+            maxdyn_model_free(m);
+        }
+    }
+    assert_eq!(l.live(), 0);
+}
+
+/// The budget starts again when the caller sets the state: a stable spring (ω·dt = 1.9)
+/// stopped and restarted at 100× its energy (10× the stretch) steps OK, where holding it
+/// against the old budget would report divergence.
+#[test]
+fn setting_the_state_starts_the_springs_budget_again() {
+    let l = lock();
+    unsafe {
+        let dt = 0.01;
+        let (m, s) = stiff_slider(1e-3 * (1.9f64 / dt).powi(2), X, dt);
+        ok(maxdyn_sim_set_joint_position(s, 0, [1e-3].as_ptr(), 1));
+        assert_eq!(first_failure(s, 100), None);
+        ok(maxdyn_sim_set_joint_velocity(s, 0, [0.0].as_ptr(), 1));
+        ok(maxdyn_sim_set_joint_position(s, 0, [1e-2].as_ptr(), 1));
+        assert_eq!(first_failure(s, 1000), None);
+        maxdyn_sim_free(s);
+        maxdyn_model_free(m);
+    }
+    assert_eq!(l.live(), 0);
+}
+
 /// Case 7: a URDF path to an endless stream is refused after MAX_FILE_BYTES (64 MB)
 /// instead of being read until memory runs out.
 #[test]

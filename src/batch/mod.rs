@@ -3,6 +3,7 @@
 //! every sim's trajectory is bit-identical to stepping it alone, for any thread count.
 
 mod pool;
+mod pthread_sync;
 
 pub(crate) use pool::Pool;
 

@@ -2,13 +2,16 @@
 //! once, park on a condition variable between jobs and are joined on drop. A job over
 //! `n` items is split into static contiguous chunks, one per thread (the caller's thread
 //! takes the first), so which thread runs which item never depends on scheduling.
-//! Dispatching a job allocates nothing.
+//! Dispatching a job allocates nothing. The lock and the wake-ups are pthread's own
+//! (`pthread_sync`), so that thread checkers see how the pool orders the threads.
 
 use std::any::Any;
 use std::ops::Range;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::thread::JoinHandle;
+
+use super::pthread_sync::{Condvar, Mutex, MutexGuard};
 
 /// The job of one `run`: called once per chunk with that chunk's item range.
 type Job<'a> = dyn Fn(Range<usize>) + Sync + 'a;
@@ -41,9 +44,7 @@ struct Shared {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, State> {
-        // no code panics while holding the lock, but a poisoned mutex still holds valid
-        // state: take it rather than propagate
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        self.state.lock()
     }
 }
 
@@ -101,13 +102,14 @@ impl Pool {
             s.job = Some(erased);
             s.items = items;
             s.pending = threads - 1;
+            // under the lock: a thread checker then sees whom the wake-up is for
+            self.shared.start.notify_all();
         }
-        self.shared.start.notify_all();
         // the caller's chunk; a panic must not skip the wait for the workers
         let mine = catch_unwind(AssertUnwindSafe(|| job(chunk(items, threads, 0))));
         let mut s = self.shared.lock();
         while s.pending > 0 {
-            s = self.shared.done.wait(s).unwrap_or_else(|p| p.into_inner());
+            s = self.shared.done.wait(s);
         }
         s.job = None;
         let theirs = s.panic.take();
@@ -127,7 +129,7 @@ fn worker(shared: &Shared, t: usize, threads: usize) {
         let (job, items) = {
             let mut s = shared.lock();
             while s.epoch == seen && !s.shutdown {
-                s = shared.start.wait(s).unwrap_or_else(|p| p.into_inner());
+                s = shared.start.wait(s);
             }
             if s.shutdown {
                 return;
@@ -150,8 +152,11 @@ fn worker(shared: &Shared, t: usize, threads: usize) {
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        self.shared.lock().shutdown = true;
-        self.shared.start.notify_all();
+        {
+            let mut s = self.shared.lock();
+            s.shutdown = true;
+            self.shared.start.notify_all();
+        }
         for w in self.workers.drain(..) {
             // a worker never panics outside a job (jobs are caught)
             let _ = w.join();
@@ -186,7 +191,7 @@ mod tests {
             let pool = Pool::new(threads).unwrap();
             assert_eq!(pool.threads(), threads);
             let counts: Vec<AtomicUsize> = (0..17).map(|_| AtomicUsize::new(0)).collect();
-            let names: Vec<Mutex<Option<String>>> = (0..17).map(|_| Mutex::new(None)).collect();
+            let names: Vec<std::sync::Mutex<Option<String>>> = (0..17).map(|_| std::sync::Mutex::new(None)).collect();
             for _ in 0..50 {
                 pool.run(17, &|r: Range<usize>| {
                     for i in r {

@@ -25,6 +25,20 @@ pub struct EnergyAccount {
     pub input_work: f64,
     /// Energy removed by joint and point dampers (J, ≥ 0 up to the discretization).
     pub dissipation: f64,
+    /// The springs' running budget for divergence detection (`step::divergence`); zero
+    /// in models without springs.
+    pub(crate) springs: SpringBudget,
+}
+
+/// What the springs may hold: the energy they started from plus all the others gave.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct SpringBudget {
+    /// T + V_springs after the last committed step: a state that is not the one the last
+    /// step left (set by the caller, projected out of penetration) starts a new budget.
+    pub(crate) last: f64,
+    /// T + V_springs when the budget started, plus Σ |ΔT − W_springs| of every step since
+    /// (the energy every other element moved in or out) (J).
+    pub(crate) supplied: f64,
 }
 
 /// Adds one committed step: `frame` holds v_k, ω_k and z_{k+1}; `v1`, `w1` are v_{k+1}, ω_{k+1}.
