@@ -17,7 +17,7 @@
 //! * K row 0, (s_φ − φ(z_{k+2}))/dt: φ moves by nᵀ δx and (Q(ω̄) (anchor × Q_{k+2}ᵀ n))ᵀ δφ;
 //! * K rows 1.., slip d_iᵀ v + (p × Q_aᵀ d_i)ᵀ ω: by ωᵀ (r [Q_aᵀd_i]× [Q_aᵀn]× + [p]× [Q_aᵀd_i]×) δφ.
 
-use super::step_sensitivity::Block;
+use super::step_sensitivity::{Block, MAX_BLOCK_ROWS};
 use crate::contact::geometry::{Geometry, Shape};
 use crate::contact::node::ContactWork;
 use crate::integrator::prediction::advance;
@@ -77,13 +77,13 @@ pub(super) fn configuration_blocks(eqs: &Equations, s: &[f64], cw: &ContactWork,
         let torque = -2.0 * (r * skew(&fb) * skew(&nb) + skew(&pc) * skew(&fb));
         let mut m = [0.0; 36];
         put(&mut m, 3, 3, &torque);
-        out.push(Block { row: ob, rows: 6, col: b, m });
+        out.push(Block::new(ob, 6, b, &m));
         // K rows
         let (v, w) = at.velocities(s, b);
         let z2 = advance(&eqs.frame.x1[b], &eqs.frame.q1[b], &v, &w, eqs.dt);
         let g2 = p.anchor[0].cross(&(rotation(&z2.q).transpose() * n));
         let dphi = rotation(&step_rotation(&w, eqs.dt)) * g2;
-        let mut m = [0.0; 36];
+        let mut m = [0.0; 6 * MAX_BLOCK_ROWS];
         for k in 0..3 {
             m[k] = -n[k] / eqs.dt;
             m[3 + k] = -dphi[k] / eqs.dt;
@@ -95,7 +95,7 @@ pub(super) fn configuration_blocks(eqs: &Equations, s: &[f64], cw: &ContactWork,
                 m[(1 + i) * 6 + 3 + k] = row[k];
             }
         }
-        out.push(Block { row: on, rows: l.nk, col: b, m });
+        out.push(Block::new(on, l.nk, b, &m));
     }
 }
 

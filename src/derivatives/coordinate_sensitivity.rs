@@ -71,7 +71,7 @@ fn coordinate_blocks(eqs: &Equations, s: &[f64], j: &Joint, i: usize, force: f64
             for (e, v) in m.iter_mut().enumerate() {
                 *v = -h[r][k][(e / 6, e % 6)];
             }
-            out.push(Block { row: at.body(rb), rows: 6, col: kb, m });
+            out.push(Block::new(at.body(rb), 6, kb, &m));
         }
     }
     // the row: coefficient · ∂θ(z_{k+2})/∂z_{k+1}
@@ -91,6 +91,6 @@ fn coordinate_blocks(eqs: &Equations, s: &[f64], j: &Joint, i: usize, force: f64
             m[k] = coefficient * gx[k];
             m[3 + k] = coefficient * gphi1[k];
         }
-        out.push(Block { row, rows: 1, col: body, m });
+        out.push(Block::new(row, 1, body, &m));
     }
 }

@@ -29,7 +29,7 @@ use crate::joints::{Joint, JointType};
 use crate::joints::minimal::Twist;
 use crate::kinematics::Coords;
 use crate::math::{conj, from_rotation_vector, qmul, rotation, step_rotation, vec_part, M3, V3, V4};
-use crate::model::{Model, Result};
+use crate::model::{Error, Model, Result};
 use crate::sim::Sim;
 
 impl Model {
@@ -114,7 +114,7 @@ impl<'a> Linearization<'a> {
         let h0 = step.h0;
         let turn0 = w0.iter().map(|w| rotation(&step_rotation(w, h0)).transpose()).collect();
         let map0: Vec<M3> = w0.iter().map(|w| rotation_map(w, h0)).collect();
-        let map0_inv = map0.iter().map(|m| m.try_inverse().expect("the rotation map is invertible for |ω| < 2/h")).collect();
+        let map0_inv = map0.iter().map(|m| m.try_inverse().ok_or_else(|| Error::InvalidArgument("state", "a body's rotation over the step is singular (|ω| at 2/dt)".into()))).collect::<Result<Vec<M3>>>()?;
         let dt = step.dt;
         let maps1: Vec<(M3, M3)> = v1.iter().map(|(_, w)| (rotation(&step_rotation(w, dt)).transpose(), rotation_map(w, dt))).collect();
         let (mut gradients, mut subtree) = (Vec::new(), Vec::new());
@@ -281,7 +281,8 @@ impl<'a> Linearization<'a> {
             let mut pos = [0.0; 6];
             j.minimal_position(&a, &c, &mut pos[..j.dof()]);
             let r = V3::new(pos[nt], pos[nt + 1], pos[nt + 2]);
-            let jr = inverse_right_jacobian(&r).try_inverse().expect("J_r is invertible below π");
+            // J_r⁻¹ is invertible for |r| < 2π, and rotation vectors are at most π
+            let jr = inverse_right_jacobian(&r).try_inverse().unwrap_or_else(M3::zeros);
             let w = rotation(&from_rotation_vector(&r)) * jr.column(i - nt);
             e[nt..nt + 3].copy_from_slice(w.as_slice());
         }

@@ -23,6 +23,7 @@ use super::input_column;
 use crate::integrator::prediction::advance;
 use crate::joints::constraint::Side;
 use crate::joints::force_derivative::{CHILD, PARENT};
+use crate::contact::cone::MAX_K;
 use crate::joints::tangent::{Placement, RotationMap};
 use crate::kinematics::Coords;
 use crate::math::{rotation, skew, step_rotation, M3, V3};
@@ -31,13 +32,25 @@ use crate::sim::Sim;
 use crate::solver::{BlockMatrix, Symbolic};
 use crate::step::problem::Equations;
 
+/// Most rows of one block: a body's six, or a contact's K rows.
+pub(super) const MAX_BLOCK_ROWS: usize = if MAX_K > 6 { MAX_K } else { 6 };
+
 /// One block of ∂f/∂z_{k+1}: `rows` residual rows from `row`, by the tangent of body `col`.
 pub(super) struct Block {
     pub row: usize,
     pub rows: usize,
     pub col: usize,
     /// rows × 6, row-major.
-    pub m: [f64; 36],
+    pub m: [f64; 6 * MAX_BLOCK_ROWS],
+}
+
+impl Block {
+    /// A block of `rows` rows from the first `6 rows` entries of `m`.
+    pub fn new(row: usize, rows: usize, col: usize, m: &[f64]) -> Block {
+        let mut b = Block { row, rows, col, m: [0.0; 6 * MAX_BLOCK_ROWS] };
+        b.m[..6 * rows].copy_from_slice(&m[..6 * rows]);
+        b
+    }
 }
 
 /// A step taken from a sim, with what its derivatives need.
@@ -88,7 +101,7 @@ impl StepSensitivity {
         let momentum_map = model.bodies.iter().enumerate().map(|(i, b)| known_momentum_derivative(&b.inertia, h0, &d.frame.w0[i])).collect();
         let mut blocks = configuration_blocks(&model, &eqs, s);
         let at = &model.addresses;
-        crate::forces::configuration_derivative::add_configuration_blocks(&model, &d.frame, &d.g, &d.inputs, s, &mut |row, col, m| blocks.push(Block { row: at.body(row), rows: 6, col, m: *m }));
+        crate::forces::configuration_derivative::add_configuration_blocks(&model, &d.frame, &d.g, &d.inputs, s, &mut |row, col, m| blocks.push(Block::new(at.body(row), 6, col, m)));
         if contacts {
             contact_sensitivity::configuration_blocks(&eqs, s, &d.scratch.contacts, &mut blocks);
             coordinate_sensitivity::limit_blocks(&eqs, s, &d.scratch.contacts, &mut blocks);
@@ -201,7 +214,7 @@ fn configuration_blocks(model: &Model, eqs: &Equations, s: &[f64]) -> Vec<Block>
                 for (k, v) in m.iter_mut().enumerate() {
                     *v = -d[r][c][(k / 6, k % 6)];
                 }
-                blocks.push(Block { row: at.body(rb), rows: 6, col: cb, m });
+                blocks.push(Block::new(at.body(rb), 6, cb, &m));
             }
         }
         // joint rows g(z_{k+2})
@@ -210,7 +223,7 @@ fn configuration_blocks(model: &Model, eqs: &Equations, s: &[f64]) -> Vec<Block>
             let Some(body) = body else { continue };
             let mut m = [0.0; 36];
             j.tangent_block(&t, side, 1.0, RotationMap::Matrix(&next[body].1), &mut m[..6 * nc]);
-            blocks.push(Block { row: oj, rows: nc, col: body, m });
+            blocks.push(Block::new(oj, nc, body, &m));
         }
     }
     blocks
