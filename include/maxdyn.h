@@ -130,6 +130,10 @@
 // Doubles per body in a state array.
 #define MAXDYN_BODY_STATE_SIZE 13
 
+// The largest joint violation (m, or sin(angle/2) of the rotational rows) a step starts
+// from; beyond it `maxdyn_sim_step` returns `MAXDYN_STATUS_JOINT_VIOLATION`.
+#define MAXDYN_JOINT_TOLERANCE 1e-6
+
 // Twists and Jacobians in world axes (v of the target's origin and ω, world frame).
 #define MAXDYN_AXES_WORLD 0
 
@@ -233,6 +237,14 @@ enum maxdyn_status
     // The springs gained more energy in one step than any stable step gives them (a
     // spring too stiff for the time step); the state stays at the last good step.
     MAXDYN_STATUS_DIVERGED = 204,
+    // The step would start from poses that violate a joint beyond `MAXDYN_JOINT_TOLERANCE`
+    // (poses set directly, or a loop opened by setting joint coordinates): the message
+    // names the joint; `maxdyn_sim_assemble` makes a start that satisfies every joint.
+    // Nothing changed.
+    MAXDYN_STATUS_JOINT_VIOLATION = 205,
+    // `maxdyn_sim_assemble` could not close a kinematic loop (the links do not meet at
+    // these poses); the state is unchanged.
+    MAXDYN_STATUS_ASSEMBLY_FAILED = 206,
     // An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
     // A bug in maxdyn (a caught panic). The object involved is poisoned.
@@ -330,6 +342,11 @@ typedef struct maxdyn_solver_options {
     // contact variables, restarting cold when that solve fails (counted in
     // `maxdyn_step_stats.cold_restarts`); 0 starts every step cold.
     int32_t contact_warm_start;
+    // The largest joint violation a step starts from (> 0; default
+    // `MAXDYN_JOINT_TOLERANCE` = 1e-6; `INFINITY` steps from any configuration, e.g. for
+    // finite differences in maximal coordinates); beyond it `maxdyn_sim_step` returns
+    // `MAXDYN_STATUS_JOINT_VIOLATION`.
+    double joint_tolerance;
 } maxdyn_solver_options;
 
 // One contact point between two collision shapes after the last step.
@@ -1371,6 +1388,26 @@ maxdyn_status maxdyn_sim_set_joint_velocity(struct maxdyn_sim *sim,
                                             int32_t joint,
                                             const double *values,
                                             size_t n);
+
+// Places every body so that every joint holds, at the current configuration and at the
+// one the next step predicts (so velocities satisfy the joints too): tree bodies from
+// their parents at the joint coordinates and rates their current poses give, then
+// kinematic loops closed by the smallest mass-weighted motion. The largest joint
+// violation removed goes to `*out_violation` (may be NULL). A loop that cannot close at
+// these poses gives `MAXDYN_STATUS_ASSEMBLY_FAILED` and changes nothing.
+//
+// # Safety
+// `sim` is NULL or live; `out_violation` is NULL or writable.
+maxdyn_status maxdyn_sim_assemble(struct maxdyn_sim *sim, double *out_violation);
+
+// The joint most violated at the current configuration into `*out_joint` (−1 when every
+// joint holds exactly) and its largest absolute constraint value into `*out_violation`.
+//
+// # Safety
+// `sim` is NULL or live; `out_joint` and `out_violation` are NULL or writable.
+maxdyn_status maxdyn_sim_get_joint_violation(const struct maxdyn_sim *sim,
+                                             int32_t *out_joint,
+                                             double *out_violation);
 
 // The length (in doubles) of this sim's exact state, in `*n`. It depends on the model
 // only (bodies, joints, contacts, limits).

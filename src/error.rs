@@ -35,6 +35,10 @@ pub enum Error {
     NonFiniteState(&'static str),
     #[error("step diverged: the springs gained {gain:e} J, more than any stable spring can (bound {bound:e} J): a spring too stiff for dt")]
     Diverged { gain: f64, bound: f64 },
+    #[error("joint {joint} is violated by {violation:e} at the start (tolerance {tolerance:e}): the poses set do not satisfy the joints; set joint coordinates instead, or assemble the sim (maxdyn_sim_assemble / Sim::assemble)")]
+    JointViolation { joint: usize, violation: f64, tolerance: f64 },
+    #[error("assembly failed: {0}; the state is unchanged")]
+    AssemblyFailed(String),
     #[error("URDF: {0}")]
     Urdf(String),
     #[error("invalid shape `{0}`: {1}")]

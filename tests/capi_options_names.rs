@@ -178,6 +178,7 @@ fn rust_defaults() -> maxdyn_solver_options {
         contact_predictor_corrector: i32::from(d.contact_predictor_corrector),
         contact_margin: d.contact_margin,
         contact_warm_start: i32::from(d.contact_warm_start),
+        joint_tolerance: d.joint_tolerance,
     }
 }
 
@@ -204,6 +205,7 @@ fn solver_options_struct_round_trips_every_field() {
             contact_predictor_corrector: 0,
             contact_margin: f64::INFINITY,
             contact_warm_start: 0,
+            joint_tolerance: f64::INFINITY,
         };
         ok(maxdyn_sim_set_options(s, &set));
         ok(maxdyn_sim_get_options(s, &mut got));

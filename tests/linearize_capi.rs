@@ -277,6 +277,12 @@ unsafe fn prediction_errors(s: *const maxdyn_sim, coords: i32, deltas: &[f64]) -
         let dx: Vec<f64> = dx_dir.iter().map(|d| d * delta).collect();
         let du: Vec<f64> = du_dir.iter().map(|d| d * delta).collect();
         let x: Vec<f64> = x_eq.iter().zip(&dx).map(|(e, d)| e + d).collect();
+        if coords == MAX {
+            // a maximal state moved by δ is off the joints by δ: step from it anyway
+            let mut o = maxdyn_solver_options_default();
+            ok(maxdyn_sim_get_options(p, &mut o));
+            ok(maxdyn_sim_set_options(p, &maxdyn_solver_options { joint_tolerance: f64::INFINITY, ..o }));
+        }
         set_state_and_inputs(p, coords, &x, &du);
         if coords == MIN {
             // the setters put the state where asked (measured 2e-14: the velocities read

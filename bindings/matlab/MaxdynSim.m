@@ -174,7 +174,7 @@ classdef MaxdynSim < MaxdynHandle
       o = struct('tolerance', v(1), 'maxIterations', v(2), 'acceptance', v(3), ...
                  'contactTolerance', v(4), 'maxSplits', v(5), ...
                  'contactPredictorCorrector', v(6), 'contactMargin', v(7), ...
-                 'contactWarmStart', v(8));
+                 'contactWarmStart', v(8), 'jointTolerance', v(9));
     end
     function setOptions(obj, o)
       % o: a struct as returned by options(); fields left out keep their values
@@ -188,7 +188,7 @@ classdef MaxdynSim < MaxdynHandle
       end
       maxdyn_mex('sim_set_options', obj.handle, [c.tolerance; c.maxIterations; c.acceptance; ...
                  c.contactTolerance; c.maxSplits; c.contactPredictorCorrector; c.contactMargin; ...
-                 c.contactWarmStart]);
+                 c.contactWarmStart; c.jointTolerance]);
     end
     function s = stepStats(obj)
       % struct with the fields of maxdyn_step_stats
@@ -203,6 +203,15 @@ classdef MaxdynSim < MaxdynHandle
     end
     function v = constraintViolation(obj)
       v = maxdyn_mex('sim_constraint_violation', obj.handle);
+    end
+    function [j, v] = jointViolation(obj)
+      % The joint most violated now (-1 when every joint holds exactly) and its largest
+      % constraint value; a step refuses to start beyond 1e-6 (MAXDYN_JOINT_TOLERANCE).
+      [j, v] = maxdyn_mex('sim_joint_violation', obj.handle);
+    end
+    function v = assemble(obj)
+      % Places every body so that every joint holds; returns the violation removed.
+      v = maxdyn_mex('sim_assemble', obj.handle);
     end
   end
   methods (Static, Access = private)

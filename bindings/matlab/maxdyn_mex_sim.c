@@ -9,6 +9,8 @@
  *   maxdyn_mex('sim_contact_tolerance', s) / ('sim_set_contact_tolerance', s, value)
  *   maxdyn_mex('sim_contact_margin', s) / ('sim_set_contact_margin', s, value)
  *   r = maxdyn_mex('sim_constraint_rank', s)             [rows rank redundant dof]
+ *   [j, v] = maxdyn_mex('sim_joint_violation', s)         worst joint (-1: none), violation
+ *   v = maxdyn_mex('sim_assemble', s)                     violation removed
  *   e = maxdyn_mex('sim_spring_energy', s)
  *   maxdyn_mex('sim_limit_count', s), l = maxdyn_mex('sim_limit', s, id)   5x1
  *   maxdyn_mex('sim_limit_violation', s), maxdyn_mex('sim_mimic_violation', s)
@@ -123,6 +125,18 @@ int sim_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxAr
     } else if (!strcmp(cmd, "sim_constraint_rank")) {
         need_args(nrhs, 2, cmd);
         rank_out(plhs, prhs);
+    } else if (!strcmp(cmd, "sim_joint_violation")) {
+        int32_t j = -1;
+        double v = 0.0;
+        need_args(nrhs, 2, cmd);
+        check(maxdyn_sim_get_joint_violation(sim_arg(prhs[1]), &j, &v));
+        plhs[0] = mxCreateDoubleScalar(j);
+        if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(v);
+    } else if (!strcmp(cmd, "sim_assemble")) {
+        double v = 0.0;
+        need_args(nrhs, 2, cmd);
+        check(maxdyn_sim_assemble(sim_arg(prhs[1]), &v));
+        plhs[0] = mxCreateDoubleScalar(v);
     } else if (!strcmp(cmd, "sim_limit_count")) {
         int32_t n = 0;
         need_args(nrhs, 2, cmd);

@@ -11,7 +11,7 @@ function failed = test_maxdyn()
            @pd_loop_with_joint_input, @contact_and_input_errors, ...
            @names_and_structure_after_the_builder_is_freed, @names_limits_mimics_frames_errors, ...
            @collision_shapes, @states_step_n_settings_and_diagnostics, @queries, ...
-           @linearization, @lqr_cart_double_pendulum};
+           @linearization, @lqr_cart_double_pendulum, @violated_start_is_refused_and_assembled};
   for i = 1:numel(tests)
     name = func2str(tests{i});
     try
@@ -118,6 +118,31 @@ function urdf_double_pendulum()
   catch err
     assert(strcmp(err.identifier, 'maxdyn:status101'), err.identifier);  % URDF
   end
+end
+
+function violated_start_is_refused_and_assembled()
+  % the builder leaves the bodies at the origin: the sim places them by the joint tree
+  [model, j1, j2] = double_pendulum();
+  s = MaxdynSim(model, 0.01);
+  [j, v] = s.jointViolation();
+  assert(j == -1 && v == 0);
+  x = s.bodyState(1);
+  assert(abs(x(3) + 2) < 1e-15);
+  x(2) = x(2) + 0.25;
+  s.setBodyState(1, x);
+  try
+    s.step();
+    error('a violated start stepped');
+  catch err
+    assert(strcmp(err.identifier, 'maxdyn:status205'), err.identifier);  % JOINT_VIOLATION
+    assert(~isempty(strfind(err.message, 'assemble')), err.message);
+  end
+  assert(s.assemble() == 0.25);
+  [j, v] = s.jointViolation();
+  assert(v < 1e-15);
+  s.step();
+  x = s.bodyState(1);
+  assert(max(abs(x(8:13))) < 1e-12);
 end
 
 function handles_are_freed()

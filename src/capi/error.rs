@@ -70,6 +70,8 @@ impl From<Error> for Failure {
             Error::NotConverged { .. } => (MAXDYN_STATUS_NOT_CONVERGED, None),
             Error::NonFiniteState(_) => (MAXDYN_STATUS_NON_FINITE_STATE, None),
             Error::Diverged { .. } => (MAXDYN_STATUS_DIVERGED, None),
+            Error::JointViolation { .. } => (MAXDYN_STATUS_JOINT_VIOLATION, None),
+            Error::AssemblyFailed(_) => (MAXDYN_STATUS_ASSEMBLY_FAILED, None),
             Error::Urdf(_) => (MAXDYN_STATUS_URDF, None),
             Error::InvalidShape(a, _) => (MAXDYN_STATUS_INVALID_SHAPE, Some(*a)),
             Error::UnknownShape(_) => (MAXDYN_STATUS_UNKNOWN_SHAPE, Some("shape")),

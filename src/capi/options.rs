@@ -45,6 +45,11 @@ pub struct maxdyn_solver_options {
     /// contact variables, restarting cold when that solve fails (counted in
     /// `maxdyn_step_stats.cold_restarts`); 0 starts every step cold.
     pub contact_warm_start: i32,
+    /// The largest joint violation a step starts from (> 0; default
+    /// `MAXDYN_JOINT_TOLERANCE` = 1e-6; `INFINITY` steps from any configuration, e.g. for
+    /// finite differences in maximal coordinates); beyond it `maxdyn_sim_step` returns
+    /// `MAXDYN_STATUS_JOINT_VIOLATION`.
+    pub joint_tolerance: f64,
 }
 
 impl From<SolverOptions> for maxdyn_solver_options {
@@ -58,6 +63,7 @@ impl From<SolverOptions> for maxdyn_solver_options {
             contact_predictor_corrector: i32::from(o.contact_predictor_corrector),
             contact_margin: o.contact_margin,
             contact_warm_start: i32::from(o.contact_warm_start),
+            joint_tolerance: o.joint_tolerance,
         }
     }
 }
@@ -104,6 +110,7 @@ fn to_rust(o: &maxdyn_solver_options) -> CResult<SolverOptions> {
         }
     }
     check_margin("options.contact_margin", o.contact_margin)?;
+    check_margin("options.joint_tolerance", o.joint_tolerance)?;
     let flag = |name: &str, v: i32| match v {
         0 => Ok(false),
         1 => Ok(true),
@@ -120,6 +127,7 @@ fn to_rust(o: &maxdyn_solver_options) -> CResult<SolverOptions> {
         contact_predictor_corrector,
         contact_margin: o.contact_margin,
         contact_warm_start,
+        joint_tolerance: o.joint_tolerance,
     })
 }
 

@@ -68,6 +68,14 @@ pub enum maxdyn_status {
     /// The springs gained more energy in one step than any stable step gives them (a
     /// spring too stiff for the time step); the state stays at the last good step.
     MAXDYN_STATUS_DIVERGED = 204,
+    /// The step would start from poses that violate a joint beyond `MAXDYN_JOINT_TOLERANCE`
+    /// (poses set directly, or a loop opened by setting joint coordinates): the message
+    /// names the joint; `maxdyn_sim_assemble` makes a start that satisfies every joint.
+    /// Nothing changed.
+    MAXDYN_STATUS_JOINT_VIOLATION = 205,
+    /// `maxdyn_sim_assemble` could not close a kinematic loop (the links do not meet at
+    /// these poses); the state is unchanged.
+    MAXDYN_STATUS_ASSEMBLY_FAILED = 206,
     // --- internal (900–999)
     /// An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
@@ -78,7 +86,7 @@ pub enum maxdyn_status {
 use maxdyn_status::*;
 
 impl maxdyn_status {
-    pub const ALL: [maxdyn_status; 26] = [
+    pub const ALL: [maxdyn_status; 28] = [
         MAXDYN_STATUS_OK,
         MAXDYN_STATUS_NULL_POINTER,
         MAXDYN_STATUS_UNKNOWN_BODY,
@@ -103,6 +111,8 @@ impl maxdyn_status {
         MAXDYN_STATUS_REENTRANT_CALL,
         MAXDYN_STATUS_NON_FINITE_STATE,
         MAXDYN_STATUS_DIVERGED,
+        MAXDYN_STATUS_JOINT_VIOLATION,
+        MAXDYN_STATUS_ASSEMBLY_FAILED,
         MAXDYN_STATUS_POISONED,
         MAXDYN_STATUS_INTERNAL,
     ];
@@ -134,6 +144,8 @@ impl maxdyn_status {
             MAXDYN_STATUS_REENTRANT_CALL => "call not allowed from inside the control callback\0",
             MAXDYN_STATUS_NON_FINITE_STATE => "step result is not finite\0",
             MAXDYN_STATUS_DIVERGED => "step diverged (a spring too stiff for the time step)\0",
+            MAXDYN_STATUS_JOINT_VIOLATION => "the start violates a joint (assemble the sim)\0",
+            MAXDYN_STATUS_ASSEMBLY_FAILED => "a kinematic loop cannot close at these poses\0",
             MAXDYN_STATUS_POISONED => "object poisoned by an earlier internal error\0",
             MAXDYN_STATUS_INTERNAL => "internal error (bug in maxdyn)\0",
         }

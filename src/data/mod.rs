@@ -51,6 +51,9 @@ pub struct Data {
     pub(crate) limit_forces: Vec<f64>,
     /// The collision shapes' pairs and contact slots, and the layout the step solves.
     pub(crate) collision: CollisionState,
+    /// The poses were set by the caller (or come from the model) and have not been
+    /// checked against the joints yet (`sim::assemble`).
+    pub(crate) start_unchecked: bool,
 }
 
 impl Data {
@@ -80,6 +83,7 @@ impl Data {
             tracked: TrackedValues::new(model, &state.x, &state.q),
             limit_forces: vec![0.0; model.limit_sides.len()],
             collision: CollisionState::new(model),
+            start_unchecked: true,
             state,
         }
     }

@@ -69,6 +69,9 @@ pub struct Model {
     /// Body pairs (smaller first) joined by a joint, sorted: their shapes do not collide
     /// by default.
     pub jointed_bodies: Vec<(usize, usize)>,
+    /// Per step-vector row, the weight Newton's convergence test gives its residual
+    /// (`step::problem::Equations::residual_norm`); empty when every weight is 1.
+    pub residual_weights: Vec<f64>,
 }
 
 impl Model {
@@ -95,7 +98,9 @@ impl Model {
         let inequality_node: Vec<usize> = contact_node.iter().chain(&limit_node).copied().collect();
         let mut addresses = Addresses::new(&symbolic.offsets, &body_node, &joint_node, &inequality_node);
         addresses.set_mimics(&symbolic.offsets, &mimic_node);
+        let residual_weights = residual_weights(&b.bodies, &b.joints, &tree_order, &addresses, symbolic.dim);
         Ok(Model {
+            residual_weights,
             addresses,
             gravity: b.gravity,
             bodies: b.bodies.clone(),
@@ -181,6 +186,39 @@ impl Model {
     pub fn system_size(&self) -> usize {
         self.symbolic.dim
     }
+}
+
+/// The mass (kg) and moment of inertia (kg m²) up to which a body's rows keep Newton's
+/// absolute tolerance: the rounding of a force balance carrying 1 t, eps·m·g ≈ 2e-12 N,
+/// is 50× below the default 1e-10.
+const RESIDUAL_REFERENCE: f64 = 1e3;
+
+/// A body's rows of the step residual are force and momentum balances whose terms grow
+/// with the mass the body carries: its own and, through its joints, its subtree's (a 1 kg
+/// link holding a 1e8 kg one balances 1e9 N, whose rounding is 1e-7), so beyond a tonne
+/// they cannot reach an absolute tolerance of 1e-10. Divided by max(1, carried mass /
+/// 1 t) (the angular rows also by the largest moment / 1 t m², lever arms taken as 1 m),
+/// they measure the velocity error instead, which any mass ratio reaches. Empty when no
+/// body carries more than the reference (every robot up to a tonne keeps the absolute test).
+fn residual_weights(bodies: &[Body], joints: &[Joint], tree_order: &[usize], at: &Addresses, n: usize) -> Vec<f64> {
+    let mut carried: Vec<f64> = bodies.iter().map(|b| b.mass).collect();
+    for &ji in tree_order.iter().rev() {
+        if let Some(p) = joints[ji].parent {
+            carried[p] += carried[joints[ji].child];
+        }
+    }
+    let moment = |b: &Body| (0..3).map(|k| b.inertia[(k, k)]).fold(0.0, f64::max);
+    let scale: Vec<(f64, f64)> = bodies.iter().zip(&carried).map(|(b, &m)| ((m / RESIDUAL_REFERENCE).max(1.0), (m.max(moment(b)) / RESIDUAL_REFERENCE).max(1.0))).collect();
+    if scale.iter().all(|&s| s == (1.0, 1.0)) {
+        return Vec::new();
+    }
+    let mut w = vec![1.0; n];
+    for (i, (m, j)) in scale.into_iter().enumerate() {
+        let o = at.body(i);
+        w[o..o + 3].fill(1.0 / m);
+        w[o + 3..o + 6].fill(1.0 / j);
+    }
+    w
 }
 
 /// Spanning tree over joints, parent → child, from the world and then from every body

@@ -4,6 +4,7 @@
 
 #[cfg(feature = "test-support")]
 mod contact_check;
+mod assemble;
 mod contacts;
 mod inputs;
 pub mod inspect;
@@ -15,6 +16,7 @@ mod snapshot;
 mod snapshot_collision;
 mod state;
 
+pub use assemble::JOINT_TOLERANCE;
 pub use contacts::ContactReport;
 pub use limits::LimitReport;
 pub use shape_contacts::ShapeContactReport;
@@ -50,8 +52,10 @@ pub const MIN_DT: f64 = 1e-9;
 pub const MAX_DT: f64 = 1.0;
 
 impl Sim {
-    /// A sim of `model` at its bodies' initial states, time step `dt` in
-    /// [`MIN_DT`], [`MAX_DT`] (s).
+    /// A sim of `model` at its bodies' initial states, time step `dt` in [`MIN_DT`],
+    /// [`MAX_DT`] (s). A body the model leaves away from its joint is placed by the joint
+    /// tree at the coordinates its pose gives; a loop left open is refused by the first
+    /// step until its coordinates close it or [`Sim::assemble`] does.
     pub fn new(model: Arc<Model>, dt: f64) -> Result<Sim> {
         if !(MIN_DT..=MAX_DT).contains(&dt) {
             return Err(Error::InvalidTimeStep(dt));
@@ -59,17 +63,20 @@ impl Sim {
         let data = Data::new(&model, dt);
         let policy = SplitPolicy::new(&data);
         let projection = crate::step::penetration::Projection::new(&data);
-        let sim = Sim { model, data, options: SolverOptions::default(), policy, projection };
+        let mut sim = Sim { model, data, options: SolverOptions::default(), policy, projection };
         for w in &sim.data.state.w {
             sim.check_angular_speed(w)?;
         }
+        sim.assemble_start();
         Ok(sim)
     }
 
     /// Advances one time step of `dt`. If the solve fails, the step is split in halves
     /// (see `step::split`; `StepStats::substeps` tells how many were taken). On failure the
-    /// state stays at the last good step and `stats()` describes the failed attempt.
+    /// state stays at the last good step and `stats()` describes the failed attempt. A
+    /// start that violates a joint (poses set directly) is refused: see [`Sim::assemble`].
     pub fn step(&mut self) -> Result<StepStats> {
+        self.check_start()?;
         crate::step::advance(&self.model, &mut self.data, &self.options, &mut self.policy, &mut self.projection)
     }
 

@@ -348,6 +348,8 @@ impl Sim {
         // the tracked values at the prediction are rewritten by the next step's predict
         d.tracked.predicted.copy_from_slice(&d.tracked.state);
         d.frame.dt = d.dt_prev;
+        // the poses come from the caller's array: the next step checks them against the joints
+        d.start_unchecked = true;
         if let Some(d) = moved {
             // the retry policy's snapshot follows the layout
             self.data = d;

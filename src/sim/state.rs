@@ -41,12 +41,13 @@ impl Sim {
         self.data.state.v[body] = V3::new(s[7], s[8], s[9]);
         self.data.state.w[body] = w;
         self.data.dt_prev = self.data.dt;
+        self.data.start_unchecked = true;
         self.follow_tracked();
         Ok(())
     }
 
     /// The tracked joint coordinates (limits, mimics) follow a state the caller set.
-    fn follow_tracked(&mut self) {
+    pub(super) fn follow_tracked(&mut self) {
         let s = &self.data.state;
         self.data.tracked.follow_state(&self.model, &s.x, &s.q);
     }
@@ -71,11 +72,11 @@ impl Sim {
     }
 
     /// Poses z_{k+1} that the next step will predict from the current velocities.
-    fn predicted_poses(&self) -> Vec<Pose> {
+    pub(super) fn predicted_poses(&self) -> Vec<Pose> {
         (0..self.model.body_count()).map(|i| self.predicted_pose(Some(i))).collect()
     }
 
-    fn current_poses(&self) -> Vec<Pose> {
+    pub(super) fn current_poses(&self) -> Vec<Pose> {
         (0..self.model.body_count()).map(|i| self.pose(Some(i))).collect()
     }
 
@@ -132,6 +133,8 @@ impl Sim {
         check_len("values", values.len(), j.dof())?;
         check_finite("values", values)?;
         self.reposition_checked(joint, values, true)?;
+        // a loop-closing joint may be open now
+        self.data.start_unchecked = true;
         // a tracked angle is what was set, also beyond ±π
         for (i, &v) in values.iter().enumerate() {
             if let Some(t) = crate::model::coordinates::tracked_index(&self.model.tracked, joint, i) {
@@ -165,7 +168,7 @@ impl Sim {
     fn reposition_checked(&mut self, joint: usize, values: &[f64], is_position: bool) -> Result<()> {
         let (before, tracked_before) = (self.data.state.clone(), self.data.tracked.clone());
         let dt_prev = self.data.dt_prev;
-        self.reposition(joint, values, is_position);
+        self.reposition(Some((joint, values, is_position)));
         let result = if self.data.state.is_finite() {
             self.data.state.w.iter().try_for_each(|w| self.check_angular_speed(w))
         } else {
@@ -180,10 +183,10 @@ impl Sim {
     }
 
     /// Re-places every tree body at z_k and z_{k+1} from its parent and its joint's
-    /// coordinates (one changed), walking the spanning tree from the world; body
-    /// velocities are then the discrete velocities between the two configurations.
-    /// (Allocates: a setup call, never part of a step.)
-    fn reposition(&mut self, joint: usize, values: &[f64], is_position: bool) {
+    /// coordinates (`change`: one joint's positions or rates set), walking the spanning
+    /// tree from the world; body velocities are then the discrete velocities between the
+    /// two configurations. (Allocates: a setup call, never part of a step.)
+    pub(super) fn reposition(&mut self, change: Option<(usize, &[f64], bool)>) {
         let model = &*self.model;
         let (dt, h_old) = (self.data.dt, self.data.dt_prev);
         let mut z0 = self.current_poses();
@@ -196,7 +199,7 @@ impl Sim {
             Self::coords(j, &z0, &mut c[..n]);
             let pick = |z: &[Pose], b: Option<usize>| b.map_or(Pose::WORLD, |p| z[p]);
             Self::rates(j, &pick(&z0, j.parent), &z0[j.child], &pick(&z1_old, j.parent), &z1_old[j.child], h_old, &mut r[..n]);
-            if ji == joint {
+            if let Some((_, values, is_position)) = change.filter(|c| c.0 == ji) {
                 if is_position {
                     c[..n].copy_from_slice(values);
                 } else {

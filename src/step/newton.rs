@@ -4,7 +4,7 @@
 //! reuses the factorization (`CHORD_CONTRACTION`). No heap allocation.
 
 use super::options::SolverOptions;
-use super::problem::{norm2, norm_inf, Equations, Outcome};
+use super::problem::{norm2, Equations, Outcome};
 use crate::data::{Scratch, StepStats};
 
 /// Iterations without halving the residual after which the solve stops.
@@ -25,7 +25,7 @@ pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Ou
     let two_over_dt = 2.0 / eqs.dt;
     let mut stats = StepStats::default();
     eqs.residual(&w.s, &mut w.r);
-    let mut nr = norm_inf(&w.r);
+    let mut nr = eqs.residual_norm(&w.r);
     let mut n2 = norm2(&w.r);
     let mut best = nr;
     w.best.copy_from_slice(&w.s);
@@ -76,7 +76,7 @@ pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Ou
         std::mem::swap(&mut w.s, &mut w.trial);
         std::mem::swap(&mut w.r, &mut w.r_trial);
         let before = nr;
-        nr = norm_inf(&w.r);
+        nr = eqs.residual_norm(&w.r);
         chord = alpha == 1.0 && nr <= CHORD_CONTRACTION * before;
         stats.iterations += 1;
         if nr < 0.5 * best {

@@ -35,11 +35,15 @@ pub struct SolverOptions {
     /// falling back to a cold start when that solve fails (default); false starts every
     /// step cold, at the centre of the cones with barrier 1.
     pub contact_warm_start: bool,
+    /// The largest joint violation a step starts from (`sim::assemble`); beyond it the
+    /// step is refused. `f64::INFINITY` steps from any configuration (finite differences
+    /// in maximal coordinates step from states off the joints on purpose).
+    pub joint_tolerance: f64,
 }
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 5, contact_predictor_corrector: true, contact_margin: 0.05, contact_warm_start: true }
+        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 5, contact_predictor_corrector: true, contact_margin: 0.05, contact_warm_start: true, joint_tolerance: crate::sim::JOINT_TOLERANCE }
     }
 }
 
@@ -52,6 +56,12 @@ impl SolverOptions {
         crate::error::check_finite("tolerance", &[o.tolerance])?;
         crate::error::check_finite("acceptance", &[o.acceptance])?;
         crate::error::check_finite("contact_tolerance", &[o.contact_tolerance])?;
+        if o.joint_tolerance.is_nan() {
+            return Err(Error::NonFinite("joint_tolerance"));
+        }
+        if !(o.joint_tolerance > 0.0) {
+            return Err(Error::InvalidArgument("joint_tolerance", format!("{} must be > 0 (infinity: no check)", o.joint_tolerance)));
+        }
         if o.contact_margin.is_nan() {
             return Err(Error::NonFinite("contact_margin"));
         }

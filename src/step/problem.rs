@@ -47,6 +47,16 @@ impl Equations<'_> {
         mimic::add_jacobian(self.model, self.frame, self.tracked, self.dt, matrix);
     }
 
+    /// ‖r‖∞ with each body's rows weighted by `Model::residual_weights` (velocity units
+    /// for bodies heavier than 1 kg): what Newton's tolerance bounds.
+    pub fn residual_norm(&self, r: &[f64]) -> f64 {
+        let w = &self.model.residual_weights;
+        if w.is_empty() {
+            return norm_inf(r);
+        }
+        r.iter().zip(w).fold(0.0, |m: f64, (x, w)| if x.is_nan() || m.is_nan() { f64::NAN } else { m.max(x.abs() * w) })
+    }
+
     /// Every body's |ω| below `limit` (2/dt: beyond it the discrete rotation folds).
     pub fn angular_speed_ok(&self, s: &[f64], limit: f64) -> bool {
         let at = &self.model.addresses;

@@ -28,7 +28,7 @@ export MaxDynError, check, Builder, Model, Sim, builder_from_urdf, set_gravity!,
     set_body_pose!, set_body_velocity!, add_joint!, set_joint_offset!, body_count,
     joint_count, joint_dof, step!, sim_time, body_state, body_states, set_body_state!,
     set_body_force!, joint_position, joint_velocity, set_joint_position!,
-    set_joint_velocity!, energy, constraint_violation, add_ground_contact!, add_plane_contact!,
+    set_joint_velocity!, energy, constraint_violation, joint_violation, assemble!, JOINT_TOLERANCE, add_ground_contact!, add_plane_contact!,
     add_sphere_contact!, set_contact_cone!, contact_count, contact, set_joint_spring!,
     set_joint_damper!, add_spring!, set_joint_input!, joint_input, set_body_wrench!,
     energy_account, reset_energy_account!, find_body, find_joint, loop_count,
@@ -312,6 +312,26 @@ function constraint_violation(s::Sim)
     check(@ccall libmaxdyn.maxdyn_sim_constraint_violation(s::Ptr{Cvoid}, out::Ptr{Cdouble})::Int32)
     return out[]
 end
+
+"""The joint most violated now (`nothing` when every joint holds exactly) and its
+largest constraint value; a step refuses to start beyond `JOINT_TOLERANCE`."""
+function joint_violation(s::Sim)
+    j = Ref{Int32}(-1)
+    v = Ref{Cdouble}(0.0)
+    check(@ccall libmaxdyn.maxdyn_sim_get_joint_violation(s::Ptr{Cvoid}, j::Ptr{Int32}, v::Ptr{Cdouble})::Int32)
+    return (j[] < 0 ? nothing : Int(j[])), v[]
+end
+
+"""Places every body so that every joint holds (tree bodies at the coordinates their
+poses give, loops closed by the smallest mass-weighted motion); returns the violation
+removed. A loop that cannot close throws (status 206) and changes nothing."""
+function assemble!(s::Sim)
+    v = Ref{Cdouble}(0.0)
+    check(@ccall libmaxdyn.maxdyn_sim_assemble(s::Ptr{Cvoid}, v::Ptr{Cdouble})::Int32)
+    return v[]
+end
+
+const JOINT_TOLERANCE = 1e-6
 
 # --- contacts
 

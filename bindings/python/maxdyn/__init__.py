@@ -35,7 +35,7 @@ import numpy as np
 
 __all__ = [
     "MaxdynError", "check", "version", "live_objects", "Builder", "Model", "Sim", "WORLD",
-    "BODY_STATE_SIZE", "FIXED", "PRISMATIC", "PLANAR", "FIXED_ORIENTATION", "REVOLUTE",
+    "BODY_STATE_SIZE", "JOINT_TOLERANCE", "FIXED", "PRISMATIC", "PLANAR", "FIXED_ORIENTATION", "REVOLUTE",
     "CYLINDRICAL", "PLANAR_AXIS", "FREE_REVOLUTE", "SPHERICAL", "CYLINDRICAL_FREE",
     "PLANAR_FREE", "FLOATING", "UNIVERSAL", "CONE_LINEAR", "CONE_NONLINEAR", "StepStats", "SolverOptions", "Batch", "MAXDYN_LIBRARY_PATH",
 ]
@@ -43,6 +43,8 @@ __all__ = [
 WORLD = -1
 BODY_STATE_SIZE = 13
 CONTACT_SIZE = 5
+# the largest joint violation a step starts from (maxdyn.h MAXDYN_JOINT_TOLERANCE)
+JOINT_TOLERANCE = 1e-6
 # friction cones (maxdyn.h MAXDYN_CONE_*)
 CONE_LINEAR, CONE_NONLINEAR = 0, 1
 # joint types (maxdyn.h MAXDYN_JOINT_*)
@@ -135,6 +137,8 @@ _declare("maxdyn_sim_set_joint_velocity", _i32, _handle, _i32, _c_double_p, _siz
 _declare("maxdyn_sim_get_energy", _i32, _handle, _c_double_p, _c_double_p)
 _declare("maxdyn_sim_get_constraint_violation", _i32, _handle, _c_double_p)
 _declare("maxdyn_sim_get_constraint_rank", _i32, _handle, _i32_p, _i32_p, _i32_p, _i32_p)
+_declare("maxdyn_sim_assemble", _i32, _handle, _c_double_p)
+_declare("maxdyn_sim_get_joint_violation", _i32, _handle, _i32_p, _c_double_p)
 _declare("maxdyn_builder_add_plane_contact", _i32, _handle, _i32, _c_double_p, ctypes.c_double, _c_double_p,
          ctypes.c_double, ctypes.c_double, _i32_p)
 _declare("maxdyn_builder_add_ground_contact", _i32, _handle, _i32, _c_double_p, ctypes.c_double, ctypes.c_double, _i32_p)
@@ -250,7 +254,7 @@ class SolverOptions(_Struct):
     """Every solver option of a sim (maxdyn_solver_options); SolverOptions() holds the
     defaults. Fields: tolerance, max_iterations, acceptance, contact_tolerance,
     max_splits, contact_predictor_corrector (1 or 0), contact_margin, contact_warm_start
-    (1 or 0)."""
+    (1 or 0), joint_tolerance (inf: step from any configuration)."""
 
     _fields_ = [
         ("tolerance", ctypes.c_double),
@@ -261,6 +265,7 @@ class SolverOptions(_Struct):
         ("contact_predictor_corrector", ctypes.c_int32),
         ("contact_margin", ctypes.c_double),
         ("contact_warm_start", ctypes.c_int32),
+        ("joint_tolerance", ctypes.c_double),
     ]
 
     def __init__(self, **fields):
@@ -961,6 +966,23 @@ class Sim(_Handle):
     def constraint_violation(self):
         v = ctypes.c_double()
         check(_lib.maxdyn_sim_get_constraint_violation(self.ptr, ctypes.byref(v)))
+        return v.value
+
+    def joint_violation(self):
+        """(joint, violation): the joint most violated now (None when every joint holds
+        exactly) and its largest constraint value. A step refuses to start beyond
+        JOINT_TOLERANCE (status 205, MAXDYN_STATUS_JOINT_VIOLATION): see `assemble`."""
+        j, v = ctypes.c_int32(), ctypes.c_double()
+        check(_lib.maxdyn_sim_get_joint_violation(self.ptr, ctypes.byref(j), ctypes.byref(v)))
+        return (None if j.value < 0 else j.value), v.value
+
+    def assemble(self):
+        """Places every body so that every joint holds (tree bodies at the coordinates
+        their poses give, loops closed by the smallest mass-weighted motion); returns the
+        violation removed. A loop that cannot close raises (status 206) and changes
+        nothing."""
+        v = ctypes.c_double()
+        check(_lib.maxdyn_sim_assemble(self.ptr, ctypes.byref(v)))
         return v.value
 
     def constraint_rank(self):

@@ -607,3 +607,22 @@ def test_shape_contact_reports():
     for c in contacts:
         assert (c.shape_a, c.shape_b, c.body_a, c.body_b) == (box, floor, body, maxdyn.WORLD)
         assert list(c.normal) == [0.0, 0.0, 1.0] and abs(c.point[2]) < 1e-9
+
+
+def test_a_violated_start_is_refused_and_assembled():
+    # the builder leaves the bodies at the origin: the sim places them by the joint tree
+    model, (b1, b2), (j1, j2) = double_pendulum()
+    sim = maxdyn.Sim(model, 0.01)
+    assert sim.joint_violation() == (None, 0.0)
+    assert abs(sim.body_state(b2)[2] + 2.0) < 1e-15
+    state = sim.body_state(b2)
+    state[1] += 0.25
+    sim.set_body_state(b2, state)
+    assert sim.joint_violation() == (j2, 0.25)
+    expect_status(205, ["maxdyn_sim_step", "joint 1", "assemble"], sim.step)
+    assert sim.step_count == 0
+    assert sim.assemble() == 0.25
+    joint, violation = sim.joint_violation()
+    assert violation < 1e-15, violation
+    sim.step()
+    assert max(abs(v) for v in sim.body_state(b2)[7:13]) < 1e-12
