@@ -57,6 +57,18 @@ fn jointed_chains_do_not_allocate() {
     }
 }
 
+/// The first step after poses are set checks them against the joints
+/// (`sim::assemble`), in place.
+#[test]
+fn the_start_check_after_a_set_state_does_not_allocate() {
+    let mut sim = common::chain(8, JointType::Revolute, 0.01);
+    sim.step().unwrap();
+    let state = sim.body_state(3).unwrap();
+    sim.set_body_state(3, &state).unwrap();
+    let n = counted(|| sim.step().map(|_| ()).unwrap());
+    assert_eq!(n, 0, "the checked step allocated {n} times");
+}
+
 #[test]
 fn stepping_with_force_elements_does_not_allocate() {
     let ja = Inertia::diagonal(0.1, 0.2, 0.3).unwrap();

@@ -26,7 +26,8 @@ impl Sim {
     /// The joint most violated at the current configuration and its largest constraint
     /// value (None and 0 when every joint holds exactly).
     pub fn joint_violation(&self) -> (Option<usize>, f64) {
-        worst_joint(&self.model, &self.current_poses(), false)
+        // read from the state in place: the step's check allocates nothing
+        worst_joint(&self.model, |b| self.pose(b), false)
     }
 
     /// The defined start of a new sim: bodies placed by the joint tree at the coordinates
@@ -36,7 +37,7 @@ impl Sim {
     /// checks them.
     pub(super) fn assemble_start(&mut self) {
         let model = self.model.clone();
-        let tree = |z: &[Pose]| worst_joint(&model, z, true).1;
+        let tree = |z: &[Pose]| worst_joint(&model, at(z), true).1;
         if tree(&self.current_poses()) > ASSEMBLED || tree(&self.predicted_poses()) > ASSEMBLED {
             let saved = (self.data.state.clone(), self.data.tracked.clone(), self.data.dt_prev);
             self.reposition(None);
@@ -101,9 +102,14 @@ impl Sim {
     }
 }
 
+/// The pose of a body (the world for None) in configuration `z`.
+fn at(z: &[Pose]) -> impl Fn(Option<usize>) -> Pose + '_ {
+    move |b| b.map_or(Pose::WORLD, |i| z[i])
+}
+
 /// The joint with the largest |constraint value| at configuration `z` (of the spanning
 /// tree's joints only with `tree_only`).
-fn worst_joint(model: &Model, z: &[Pose], tree_only: bool) -> (Option<usize>, f64) {
+fn worst_joint(model: &Model, pose: impl Fn(Option<usize>) -> Pose, tree_only: bool) -> (Option<usize>, f64) {
     let mut worst = (None, 0.0);
     let mut g = [0.0; 6];
     for (ji, j) in model.joints.iter().enumerate() {
@@ -111,7 +117,7 @@ fn worst_joint(model: &Model, z: &[Pose], tree_only: bool) -> (Option<usize>, f6
             continue;
         }
         let nc = j.constraint_count();
-        j.constraint(&j.parent.map_or(Pose::WORLD, |p| z[p]), &z[j.child], &mut g[..nc]);
+        j.constraint(&pose(j.parent), &pose(Some(j.child)), &mut g[..nc]);
         for v in &g[..nc] {
             if v.abs() > worst.1 {
                 worst = (Some(ji), v.abs());
@@ -135,7 +141,7 @@ fn close(model: &Model, z: &mut [Pose]) -> Result<()> {
     let n = 6 * model.body_count();
     let inverse_inertia: Vec<_> = model.bodies.iter().map(|b| b.inertia.try_inverse().unwrap_or_else(crate::math::M3::zeros)).collect();
     for _ in 0..CLOSURE_ITERATIONS {
-        let (worst, violation) = worst_joint(model, z, false);
+        let (worst, violation) = worst_joint(model, at(z), false);
         if violation <= ASSEMBLED {
             return Ok(());
         }
@@ -194,6 +200,6 @@ fn close(model: &Model, z: &mut [Pose]) -> Result<()> {
             break;
         }
     }
-    let (worst, violation) = worst_joint(model, z, false);
+    let (worst, violation) = worst_joint(model, at(z), false);
     Err(Error::AssemblyFailed(format!("joint {} stays violated by {violation:e} after {CLOSURE_ITERATIONS} Gauss–Newton iterations: the loop cannot close at these poses", worst.unwrap_or(0))))
 }

@@ -12,7 +12,7 @@ use std::f64::consts::PI;
 
 
 impl Sim {
-    fn pose(&self, body: Option<usize>) -> Pose {
+    pub(super) fn pose(&self, body: Option<usize>) -> Pose {
         self.data.state.pose(body)
     }
 
