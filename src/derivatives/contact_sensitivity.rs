@@ -17,7 +17,7 @@
 //! * K row 0, (s_φ − φ(z_{k+2}))/dt: φ moves by nᵀ δx and (Q(ω̄) (anchor × Q_{k+2}ᵀ n))ᵀ δφ;
 //! * K rows 1.., slip d_iᵀ v + (p × Q_aᵀ d_i)ᵀ ω: by ωᵀ (r [Q_aᵀd_i]× [Q_aᵀn]× + [p]× [Q_aᵀd_i]×) δφ.
 
-use super::step_sensitivity::{Block, MAX_BLOCK_ROWS};
+use super::block::{Block, MAX_BLOCK_ROWS};
 use crate::contact::geometry::{Geometry, Shape};
 use crate::contact::node::ContactWork;
 use crate::integrator::prediction::advance;

@@ -10,7 +10,7 @@
 //! A limit side's force is sign·γ and its row (s_φ − sign(θ − bound))/dt; a mimic's
 //! h = θ_f − m θ_l − o acts with λ on the follower and −m λ on the leader.
 
-use super::step_sensitivity::Block;
+use super::block::Block;
 use crate::contact::node::ContactWork;
 use crate::integrator::prediction::advance;
 use crate::joints::constraint::Pose;

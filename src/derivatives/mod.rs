@@ -11,6 +11,7 @@
 //! order (`Sim::set_joint_input`). The inputs are forces held over the step with their
 //! directions at z_{k+1}, so f is affine in them.
 
+mod block;
 mod contact_sensitivity;
 mod coordinate_sensitivity;
 mod differences;

@@ -19,11 +19,11 @@
 //!   and joint limits and mimics (`coordinate_sensitivity`).
 
 use super::{contact_sensitivity, coordinate_sensitivity};
+use super::block::Block;
 use super::input_column;
 use crate::integrator::prediction::advance;
 use crate::joints::constraint::Side;
 use crate::joints::force_derivative::{CHILD, PARENT};
-use crate::contact::cone::MAX_K;
 use crate::joints::tangent::{Placement, RotationMap};
 use crate::kinematics::Coords;
 use crate::math::{rotation, skew, step_rotation, M3, V3};
@@ -31,27 +31,6 @@ use crate::model::{Error, Model, Result};
 use crate::sim::Sim;
 use crate::solver::{BlockMatrix, Symbolic};
 use crate::step::problem::Equations;
-
-/// Most rows of one block: a body's six, or a contact's K rows.
-pub(super) const MAX_BLOCK_ROWS: usize = if MAX_K > 6 { MAX_K } else { 6 };
-
-/// One block of ∂f/∂z_{k+1}: `rows` residual rows from `row`, by the tangent of body `col`.
-pub(super) struct Block {
-    pub row: usize,
-    pub rows: usize,
-    pub col: usize,
-    /// rows × 6, row-major.
-    pub m: [f64; 6 * MAX_BLOCK_ROWS],
-}
-
-impl Block {
-    /// A block of `rows` rows from the first `6 rows` entries of `m`.
-    pub fn new(row: usize, rows: usize, col: usize, m: &[f64]) -> Block {
-        let mut b = Block { row, rows, col, m: [0.0; 6 * MAX_BLOCK_ROWS] };
-        b.m[..6 * rows].copy_from_slice(&m[..6 * rows]);
-        b
-    }
-}
 
 /// A step taken from a sim, with what its derivatives need.
 pub(crate) struct StepSensitivity {

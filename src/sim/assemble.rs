@@ -13,10 +13,6 @@ use crate::math::{qmul, unit_quaternion, velocity_between, V4};
 use crate::model::{Error, Model, Result};
 use nalgebra::{DMatrix, DVector};
 
-/// The default largest joint violation (m, or the rotational rows' sin(angle/2)) a step
-/// starts from (`SolverOptions::joint_tolerance`): rounding in poses computed elsewhere
-/// stays far below it, and the pull it gives is at most 1e-6/dt m/s.
-pub const JOINT_TOLERANCE: f64 = 1e-6;
 /// What `Sim::assemble` leaves: rounding of the joint rows' values.
 const ASSEMBLED: f64 = 1e-12;
 /// Gauss–Newton iterations of the loop closure (quadratic once near: a handful).

@@ -16,7 +16,6 @@ mod snapshot;
 mod snapshot_collision;
 mod state;
 
-pub use assemble::JOINT_TOLERANCE;
 pub use contacts::ContactReport;
 pub use limits::LimitReport;
 pub use shape_contacts::ShapeContactReport;
@@ -25,6 +24,7 @@ pub use snapshot::STATE_VERSION;
 
 pub use crate::data::StepStats;
 pub use crate::step::SolverOptions;
+pub use crate::step::options::JOINT_TOLERANCE;
 
 use std::sync::Arc;
 

@@ -2,6 +2,11 @@
 
 use crate::model::{Error, Result};
 
+/// The default largest joint violation (m, or the rotational rows' sin(angle/2)) a step
+/// starts from (`SolverOptions::joint_tolerance`): rounding in poses computed elsewhere
+/// stays far below it, and the pull it gives is at most 1e-6/dt m/s.
+pub const JOINT_TOLERANCE: f64 = 1e-6;
+
 /// Newton solver settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SolverOptions {
@@ -43,7 +48,7 @@ pub struct SolverOptions {
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 5, contact_predictor_corrector: true, contact_margin: 0.05, contact_warm_start: true, joint_tolerance: crate::sim::JOINT_TOLERANCE }
+        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 5, contact_predictor_corrector: true, contact_margin: 0.05, contact_warm_start: true, joint_tolerance: JOINT_TOLERANCE }
     }
 }
 
