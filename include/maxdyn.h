@@ -245,6 +245,9 @@ enum maxdyn_status
     // `maxdyn_sim_assemble` could not close a kinematic loop (the links do not meet at
     // these poses); the state is unchanged.
     MAXDYN_STATUS_ASSEMBLY_FAILED = 206,
+    // A query's answer is NaN or infinite at this state (it overflows: states, inputs or
+    // parameters near the range of doubles); nothing was written.
+    MAXDYN_STATUS_NON_FINITE_RESULT = 207,
     // An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
     // A bug in maxdyn (a caught panic). The object involved is poisoned.

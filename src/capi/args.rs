@@ -35,6 +35,33 @@ pub(crate) unsafe fn slice<'a>(p: *const f64, n: usize, arg: &str) -> CResult<&'
     Ok(std::slice::from_raw_parts(p, n))
 }
 
+/// A query's answer, checked before it reaches the caller: NaN or ±∞ (an overflow of
+/// states, inputs or parameters near the range of doubles, ~1e150 and beyond) is
+/// `MAXDYN_STATUS_NON_FINITE_RESULT`, with nothing written.
+pub(crate) fn finite_answer(arg: &str, values: &[f64]) -> CResult<()> {
+    if values.iter().all(|v| v.is_finite()) {
+        return Ok(());
+    }
+    Err(Failure::new(
+        MAXDYN_STATUS_NON_FINITE_RESULT,
+        format!("argument `{arg}`: the answer is not finite at this state (it overflows: states, inputs or parameters near the range of doubles); nothing was written"),
+    ))
+}
+
+/// An output array of `n` doubles filled by `compute` in a scratch copy and written to the
+/// caller only when the whole answer is finite ([`finite_answer`]).
+///
+/// # Safety
+/// `p` is NULL or points to `n` writable doubles.
+pub(crate) unsafe fn answer_into(p: *mut f64, n: usize, arg: &str, compute: impl FnOnce(&mut [f64]) -> CResult<()>) -> CResult<()> {
+    let out = slice_mut(p, n, arg)?;
+    let mut scratch = vec![0.0; n];
+    compute(&mut scratch)?;
+    finite_answer(arg, &scratch)?;
+    out.copy_from_slice(&scratch);
+    Ok(())
+}
+
 /// An output array of a checked length (as [`slice`]); NULL is accepted only for length 0.
 ///
 /// # Safety

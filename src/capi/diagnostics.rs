@@ -79,7 +79,9 @@ pub unsafe extern "C" fn maxdyn_sim_get_energy(sim: *const maxdyn_sim, kinetic: 
     call("maxdyn_sim_get_energy", || {
         let k = out(kinetic, "kinetic")?;
         let p = out(potential, "potential")?;
-        (*k, *p) = with_ref(sim, "sim", |s| Ok(s.inner.energy()))?;
+        let (ek, ep) = with_ref(sim, "sim", |s| Ok(s.inner.energy()))?;
+        super::args::finite_answer("kinetic", &[ek, ep])?;
+        (*k, *p) = (ek, ep);
         Ok(())
     })
 }
@@ -93,7 +95,9 @@ pub unsafe extern "C" fn maxdyn_sim_get_energy(sim: *const maxdyn_sim, kinetic: 
 pub unsafe extern "C" fn maxdyn_sim_get_spring_energy(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
     call("maxdyn_sim_get_spring_energy", || {
         let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.spring_energy()))?;
+        let e = with_ref(sim, "sim", |s| Ok(s.inner.spring_energy()))?;
+        super::args::finite_answer("out", &[e])?;
+        *o = e;
         Ok(())
     })
 }
@@ -112,6 +116,7 @@ pub unsafe extern "C" fn maxdyn_sim_get_energy_account(sim: *const maxdyn_sim, i
         let w = out(input_work, "input_work")?;
         let d = out(dissipation, "dissipation")?;
         let acc = with_ref(sim, "sim", |s| Ok(s.inner.energy_account()))?;
+        super::args::finite_answer("input_work", &[acc.input_work, acc.dissipation])?;
         *w = acc.input_work;
         *d = acc.dissipation;
         Ok(())
@@ -141,7 +146,9 @@ pub unsafe extern "C" fn maxdyn_sim_reset_energy_account(sim: *mut maxdyn_sim) -
 pub unsafe extern "C" fn maxdyn_sim_get_constraint_violation(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
     call("maxdyn_sim_get_constraint_violation", || {
         let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.constraint_violation()))?;
+        let v = with_ref(sim, "sim", |s| Ok(s.inner.constraint_violation()))?;
+        super::args::finite_answer("out", &[v])?;
+        *o = v;
         Ok(())
     })
 }
@@ -192,7 +199,9 @@ pub extern "C" fn maxdyn_debug_live_objects() -> usize {
 pub unsafe extern "C" fn maxdyn_sim_get_deepest_penetration(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
     call("maxdyn_sim_get_deepest_penetration", || {
         let o = super::args::out(out, "out")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.deepest_penetration()))?;
+        let d = with_ref(sim, "sim", |s| Ok(s.inner.deepest_penetration()))?;
+        super::args::finite_answer("out", &[d])?;
+        *o = d;
         Ok(())
     })
 }

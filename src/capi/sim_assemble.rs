@@ -42,6 +42,7 @@ pub unsafe extern "C" fn maxdyn_sim_get_joint_violation(sim: *const maxdyn_sim, 
     call("maxdyn_sim_get_joint_violation", || {
         let (oj, ov) = (out_ptr(out_joint, "out_joint")?, out_ptr(out_violation, "out_violation")?);
         let (joint, violation) = with_ref(sim, "sim", |s| Ok(s.inner.joint_violation()))?;
+        super::args::finite_answer("out_violation", &[violation])?;
         (*oj, *ov) = (joint.map_or(-1, |j| j as i32), violation);
         Ok(())
     })

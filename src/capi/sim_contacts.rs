@@ -25,6 +25,7 @@ pub unsafe extern "C" fn maxdyn_sim_get_contact(sim: *const maxdyn_sim, contact:
             let c = contact_index(contact, s.inner.contact_count(), "contact")?;
             Ok(s.inner.contact(c)?.to_array())
         })?;
+        super::args::finite_answer("out", &c)?;
         o.copy_from_slice(&c);
         Ok(())
     })

@@ -3,7 +3,7 @@
 //! A = ∂f/∂x and B = ∂f/∂u by the implicit function theorem, and the same by central
 //! differences.
 
-use super::args::{out as out_ptr, slice_mut};
+use super::args::{finite_answer, out as out_ptr, slice_mut};
 use super::error::Failure;
 use super::guard::{call, with_ref};
 use super::model::maxdyn_model;
@@ -63,8 +63,7 @@ pub unsafe extern "C" fn maxdyn_sim_input_derivative(sim: *const maxdyn_sim, coo
             if n != nx * nu {
                 return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, B has {nx} × {nu} entries")));
             }
-            let o = slice_mut(out, n, "out")?;
-            Ok(s.inner.input_derivative(c, o)?)
+            super::args::answer_into(out, n, "out", |o| Ok(s.inner.input_derivative(c, o)?))
         })
     })
 }
@@ -93,6 +92,8 @@ pub unsafe extern "C" fn maxdyn_sim_linearize(sim: *const maxdyn_sim, coords: i3
             let (nx, nu) = s.inner.model().linearization_size(c);
             let (mut sa, mut sb) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
             s.inner.linearize(c, &mut sa, &mut sb)?;
+            finite_answer("A", &sa)?;
+            finite_answer("B", &sb)?;
             copy_out(a, &sa, "A")?;
             copy_out(b, &sb, "B")?;
             Ok(())
@@ -115,6 +116,8 @@ pub unsafe extern "C" fn maxdyn_sim_linearize_differences(sim: *const maxdyn_sim
             let (nx, nu) = s.inner.model().linearization_size(c);
             let (mut sa, mut sb) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
             s.inner.linearize_by_differences(c, h, &mut sa, &mut sb)?;
+            finite_answer("A", &sa)?;
+            finite_answer("B", &sb)?;
             copy_out(a, &sa, "A")?;
             copy_out(b, &sb, "B")?;
             Ok(())

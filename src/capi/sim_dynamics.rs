@@ -3,7 +3,7 @@
 //! the current minimal velocities. n = `maxdyn_model_velocity_count(model,
 //! MAXDYN_COORDS_MINIMAL, &n)`.
 
-use super::args::{slice, slice_mut};
+use super::args::{answer_into, slice};
 use super::error::{CResult, Failure};
 use super::guard::{call, with_ref};
 use super::sim::maxdyn_sim;
@@ -31,7 +31,7 @@ pub unsafe extern "C" fn maxdyn_sim_get_mass_matrix(sim: *const maxdyn_sim, out:
             if n_out != need * need {
                 return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n_out` is {n_out}, the mass matrix has {need} × {need} entries")));
             }
-            Ok(s.inner.mass_matrix(slice_mut(out, n_out, "out")?)?)
+            answer_into(out, n_out, "out", |o| Ok(s.inner.mass_matrix(o)?))
         })
     })
 }
@@ -46,7 +46,8 @@ pub unsafe extern "C" fn maxdyn_sim_get_bias_forces(sim: *const maxdyn_sim, qd: 
     call("maxdyn_sim_get_bias_forces", || {
         with_ref(sim, "sim", |s| {
             check_n(&s.inner, n, "each array", 1)?;
-            Ok(s.inner.bias_forces(slice(qd, n, "qd")?, slice_mut(out, n, "out")?)?)
+            let qd = slice(qd, n, "qd")?;
+            answer_into(out, n, "out", |o| Ok(s.inner.bias_forces(qd, o)?))
         })
     })
 }
@@ -61,7 +62,8 @@ pub unsafe extern "C" fn maxdyn_sim_inverse_dynamics(sim: *const maxdyn_sim, qd:
     call("maxdyn_sim_inverse_dynamics", || {
         with_ref(sim, "sim", |s| {
             check_n(&s.inner, n, "each array", 1)?;
-            Ok(s.inner.inverse_dynamics(slice(qd, n, "qd")?, slice(qdd, n, "qdd")?, slice_mut(out, n, "out")?)?)
+            let (qd, qdd) = (slice(qd, n, "qd")?, slice(qdd, n, "qdd")?);
+            answer_into(out, n, "out", |o| Ok(s.inner.inverse_dynamics(qd, qdd, o)?))
         })
     })
 }
@@ -76,7 +78,7 @@ pub unsafe extern "C" fn maxdyn_sim_get_minimal_velocities(sim: *const maxdyn_si
     call("maxdyn_sim_get_minimal_velocities", || {
         with_ref(sim, "sim", |s| {
             check_n(&s.inner, n, "`out`", 1)?;
-            Ok(s.inner.minimal_velocities(slice_mut(out, n, "out")?)?)
+            answer_into(out, n, "out", |o| Ok(s.inner.minimal_velocities(o)?))
         })
     })
 }

@@ -2,7 +2,7 @@
 //! point fixed to a body, at the current state (see `kinematics` for the conventions).
 //! Jacobians are 6 × n, row-major (rows v then ω), n from `maxdyn_model_velocity_count`.
 
-use super::args::{array, body_index, out as out_ptr, slice_mut};
+use super::args::{answer_into, array, body_index, finite_answer, out as out_ptr, slice_mut};
 use super::error::{CResult, Failure};
 use super::guard::{call, with_ref};
 use super::model::maxdyn_model;
@@ -79,6 +79,7 @@ unsafe fn point(sim: &Sim, body: i32, point: *const f64) -> CResult<Target> {
 unsafe fn pose(sim: *const maxdyn_sim, target: impl FnOnce(&Sim) -> CResult<Target>, out: *mut f64) -> CResult<()> {
     let o = slice_mut(out, 7, "out_pose")?;
     let p = with_ref(sim, "sim", |s| Ok(s.inner.target_pose(target(&s.inner)?)?))?;
+    finite_answer("out_pose", &p)?;
     o.copy_from_slice(&p);
     Ok(())
 }
@@ -87,6 +88,7 @@ unsafe fn velocity(sim: *const maxdyn_sim, target: impl FnOnce(&Sim) -> CResult<
     let a = axes(ax)?;
     let o = slice_mut(out, 6, "out_twist")?;
     let v = with_ref(sim, "sim", |s| Ok(s.inner.target_velocity(target(&s.inner)?, a)?))?;
+    finite_answer("out_twist", &v)?;
     o.copy_from_slice(&v);
     Ok(())
 }
@@ -99,8 +101,7 @@ unsafe fn jacobian(sim: *const maxdyn_sim, target: impl FnOnce(&Sim) -> CResult<
         if n != need {
             return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, the Jacobian has 6 × {} = {need} entries", need / 6)));
         }
-        let o = slice_mut(out, n, "out")?;
-        Ok(s.inner.jacobian(t, a, c, o)?)
+        answer_into(out, n, "out", |o| Ok(s.inner.jacobian(t, a, c, o)?))
     })
 }
 

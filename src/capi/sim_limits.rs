@@ -47,6 +47,8 @@ pub unsafe extern "C" fn maxdyn_sim_get_limit(sim: *const maxdyn_sim, limit: i32
                 .ok_or_else(|| Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `limit`: unknown limit id {limit} (there are {count} limits)")))?;
             Ok(s.inner.limit(l)?)
         })?;
+        // the bounds of a free side are ±∞ by design
+        super::args::finite_answer("out", &[r.position, r.violation, r.force])?;
         o.copy_from_slice(&[r.position, r.lower, r.upper, r.violation, r.force]);
         Ok(())
     })
@@ -61,7 +63,9 @@ pub unsafe extern "C" fn maxdyn_sim_get_limit(sim: *const maxdyn_sim, limit: i32
 pub unsafe extern "C" fn maxdyn_sim_get_limit_violation(sim: *const maxdyn_sim, out_violation: *mut f64) -> maxdyn_status {
     call("maxdyn_sim_get_limit_violation", || {
         let o = out(out_violation, "out_violation")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.limit_violation()))?;
+        let v = with_ref(sim, "sim", |s| Ok(s.inner.limit_violation()))?;
+        super::args::finite_answer("out_violation", &[v])?;
+        *o = v;
         Ok(())
     })
 }
@@ -75,7 +79,9 @@ pub unsafe extern "C" fn maxdyn_sim_get_limit_violation(sim: *const maxdyn_sim, 
 pub unsafe extern "C" fn maxdyn_sim_get_mimic_violation(sim: *const maxdyn_sim, out_violation: *mut f64) -> maxdyn_status {
     call("maxdyn_sim_get_mimic_violation", || {
         let o = out(out_violation, "out_violation")?;
-        *o = with_ref(sim, "sim", |s| Ok(s.inner.mimic_violation()))?;
+        let v = with_ref(sim, "sim", |s| Ok(s.inner.mimic_violation()))?;
+        super::args::finite_answer("out_violation", &[v])?;
+        *o = v;
         Ok(())
     })
 }

@@ -175,6 +175,7 @@ unsafe fn get_joint(sim: *const maxdyn_sim, joint: i32, values: *mut f64, n: usi
         }
         Ok(())
     })?;
+    super::args::finite_answer("values", &buf[..n])?;
     slice_mut(values, n, "values")?.copy_from_slice(&buf[..n]);
     Ok(())
 }

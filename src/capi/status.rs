@@ -76,6 +76,9 @@ pub enum maxdyn_status {
     /// `maxdyn_sim_assemble` could not close a kinematic loop (the links do not meet at
     /// these poses); the state is unchanged.
     MAXDYN_STATUS_ASSEMBLY_FAILED = 206,
+    /// A query's answer is NaN or infinite at this state (it overflows: states, inputs or
+    /// parameters near the range of doubles); nothing was written.
+    MAXDYN_STATUS_NON_FINITE_RESULT = 207,
     // --- internal (900–999)
     /// An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
@@ -86,7 +89,7 @@ pub enum maxdyn_status {
 use maxdyn_status::*;
 
 impl maxdyn_status {
-    pub const ALL: [maxdyn_status; 28] = [
+    pub const ALL: [maxdyn_status; 29] = [
         MAXDYN_STATUS_OK,
         MAXDYN_STATUS_NULL_POINTER,
         MAXDYN_STATUS_UNKNOWN_BODY,
@@ -113,6 +116,7 @@ impl maxdyn_status {
         MAXDYN_STATUS_DIVERGED,
         MAXDYN_STATUS_JOINT_VIOLATION,
         MAXDYN_STATUS_ASSEMBLY_FAILED,
+        MAXDYN_STATUS_NON_FINITE_RESULT,
         MAXDYN_STATUS_POISONED,
         MAXDYN_STATUS_INTERNAL,
     ];
@@ -146,6 +150,7 @@ impl maxdyn_status {
             MAXDYN_STATUS_DIVERGED => "step diverged (a spring too stiff for the time step)\0",
             MAXDYN_STATUS_JOINT_VIOLATION => "the start violates a joint (assemble the sim)\0",
             MAXDYN_STATUS_ASSEMBLY_FAILED => "a kinematic loop cannot close at these poses\0",
+            MAXDYN_STATUS_NON_FINITE_RESULT => "the answer is not finite at this state (overflow)\0",
             MAXDYN_STATUS_POISONED => "object poisoned by an earlier internal error\0",
             MAXDYN_STATUS_INTERNAL => "internal error (bug in maxdyn)\0",
         }

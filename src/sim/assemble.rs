@@ -70,6 +70,9 @@ impl Sim {
     /// (Allocates: a setup call.)
     pub fn assemble(&mut self) -> Result<f64> {
         let before = self.joint_violation().1;
+        if !before.is_finite() {
+            return Err(Error::AssemblyFailed("the joints' violation overflows at these poses (bodies near the range of doubles)".into()));
+        }
         let saved = (self.data.state.clone(), self.data.tracked.clone(), self.data.dt_prev);
         self.reposition(None);
         let model = self.model.clone();
