@@ -6,9 +6,8 @@
 //! loop-closing joints are closed by a mass-weighted Gauss–Newton projection.
 
 use super::Sim;
-use crate::joints::constraint::Pose;
+use crate::joints::constraint::{Pose, Side};
 use crate::joints::tangent::{Placement, RotationMap};
-use crate::joints::constraint::Side;
 use crate::math::{qmul, unit_quaternion, velocity_between, V4};
 use crate::model::{Error, Model, Result};
 use nalgebra::{DMatrix, DVector};
@@ -129,7 +128,8 @@ fn worst_joint(model: &Model, pose: impl Fn(Option<usize>) -> Pose, tree_only: b
 /// Closes every joint at configuration `z` by Gauss–Newton on g(z) = 0 with the smallest
 /// motion in the kinetic metric: δz = −W⁻¹Gᵀ(G W⁻¹ Gᵀ + εI)⁻¹ g, W = diag(m I, J) per
 /// body, G = ∂g/∂(x, δφ) (`joints::tangent`); ε keeps redundant loop rows (a planar four-bar
-/// of revolute joints) solvable.
+/// of revolute joints) solvable. Dense, over every body: a setup call, for mechanisms of
+/// up to a few hundred bodies.
 fn close(model: &Model, z: &mut [Pose]) -> Result<()> {
     let rows: Vec<usize> = model.joints.iter().scan(0, |r, j| {
         let at = *r;
@@ -145,14 +145,14 @@ fn close(model: &Model, z: &mut [Pose]) -> Result<()> {
             return Ok(());
         }
         let place: Vec<Placement> = z.iter().map(Placement::of).collect();
-        let at = |b: Option<usize>| b.map_or(&Placement::WORLD, |i| &place[i]);
+        let placed = |b: Option<usize>| b.map_or(&Placement::WORLD, |i| &place[i]);
         let mut g = DVector::zeros(n_rows);
         // W⁻¹Gᵀ, n × rows
         let mut wg = DMatrix::zeros(n, n_rows);
         let mut gm = DMatrix::zeros(n_rows, n);
         for (ji, j) in model.joints.iter().enumerate() {
             let (r0, nc) = (rows[ji], j.constraint_count());
-            let (a, b) = (at(j.parent), at(Some(j.child)));
+            let (a, b) = (placed(j.parent), placed(Some(j.child)));
             let mut gj = [0.0; 6];
             j.constraint_at(a, b, &mut gj[..nc]);
             g.rows_mut(r0, nc).copy_from_slice(&gj[..nc]);
