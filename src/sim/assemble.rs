@@ -34,13 +34,12 @@ impl Sim {
         let model = self.model.clone();
         let tree = |z: &[Pose]| worst_joint(&model, at(z), true).1;
         if tree(&self.current_poses()) > ASSEMBLED || tree(&self.predicted_poses()) > ASSEMBLED {
-            let saved = (self.data.state.clone(), self.data.tracked.clone(), self.data.dt_prev);
-            self.reposition(None);
-            // poses far out (1e300 m) can overflow the placement: keep them as built, and
-            // the first step reports the violation
-            if !self.data.state.is_finite() || self.data.state.w.iter().any(|w| self.check_angular_speed(w).is_err()) {
-                (self.data.state, self.data.tracked, self.data.dt_prev) = saved;
-            }
+            // poses far out (1e300 m) can overflow the placement: then they stay as built,
+            // and the first step reports the violation
+            let _ = self.change_or_undo(|s| {
+                s.reposition(None);
+                s.startable(|| Error::NonFiniteState("placement"))
+            });
         }
         self.data.start_unchecked = true;
     }
@@ -72,28 +71,22 @@ impl Sim {
         if !before.is_finite() {
             return Err(Error::AssemblyFailed("the joints' violation overflows at these poses (bodies near the range of doubles)".into()));
         }
-        let saved = (self.data.state.clone(), self.data.tracked.clone(), self.data.dt_prev);
-        self.reposition(None);
-        let model = self.model.clone();
-        let mut z0 = self.current_poses();
-        let mut z1 = self.predicted_poses();
-        let closed = close(&model, &mut z0).and_then(|_| close(&model, &mut z1));
-        if let Err(e) = closed {
-            (self.data.state, self.data.tracked, self.data.dt_prev) = saved;
-            return Err(e);
-        }
-        let dt = self.data.dt;
-        let s = &mut self.data.state;
-        for b in 0..model.body_count() {
-            s.x[b] = z0[b].x;
-            s.q[b] = z0[b].q;
-            s.v[b] = (z1[b].x - z0[b].x) / dt;
-            s.w[b] = velocity_between(&z0[b].q, &z1[b].q, dt);
-        }
-        if !s.is_finite() || s.w.iter().any(|w| w.norm() * dt >= 2.0) {
-            (self.data.state, self.data.tracked, self.data.dt_prev) = saved;
-            return Err(Error::AssemblyFailed("the assembled velocities are not ones a step can start from (|ω| ≥ 2/dt)".into()));
-        }
+        self.change_or_undo(|sim| {
+            sim.reposition(None);
+            let model = sim.model.clone();
+            let (mut z0, mut z1) = (sim.current_poses(), sim.predicted_poses());
+            close(&model, &mut z0)?;
+            close(&model, &mut z1)?;
+            let dt = sim.data.dt;
+            let s = &mut sim.data.state;
+            for b in 0..model.body_count() {
+                s.x[b] = z0[b].x;
+                s.q[b] = z0[b].q;
+                s.v[b] = (z1[b].x - z0[b].x) / dt;
+                s.w[b] = velocity_between(&z0[b].q, &z1[b].q, dt);
+            }
+            sim.startable(|| Error::NonFiniteState("assembly")).map_err(|e| Error::AssemblyFailed(format!("the assembled state is not one a step can start from ({e})")))
+        })?;
         self.follow_tracked();
         self.data.start_unchecked = false;
         Ok(before)

@@ -162,24 +162,33 @@ impl Sim {
         self.reposition_checked(joint, values, false)
     }
 
-    /// [`Sim::reposition`], undone when the new state is not one a step can start from:
-    /// a non-finite component (e.g. far-out poses whose differences overflow) or a body
-    /// spinning at |ω| ≥ 2/dt.
+    /// [`Sim::reposition`], undone when the new state is not one a step can start from.
     fn reposition_checked(&mut self, joint: usize, values: &[f64], is_position: bool) -> Result<()> {
-        let (before, tracked_before) = (self.data.state.clone(), self.data.tracked.clone());
-        let dt_prev = self.data.dt_prev;
-        self.reposition(Some((joint, values, is_position)));
-        let result = if self.data.state.is_finite() {
-            self.data.state.w.iter().try_for_each(|w| self.check_angular_speed(w))
-        } else {
-            Err(Error::InvalidArgument("values", "the state these coordinates give is not finite".into()))
-        };
+        self.change_or_undo(|s| {
+            s.reposition(Some((joint, values, is_position)));
+            s.startable(|| Error::InvalidArgument("values", "the state these coordinates give is not finite".into()))
+        })
+    }
+
+    /// Runs `change` on the state and undoes it (state, tracked coordinates, the
+    /// velocities' interval) when it fails.
+    pub(super) fn change_or_undo(&mut self, change: impl FnOnce(&mut Sim) -> Result<()>) -> Result<()> {
+        let saved = (self.data.state.clone(), self.data.tracked.clone(), self.data.dt_prev);
+        let result = change(self);
         if result.is_err() {
-            self.data.state = before;
-            self.data.tracked = tracked_before;
-            self.data.dt_prev = dt_prev;
+            (self.data.state, self.data.tracked, self.data.dt_prev) = saved;
         }
         result
+    }
+
+    /// Whether a step can start from the state: every component finite (else
+    /// `not_finite()`; far-out poses whose differences overflow) and every body spinning
+    /// below 2/dt.
+    pub(super) fn startable(&self, not_finite: impl FnOnce() -> Error) -> Result<()> {
+        if !self.data.state.is_finite() {
+            return Err(not_finite());
+        }
+        self.data.state.w.iter().try_for_each(|w| self.check_angular_speed(w))
     }
 
     /// Re-places every tree body at z_k and z_{k+1} from its parent and its joint's
