@@ -9,7 +9,7 @@ mod scratch;
 mod state;
 mod stats;
 
-pub use scratch::Scratch;
+pub use scratch::{Iterate, Scratch};
 pub use state::{BodyStates, WarmStart};
 pub use stats::StepStats;
 

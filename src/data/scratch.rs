@@ -20,12 +20,16 @@ pub struct Iterate {
     pub r_trial: Vec<f64>,
     /// The best iterate seen (kept when a solve stalls).
     pub best: Vec<f64>,
+    /// The right-hand side of the last linear solve and its residual (iterative
+    /// refinement, `step::interior_point::direction`).
+    pub rhs: Vec<f64>,
+    pub lin_r: Vec<f64>,
 }
 
 impl Iterate {
     pub fn new(dim: usize) -> Iterate {
         let z = vec![0.0; dim];
-        Iterate { s: z.clone(), trial: z.clone(), ds: z.clone(), r: z.clone(), r_trial: z.clone(), best: z }
+        Iterate { s: z.clone(), trial: z.clone(), ds: z.clone(), r: z.clone(), r_trial: z.clone(), best: z.clone(), rhs: z.clone(), lin_r: z }
     }
 }
 
@@ -35,12 +39,15 @@ pub struct Scratch {
     pub it: Iterate,
     /// The Newton matrix in the model's block pattern (factored in place).
     pub matrix: BlockMatrix,
+    /// The interior point's Newton matrix as assembled, before regularization and
+    /// factorization: iterative refinement measures the direction against it.
+    pub reference: BlockMatrix,
     /// The inequalities' (contacts', then limit sides') condensed variables and blocks.
     pub contacts: ContactWork,
 }
 
 impl Scratch {
     pub fn new(model: &Model) -> Scratch {
-        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), contacts: ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len()) }
+        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts: ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len()) }
     }
 }

@@ -121,6 +121,8 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
         let mut gj = [[0.0; 6]; 2];
         eqs.gap(&cw.points, ci, s, Some(&mut gj));
         let fr = &cw.frames[ci];
+        // Delassus estimate of the normal row: Σ (gap row · force map) / body pivot
+        let mut delassus = 0.0;
         for side in 0..fr.sides {
             let nb = model.body_node[fr.bodies[side]];
             let blk = matrix.block_mut(sym, nc, nb);
@@ -132,6 +134,13 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
             for (b, wv) in blk.iter_mut().zip(&fr.w[side][..6 * l.nk]) {
                 *b = -wv;
             }
+            let body = matrix.block(sym, nb, nb);
+            for k in 0..6 {
+                let h = body[k * 6 + k].abs();
+                if h > 0.0 {
+                    delassus += (gj[side][k] / dt * fr.w[side][k * l.nk]).abs() / h;
+                }
+            }
         }
         let mut y = [0.0; MAX_Y];
         cw.nodes.gather(ci, &s[on..], &cw.vars.e, &mut y);
@@ -139,6 +148,32 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
         if !cw.nodes.condense(ci, &y, &cw.vars.re, frozen, dt, diag, &mut rhs[on..on + l.nk]) {
             return false;
         }
+        cw.regularization[ci] = CONTACT_REGULARIZATION * delassus;
     }
     true
+}
+
+/// Static regularization of the contacts' condensed pivots, relative to each one's
+/// Delassus estimate (from `assemble`): an active contact's complementarity block
+/// vanishes as μ → 0, and with several mutually touching contacts (a pile, a grasp) their
+/// rows are dependent, so the Newton matrix turns singular on the self-equilibrated force
+/// modes and the unpivoted LDU's direction carries rounding of eps·cond. The shift keeps
+/// the matrix quasi-definite (each row pushed away from zero on the side its condensed
+/// block already lies: the gap row's −s_φ/(γ dt) negative, the friction rows positive).
+/// It perturbs only the matrix that is factored; the direction is refined against the
+/// matrix as assembled (`direction`) and the residual is never touched, so a converged
+/// step is exact.
+pub const CONTACT_REGULARIZATION: f64 = 1e-10;
+
+pub fn regularize(eqs: &Equations, cw: &ContactWork, matrix: &mut BlockMatrix) {
+    let sym = &eqs.model.symbolic;
+    for ci in cw.selection.iter() {
+        let nk = cw.nodes.layout(ci).nk;
+        let delta = cw.regularization[ci];
+        let diag = matrix.block_mut(sym, eqs.model.inequality_node(ci), eqs.model.inequality_node(ci));
+        diag[0] -= delta;
+        for r in 1..nk {
+            diag[r * nk + r] += delta;
+        }
+    }
 }

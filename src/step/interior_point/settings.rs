@@ -66,3 +66,10 @@ pub const HANDOVER: f64 = 100.0;
 /// θ = `MU_POWER`.
 pub const MU_FACTOR: f64 = 0.2;
 pub const MU_POWER: f64 = 1.5;
+/// Iterative refinement of each Newton direction (`direction::refined_solve`): at most
+/// `REFINEMENTS` rounds, each kept only while the linear residual falls below
+/// `REFINEMENT_GAIN` times the last one and stays above `REFINEMENT_FLOOR` × ‖b‖∞
+/// (rounding: nothing left to gain).
+pub const REFINEMENTS: usize = 3;
+pub const REFINEMENT_GAIN: f64 = 0.5;
+pub const REFINEMENT_FLOOR: f64 = 1e-15;
