@@ -605,6 +605,7 @@ maxdyn_status maxdyn_builder_set_joint_limits(struct maxdyn_builder *builder,
 // Makes joint `follower` mimic joint `leader`: q_follower = multiplier · q_leader +
 // offset (radians or metres). Both have one free direction (revolute, prismatic); a
 // joint follows at most one leader and not itself (`MAXDYN_STATUS_INVALID_ARGUMENT`).
+// Longer cycles (a follows b, b follows a) are refused by `maxdyn_model_new`.
 // The mimic's id (0, 1, … in order of addition) goes to `*out_mimic`.
 //
 // # Safety
@@ -907,7 +908,9 @@ maxdyn_status maxdyn_builder_from_urdf_string_with(const char *xml,
                                                    size_t *warnings_length);
 
 // Validates and compiles the builder's mechanism into a new model in `*out`. The
-// builder is not changed and may be freed or reused afterwards.
+// builder is not changed and may be freed or reused afterwards. A mechanism without
+// bodies, and mimics that form a cycle (a follows b and b follows a, or longer), are
+// MAXDYN_STATUS_INVALID_MODEL; the message names the joints of the cycle in order.
 //
 // # Safety
 // `builder` is NULL or live; `out` is NULL or writable.

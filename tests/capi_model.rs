@@ -330,6 +330,27 @@ fn limits_mimics_and_frames_refuse_bad_input_with_their_status_and_change_nothin
     assert_eq!(l.live(), 0);
 }
 
+/// A mimic cycle ("shoulder" following "slide", which follows "shoulder") is accepted
+/// mimic by mimic but refused by `maxdyn_model_new` with MAXDYN_STATUS_INVALID_MODEL, the
+/// message naming the joints of the cycle; `*out` is not written.
+#[test]
+fn a_mimic_cycle_is_refused_by_model_new_naming_the_joints() {
+    let l = lock();
+    unsafe {
+        let b = builder();
+        let mut id = -1;
+        ok(maxdyn_builder_add_mimic(b, 1, 2, 1.0, 0.0, &mut id));
+        assert_eq!(id, 1);
+        let mut m = null_mut();
+        assert_eq!(maxdyn_model_new(b, &mut m), MAXDYN_STATUS_INVALID_MODEL);
+        assert!(m.is_null(), "nothing written");
+        let msg = capi_helpers::last_error();
+        assert!(msg.starts_with("maxdyn_model_new: invalid model: mimic cycle: joint `shoulder` (1) → `slide` (2) → `shoulder` (1)"), "{msg}");
+        maxdyn_builder_free(b);
+    }
+    assert_eq!(l.live(), 0);
+}
+
 /// tests/capi_model.c, compiled against the header with warnings as errors, builds a
 /// model, frees the builder, and reads names, structure, frames, limits and a mimic.
 #[test]

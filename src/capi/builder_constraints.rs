@@ -48,6 +48,7 @@ pub unsafe extern "C" fn maxdyn_builder_set_joint_limits(
 /// Makes joint `follower` mimic joint `leader`: q_follower = multiplier · q_leader +
 /// offset (radians or metres). Both have one free direction (revolute, prismatic); a
 /// joint follows at most one leader and not itself (`MAXDYN_STATUS_INVALID_ARGUMENT`).
+/// Longer cycles (a follows b, b follows a) are refused by `maxdyn_model_new`.
 /// The mimic's id (0, 1, … in order of addition) goes to `*out_mimic`.
 ///
 /// # Safety

@@ -25,7 +25,9 @@ impl Object for maxdyn_model {
 }
 
 /// Validates and compiles the builder's mechanism into a new model in `*out`. The
-/// builder is not changed and may be freed or reused afterwards.
+/// builder is not changed and may be freed or reused afterwards. A mechanism without
+/// bodies, and mimics that form a cycle (a follows b and b follows a, or longer), are
+/// MAXDYN_STATUS_INVALID_MODEL; the message names the joints of the cycle in order.
 ///
 /// # Safety
 /// `builder` is NULL or live; `out` is NULL or writable.

@@ -56,7 +56,8 @@ impl Builder {
 
     /// Makes `follower` mimic `leader`: q_follower = multiplier · q_leader + offset. Both
     /// joints have one coordinate (revolute, prismatic); a joint follows at most one leader
-    /// and cannot follow itself. Returns the mimic's index.
+    /// and cannot follow itself. Returns the mimic's index. Longer cycles (a follows b, b
+    /// follows a) are refused by `Model::new`, when every mimic is known.
     pub fn add_mimic(&mut self, follower: JointId, leader: JointId, multiplier: f64, offset: f64) -> Result<usize> {
         crate::error::check_finite("multiplier", &[multiplier])?;
         crate::error::check_finite("offset", &[offset])?;
@@ -70,7 +71,8 @@ impl Builder {
             return Err(Error::InvalidArgument("leader", "a joint cannot mimic itself".into()));
         }
         if let Some(m) = self.mimics.iter().find(|m| m.follower == follower) {
-            return Err(Error::InvalidArgument("follower", format!("joint {follower} already mimics joint {}", m.leader)));
+            let label = |j| super::mimic::joint_label(&self.joints, j);
+            return Err(Error::InvalidArgument("follower", format!("joint {} already mimics joint {}: a joint follows at most one leader", label(follower), label(m.leader))));
         }
         self.mimics.push(Mimic { follower, leader, multiplier, offset });
         Ok(self.mimics.len() - 1)

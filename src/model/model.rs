@@ -75,10 +75,14 @@ pub struct Model {
 }
 
 impl Model {
+    /// Compiles `b`. An empty mechanism, and mimics that define a coordinate twice or
+    /// through itself (`mimic::check`), are `Error::InvalidModel`.
     pub fn new(b: &Builder) -> Result<Model> {
         if b.bodies.is_empty() {
             return Err(Error::InvalidModel("the mechanism has no bodies".into()));
         }
+        // refused here, not at the first step, which could not solve them
+        super::mimic::check(&b.mimics, &b.joints)?;
         let nb = b.bodies.len();
         let (tree_order, tree_parent, in_loop, loop_count) = spanning_tree(nb, &b.joints);
         let (tracked, limit_sides) = coordinates::compile(&b.limits, &b.mimics);
