@@ -3,3 +3,5 @@
 
 mod scenes;
 mod spheres;
+mod pours;
+mod a1;

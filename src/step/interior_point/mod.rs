@@ -128,10 +128,6 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         }
         (eq, comp) = measures(&sc.contacts, &sc.it.r, 0.0);
         let comp_tol = opts.contact_tolerance * force_scale(model, &sc.it.s, &sc.contacts);
-        if std::env::var_os("MAXDYN_TRACE").is_some() {
-            let (imax, vmax) = sc.it.r.iter().enumerate().fold((0, 0.0f64), |a, (i, v)| if v.abs() > a.1 { (i, v.abs()) } else { a });
-            eprintln!("it {} {:?} mu {:.2e} eq {:.2e} comp {:.2e} rmax@{} {:.2e} nbody {}", stats.iterations, phase, mu, eq, comp, imax, vmax, model.body_count());
-        }
         if at_end(mu) && eq < opts.tolerance && comp <= comp_tol {
             converged = true;
             break;
