@@ -41,9 +41,11 @@ fn python_binding_tests_are_clean_under_valgrind() {
         println!("valgrind not installed: skipped (bash tests/setup.sh installs it)");
         return;
     }
-    // the interpreter itself, not a launcher script (pyenv's shims are shell scripts)
-    let python = Command::new("python3").args(["-c", "import sys; print(sys.executable)"]).output().expect("python3");
-    let python = String::from_utf8_lossy(&python.stdout).trim().to_string();
+    // the venv tests/setup.sh makes (numpy), not whatever python3 is first on PATH; its
+    // bin/python is the interpreter itself (a symlink), not a launcher script
+    let python = manifest_dir().join("target").join("python-venv").join("bin").join("python");
+    assert!(python.exists(), "{} not found: run `bash tests/setup.sh` (it makes the venv with numpy)", python.display());
+    let python = python.display().to_string();
     println!("interpreter {python}, library {}", shared_library().display());
     let dir = scratch_dir("valgrind_python");
     let driver = dir.join("driver.py");

@@ -27,14 +27,20 @@ fn run(kind: Pour, mu: f64) {
 }
 
 #[test]
+#[ignore = "measurement: run with --ignored"]
 fn pour_spheres() { run(Pour::Spheres, 0.5) }
 #[test]
+#[ignore = "measurement: run with --ignored"]
 fn pour_boxes() { run(Pour::Boxes, 0.5) }
 #[test]
+#[ignore = "measurement: run with --ignored"]
 fn pour_mixed() { run(Pour::Mixed, 0.5) }
 #[test]
+#[ignore = "measurement: run with --ignored"]
 fn pour_spheres0() { run(Pour::Spheres, 0.0) }
 #[test]
+#[ignore = "measurement: run with --ignored"]
 fn pour_boxes0() { run(Pour::Boxes, 0.0) }
 #[test]
+#[ignore = "measurement: run with --ignored"]
 fn pour_mixed0() { run(Pour::Mixed, 0.0) }

@@ -72,4 +72,4 @@ pub const MU_POWER: f64 = 1.5;
 /// (rounding: nothing left to gain).
 pub const REFINEMENTS: usize = 3;
 pub const REFINEMENT_GAIN: f64 = 0.5;
-pub const REFINEMENT_FLOOR: f64 = 1e-15;
+pub const REFINEMENT_FLOOR: f64 = 1e-12;
