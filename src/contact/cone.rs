@@ -66,6 +66,10 @@ pub const MAX_Y: usize = MAX_K + MAX_E;
 trait ConeKind {
     /// Moves the friction variables of an all-ones `y` into the cone's interior centre.
     fn init(&self, y: &mut [f64]);
+    /// Scales the friction variables of a starting point by the normal force γ: force
+    /// variables by γ, their partners (slips, sliding speed) by 1/γ, so that every product
+    /// keeps its value.
+    fn scale(&self, y: &mut [f64], gamma: f64);
     /// Puts the friction pairs of a warm-start `y` on the central path at barrier μ (see
     /// `Layout::centre`).
     fn centre(&self, y: &mut [f64], mu: f64);
@@ -132,6 +136,14 @@ impl Layout {
     pub fn init(&self, y: &mut [f64]) {
         y[..self.ny()].iter_mut().for_each(|v| *v = 1.0);
         with_cone!(self, |cone| cone.init(y))
+    }
+
+    /// A starting point with normal force γ instead of 1: the gap slack becomes 1/γ, so the
+    /// normal product stays 1, and the friction pairs scale alike (`ConeKind::scale`).
+    pub fn scale_normal(&self, y: &mut [f64], gamma: f64) {
+        y[0] *= gamma;
+        y[self.nk] /= gamma;
+        with_cone!(self, |cone| cone.scale(y, gamma))
     }
 
     /// Puts a warm-start `y` on the central path at barrier μ (every complementarity

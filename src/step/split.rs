@@ -18,7 +18,7 @@ use super::{step_once, Rescue};
 use crate::data::{BodyStates, Data, StepStats, WarmStart};
 use crate::forces::EnergyAccount;
 use crate::limits::TrackedValues;
-use crate::model::{Model, Result};
+use crate::model::{Error, Model, Result};
 
 /// Everything a successful step changes, preallocated (restoring allocates nothing).
 #[derive(Debug, Clone)]
@@ -64,6 +64,13 @@ impl Snapshot {
     }
 }
 
+/// A step's retries stop once its solves have taken this many times
+/// `SolverOptions::max_iterations` in all: a step that no split or rescue solves would
+/// otherwise try every half at every level twice (62 solves and their rescues at five
+/// levels; 15 s for one step of a 100-sphere pile), while the deepest split that succeeds
+/// (SCENARIOS B2's hardest impact, dt/32) needs a few hundred iterations.
+pub const RETRY_BUDGET: usize = 20;
+
 /// The policy's bookkeeping, one per simulation.
 #[derive(Debug, Clone)]
 pub struct SplitPolicy {
@@ -72,11 +79,14 @@ pub struct SplitPolicy {
     depth: usize,
     /// The Tresca rescue runs in solves at this depth or deeper.
     tresca_depth: usize,
+    /// Iterations the current step's solves have taken, and the most they may take.
+    spent: usize,
+    budget: usize,
 }
 
 impl SplitPolicy {
     pub fn new(d: &Data) -> SplitPolicy {
-        SplitPolicy { snapshot: Snapshot::of(d), depth: 0, tresca_depth: 0 }
+        SplitPolicy { snapshot: Snapshot::of(d), depth: 0, tresca_depth: 0, spent: 0, budget: 0 }
     }
 
     /// The snapshot's buffers follow a new contact layout (`step::layout`).
@@ -97,7 +107,8 @@ impl SplitPolicy {
     /// at the last good step and `d.stats` describes the failed attempt.
     pub fn step(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<StepStats> {
         self.tresca_depth = opts.max_splits;
-        let first = match step_once(model, d, opts, self.rescue()) {
+        (self.spent, self.budget) = (0, RETRY_BUDGET * opts.max_iterations);
+        let first = match self.attempt(model, d, opts) {
             Ok(st) => return Ok(st),
             Err(e) if opts.max_splits == 0 => return Err(e),
             Err(e) => e,
@@ -111,7 +122,7 @@ impl SplitPolicy {
             self.snapshot.restore(d);
             self.tresca_depth = 0;
             (d.dt, d.frame.dt, self.depth) = (dt, dt, 0);
-            result = match step_once(model, d, opts, self.rescue()) {
+            result = match self.attempt(model, d, opts) {
                 Ok(st) => Ok(st),
                 Err(_) => self.split(model, d, opts, dt, 1, failed),
             };
@@ -136,6 +147,17 @@ impl SplitPolicy {
         }
     }
 
+    /// One solve of the current `d.dt` at the current depth, refused (with the last
+    /// attempt's stats) once the step's retry budget is spent.
+    fn attempt(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<StepStats> {
+        if self.spent >= self.budget {
+            return Err(Error::NotConverged { residual: d.stats.residual, iterations: d.stats.iterations });
+        }
+        let result = step_once(model, d, opts, self.rescue());
+        self.spent += d.stats.iterations;
+        result
+    }
+
     /// Two halves of an interval h, each split again on failure down to `max_splits`.
     fn split(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions, h: f64, level: usize, mut total: StepStats) -> Result<StepStats> {
         total.iterations = 0;
@@ -143,7 +165,7 @@ impl SplitPolicy {
         for _ in 0..2 {
             d.dt = 0.5 * h;
             self.depth = level;
-            let st = match step_once(model, d, opts, self.rescue()) {
+            let st = match self.attempt(model, d, opts) {
                 Ok(st) => StepStats { substeps: 1, ..st },
                 Err(e) if level >= opts.max_splits => return Err(e),
                 Err(_) => {

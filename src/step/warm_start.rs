@@ -22,6 +22,13 @@ pub fn warm_start(model: &Model, warm: &WarmStart, state: &BodyStates, dt: f64, 
             for k in o..o + 6 {
                 s[k] = 2.0 * warm.solution[k] - warm.previous[k];
             }
+            // an extrapolated spin at or past 2/dt has no rotation step (its residual is
+            // NaN, and the solve would fail before its first iteration): the body starts
+            // from its current velocities instead
+            let w = &s[o + 3..o + 6];
+            if (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt() * dt >= ANGULAR_SPEED_MARGIN {
+                at.set_velocities(s, i, &state.v[i], &state.w[i]);
+            }
         }
     } else {
         for i in 0..state.v.len() {
@@ -29,3 +36,6 @@ pub fn warm_start(model: &Model, warm: &WarmStart, state: &BodyStates, dt: f64, 
         }
     }
 }
+
+/// Largest |ω|·dt an extrapolated start keeps (the rotation step exists below 2).
+const ANGULAR_SPEED_MARGIN: f64 = 1.9;

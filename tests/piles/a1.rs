@@ -80,3 +80,17 @@ fn a1_drops_measure() {
         }
     }
 }
+
+#[test]
+#[ignore = "diagnosis"]
+fn a1_zero_iteration_failure() {
+    let dt: f64 = std::env::var("DT").map(|v| v.parse().unwrap()).unwrap_or(0.001);
+    let pd = std::env::var_os("PD").is_some();
+    let seed: u64 = std::env::var("SEED").map(|v| v.parse().unwrap()).unwrap_or(0);
+    let mut rig = a1(dt, seed);
+    let Some((k, _)) = rollout(&mut a1(dt, seed), 2.0, pd) else { return };
+    rollout(&mut rig, k as f64 * dt, pd);
+    std::env::set_var("MAXDYN_TRACE", "1");
+    let r = rollout(&mut rig, dt, pd);
+    println!("step {k}: {r:?} {:?}", rig.sim.stats());
+}

@@ -10,6 +10,8 @@ impl ConeKind for Frictionless {
 
     fn centre(&self, _y: &mut [f64], _mu: f64) {}
 
+    fn scale(&self, _y: &mut [f64], _gamma: f64) {}
+
     fn residual(&self, _k: &[f64], _e: &[f64], _bv: &[f64], _bound: f64, _mu: f64, _rk: &mut [f64], _re: &mut [f64]) {}
 
     fn shift_barrier(&self, _re: &mut [f64], _d: f64) {}

@@ -20,6 +20,16 @@ impl Linear {
 impl ConeKind for Linear {
     fn init(&self, _y: &mut [f64]) {}
 
+    /// Forces β_i and the cone slack s_ψ by γ; slips η_i and the sliding speed ψ by 1/γ.
+    fn scale(&self, y: &mut [f64], gamma: f64) {
+        let nk = self.nk();
+        let (k, e) = y.split_at_mut(nk);
+        k[1..].iter_mut().for_each(|b| *b *= gamma);
+        e[1] /= gamma;
+        e[2] *= gamma;
+        e[3..3 + self.nd].iter_mut().for_each(|v| *v /= gamma);
+    }
+
     /// (ψ, s_ψ) and each (β_i, η_i).
     fn centre(&self, y: &mut [f64], mu: f64) {
         let nk = self.nk();

@@ -33,6 +33,16 @@ impl ConeKind for Soc {
         y[NK + 4] = 0.0;
     }
 
+    /// The friction force β = (E1, K1, K2) by γ, the slip η = (E2, E3, E4) by 1/γ.
+    fn scale(&self, y: &mut [f64], gamma: f64) {
+        for i in [NK + 1, 1, 2] {
+            y[i] *= gamma;
+        }
+        for i in [NK + 2, NK + 3, NK + 4] {
+            y[i] /= gamma;
+        }
+    }
+
     /// β = (E1, K1, K2) and η = (E2, E3, E4): the one with the larger axis component is
     /// moved strictly inside (axis ≥ (1 + 1e-3)·|rest| and ≥ √μ), the other becomes μ
     /// times its Jordan inverse, so that β∘η = μ(1, 0, 0).

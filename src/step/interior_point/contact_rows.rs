@@ -22,6 +22,15 @@ pub fn start_contacts(eqs: &Equations, s: &mut [f64], cw: &mut ContactWork) {
         eqs.fill_frame(cw, ci);
         let mut y = [0.0; MAX_Y];
         l.init(&mut y);
+        // a contact the free motion would cross starts near the force that stops it
+        // (from unit products, a kN impact is a crawl of damped steps at μ = 1)
+        let phi = eqs.gap(&cw.points, ci, s, None);
+        if phi < 0.0 && ci < model.contacts.len() {
+            let fr = &cw.frames[ci];
+            let mobility: f64 = fr.bodies[..fr.sides].iter().map(|&b| eqs.dt / model.bodies[b].mass).sum();
+            let gamma = (-phi / (eqs.dt * mobility)).max(1.0);
+            l.scale_normal(&mut y, gamma);
+        }
         s[o..o + l.nk].copy_from_slice(&y[..l.nk]);
         cw.vars.e[cw.nodes.e_range(ci)].copy_from_slice(&y[l.nk..l.ny()]);
     }
