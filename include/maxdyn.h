@@ -248,6 +248,11 @@ enum maxdyn_status
     // A query's answer is NaN or infinite at this state (it overflows: states, inputs or
     // parameters near the range of doubles); nothing was written.
     MAXDYN_STATUS_NON_FINITE_RESULT = 207,
+    // The step starts in penetration that the projection out of penetration cannot
+    // resolve (joints, limits, other bodies or the world hold the bodies, or the
+    // projection's solve did not converge): the message names the two bodies of the
+    // deepest contact and its depth. Nothing changed.
+    MAXDYN_STATUS_UNRESOLVED_PENETRATION = 208,
     // An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
     // A bug in maxdyn (a caught panic). The object involved is poisoned.

@@ -39,6 +39,8 @@ pub enum Error {
     JointViolation { joint: usize, violation: f64, tolerance: f64 },
     #[error("assembly failed: {0}; the state is unchanged")]
     AssemblyFailed(String),
+    #[error("the start penetrates {depth:e} m deep between body {body_a} and {}, and the projection out of penetration could not move them apart in {rounds} round(s) (tolerance {tolerance:e} m): joints, limits, other bodies or the world hold them, or the projection's solve did not converge", body_name(.body_b))]
+    UnresolvedPenetration { body_a: usize, body_b: Option<usize>, depth: f64, rounds: usize, tolerance: f64 },
     #[error("URDF: {0}")]
     Urdf(String),
     #[error("invalid shape `{0}`: {1}")]
@@ -48,6 +50,11 @@ pub enum Error {
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// "body 3", or "the world" for a contact's world side.
+fn body_name(body: &Option<usize>) -> String {
+    body.map_or_else(|| "the world".to_string(), |b| format!("body {b}"))
+}
 
 /// Checks that every value is finite.
 pub fn check_finite(name: &'static str, v: &[f64]) -> Result<()> {

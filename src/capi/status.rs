@@ -79,6 +79,11 @@ pub enum maxdyn_status {
     /// A query's answer is NaN or infinite at this state (it overflows: states, inputs or
     /// parameters near the range of doubles); nothing was written.
     MAXDYN_STATUS_NON_FINITE_RESULT = 207,
+    /// The step starts in penetration that the projection out of penetration cannot
+    /// resolve (joints, limits, other bodies or the world hold the bodies, or the
+    /// projection's solve did not converge): the message names the two bodies of the
+    /// deepest contact and its depth. Nothing changed.
+    MAXDYN_STATUS_UNRESOLVED_PENETRATION = 208,
     // --- internal (900–999)
     /// An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
@@ -89,7 +94,7 @@ pub enum maxdyn_status {
 use maxdyn_status::*;
 
 impl maxdyn_status {
-    pub const ALL: [maxdyn_status; 29] = [
+    pub const ALL: [maxdyn_status; 30] = [
         MAXDYN_STATUS_OK,
         MAXDYN_STATUS_NULL_POINTER,
         MAXDYN_STATUS_UNKNOWN_BODY,
@@ -117,6 +122,7 @@ impl maxdyn_status {
         MAXDYN_STATUS_JOINT_VIOLATION,
         MAXDYN_STATUS_ASSEMBLY_FAILED,
         MAXDYN_STATUS_NON_FINITE_RESULT,
+        MAXDYN_STATUS_UNRESOLVED_PENETRATION,
         MAXDYN_STATUS_POISONED,
         MAXDYN_STATUS_INTERNAL,
     ];
@@ -151,6 +157,7 @@ impl maxdyn_status {
             MAXDYN_STATUS_JOINT_VIOLATION => "the start violates a joint (assemble the sim)\0",
             MAXDYN_STATUS_ASSEMBLY_FAILED => "a kinematic loop cannot close at these poses\0",
             MAXDYN_STATUS_NON_FINITE_RESULT => "the answer is not finite at this state (overflow)\0",
+            MAXDYN_STATUS_UNRESOLVED_PENETRATION => "the start penetrates and cannot be moved out (the message names the bodies)\0",
             MAXDYN_STATUS_POISONED => "object poisoned by an earlier internal error\0",
             MAXDYN_STATUS_INTERNAL => "internal error (bug in maxdyn)\0",
         }

@@ -139,12 +139,26 @@ impl Model {
     /// Everything else is this model's.
     pub fn with_found_contacts(&self, found: &[Contact]) -> Result<Model> {
         let described = &self.contacts[..self.described_contacts];
+        self.with_contacts(described.iter().chain(found).cloned().collect(), self.forces.clone())
+    }
+
+    /// The model of the projection out of penetration (`step::penetration`): this model
+    /// with its described contacts and `found`, all frictionless (the least displacement is
+    /// not bent by friction), and without springs and dampers (they would move the bodies
+    /// by F dt²/m in every projection).
+    pub(crate) fn for_projection(&self, found: &[Contact]) -> Result<Model> {
+        let described = &self.contacts[..self.described_contacts];
+        self.with_contacts(described.iter().chain(found).map(|c| Contact { friction: 0.0, ..c.clone() }).collect(), ForceElements::default())
+    }
+
+    /// This model with `contacts` (its described ones first) and `forces`, compiled again.
+    fn with_contacts(&self, contacts: Vec<Contact>, forces: ForceElements) -> Result<Model> {
         let b = Builder {
             gravity: self.gravity,
             bodies: self.bodies.clone(),
             joints: self.joints.clone(),
-            forces: self.forces.clone(),
-            contacts: described.iter().chain(found).cloned().collect(),
+            forces,
+            contacts,
             limits: self.limits.clone(),
             mimics: self.mimics.clone(),
             frames: self.frames.clone(),

@@ -19,8 +19,14 @@ impl Sim {
     }
 
     /// The penetration depth (m) the last step projected the bodies out of before it
-    /// stepped; 0 if it started out of penetration.
+    /// stepped; 0 if it started out of penetration (or was refused).
     pub fn resolved_penetration(&self) -> f64 {
         self.projection.last_depth
+    }
+
+    /// How many projections (each after a fresh search) the last step made to resolve
+    /// its start (at most `step::penetration::MAX_ROUNDS`); 0 if it needed none.
+    pub fn projection_rounds(&self) -> usize {
+        self.projection.last_rounds
     }
 }

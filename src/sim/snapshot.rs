@@ -351,10 +351,10 @@ impl Sim {
         // the poses come from the caller's array: the next step checks them against the joints
         d.start_unchecked = true;
         if let Some(d) = moved {
-            // the retry policy's snapshot follows the layout
+            // the retry policy's snapshot follows the layout (the projection's solver
+            // follows the pairs it sees by itself)
             self.data = d;
             self.policy = SplitPolicy::new(&self.data);
-            self.projection.follow_layout(&self.data);
         }
         Ok(())
     }

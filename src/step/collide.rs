@@ -33,15 +33,44 @@ const EMPTY_SLOT_GAP: f64 = 1e6;
 /// Finds the shape pairs and points of the step about to be taken (its prediction is
 /// made here: `step_once` makes the same again), rebuilds the layout if they need
 /// another, and writes the points into the step's contact nodes. Returns whether the
-/// layout was rebuilt.
+/// layout was rebuilt. (`step::advance` runs the two halves apart, the projection out of
+/// penetration between them; the test hooks run them together.)
+#[cfg_attr(not(feature = "test-support"), allow(dead_code))]
 pub fn update(model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<bool> {
+    find(model, d, opts, Search::Predicted);
+    commit(model, d)
+}
+
+/// Where a search looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Search {
+    /// At the step's prediction z_{k+1} from the velocities (the step's contacts).
+    Predicted,
+    /// At the current configuration z_k, as if at rest (the projection out of penetration,
+    /// `step::penetration`).
+    AtRest,
+}
+
+/// The pairs and points of a search (`CollisionState::wanted`, `found`), the layout left
+/// as it is. With [`Search::Predicted`] the step's prediction is made into `d.frame`.
+pub fn find(model: &Model, d: &mut Data, opts: &SolverOptions, at: Search) {
+    if model.collision.shapes.is_empty() {
+        return;
+    }
+    if at == Search::Predicted {
+        let s = &d.state;
+        integrator::predict(&s.x, &s.q, &s.v, &s.w, d.dt_prev, &mut d.frame);
+    }
+    let margin = opts.contact_margin.min(MAX_SEARCH_MARGIN);
+    find_pairs(model, d, margin, at);
+}
+
+/// Makes the last search's pairs the layout (rebuilt if they need another) and writes
+/// its points into the step's contact nodes. Returns whether the layout was rebuilt.
+pub fn commit(model: &Model, d: &mut Data) -> Result<bool> {
     if model.collision.shapes.is_empty() {
         return Ok(false);
     }
-    let s = &d.state;
-    integrator::predict(&s.x, &s.q, &s.v, &s.w, d.dt_prev, &mut d.frame);
-    let margin = opts.contact_margin.min(MAX_SEARCH_MARGIN);
-    find_pairs(model, d, margin);
     let rebuilt = !same_pairs(&d.collision);
     if rebuilt {
         layout::rebuild(model, d)?;
@@ -55,18 +84,23 @@ pub fn update(model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<bool>
     Ok(rebuilt)
 }
 
-/// The pairs this step wants (`wanted`, sorted, slots in `found`).
-fn find_pairs(model: &Model, d: &mut Data, margin: f64) {
+/// The pairs this search wants (`wanted`, sorted, slots in `found`), at the prediction
+/// or at rest.
+fn find_pairs(model: &Model, d: &mut Data, margin: f64, at: Search) {
     let shapes = &model.collision.shapes;
     let (s, dt) = (&d.state, d.dt);
-    let (x1, q1) = (&d.frame.x1, &d.frame.q1);
+    let (x1, q1) = match at {
+        Search::Predicted => (&d.frame.x1, &d.frame.q1),
+        Search::AtRest => (&s.x, &s.q),
+    };
     let c = &mut d.collision;
     for (k, shape) in shapes.iter().enumerate() {
         // a point of the shape at distance ρ from the centre of mass moves at most
         // (|v| + |ω| ρ) dt; a body's half-space by its origin's distance
         let extent = shape.geometry.bounding_radius();
         let rho = shape.x.norm() + if extent.is_finite() { extent } else { 0.0 };
-        c.reach[k] = margin + shape.body.map_or(0.0, |b| dt * (s.v[b].norm() + s.w[b].norm() * rho));
+        let moves = at == Search::Predicted;
+        c.reach[k] = margin + shape.body.filter(|_| moves).map_or(0.0, |b| dt * (s.v[b].norm() + s.w[b].norm() * rho));
     }
     c.boxes.clear();
     for &k in &c.bounded {
@@ -136,12 +170,17 @@ fn side_order(model: &Model, a: ShapeId, b: ShapeId) -> (ShapeId, ShapeId) {
 /// contacts); an empty slot gets a point far apart.
 fn write_points(model: &Model, d: &mut Data) {
     let c = &d.collision;
-    let points = &mut d.scratch.contacts.points[model.described_contacts..];
+    write_slot_points(model, &c.pairs, &c.slots, &mut d.scratch.contacts.points[model.described_contacts..]);
+}
+
+/// Each pair's slots as contact points, in pair order (`points`: one per slot); an empty
+/// slot gets a point far apart, which the step leaves out.
+pub(crate) fn write_slot_points(model: &Model, pairs: &[PairSlots], slots: &[Slot], points: &mut [ContactPoint]) {
     let shapes = &model.collision.shapes;
-    for pair in &c.pairs {
+    for pair in pairs {
         let (body_a, body_b) = (shapes[pair.shapes[0]].body.expect("side a is on a body"), shapes[pair.shapes[1]].body);
         for k in pair.first..pair.first + pair.count {
-            let slot = &c.slots[k];
+            let slot = &slots[k];
             points[k] = if slot.filled {
                 slot.point
             } else {

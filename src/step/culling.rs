@@ -55,13 +55,15 @@ pub fn select_contacts(eqs: &Equations, margin: f64, sc: &mut Scratch) {
 }
 
 /// Checks the left-out contacts at the solution in `sc.it.s`: adds each one whose gap at
-/// z_{k+2} is negative to the solve. Returns whether all held.
-pub fn left_out_contacts_hold(eqs: &Equations, sc: &mut Scratch) -> bool {
+/// z_{k+2} is below `floor` (0 in a step; the projection out of penetration,
+/// `step::penetration`, leaves contacts shallower than its resolution to the step) to the
+/// solve. Returns whether all held.
+pub fn left_out_contacts_hold(eqs: &Equations, sc: &mut Scratch, floor: f64) -> bool {
     let model = eqs.model;
     let (s, cw) = (&sc.it.s, &mut sc.contacts);
     let mut hold = true;
     for ci in 0..model.contacts.len() {
-        if !cw.selection.contains(ci) && eqs.gap(&cw.points, ci, s, None) < 0.0 {
+        if !cw.selection.contains(ci) && eqs.gap(&cw.points, ci, s, None) < floor {
             cw.set_active(ci, true);
             hold = false;
         }

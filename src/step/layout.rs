@@ -94,7 +94,7 @@ pub fn install(model: &Model, d: &mut Data, pairs: &[PairSlots]) -> Result<()> {
 }
 
 /// The contact description of a pair's slots: its shapes, friction and the model's cone.
-fn found_contact(model: &Model, p: &PairSlots) -> Contact {
+pub(crate) fn found_contact(model: &Model, p: &PairSlots) -> Contact {
     let col = &model.collision;
     let [a, b] = p.shapes;
     let directions = if col.cone == ConeType::Linear { col.directions } else { 4 };

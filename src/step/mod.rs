@@ -52,29 +52,24 @@ pub enum Rescue {
     Deferred,
 }
 
-/// One time step of `model` as `Sim::step` takes it: the collision stage (the contact
-/// layout of the step, `collide`), the projection out of a start in penetration
-/// (`penetration`; the search runs again from the projected configuration), then the step
-/// under the retry policy (`split`), on the layout's model. On failure the state is
-/// unchanged.
+/// One time step of `model` as `Sim::step` takes it: the collision search at the step's
+/// prediction (`collide`), the projection out of a start in penetration (`penetration`,
+/// which searches at the current configuration; the search at the prediction then runs
+/// again from the projected one), the contact layout of the search, then the step under
+/// the retry policy (`split`), on the layout's model. On failure the state is unchanged; a
+/// start in penetration that cannot be resolved is refused before anything moved
+/// (`Error::UnresolvedPenetration`).
 pub fn advance(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy, projection: &mut penetration::Projection) -> Result<StepStats> {
-    search(model, d, opts, policy, projection)?;
-    let layout = d.collision.layout.clone();
-    projection.resolve(layout.as_deref().unwrap_or(model), d, opts);
-    if projection.last_depth > 0.0 {
-        search(model, d, opts, policy, projection)?;
+    collide::find(model, d, opts, collide::Search::Predicted);
+    if projection.resolve(model, d, opts)? {
+        collide::find(model, d, opts, collide::Search::Predicted);
+    }
+    if collide::commit(model, d)? {
+        // the retry policy's copies follow a new layout
+        policy.follow_layout(d);
     }
     let layout = d.collision.layout.clone();
     policy.step(layout.as_deref().unwrap_or(model), d, opts)
-}
-
-/// The collision stage; the retry policy's and the projection's copies follow a new layout.
-fn search(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy, projection: &mut penetration::Projection) -> Result<()> {
-    if collide::update(model, d, opts)? {
-        policy.follow_layout(d);
-        projection.follow_layout(d);
-    }
-    Ok(())
 }
 
 /// One step of the current `data.dt` (no splitting). On failure the state is unchanged
@@ -90,7 +85,8 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
     let outcome = loop {
         let outcome = solve(&eqs, &mut d.scratch, &d.warm, &d.state, opts, rescue);
         iterations += outcome.stats.iterations;
-        if !outcome.converged || culling::left_out_contacts_hold(&eqs, &mut d.scratch) {
+        // a negative margin (the projection's) leaves contacts shallower than it out
+        if !outcome.converged || culling::left_out_contacts_hold(&eqs, &mut d.scratch, opts.contact_margin.min(0.0)) {
             break outcome;
         }
         // a left-out contact penetrates at the solution: it is in now, solve again

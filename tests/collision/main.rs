@@ -3,6 +3,7 @@
 
 mod boxes;
 mod capi;
+mod overlap;
 mod rolling;
 mod robots;
 mod stacks;

@@ -14,8 +14,10 @@ pub fn collide(sphere_a: &Shape, sphere_b: &Shape, x: &[V3], q: &[V4], max_gap: 
     let (ra, rb) = (sphere_radius(&a), sphere_radius(&b));
     let d = a.x - b.x;
     let nd = d.norm();
-    // coincident centres have no direction; any unit vector keeps the node regular
-    let normal = if nd > 1e-12 { d / nd } else { V3::z() };
+    // coincident centres have no direction; any unit vector keeps the node regular. x: the
+    // projection out of penetration then pushes coincident spheres apart sideways under the
+    // usual gravity along −z (along z it stacked five coincident balls 4 m high)
+    let normal = if nd > 1e-12 { d / nd } else { V3::x() };
     let mut points = Points::new(out, max_gap);
     points.push(Candidate {
         gap: normal.dot(&d) - ra - rb,
@@ -61,6 +63,8 @@ mod tests {
         assert_eq!(narrow_phase(&a, &b, &x, &q, 1.0, &mut out), 0);
     }
 
+    /// Coincident centres: a unit normal across, x (the projection out of penetration pushes
+    /// coincident spheres apart sideways under gravity along −z).
     #[test]
     fn coincident_centres_get_a_unit_normal() {
         let x = vec![V3::zeros(), V3::zeros()];
@@ -68,7 +72,7 @@ mod tests {
         let s = |body| Shape::Sphere { body, centre: V3::zeros(), radius: 0.1 };
         let mut out = [ContactPoint::default(); 1];
         assert_eq!(narrow_phase(&s(0), &s(1), &x, &q, f64::INFINITY, &mut out), 1);
-        assert_eq!(out[0].normal, V3::z());
+        assert_eq!(out[0].normal, V3::x());
     }
 
     /// Placed spheres (one on the world): the gap is the distance of the centres less
