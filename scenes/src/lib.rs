@@ -8,5 +8,6 @@ pub mod exoskeleton;
 pub mod graphs;
 pub mod loop_rk4;
 pub mod mechanisms;
+pub mod piles;
 pub mod quadruped;
 pub mod timing;

@@ -1,7 +1,7 @@
 //! Twelve frictional spheres (μ 0.5) dropped into a pile: several of them come to rest in
 //! pockets of others, where the contact forces are statically indeterminate.
 
-use crate::scenes::twelve_spheres;
+use maxdyn_scenes::piles::twelve_spheres;
 
 /// Five arrangements of the 2 × 2 × 3 grid (spacing, layer shift, lift in m), 300 steps
 /// at dt 0.01: every step converges and nothing sinks. Before the contact pivots were

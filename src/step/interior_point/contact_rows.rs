@@ -2,6 +2,7 @@
 //! appendix C): their residual F(s, E; μ) beside the equality rows, and their blocks of
 //! the Newton matrix, each contact condensed to one node (`contact::node`).
 
+use super::settings::FORCE_REFERENCE;
 use crate::contact::cone::MAX_Y;
 use crate::contact::node::ContactWork;
 use crate::contact::MAX_DIRECTIONS;
@@ -22,19 +23,28 @@ pub fn start_contacts(eqs: &Equations, s: &mut [f64], cw: &mut ContactWork) {
         eqs.fill_frame(cw, ci);
         let mut y = [0.0; MAX_Y];
         l.init(&mut y);
-        // a contact the free motion would cross starts near the force that stops it
-        // (from unit products, a kN impact is a crawl of damped steps at μ = 1)
+        // a contact the free motion would cross starts near the force that stops its
+        // bodies, m |φ|/dt² (from unit products, an impact of hundreds of newtons is a
+        // crawl of damped steps at μ = 1: the 16-sphere chain of SCENARIOS B2 split steps
+        // at 100 iterations and needs none now), at most `COLD_FORCE_CAP`
         let phi = eqs.gap(&cw.points, ci, s, None);
         if phi < 0.0 && ci < model.contacts.len() {
             let fr = &cw.frames[ci];
             let mobility: f64 = fr.bodies[..fr.sides].iter().map(|&b| eqs.dt / model.bodies[b].mass).sum();
-            let gamma = (-phi / (eqs.dt * mobility)).max(1.0);
+            let gamma = (-phi / (eqs.dt * mobility)).clamp(1.0, COLD_FORCE_CAP);
             l.scale_normal(&mut y, gamma);
         }
         s[o..o + l.nk].copy_from_slice(&y[..l.nk]);
         cw.vars.e[cw.nodes.e_range(ci)].copy_from_slice(&y[l.nk..l.ny()]);
     }
 }
+
+/// The largest normal force (N) a cold start puts on a contact: ten times the force
+/// above which the complementarity tolerance scales (`settings::FORCE_REFERENCE`). A
+/// deeper estimate (the projection out of a start 0.42 m in the ground asks for 1e5 N
+/// per contact in one step of 1 ms) starts so far from the products' scale that the solve
+/// jams: the A1 at its file's pose is refused with a cap of 1e4 N and resolved with 1e3.
+const COLD_FORCE_CAP: f64 = 10.0 * FORCE_REFERENCE;
 
 /// The contact variables' warm start from the last step's solution (K in `s` and E in
 /// `cw.vars.e`, put there by `step::warm_start`), centred at barrier μ
