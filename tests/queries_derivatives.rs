@@ -178,7 +178,7 @@ fn state_derivatives_with_force_elements_match_central_differences() {
 /// An arm pushed against its joint limits: four revolute joints and a prismatic one, each
 /// limited, driven into their bounds (the limits carry load). A against central
 /// differences in both coordinates, the limits solved to 1e-12. Measured (3 limits loaded):
-/// 4.4e-9 (minimal; see the bound), 1.8e-8 (maximal).
+/// 6.0e-10 (minimal), 1.8e-8 (maximal).
 #[test]
 fn state_derivatives_with_joint_limits_match_central_differences() {
     use maxdyn::{Builder, Inertia, JointType, Model, Parent};
@@ -206,11 +206,7 @@ fn state_derivatives_with_joint_limits_match_central_differences() {
     for coords in [Coords::Minimal, Coords::Maximal] {
         let (ea, _) = linearization_error(&sim, coords, 1e-6);
         println!("arm on {loaded} limits, {coords:?}: A {ea:.1e}");
-        // minimal bound 6e-9 (was 3e-9 at a measured 6.0e-10): since the interior point
-        // refines its directions, the differenced steps converge to other points within
-        // their 1e-13 tolerance; at h 3e-6, 1e-6, 3e-7 the difference reads 5.3e-9,
-        // 4.4e-9, 1.6e-9, the reference's noise rather than the derivative's error
-        let bound = if coords == Coords::Minimal { 6e-9 } else { 8e-8 };
+        let bound = if coords == Coords::Minimal { 3e-9 } else { 8e-8 };
         assert!(ea < bound, "{coords:?}: A {ea:e}");
     }
     assert!(loaded >= 3, "{loaded} limits carry load");

@@ -41,7 +41,7 @@ fn system_after(model: &Model, d: &mut Data, opts: SolverOptions, iterations: us
     let opts = SolverOptions { contact_margin: f64::INFINITY, ..opts };
     d.scratch.contacts.tresca.set_frozen(false);
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
-    let _ = interior_point::solve_with(&eqs, &mut d.scratch, &opts, Start::Fresh, IterationCap::AtMost(iterations));
+    let _ = interior_point::solve_with(&eqs, &mut d.scratch, &opts, Start::Fresh, IterationCap::AtMost(iterations), interior_point::LinearSolve::Plain);
     let sc = &mut d.scratch;
     contact_rows::residual(&eqs, &sc.it.s, &mut sc.contacts, false, mu, &mut sc.it.r);
     eqs.jacobian(&sc.it.s, &mut sc.matrix);

@@ -156,7 +156,8 @@ fn solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates
 /// options allow it; a warm solve that fails is restarted cold from the step's warm start.
 fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions) -> Outcome {
     if !(opts.contact_warm_start && warm.contacts_solved) {
-        return interior_point::solve(eqs, sc, opts);
+        let plain = interior_point::solve(eqs, sc, opts);
+        return if plain.converged { plain } else { refined(eqs, sc, warm, state, opts, plain) };
     }
     sc.contacts.vars.e.copy_from_slice(&warm.e_solution);
     let first = interior_point::solve_warm(eqs, sc, opts);
@@ -168,7 +169,22 @@ fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &Bo
     cold.stats.iterations += first.stats.iterations;
     cold.stats.line_search_halvings += first.stats.line_search_halvings;
     cold.stats.cold_restarts += 1;
-    cold
+    if cold.converged {
+        return cold;
+    }
+    refined(eqs, sc, warm, state, opts, cold)
+}
+
+/// The last contact solve of a step: cold, with regularized and refined Newton systems
+/// (statically indeterminate contacts: piles, grasps). Only failing steps pay for it, so
+/// every step the plain solves converge is what it was.
+fn refined(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions, failed: Outcome) -> Outcome {
+    warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
+    let mut outcome = interior_point::solve_refined(eqs, sc, opts);
+    outcome.stats.iterations += failed.stats.iterations;
+    outcome.stats.line_search_halvings += failed.stats.line_search_halvings;
+    outcome.stats.cold_restarts = failed.stats.cold_restarts + 1;
+    outcome
 }
 
 /// Stage 7: the work of the inputs and the dissipation of the dampers over the step just

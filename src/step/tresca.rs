@@ -62,7 +62,7 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, first: Ou
         if change <= AGREEMENT * scale || stall >= STALL {
             bound.set_frozen(false);
             let mu_end = 0.1 * opts.contact_tolerance;
-            let polish = interior_point::solve_with(eqs, sc, opts, Start::Polish { mu: mu_end }, IterationCap::Options);
+            let polish = interior_point::solve_with(eqs, sc, opts, Start::Polish { mu: mu_end }, IterationCap::Options, interior_point::LinearSolve::Plain);
             let st = polish.stats;
             stats.iterations += st.iterations;
             stats.line_search_halvings += st.line_search_halvings;

@@ -12,7 +12,7 @@ use crate::step::problem::{norm2, norm_inf, Equations};
 /// Assembles and solves the condensed Newton system at (s, E) for the residual in
 /// (it.r, cw.re); the direction goes to it.ds and cw.de. False when the matrix is
 /// singular or the direction not finite.
-pub fn direction(eqs: &Equations, sc: &mut Scratch) -> bool {
+pub fn direction(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
     let Scratch { it: w, matrix, reference, contacts: cw } = sc;
     let sym = &eqs.model.symbolic;
     eqs.jacobian(&w.s, matrix);
@@ -20,13 +20,15 @@ pub fn direction(eqs: &Equations, sc: &mut Scratch) -> bool {
     if !contact_rows::assemble(eqs, &w.s, cw, matrix, &mut w.ds) {
         return false;
     }
-    reference.values.copy_from_slice(&matrix.values);
-    contact_rows::regularize(eqs, cw, matrix);
+    if linear == LinearSolve::Refined {
+        reference.values.copy_from_slice(&matrix.values);
+        contact_rows::regularize(eqs, cw, matrix);
+    }
     if matrix.factor(sym).is_err() {
         return false;
     }
     w.ds.iter_mut().for_each(|d| *d = -*d);
-    refined_solve(eqs, matrix, reference, w);
+    solve(eqs, matrix, reference, w, linear);
     for ci in cw.selection.iter() {
         let on = eqs.model.addresses.contact(ci);
         cw.nodes.recover(ci, &w.ds[on..], &mut cw.vars.de);
@@ -36,7 +38,7 @@ pub fn direction(eqs: &Equations, sc: &mut Scratch) -> bool {
 
 /// Solves the factored Newton system (from the last [`direction`]) again for the
 /// residual now in (it.r, cw.re); the direction goes to it.ds and cw.de.
-pub fn resolve(eqs: &Equations, sc: &mut Scratch) -> bool {
+pub fn resolve(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
     let Scratch { it: w, matrix, reference, contacts: cw } = sc;
     let at = &eqs.model.addresses;
     w.ds.copy_from_slice(&w.r);
@@ -46,7 +48,7 @@ pub fn resolve(eqs: &Equations, sc: &mut Scratch) -> bool {
         cw.nodes.condense_rhs(ci, &cw.vars.re, &mut w.ds[on..on + nk]);
     }
     w.ds.iter_mut().for_each(|d| *d = -*d);
-    refined_solve(eqs, matrix, reference, w);
+    solve(eqs, matrix, reference, w, linear);
     for ci in cw.selection.iter() {
         let on = at.contact(ci);
         cw.nodes.recover(ci, &w.ds[on..], &mut cw.vars.de);
@@ -54,23 +56,35 @@ pub fn resolve(eqs: &Equations, sc: &mut Scratch) -> bool {
     w.ds.iter().chain(cw.vars.de.iter()).all(|d| d.is_finite())
 }
 
-/// Solves the condensed system for the right-hand side in it.ds (in place) with the
-/// factors of the regularized matrix, then refines the solution against the matrix as
-/// assembled (`reference`): x ← x + A_reg⁻¹(b − A x) while the residual keeps falling
-/// by `REFINEMENT_GAIN` and is above rounding, at most `REFINEMENTS` rounds. This removes
-/// both the regularization's bias and the growth of rounding on nearly singular contact
-/// sets (ECOS, Clarabel, IPOPT: regularize, then refine).
-fn refined_solve(eqs: &Equations, matrix: &BlockMatrix, reference: &BlockMatrix, w: &mut Iterate) {
+/// How the interior point solves its Newton systems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinearSolve {
+    /// Factor the matrix as assembled and solve once.
+    Plain,
+    /// Factor it with the contacts' pivots regularized (`contact_rows::regularize`) and
+    /// refine each solution against the matrix as assembled: for statically indeterminate
+    /// contact sets (piles, grasps), where the plain solve's rounding grows as μ → 0.
+    Refined,
+}
+
+/// Solves the condensed system for the right-hand side in it.ds (in place). Refined:
+/// with the factors of the regularized matrix, then x ← x + A_reg⁻¹(b − A x) against the
+/// matrix as assembled (`reference`) while the residual keeps falling by
+/// `REFINEMENT_GAIN` and is above `REFINEMENT_FLOOR`, at most `REFINEMENTS` rounds. This
+/// removes both the regularization's bias and the growth of rounding on nearly singular
+/// contact sets (ECOS, Clarabel, IPOPT: regularize, then refine).
+fn solve(eqs: &Equations, matrix: &BlockMatrix, reference: &BlockMatrix, w: &mut Iterate, linear: LinearSolve) {
     let sym = &eqs.model.symbolic;
+    if linear == LinearSolve::Plain {
+        matrix.solve(sym, &mut w.ds);
+        return;
+    }
     w.rhs.copy_from_slice(&w.ds);
     matrix.solve(sym, &mut w.ds);
     let b_norm = norm_inf(&w.rhs);
     let mut last = f64::INFINITY;
     for _ in 0..REFINEMENTS {
-        reference.multiply(sym, &w.ds, &mut w.lin_r);
-        for (r, b) in w.lin_r.iter_mut().zip(&w.rhs) {
-            *r = b - *r;
-        }
+        reference.residual(sym, &w.ds, &w.rhs, &mut w.lin_r);
         let err = norm_inf(&w.lin_r);
         if !(err > REFINEMENT_FLOOR * b_norm && err < REFINEMENT_GAIN * last) {
             break;

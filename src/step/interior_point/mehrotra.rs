@@ -2,7 +2,7 @@
 //! complementarity problem of the contacts).
 
 use super::contact_rows;
-use super::direction::{direction, line_search, resolve};
+use super::direction::{direction, line_search, resolve, LinearSolve};
 use super::measures::shift_barrier;
 use super::settings::CORRECTOR_ALPHA;
 use crate::contact::cone::MAX_Y;
@@ -25,8 +25,8 @@ pub struct PcStep {
 /// Mehrotra's second-order term Δy_a∘Δy_b. If its step fails the line search or is
 /// shorter than `CORRECTOR_ALPHA`, the plain centred direction at the same target is
 /// tried. None when the matrix is singular.
-pub fn step(eqs: &Equations, sc: &mut Scratch, eq: f64, mu_end: f64, stats: &mut StepStats) -> Option<PcStep> {
-    if !direction(eqs, sc) {
+pub fn step(eqs: &Equations, sc: &mut Scratch, eq: f64, mu_end: f64, stats: &mut StepStats, linear: LinearSolve) -> Option<PcStep> {
+    if !direction(eqs, sc, linear) {
         return None;
     }
     let at = &eqs.model.addresses;
@@ -68,7 +68,7 @@ pub fn step(eqs: &Equations, sc: &mut Scratch, eq: f64, mu_end: f64, stats: &mut
         cw.nodes.gather(ci, &w.s[at.contact(ci)..], &cw.vars.e, &mut y);
         l.add_second_order(&y[..l.ny()], &cw.dy_aff[ci][..l.ny()], &mut cw.vars.re[cw.nodes.e_range(ci)]);
     }
-    if resolve(eqs, sc) {
+    if resolve(eqs, sc, linear) {
         let (accepted, alpha) = line_search(eqs, sc, target, merit, stats);
         if accepted && alpha >= CORRECTOR_ALPHA {
             return Some(PcStep { accepted, alpha, target });
@@ -78,7 +78,7 @@ pub fn step(eqs: &Equations, sc: &mut Scratch, eq: f64, mu_end: f64, stats: &mut
     let Scratch { it: w, contacts: cw, .. } = &mut *sc;
     contact_rows::residual(eqs, &w.s, cw, false, target, &mut w.r);
     let merit = norm2(&w.r).hypot(norm2(&cw.vars.re));
-    if !resolve(eqs, sc) {
+    if !resolve(eqs, sc, linear) {
         return None;
     }
     let (accepted, alpha) = line_search(eqs, sc, target, merit, stats);

@@ -24,6 +24,8 @@
 
 pub mod contact_rows;
 mod direction;
+
+pub use self::direction::LinearSolve;
 mod measures;
 mod mehrotra;
 mod settings;
@@ -73,19 +75,25 @@ pub enum Phase {
 
 /// The complete contact solve: a fresh start and the options' iteration limit.
 pub fn solve(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome {
-    solve_with(eqs, sc, opts, Start::Fresh, IterationCap::Options)
+    solve_with(eqs, sc, opts, Start::Fresh, IterationCap::Options, LinearSolve::Plain)
+}
+
+/// The complete contact solve with regularized, refined Newton systems
+/// ([`LinearSolve::Refined`]): what a step falls back to when the plain solves fail.
+pub fn solve_refined(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome {
+    solve_with(eqs, sc, opts, Start::Fresh, IterationCap::Options, LinearSolve::Refined)
 }
 
 /// A solve warm-started from the last step's contact variables (`Start::Warm`), capped at
 /// `WARM_ITERATIONS`: a warm start that does not converge by then is worse than a cold
 /// one, and the caller restarts cold.
 pub fn solve_warm(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome {
-    solve_with(eqs, sc, opts, Start::Warm, IterationCap::AtMost(WARM_ITERATIONS))
+    solve_with(eqs, sc, opts, Start::Warm, IterationCap::AtMost(WARM_ITERATIONS), LinearSolve::Plain)
 }
 
 /// One interior-point solve from `start`; the solution (or the last iterate) stays in
 /// `sc` (s in `it.s`, the contacts' E variables in `contacts.vars.e`).
-pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start: Start, cap: IterationCap) -> Outcome {
+pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start: Start, cap: IterationCap, linear: LinearSolve) -> Outcome {
     let model = eqs.model;
     let mu_end = 0.1 * opts.contact_tolerance;
     let at_end = |mu: f64| mu <= mu_end * (1.0 + 1e-12);
@@ -150,7 +158,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
                 if stale.predictor_corrector(merit) {
                     break;
                 }
-                let Some(pc) = mehrotra::step(eqs, sc, eq, mu_end, &mut stats) else { break };
+                let Some(pc) = mehrotra::step(eqs, sc, eq, mu_end, &mut stats, linear) else { break };
                 mu = pc.target;
                 // the last decades, or a jam (even the centred direction short), go to the
                 // monotone rule; a warm start's short first steps are contacts opening or
@@ -168,7 +176,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
                     break;
                 }
                 // Newton direction through the condensed graph system
-                if !direction::direction(eqs, sc) {
+                if !direction::direction(eqs, sc, linear) {
                     break;
                 }
                 let (accepted, alpha) = direction::line_search(eqs, sc, mu, merit, &mut stats);
