@@ -305,9 +305,6 @@ pub struct ContactWork {
     pub dy_aff: Vec<[f64; MAX_Y]>,
     /// Change through [`ContactWork::set_active`].
     pub selection: Selection,
-    /// Each node's static pivot regularization of the last assembly
-    /// (`step::interior_point::contact_rows::regularize`).
-    pub regularization: Vec<f64>,
 }
 
 impl ContactWork {
@@ -327,7 +324,6 @@ impl ContactWork {
             tresca: TrescaBound { frozen: false, limit: vec![0.0; n] },
             dy_aff: vec![[0.0; MAX_Y]; n],
             selection: Selection { active: vec![true; n] },
-            regularization: vec![0.0; n],
             nodes,
         }
     }

@@ -140,8 +140,6 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
         let mut gj = [[0.0; 6]; 2];
         eqs.gap(&cw.points, ci, s, Some(&mut gj));
         let fr = &cw.frames[ci];
-        // Delassus estimate of the normal row: Σ (gap row · force map) / body pivot
-        let mut delassus = 0.0;
         for side in 0..fr.sides {
             let nb = model.body_node[fr.bodies[side]];
             let blk = matrix.block_mut(sym, nc, nb);
@@ -153,13 +151,6 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
             for (b, wv) in blk.iter_mut().zip(&fr.w[side][..6 * l.nk]) {
                 *b = -wv;
             }
-            let body = matrix.block(sym, nb, nb);
-            for k in 0..6 {
-                let h = body[k * 6 + k].abs();
-                if h > 0.0 {
-                    delassus += (gj[side][k] / dt * fr.w[side][k * l.nk]).abs() / h;
-                }
-            }
         }
         let mut y = [0.0; MAX_Y];
         cw.nodes.gather(ci, &s[on..], &cw.vars.e, &mut y);
@@ -167,13 +158,12 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
         if !cw.nodes.condense(ci, &y, &cw.vars.re, frozen, dt, diag, &mut rhs[on..on + l.nk]) {
             return false;
         }
-        cw.regularization[ci] = CONTACT_REGULARIZATION * delassus;
     }
     true
 }
 
 /// Static regularization of the contacts' condensed pivots, relative to each one's
-/// Delassus estimate (from `assemble`): an active contact's complementarity block
+/// Delassus estimate: an active contact's complementarity block
 /// vanishes as μ → 0, and with several mutually touching contacts (a pile, a grasp) their
 /// rows are dependent, so the Newton matrix turns singular on the self-equilibrated force
 /// modes and the unpivoted LDU's direction carries rounding of eps·cond. The shift keeps
@@ -185,11 +175,27 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
 pub const CONTACT_REGULARIZATION: f64 = 1e-10;
 
 pub fn regularize(eqs: &Equations, cw: &ContactWork, matrix: &mut BlockMatrix) {
-    let sym = &eqs.model.symbolic;
+    let model = eqs.model;
+    let sym = &model.symbolic;
     for ci in cw.selection.iter() {
         let nk = cw.nodes.layout(ci).nk;
-        let delta = cw.regularization[ci];
-        let diag = matrix.block_mut(sym, eqs.model.inequality_node(ci), eqs.model.inequality_node(ci));
+        let nc = model.inequality_node(ci);
+        // Delassus estimate of the normal row: Σ over its bodies and directions of
+        // (gap row entry · force map entry) / body pivot entry, from the assembled blocks
+        let fr = &cw.frames[ci];
+        let mut delassus = 0.0;
+        for &body in &fr.bodies[..fr.sides] {
+            let nb = model.body_node[body];
+            let (row, column, pivot) = (matrix.block(sym, nc, nb), matrix.block(sym, nb, nc), matrix.block(sym, nb, nb));
+            for k in 0..6 {
+                let h = pivot[k * 6 + k].abs();
+                if h > 0.0 {
+                    delassus += (row[k] * column[k * nk]).abs() / h;
+                }
+            }
+        }
+        let delta = CONTACT_REGULARIZATION * delassus;
+        let diag = matrix.block_mut(sym, nc, nc);
         diag[0] -= delta;
         for r in 1..nk {
             diag[r * nk + r] += delta;
