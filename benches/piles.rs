@@ -31,28 +31,43 @@ fn main() {
 }
 
 fn pours() {
-    println!("{:>8} {:>4} | {:>6} {:>11} {:>12} {:>8} | {:>9} {:>9}", "pour", "μ", "failed", "worst gap", "KE/body end", "it/step", "median ms", "mean ms");
+    println!("{:>8} {:>4} | {:>6} {:>8} {:>11} {:>12} {:>8} | {:>9} {:>9}", "pour", "μ", "failed", "stuck at", "worst gap", "KE/body end", "it/step", "median ms", "mean ms");
     for kind in [Pour::Spheres, Pour::Boxes, Pour::Mixed] {
         for mu in [0.5, 0.0] {
             let mut sim = pour(kind, mu);
             let n = sim.model().body_count() as f64;
-            let (mut failed, mut worst_gap, mut iterations, mut rest_ke) = (0, f64::INFINITY, 0, 0.0f64);
+            let (mut failed, mut in_a_row, mut worst_gap, mut iterations, mut rest_ke) = (0, 0, f64::INFINITY, 0, 0.0f64);
             let mut times = Vec::with_capacity(1000);
+            let mut stuck = None;
             for k in 0..1000 {
                 let t = Instant::now();
                 match sim.step() {
-                    Ok(st) => iterations += st.iterations,
-                    Err(_) => failed += 1,
+                    Ok(st) => {
+                        iterations += st.iterations;
+                        in_a_row = 0;
+                    }
+                    Err(_) => {
+                        failed += 1;
+                        in_a_row += 1;
+                    }
                 }
                 times.push(t.elapsed().as_secs_f64() * 1e3);
+                // five failures in a row: the pile is stuck (each failure spends the
+                // retry budget); the row reports where, with its times so far
+                if in_a_row == 5 {
+                    stuck = Some(k - 4);
+                    break;
+                }
                 worst_gap = worst_gap.min(sim.shape_contacts().map(|c| c.gap).fold(f64::INFINITY, f64::min));
                 if k >= 800 {
                     rest_ke = rest_ke.max(sim.energy().0 / n);
                 }
             }
-            let mean = times.iter().sum::<f64>() / times.len() as f64;
+            let steps = times.len();
+            let mean = times.iter().sum::<f64>() / steps as f64;
             times.sort_by(|a, b| a.partial_cmp(b).unwrap());
-            println!("{:>8} {:>4} | {:>6} {:>11.2e} {:>12.2e} {:>8.1} | {:>9.2} {:>9.2}", format!("{kind:?}"), mu, failed, worst_gap, rest_ke, iterations as f64 / 1000.0, times[500], mean);
+            let stuck = stuck.map_or("-".to_string(), |k| k.to_string());
+            println!("{:>8} {:>4} | {:>6} {:>8} {:>11.2e} {:>12.2e} {:>8.1} | {:>9.2} {:>9.2}", format!("{kind:?}"), mu, failed, stuck, worst_gap, rest_ke, iterations as f64 / steps as f64, times[steps / 2], mean);
         }
     }
 }
