@@ -2,3 +2,4 @@
 //! forces. The 100-body pours and the A1 drops are measured by `cargo bench --bench piles`.
 
 mod spheres;
+mod failed_step;
