@@ -253,6 +253,10 @@ enum maxdyn_status
     // projection's solve did not converge): the message names the two bodies of the
     // deepest contact and its depth. Nothing changed.
     MAXDYN_STATUS_UNRESOLVED_PENETRATION = 208,
+    // The step needs more contact slots between collision shapes than the model holds
+    // (`maxdyn_builder_set_contact_capacity`): the message gives both numbers. Nothing
+    // changed.
+    MAXDYN_STATUS_CONTACT_CAPACITY = 209,
     // An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
     // A bug in maxdyn (a caught panic). The object involved is poisoned.
@@ -829,6 +833,17 @@ maxdyn_status maxdyn_builder_set_collision_cone(struct maxdyn_builder *builder,
                                                 int32_t cone_type,
                                                 int32_t directions);
 
+// Most contact slots (points between collision shapes) a step may hold at once. The
+// default is 24 per shape on a body, at least 64 (`maxdyn_model_get_contact_capacity`
+// reads it back). A saved state holds every slot, so its size
+// (`maxdyn_sim_get_state_size`) depends on the model alone; a step that needs more
+// slots is refused with `MAXDYN_STATUS_CONTACT_CAPACITY` and changes nothing. At most
+// 1 000 000.
+//
+// # Safety
+// `builder` is NULL or live.
+maxdyn_status maxdyn_builder_set_contact_capacity(struct maxdyn_builder *builder, int32_t slots);
+
 // Whether the shapes of a joint's two bodies collide: 0 (default: they usually overlap
 // at the joint by design) or 1.
 //
@@ -1154,6 +1169,14 @@ maxdyn_status maxdyn_model_get_shapes_may_collide(const struct maxdyn_model *mod
 maxdyn_status maxdyn_model_get_collision_cone(const struct maxdyn_model *model,
                                               int32_t *cone_type,
                                               int32_t *directions);
+
+// The most contact slots between collision shapes a step of this model may hold
+// (`maxdyn_builder_set_contact_capacity`; 0 without shapes), into `*out_slots`.
+//
+// # Safety
+// `model` is NULL or live; `out_slots` is NULL or writable.
+maxdyn_status maxdyn_model_get_contact_capacity(const struct maxdyn_model *model,
+                                                int32_t *out_slots);
 
 // Number of bounded joint coordinates (each coordinate with a finite lower or upper
 // limit counts once), in `*out`.
@@ -1707,6 +1730,13 @@ maxdyn_status maxdyn_sim_get_contact(const struct maxdyn_sim *sim, int32_t conta
 // # Safety
 // `sim` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_sim_get_shape_contact_count(const struct maxdyn_sim *sim, int32_t *out_count);
+
+// The contact slots the step's layout holds now, filled or kept empty for a pair that
+// needed them before (at most `maxdyn_model_get_contact_capacity`), into `*out_slots`.
+//
+// # Safety
+// `sim` is NULL or live; `out_slots` is NULL or writable.
+maxdyn_status maxdyn_sim_get_contact_slots(const struct maxdyn_sim *sim, int32_t *out_slots);
 
 // Copies the contact points between collision shapes of the last step into `out`
 // (room for `capacity` records, in shape-pair order) and their number into `*written`.

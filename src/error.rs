@@ -41,6 +41,8 @@ pub enum Error {
     AssemblyFailed(String),
     #[error("the start penetrates {depth:e} m deep between body {body_a} and {}, and the projection out of penetration could not move them apart in {rounds} round(s) (tolerance {tolerance:e} m): joints, limits, other bodies or the world hold them, or the projection's solve did not converge", body_name(.body_b))]
     UnresolvedPenetration { body_a: usize, body_b: Option<usize>, depth: f64, rounds: usize, tolerance: f64 },
+    #[error("the step needs {needed} contact slots between collision shapes, more than the model's capacity of {capacity}: raise it when building the model (maxdyn_builder_set_contact_capacity / Builder::set_contact_capacity); nothing changed")]
+    ContactCapacity { needed: usize, capacity: usize },
     #[error("URDF: {0}")]
     Urdf(String),
     #[error("invalid shape `{0}`: {1}")]

@@ -115,7 +115,10 @@ fn bad_states_are_refused_and_change_nothing() {
     let other = pendulum_chain(4, false, 1e-3);
     assert!(matches!(sim.set_state(&vec![0.0; other.state_size()]), Err(Error::WrongLength { .. })));
     let mut bad = good.clone();
-    bad[11] = 2.0; // dt above MAX_DT (after the version and the 10 counts)
+    bad[11] += 1.0; // the model's fingerprint
+    assert!(matches!(sim.set_state(&bad), Err(Error::InvalidArgument("state", m)) if m.contains("numbers")));
+    let mut bad = good.clone();
+    bad[13] = 2.0; // dt above MAX_DT (after the version, the 10 counts, the fingerprint)
     assert_eq!(sim.set_state(&bad), Err(Error::InvalidTimeStep(2.0)));
     assert_eq!(state(&sim), good);
 }

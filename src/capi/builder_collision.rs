@@ -151,6 +151,23 @@ pub unsafe extern "C" fn maxdyn_builder_set_collision_cone(builder: *mut maxdyn_
     })
 }
 
+/// Most contact slots (points between collision shapes) a step may hold at once. The
+/// default is 24 per shape on a body, at least 64 (`maxdyn_model_get_contact_capacity`
+/// reads it back). A saved state holds every slot, so its size
+/// (`maxdyn_sim_get_state_size`) depends on the model alone; a step that needs more
+/// slots is refused with `MAXDYN_STATUS_CONTACT_CAPACITY` and changes nothing. At most
+/// 1 000 000.
+///
+/// # Safety
+/// `builder` is NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_set_contact_capacity(builder: *mut maxdyn_builder, slots: i32) -> maxdyn_status {
+    call("maxdyn_builder_set_contact_capacity", || {
+        let n = usize::try_from(slots).map_err(|_| Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `slots` is {slots}: must be ≥ 0")))?;
+        with_mut(builder, "builder", |b| Ok(b.inner.set_contact_capacity(n)?))
+    })
+}
+
 /// Whether the shapes of a joint's two bodies collide: 0 (default: they usually overlap
 /// at the joint by design) or 1.
 ///

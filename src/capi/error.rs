@@ -73,6 +73,7 @@ impl From<Error> for Failure {
             Error::JointViolation { .. } => (MAXDYN_STATUS_JOINT_VIOLATION, None),
             Error::AssemblyFailed(_) => (MAXDYN_STATUS_ASSEMBLY_FAILED, None),
             Error::UnresolvedPenetration { .. } => (MAXDYN_STATUS_UNRESOLVED_PENETRATION, None),
+            Error::ContactCapacity { .. } => (MAXDYN_STATUS_CONTACT_CAPACITY, None),
             Error::Urdf(_) => (MAXDYN_STATUS_URDF, None),
             Error::InvalidShape(a, _) => (MAXDYN_STATUS_INVALID_SHAPE, Some(*a)),
             Error::UnknownShape(_) => (MAXDYN_STATUS_UNKNOWN_SHAPE, Some("shape")),

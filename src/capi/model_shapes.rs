@@ -147,6 +147,20 @@ pub unsafe extern "C" fn maxdyn_model_get_collision_cone(model: *const maxdyn_mo
     })
 }
 
+/// The most contact slots between collision shapes a step of this model may hold
+/// (`maxdyn_builder_set_contact_capacity`; 0 without shapes), into `*out_slots`.
+///
+/// # Safety
+/// `model` is NULL or live; `out_slots` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_model_get_contact_capacity(model: *const maxdyn_model, out_slots: *mut i32) -> maxdyn_status {
+    call("maxdyn_model_get_contact_capacity", || {
+        let o = out(out_slots, "out_slots")?;
+        *o = with_ref(model, "model", |m| Ok(count_i32(m.inner.collision.slot_capacity())))?;
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -63,6 +63,20 @@ pub unsafe extern "C" fn maxdyn_sim_get_shape_contact_count(sim: *const maxdyn_s
     })
 }
 
+/// The contact slots the step's layout holds now, filled or kept empty for a pair that
+/// needed them before (at most `maxdyn_model_get_contact_capacity`), into `*out_slots`.
+///
+/// # Safety
+/// `sim` is NULL or live; `out_slots` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_get_contact_slots(sim: *const maxdyn_sim, out_slots: *mut i32) -> maxdyn_status {
+    call("maxdyn_sim_get_contact_slots", || {
+        let o = out(out_slots, "out_slots")?;
+        *o = with_ref(sim, "sim", |s| Ok(count_i32(s.inner.contact_slots())))?;
+        Ok(())
+    })
+}
+
 /// Copies the contact points between collision shapes of the last step into `out`
 /// (room for `capacity` records, in shape-pair order) and their number into `*written`.
 /// A `capacity` below the count (`maxdyn_sim_get_shape_contact_count`) is

@@ -84,6 +84,10 @@ pub enum maxdyn_status {
     /// projection's solve did not converge): the message names the two bodies of the
     /// deepest contact and its depth. Nothing changed.
     MAXDYN_STATUS_UNRESOLVED_PENETRATION = 208,
+    /// The step needs more contact slots between collision shapes than the model holds
+    /// (`maxdyn_builder_set_contact_capacity`): the message gives both numbers. Nothing
+    /// changed.
+    MAXDYN_STATUS_CONTACT_CAPACITY = 209,
     // --- internal (900–999)
     /// An earlier internal error left this object unusable; free it.
     MAXDYN_STATUS_POISONED = 900,
@@ -94,7 +98,7 @@ pub enum maxdyn_status {
 use maxdyn_status::*;
 
 impl maxdyn_status {
-    pub const ALL: [maxdyn_status; 30] = [
+    pub const ALL: [maxdyn_status; 31] = [
         MAXDYN_STATUS_OK,
         MAXDYN_STATUS_NULL_POINTER,
         MAXDYN_STATUS_UNKNOWN_BODY,
@@ -123,6 +127,7 @@ impl maxdyn_status {
         MAXDYN_STATUS_ASSEMBLY_FAILED,
         MAXDYN_STATUS_NON_FINITE_RESULT,
         MAXDYN_STATUS_UNRESOLVED_PENETRATION,
+        MAXDYN_STATUS_CONTACT_CAPACITY,
         MAXDYN_STATUS_POISONED,
         MAXDYN_STATUS_INTERNAL,
     ];
@@ -158,6 +163,7 @@ impl maxdyn_status {
             MAXDYN_STATUS_ASSEMBLY_FAILED => "a kinematic loop cannot close at these poses\0",
             MAXDYN_STATUS_NON_FINITE_RESULT => "the answer is not finite at this state (overflow)\0",
             MAXDYN_STATUS_UNRESOLVED_PENETRATION => "the start penetrates and cannot be moved out (the message names the bodies)\0",
+            MAXDYN_STATUS_CONTACT_CAPACITY => "the step needs more contact slots than the model holds\0",
             MAXDYN_STATUS_POISONED => "object poisoned by an earlier internal error\0",
             MAXDYN_STATUS_INTERNAL => "internal error (bug in maxdyn)\0",
         }

@@ -77,11 +77,12 @@ impl WarmStart {
         WarmStart { solution: vec![0.0; model.system_size()], previous: vec![0.0; model.system_size()], pair_interval: f64::NAN, e_solution, contacts_solved: false }
     }
 
+    /// Copies `other` in; allocates only when `other` follows a larger contact layout.
     pub fn copy_from(&mut self, other: &WarmStart) {
-        self.solution.copy_from_slice(&other.solution);
-        self.previous.copy_from_slice(&other.previous);
+        self.solution.clone_from(&other.solution);
+        self.previous.clone_from(&other.previous);
         self.pair_interval = other.pair_interval;
-        self.e_solution.copy_from_slice(&other.e_solution);
+        self.e_solution.clone_from(&other.e_solution);
         self.contacts_solved = other.contacts_solved;
     }
 }

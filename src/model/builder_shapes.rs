@@ -1,7 +1,7 @@
 //! Builder setters for collision shapes (`model::collision`). Each validates every
 //! argument before changing anything.
 
-use super::collision::{CollisionShape, ShapeId, DEFAULT_SHAPE_FRICTION};
+use super::collision::{CollisionShape, ShapeId, DEFAULT_SHAPE_FRICTION, MAX_CONTACT_CAPACITY};
 use super::contact::{ConeType, MAX_DIRECTIONS};
 use super::error::{check_finite, Error, Result};
 use super::shape::{Geometry, Shape, ShapeKind};
@@ -71,6 +71,18 @@ impl Builder {
         if cone == ConeType::Linear {
             self.collision.directions = directions;
         }
+        Ok(())
+    }
+
+    /// Most contact slots (points between collision shapes) a step may hold at once
+    /// (`collision::slot_capacity` gives the default). A step that needs more is refused
+    /// with `Error::ContactCapacity`; a saved state holds this many slots, so its size
+    /// depends on the model alone.
+    pub fn set_contact_capacity(&mut self, slots: usize) -> Result<()> {
+        if slots > MAX_CONTACT_CAPACITY {
+            return Err(Error::InvalidArgument("slots", format!("{slots} is more than the most a model may hold, {MAX_CONTACT_CAPACITY}")));
+        }
+        self.collision.capacity = Some(slots);
         Ok(())
     }
 

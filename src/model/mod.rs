@@ -16,6 +16,7 @@ pub mod collision;
 pub mod contact;
 pub mod coordinates;
 pub mod forces;
+mod fingerprint;
 pub mod frame;
 mod graph;
 pub mod inertia;
@@ -34,7 +35,7 @@ pub use builder::Builder;
 pub use crate::error::{check_finite, Error, Result};
 pub use model::{Model, Node};
 pub use shape::{Shape, ShapeKind};
-pub use collision::{Collision, CollisionShape, ShapeId};
+pub use collision::{Collision, CollisionShape, ShapeId, DEFAULT_SLOTS_PER_SHAPE, MAX_CONTACT_CAPACITY, MIN_DEFAULT_SLOTS};
 
 /// The errors moved to the crate root (`crate::error`); this path keeps working.
 pub mod error {

@@ -72,12 +72,22 @@ pub struct Model {
     /// Per step-vector row, the weight Newton's convergence test gives its residual
     /// (`step::problem::Equations::residual_norm`); empty when every weight is 1.
     pub residual_weights: Vec<f64>,
+    /// Hash of every number of the builder it was compiled from (`fingerprint`): a saved
+    /// state names its model by it. A layout keeps its model's.
+    pub fingerprint: u64,
 }
 
 impl Model {
     /// Compiles `b`. An empty mechanism, and mimics that define a coordinate twice or
     /// through itself (`mimic::check`), are `Error::InvalidModel`.
     pub fn new(b: &Builder) -> Result<Model> {
+        let mut m = Model::compile(b)?;
+        m.fingerprint = super::fingerprint::of(b);
+        Ok(m)
+    }
+
+    /// [`Model::new`] without the fingerprint.
+    fn compile(b: &Builder) -> Result<Model> {
         if b.bodies.is_empty() {
             return Err(Error::InvalidModel("the mechanism has no bodies".into()));
         }
@@ -131,6 +141,7 @@ impl Model {
             collision: b.collision.clone(),
             described_contacts: b.contacts.len(),
             jointed_bodies,
+            fingerprint: 0,
         })
     }
 
@@ -164,8 +175,9 @@ impl Model {
             frames: self.frames.clone(),
             collision: self.collision.clone(),
         };
-        let mut m = Model::new(&b)?;
+        let mut m = Model::compile(&b)?;
         m.described_contacts = self.described_contacts;
+        m.fingerprint = self.fingerprint;
         Ok(m)
     }
 

@@ -13,7 +13,7 @@ mod mimics;
 mod penetration;
 mod shape_contacts;
 mod snapshot;
-mod snapshot_collision;
+mod snapshot_contacts;
 mod state;
 
 pub use contacts::ContactReport;
@@ -43,6 +43,8 @@ pub struct Sim {
     options: SolverOptions,
     policy: SplitPolicy,
     projection: crate::step::penetration::Projection,
+    /// The state before the step being taken (a failed step returns to it).
+    start: crate::step::checkpoint::Checkpoint,
 }
 
 /// The smallest time step (s) a sim takes: below it the step's divisions by dt and dt²
@@ -62,8 +64,9 @@ impl Sim {
         }
         let data = Data::new(&model, dt);
         let policy = SplitPolicy::new(&data);
-        let projection = crate::step::penetration::Projection::new(&data);
-        let mut sim = Sim { model, data, options: SolverOptions::default(), policy, projection };
+        let projection = crate::step::penetration::Projection::new();
+        let start = crate::step::checkpoint::Checkpoint::of(&data);
+        let mut sim = Sim { model, data, options: SolverOptions::default(), policy, projection, start };
         for w in &sim.data.state.w {
             sim.check_angular_speed(w)?;
         }
@@ -77,7 +80,7 @@ impl Sim {
     /// start that violates a joint (poses set directly) is refused: see [`Sim::assemble`].
     pub fn step(&mut self) -> Result<StepStats> {
         self.check_start()?;
-        crate::step::advance(&self.model, &mut self.data, &self.options, &mut self.policy, &mut self.projection)
+        crate::step::advance(&self.model, &mut self.data, &self.options, &mut self.policy, &mut self.projection, &mut self.start)
     }
 
     pub fn model(&self) -> &Arc<Model> {

@@ -49,6 +49,12 @@ impl Sim {
         self.data.collision.slots.iter().filter(|s| s.filled).count()
     }
 
+    /// Contact slots the layout holds now (filled or kept empty for a pair that needed
+    /// them before): at most the model's contact capacity.
+    pub fn contact_slots(&self) -> usize {
+        self.data.collision.slots.len()
+    }
+
     /// How many times the contact layout was rebuilt since the start (a new pair of
     /// shapes came near, or a pair needed more points): each rebuild allocates.
     pub fn layout_rebuilds(&self) -> u64 {

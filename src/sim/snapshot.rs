@@ -3,37 +3,42 @@
 //! bit. The layout is written once, in [`fields!`], and walked by three passes: `Save`
 //! (sim → array), `Check` (validates an array, nothing written) and `Load` (array → sim).
 //!
-//! Layout, version [`STATE_VERSION`] (grow it by appending fields and bumping the version):
+//! Layout, version [`STATE_VERSION`] (grow it by appending fields and bumping the version).
+//! Its size depends on the model alone (the contacts between collision shapes take a
+//! fixed number of slots, `snapshot_contacts`):
 //!
 //! | entries | what |
 //! |---|---|
 //! | 1 | version |
-//! | 10 | counts it was saved with: bodies, joints, step unknowns, contacts' E variables, tracked coordinates, contacts, limit sides, collision pairs, contact slots, total length |
+//! | 10 | counts it was saved with: bodies, joints, step unknowns, E variables, tracked coordinates, described contacts, limit sides, contact slots (capacity), entries per slot, total length |
+//! | 2 | the model's fingerprint (`Model::fingerprint`, two 32-bit halves) |
 //! | 4 | dt, dt of the current velocities (dt_prev), time, steps taken |
 //! | 13 × bodies | x, q, v, ω (as `body_state`) |
 //! | 9 × bodies + 6 × joints | inputs: force, torque, force point per body; joint inputs (6 per joint, unused 0) |
-//! | 2 × unknowns + E + 2 | warm start: last solution, the one before, contacts' E variables, the extrapolation interval (0: none), contacts solved (0/1) |
+//! | 2 | warm start: the extrapolation interval (0: none), contacts solved (0/1) |
 //! | tracked | the tracked joint coordinates (angles unwrapped) |
 //! | 2 | energy account: input work, dissipation |
-//! | 4 × contacts + limit sides | last step's contact forces and limit forces (outputs, so a restored sim reports them) |
-//! | 3 × pairs + 14 × slots | the collision shapes' contact layout and points (`snapshot_collision`) |
+//! | limit sides | last step's limit forces (outputs, so a restored sim reports them) |
+//! | the rest | the warm start's unknowns, the contacts' forces and the contact slots (`snapshot_contacts`) |
 //!
 //! Not in the state: the model, the solver options, the step's scratch (rebuilt by every
 //! step) and the last step's statistics.
 
-use super::snapshot_collision as collision;
+use super::snapshot_contacts::{self as contacts, Sizes};
 use super::Sim;
-use crate::step::split::SplitPolicy;
 use crate::data::Data;
 use crate::error::check_len;
 use crate::math::{V3, V4};
-use crate::model::{Error, Result};
+use crate::model::{Error, Model, Result};
 
 /// Version of the state layout (the array's first entry).
-pub const STATE_VERSION: f64 = 2.0;
+pub const STATE_VERSION: f64 = 3.0;
 
 /// Header entries after the version: the counts of [`counts`].
 const COUNTS: usize = 10;
+
+/// Entries before the fields: the version, the counts and the model's fingerprint.
+const HEADER: usize = 1 + COUNTS + 2;
 
 /// A quaternion in a state is unit to rounding: a step normalizes it.
 const UNIT_TOLERANCE: f64 = 1e-9;
@@ -64,29 +69,28 @@ macro_rules! fields {
         for u in & $($m)? $d.inputs.joint_input {
             p.slice(u);
         }
-        p.slice(& $($m)? $d.warm.solution);
-        p.slice(& $($m)? $d.warm.previous);
-        p.slice(& $($m)? $d.warm.e_solution);
         p.interval(& $($m)? $d.warm.pair_interval);
         p.flag(& $($m)? $d.warm.contacts_solved);
         p.slice(& $($m)? $d.tracked.state);
         p.scalar(& $($m)? $d.energy.input_work);
         p.scalar(& $($m)? $d.energy.dissipation);
-        for f in & $($m)? $d.contact_forces {
-            p.slice(f);
-        }
         p.slice(& $($m)? $d.limit_forces);
     }};
 }
 
-/// The sizes a state array depends on, and its total length.
-fn counts(d: &Data) -> [usize; COUNTS] {
+/// The sizes a state array of `model` depends on, and its total length.
+fn counts(model: &Model, d: &Data) -> [usize; COUNTS] {
     let mut n = Count(0);
     fields!(d, &mut n);
-    let body = d.state.x.len();
-    let (pairs, slots) = collision::counts(d);
-    let total = 1 + COUNTS + n.0 + collision::len(pairs, slots);
-    [body, d.inputs.joint_input.len(), d.warm.solution.len(), d.warm.e_solution.len(), d.tracked.state.len(), d.contact_forces.len(), d.limit_forces.len(), pairs, slots, total]
+    let sizes = Sizes::of(model);
+    let total = HEADER + n.0 + sizes.len();
+    [d.state.x.len(), d.inputs.joint_input.len(), sizes.unknowns, sizes.e, d.tracked.state.len(), sizes.described, d.limit_forces.len(), sizes.capacity, sizes.record(), total]
+}
+
+/// The model's fingerprint as two exact doubles.
+fn fingerprint(model: &Model) -> [f64; 2] {
+    let f = model.fingerprint;
+    [(f >> 32) as f64, (f & 0xffff_ffff) as f64]
 }
 
 /// Counts the entries.
@@ -283,86 +287,69 @@ impl Load<'_> {
 }
 
 impl Sim {
-    /// Length of the array of [`Sim::get_state`].
+    /// Length of the array of [`Sim::get_state`]: fixed by the model.
     pub fn state_size(&self) -> usize {
-        counts(&self.data)[COUNTS - 1]
+        counts(&self.model, &self.data)[COUNTS - 1]
     }
 
     /// The exact state (layout in `sim::snapshot`, opaque to the user) into `out`, of
     /// length [`Sim::state_size`]. [`Sim::set_state`] on this sim, or on a fresh sim of the
     /// same model, makes the next steps bit-identical to the ones that follow now.
     pub fn get_state(&self, out: &mut [f64]) -> Result<()> {
-        let c = counts(&self.data);
+        let c = counts(&self.model, &self.data);
         check_len("state", out.len(), c[COUNTS - 1])?;
         out[0] = STATE_VERSION;
         for (o, &n) in out[1..=COUNTS].iter_mut().zip(&c) {
             *o = n as f64;
         }
-        let mut save = Save { out, at: 1 + COUNTS };
+        out[1 + COUNTS..HEADER].copy_from_slice(&fingerprint(&self.model));
+        let mut save = Save { out, at: HEADER };
         fields!(self.data, &mut save);
-        collision::save(&self.data, &mut save.out[save.at..]);
+        let at = save.at;
+        contacts::save(&self.model, &self.data, &mut out[at..]);
         Ok(())
     }
 
     /// Restores a state saved by [`Sim::get_state`] from a sim of the same model (any
-    /// time step: the saved one is restored). Validated before anything changes: wrong
-    /// length, non-finite entries, another version or model, a step size out of range,
-    /// a non-unit quaternion or a spin |ω| ≥ 2/dt are refused.
+    /// time step: the saved one is restored), whatever contacts either had. Validated
+    /// before anything changes: wrong length, non-finite entries, another version or
+    /// model (its fingerprint), a step size out of range, a non-unit quaternion, a spin
+    /// |ω| ≥ 2/dt, or contact slots that name no pair of this model are refused.
     pub fn set_state(&mut self, input: &[f64]) -> Result<()> {
-        // without collision shapes the layout, and so the length, is the model's
-        if self.model.collision.shapes.is_empty() {
-            check_len("state", input.len(), self.state_size())?;
-        }
-        if input.len() < 1 + COUNTS {
-            return Err(Error::WrongLength { name: "state", got: input.len(), expected: self.state_size() });
-        }
+        let c = counts(&self.model, &self.data);
+        check_len("state", input.len(), c[COUNTS - 1])?;
         crate::error::check_finite("state", input)?;
         if input[0] != STATE_VERSION {
             return Err(Error::InvalidArgument("state", format!("layout version {} where this maxdyn reads {STATE_VERSION}", input[0])));
         }
-        // the contact layout it was saved with, compiled on a copy if it is not the sim's
-        let header = &input[1..=COUNTS];
-        let (pairs, slots) = (header[7], header[8]);
-        let section = match (count(pairs), count(slots)) {
-            (Some(p), Some(s)) if collision::len(p, s) <= input.len() - 1 - COUNTS => Some((p, s, input.len() - collision::len(p, s))),
-            _ => None,
-        };
-        let Some((pairs, slots, at)) = section else {
-            return Err(Error::InvalidArgument("state", format!("saved from another model (counts {:?})", &input[1..=COUNTS])));
-        };
-        let layout = collision::read_pairs(&self.model, &input[at..], pairs, slots)?;
-        let mut moved = collision::data_for(&self.model, &self.data, &layout)?;
-        let d = moved.as_mut().unwrap_or(&mut self.data);
-        let c = counts(d);
-        check_len("state", input.len(), c[COUNTS - 1])?;
         if input[1..=COUNTS].iter().zip(&c).any(|(&a, &b)| a != b as f64) {
             return Err(Error::InvalidArgument("state", format!("saved from another model (counts {:?}, this model's {c:?})", &input[1..=COUNTS])));
         }
-        let mut check = Check { input, at: 1 + COUNTS, dt: 0.0, error: None };
-        fields!(d, &mut check);
+        if input[1 + COUNTS..HEADER] != fingerprint(&self.model) {
+            return Err(Error::InvalidArgument("state", "saved from another model: the counts match but the model's numbers (masses, shapes, joints, options) differ".into()));
+        }
+        let mut check = Check { input, at: HEADER, dt: 0.0, error: None };
+        fields!(self.data, &mut check);
         if let Some(e) = check.error {
             return Err(e);
         }
-        fields!(d, &mut Load { input, at: 1 + COUNTS }, mut);
-        collision::load(d, &input[at..]);
+        let at = check.at;
+        // the contact layout it was saved with, compiled on a copy if it is not the sim's
+        let layout = contacts::read_pairs(&self.model, &input[at..])?;
+        let mut moved = contacts::data_for(&self.model, &self.data, &layout)?;
+        let d = moved.as_mut().unwrap_or(&mut self.data);
+        fields!(d, &mut Load { input, at: HEADER }, mut);
+        contacts::load(&self.model, d, &input[at..]);
         // the tracked values at the prediction are rewritten by the next step's predict
         d.tracked.predicted.copy_from_slice(&d.tracked.state);
         d.frame.dt = d.dt_prev;
         // the poses come from the caller's array: the next step checks them against the joints
         d.start_unchecked = true;
         if let Some(d) = moved {
-            // the retry policy's snapshot follows the layout (the projection's solver
-            // follows the pairs it sees by itself)
             self.data = d;
-            self.policy = SplitPolicy::new(&self.data);
         }
         Ok(())
     }
-}
-
-/// A count stored as a double: a whole number ≥ 0.
-fn count(v: f64) -> Option<usize> {
-    (v >= 0.0 && v.fract() == 0.0 && v <= MAX_STEPS).then_some(v as usize)
 }
 
 impl Sim {
@@ -376,7 +363,7 @@ impl Sim {
 impl Clone for Sim {
     /// An independent sim of the same model at the same exact state (the model is shared).
     fn clone(&self) -> Sim {
-        Sim { model: self.model.clone(), data: self.data.clone(), options: self.options, policy: self.policy.clone(), projection: self.projection.clone() }
+        Sim { model: self.model.clone(), data: self.data.clone(), options: self.options, policy: self.policy.clone(), projection: self.projection.clone(), start: self.start.clone() }
     }
 }
 

@@ -38,10 +38,10 @@ fn round_trip_is_the_identity_and_bad_input_changes_nothing() {
     sim.get_state(&mut b).unwrap();
     assert_eq!(a, b);
     let mut bad = a.clone();
-    bad[1 + COUNTS + 4 + 3] = 2.0; // q_w of the body: norm ≠ 1
+    bad[HEADER + 4 + 3] = 2.0; // q_w of the body: norm ≠ 1
     assert!(matches!(sim.set_state(&bad), Err(Error::InvalidArgument("state", _))));
     bad = a.clone();
-    bad[1 + COUNTS] = 0.0; // dt
+    bad[HEADER] = 0.0; // dt
     assert_eq!(sim.set_state(&bad), Err(Error::InvalidTimeStep(0.0)));
     bad = a.clone();
     bad[n - 1] = f64::NAN;

@@ -21,7 +21,7 @@ use crate::contact::geometry::{narrow_phase, ContactPoint};
 use crate::data::collision::{CollisionState, PairSlots, Slot};
 use crate::data::Data;
 use crate::integrator;
-use crate::model::{Model, Result, ShapeId};
+use crate::model::{Error, Model, Result, ShapeId};
 
 /// Largest margin the search uses: an infinite contact margin (no contact ever left out)
 /// still searches only this far, or every pair of shapes would be near.
@@ -72,6 +72,10 @@ pub fn commit(model: &Model, d: &mut Data) -> Result<bool> {
         return Ok(false);
     }
     let rebuilt = !same_pairs(&d.collision);
+    let (needed, capacity) = (d.collision.wanted.iter().map(|p| p.count).sum::<usize>(), model.collision.slot_capacity());
+    if needed > capacity {
+        return Err(Error::ContactCapacity { needed, capacity });
+    }
     if rebuilt {
         layout::rebuild(model, d)?;
     } else {

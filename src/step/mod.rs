@@ -21,6 +21,7 @@
 //! the data's scratch, the options; a new solver is one more such function and one more
 //! arm in [`solve`].
 
+pub(crate) mod checkpoint;
 pub(crate) mod collide;
 mod commit;
 pub(crate) mod culling;
@@ -38,6 +39,7 @@ pub(crate) mod warm_start;
 
 pub use options::SolverOptions;
 
+use self::checkpoint::Checkpoint;
 use self::problem::{Equations, Outcome};
 use self::warm_start::warm_start;
 use crate::data::{BodyStates, Data, Scratch, StepStats, WarmStart};
@@ -56,18 +58,24 @@ pub enum Rescue {
 /// prediction (`collide`), the projection out of a start in penetration (`penetration`,
 /// which searches at the current configuration; the search at the prediction then runs
 /// again from the projected one), the contact layout of the search, then the step under
-/// the retry policy (`split`), on the layout's model. On failure the state is unchanged; a
-/// start in penetration that cannot be resolved is refused before anything moved
-/// (`Error::UnresolvedPenetration`).
-pub fn advance(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy, projection: &mut penetration::Projection) -> Result<StepStats> {
+/// the retry policy (`split`), on the layout's model. A step that fails changes nothing:
+/// `start` (saved here) puts back the state, the warm start, the outputs and the contact
+/// layout, so that a retry fails the same way. `d.stats` describes the failed attempt.
+pub fn advance(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy, projection: &mut penetration::Projection, start: &mut Checkpoint) -> Result<StepStats> {
+    start.save(d);
+    let result = advance_from_here(model, d, opts, policy, projection);
+    if result.is_err() {
+        start.restore(model, d);
+    }
+    result
+}
+
+fn advance_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy, projection: &mut penetration::Projection) -> Result<StepStats> {
     collide::find(model, d, opts, collide::Search::Predicted);
     if projection.resolve(model, d, opts)? {
         collide::find(model, d, opts, collide::Search::Predicted);
     }
-    if collide::commit(model, d)? {
-        // the retry policy's copies follow a new layout
-        policy.follow_layout(d);
-    }
+    collide::commit(model, d)?;
     let layout = d.collision.layout.clone();
     policy.step(layout.as_deref().unwrap_or(model), d, opts)
 }

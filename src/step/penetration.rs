@@ -34,8 +34,8 @@
 //! penetration deeper than [`TOLERANCE`] is left, or a projection's solve fails (the
 //! bodies are held by joints, limits, other bodies or the world; the interior point also
 //! stalls on some deep piles, see docs/COLLISION.md), the step is refused with
-//! [`Error::UnresolvedPenetration`] naming the bodies of the deepest contact, and nothing
-//! changed: the configuration is put back, and the contact layout was not touched.
+//! [`Error::UnresolvedPenetration`] naming the bodies of the deepest contact, and the
+//! step's checkpoint (`step::advance`) puts the configuration back.
 
 use std::sync::Arc;
 
@@ -47,7 +47,6 @@ use crate::contact::Contact;
 use crate::data::collision::{PairSlots, Slot};
 use crate::data::Data;
 use crate::integrator::pose_next;
-use crate::limits::TrackedValues;
 use crate::math::{V3, V4};
 use crate::model::{Error, Model, Result};
 
@@ -107,11 +106,10 @@ struct Solver {
 }
 
 /// The projection: its solver (compiled when the pairs it sees change; otherwise it
-/// allocates nothing) and the configuration a refused step returns to.
-#[derive(Debug, Clone)]
+/// allocates nothing) and what the last step's projection did.
+#[derive(Debug, Clone, Default)]
 pub struct Projection {
     solver: Option<Solver>,
-    saved: (Vec<V3>, Vec<V4>, TrackedValues),
     /// Depth the last step's projection started from (0 if it needed none).
     pub last_depth: f64,
     /// Projections the last step made (0 if it needed none).
@@ -119,15 +117,16 @@ pub struct Projection {
 }
 
 impl Projection {
-    pub fn new(d: &Data) -> Projection {
-        Projection { solver: None, saved: (d.state.x.clone(), d.state.q.clone(), d.tracked.clone()), last_depth: 0.0, last_rounds: 0 }
+    pub fn new() -> Projection {
+        Projection::default()
     }
 
     /// Before a step, after the search at its prediction (`collide::find`): projects the
     /// configuration out of a penetration deeper than [`TOLERANCE`] (module docs). Returns
     /// whether it searched again (the caller then searches at the prediction once more).
-    /// A penetration it cannot resolve returns [`Error::UnresolvedPenetration`] with the
-    /// configuration as it was.
+    /// A penetration it cannot resolve returns [`Error::UnresolvedPenetration`], the
+    /// configuration left where the last projection took it (the step's checkpoint puts
+    /// it back).
     pub fn resolve(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<bool> {
         (self.last_depth, self.last_rounds) = (0.0, 0);
         if model.contacts.is_empty() && model.collision.shapes.is_empty() {
@@ -145,7 +144,6 @@ impl Projection {
             return Ok(true);
         }
         let first = worst.depth;
-        self.save(d);
         let mut rounds = 0;
         while worst.depth > RESOLVED && rounds < MAX_ROUNDS {
             rounds += 1;
@@ -156,7 +154,6 @@ impl Projection {
         }
         self.last_rounds = rounds;
         if worst.depth > TOLERANCE {
-            self.restore(d);
             let (body_a, body_b) = worst.bodies;
             return Err(Error::UnresolvedPenetration { body_a, body_b, depth: worst.depth, rounds, tolerance: TOLERANCE });
         }
@@ -223,18 +220,6 @@ impl Projection {
             solver.slots[p.first..p.first + p.count].copy_from_slice(&c.found[w.first..w.first + w.count]);
         }
         Ok(solver)
-    }
-
-    fn save(&mut self, d: &Data) {
-        self.saved.0.copy_from_slice(&d.state.x);
-        self.saved.1.copy_from_slice(&d.state.q);
-        self.saved.2.copy_from(&d.tracked);
-    }
-
-    fn restore(&self, d: &mut Data) {
-        d.state.x.copy_from_slice(&self.saved.0);
-        d.state.q.copy_from_slice(&self.saved.1);
-        d.tracked.copy_from(&self.saved.2);
     }
 }
 

@@ -13,56 +13,11 @@
 //! mostly fails too and takes many rounds when it succeeds. Only if that whole split
 //! fails is the step tried once more with the rescue at every level.
 
+use super::checkpoint::Checkpoint;
 use super::options::SolverOptions;
 use super::{step_once, Rescue};
-use crate::data::{BodyStates, Data, StepStats, WarmStart};
-use crate::forces::EnergyAccount;
-use crate::limits::TrackedValues;
+use crate::data::{Data, StepStats};
 use crate::model::{Error, Model, Result};
-
-/// Everything a successful step changes, preallocated (restoring allocates nothing).
-#[derive(Debug, Clone)]
-struct Snapshot {
-    state: BodyStates,
-    warm: WarmStart,
-    contact_forces: Vec<[f64; 4]>,
-    limit_forces: Vec<f64>,
-    tracked: TrackedValues,
-    time: f64,
-    steps: u64,
-    dt_prev: f64,
-    energy: EnergyAccount,
-}
-
-impl Snapshot {
-    fn of(d: &Data) -> Snapshot {
-        Snapshot { state: d.state.clone(), warm: d.warm.clone(), contact_forces: d.contact_forces.clone(), limit_forces: d.limit_forces.clone(), tracked: d.tracked.clone(), time: d.time, steps: d.steps, dt_prev: d.dt_prev, energy: d.energy }
-    }
-
-    fn save(&mut self, d: &Data) {
-        self.state.copy_from(&d.state);
-        self.warm.copy_from(&d.warm);
-        self.contact_forces.copy_from_slice(&d.contact_forces);
-        self.limit_forces.copy_from_slice(&d.limit_forces);
-        self.tracked.copy_from(&d.tracked);
-        self.time = d.time;
-        self.steps = d.steps;
-        self.dt_prev = d.dt_prev;
-        self.energy = d.energy;
-    }
-
-    fn restore(&self, d: &mut Data) {
-        d.state.copy_from(&self.state);
-        d.warm.copy_from(&self.warm);
-        d.contact_forces.copy_from_slice(&self.contact_forces);
-        d.limit_forces.copy_from_slice(&self.limit_forces);
-        d.tracked.copy_from(&self.tracked);
-        d.time = self.time;
-        d.steps = self.steps;
-        d.dt_prev = self.dt_prev;
-        d.energy = self.energy;
-    }
-}
 
 /// A step's retries stop once its solves have taken this many times
 /// `SolverOptions::max_iterations` in all: a step that no split or rescue solves would
@@ -74,7 +29,8 @@ pub const RETRY_BUDGET: usize = 20;
 /// The policy's bookkeeping, one per simulation.
 #[derive(Debug, Clone)]
 pub struct SplitPolicy {
-    snapshot: Snapshot,
+    /// The state the split halves start from.
+    snapshot: Checkpoint,
     /// Levels of splitting above the step being solved (0: a whole step).
     depth: usize,
     /// The Tresca rescue runs in solves at this depth or deeper.
@@ -86,12 +42,7 @@ pub struct SplitPolicy {
 
 impl SplitPolicy {
     pub fn new(d: &Data) -> SplitPolicy {
-        SplitPolicy { snapshot: Snapshot::of(d), depth: 0, tresca_depth: 0, spent: 0, budget: 0 }
-    }
-
-    /// The snapshot's buffers follow a new contact layout (`step::layout`).
-    pub fn follow_layout(&mut self, d: &Data) {
-        self.snapshot = Snapshot::of(d);
+        SplitPolicy { snapshot: Checkpoint::of(d), depth: 0, tresca_depth: 0, spent: 0, budget: 0 }
     }
 
     fn rescue(&self) -> Rescue {
@@ -119,7 +70,7 @@ impl SplitPolicy {
         let mut result = self.split(model, d, opts, dt, 1, failed);
         if result.is_err() {
             // last resort: the whole step again with the Tresca rescue at every level
-            self.snapshot.restore(d);
+            self.snapshot.restore(model, d);
             self.tresca_depth = 0;
             (d.dt, d.frame.dt, self.depth) = (dt, dt, 0);
             result = match self.attempt(model, d, opts) {
@@ -140,7 +91,7 @@ impl SplitPolicy {
                 Ok(st)
             }
             Err(_) => {
-                self.snapshot.restore(d);
+                self.snapshot.restore(model, d);
                 d.stats = failed;
                 Err(first)
             }
