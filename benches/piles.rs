@@ -3,7 +3,9 @@
 //!
 //! * `pours`: 100 spheres, 100 boxes, 100 mixed bodies poured into a box (μ 0.5 and 0),
 //!   10 s at dt 0.01: failed steps, the deepest penetration reported, the kinetic energy
-//!   per body over the last 2 s, iterations per step, and the median and mean step time.
+//!   per body over the last 2 s, iterations per step, the most contact slots the layout
+//!   held (against the model's capacity, which fixes the saved state's size), and the
+//!   median and mean step time.
 //! * `a1`: the A1 of example-robot-data (floating, collision shapes, ground plane, joint
 //!   limits) dropped limp or held by joint PD, 2 s at dt 0.005, 0.002 and 0.001 from
 //!   `n` seeded starts (joints ±0.3 rad about a stand, lifted 0.25–0.35 m): rollouts with
@@ -31,7 +33,7 @@ fn main() {
 }
 
 fn pours() {
-    println!("{:>8} {:>4} | {:>6} {:>8} {:>11} {:>12} {:>8} | {:>9} {:>9}", "pour", "μ", "failed", "stuck at", "worst gap", "KE/body end", "it/step", "median ms", "mean ms");
+    println!("{:>8} {:>4} | {:>6} {:>8} {:>11} {:>12} {:>8} {:>10} | {:>9} {:>9}", "pour", "μ", "failed", "stuck at", "worst gap", "KE/body end", "it/step", "slots/cap", "median ms", "mean ms");
     for kind in [Pour::Spheres, Pour::Boxes, Pour::Mixed] {
         for mu in [0.5, 0.0] {
             let mut sim = pour(kind, mu);
@@ -39,6 +41,7 @@ fn pours() {
             let (mut failed, mut in_a_row, mut worst_gap, mut iterations, mut rest_ke) = (0, 0, f64::INFINITY, 0, 0.0f64);
             let mut times = Vec::with_capacity(1000);
             let mut stuck = None;
+            let mut slots = 0;
             for k in 0..1000 {
                 let t = Instant::now();
                 match sim.step() {
@@ -58,6 +61,7 @@ fn pours() {
                     stuck = Some(k - 4);
                     break;
                 }
+                slots = slots.max(sim.contact_slots());
                 worst_gap = worst_gap.min(sim.shape_contacts().map(|c| c.gap).fold(f64::INFINITY, f64::min));
                 if k >= 800 {
                     rest_ke = rest_ke.max(sim.energy().0 / n);
@@ -67,7 +71,8 @@ fn pours() {
             let mean = times.iter().sum::<f64>() / steps as f64;
             times.sort_by(|a, b| a.partial_cmp(b).unwrap());
             let stuck = stuck.map_or("-".to_string(), |k| k.to_string());
-            println!("{:>8} {:>4} | {:>6} {:>8} {:>11.2e} {:>12.2e} {:>8.1} | {:>9.2} {:>9.2}", format!("{kind:?}"), mu, failed, stuck, worst_gap, rest_ke, iterations as f64 / steps as f64, times[steps / 2], mean);
+            let held = format!("{slots}/{}", sim.model().collision.slot_capacity());
+            println!("{:>8} {:>4} | {:>6} {:>8} {:>11.2e} {:>12.2e} {:>8.1} {:>10} | {:>9.2} {:>9.2}", format!("{kind:?}"), mu, failed, stuck, worst_gap, rest_ke, iterations as f64 / steps as f64, held, times[steps / 2], mean);
         }
     }
 }

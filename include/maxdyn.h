@@ -836,7 +836,7 @@ maxdyn_status maxdyn_builder_set_collision_cone(struct maxdyn_builder *builder,
 // Most contact slots (points between collision shapes) a step may hold at once. The
 // default is 24 per shape on a body, at least 64 (`maxdyn_model_get_contact_capacity`
 // reads it back). A saved state holds every slot, so its size
-// (`maxdyn_sim_get_state_size`) depends on the model alone; a step that needs more
+// (`maxdyn_sim_state_size`) depends on the model alone; a step that needs more
 // slots is refused with `MAXDYN_STATUS_CONTACT_CAPACITY` and changes nothing. At most
 // 1 000 000.
 //
@@ -1444,7 +1444,9 @@ maxdyn_status maxdyn_sim_get_joint_violation(const struct maxdyn_sim *sim,
                                              double *out_violation);
 
 // The length (in doubles) of this sim's exact state, in `*n`. It depends on the model
-// only (bodies, joints, contacts, limits).
+// only (bodies, joints, contacts, limits, and the contact slots of its capacity,
+// `maxdyn_builder_set_contact_capacity`): it stays the same as contacts come and go,
+// and is the same in every sim of the model.
 //
 // # Safety
 // `sim` is NULL or live; `n` is NULL or writable.
@@ -1453,7 +1455,8 @@ maxdyn_status maxdyn_sim_state_size(const struct maxdyn_sim *sim, size_t *n);
 // Copies the sim's exact state into `out` (`n` doubles, `n` from `maxdyn_sim_state_size`):
 // poses, velocities, time, step count, step size, inputs, the solver's warm start, the
 // tracked joint angles and the energy account. Opaque: pass it back to
-// `maxdyn_sim_set_state` of this sim or of any sim of the same model.
+// `maxdyn_sim_set_state` of this sim or of any sim of the same model, before or after its
+// contacts change. It carries a fingerprint of the model's numbers.
 //
 // # Safety
 // `sim` is NULL or live; `out` is NULL or `n` writable doubles.
@@ -1463,7 +1466,8 @@ maxdyn_status maxdyn_sim_get_state(const struct maxdyn_sim *sim, double *out, si
 // bit-identical to those that followed when it was saved. Validated before anything
 // changes: a wrong `n` gives MAXDYN_STATUS_WRONG_LENGTH, a NaN or infinite entry
 // MAXDYN_STATUS_NON_FINITE, a state of another model or layout version (or otherwise
-// not a saved state) MAXDYN_STATUS_INVALID_ARGUMENT, a step size out of range
+// not a saved state; a model of the same structure with other numbers is another model)
+// MAXDYN_STATUS_INVALID_ARGUMENT, a step size out of range
 // MAXDYN_STATUS_INVALID_TIME_STEP.
 //
 // # Safety

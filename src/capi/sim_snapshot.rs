@@ -9,7 +9,9 @@ use super::sim::maxdyn_sim;
 use super::status::maxdyn_status::{self, *};
 
 /// The length (in doubles) of this sim's exact state, in `*n`. It depends on the model
-/// only (bodies, joints, contacts, limits).
+/// only (bodies, joints, contacts, limits, and the contact slots of its capacity,
+/// `maxdyn_builder_set_contact_capacity`): it stays the same as contacts come and go,
+/// and is the same in every sim of the model.
 ///
 /// # Safety
 /// `sim` is NULL or live; `n` is NULL or writable.
@@ -33,7 +35,8 @@ fn check_size(size: usize, n: usize) -> Result<(), Failure> {
 /// Copies the sim's exact state into `out` (`n` doubles, `n` from `maxdyn_sim_state_size`):
 /// poses, velocities, time, step count, step size, inputs, the solver's warm start, the
 /// tracked joint angles and the energy account. Opaque: pass it back to
-/// `maxdyn_sim_set_state` of this sim or of any sim of the same model.
+/// `maxdyn_sim_set_state` of this sim or of any sim of the same model, before or after its
+/// contacts change. It carries a fingerprint of the model's numbers.
 ///
 /// # Safety
 /// `sim` is NULL or live; `out` is NULL or `n` writable doubles.
@@ -52,7 +55,8 @@ pub unsafe extern "C" fn maxdyn_sim_get_state(sim: *const maxdyn_sim, out: *mut 
 /// bit-identical to those that followed when it was saved. Validated before anything
 /// changes: a wrong `n` gives MAXDYN_STATUS_WRONG_LENGTH, a NaN or infinite entry
 /// MAXDYN_STATUS_NON_FINITE, a state of another model or layout version (or otherwise
-/// not a saved state) MAXDYN_STATUS_INVALID_ARGUMENT, a step size out of range
+/// not a saved state; a model of the same structure with other numbers is another model)
+/// MAXDYN_STATUS_INVALID_ARGUMENT, a step size out of range
 /// MAXDYN_STATUS_INVALID_TIME_STEP.
 ///
 /// # Safety
