@@ -176,6 +176,21 @@ impl Layout {
         with_cone!(self, |cone| cone.residual(k, e, bv, mu_f * g_lim, mu, rk, re))
     }
 
+    /// The normal pair closed (the active-set polish, `step::interior_point::polish`): its
+    /// complementarity row γ s_φ − μ becomes the equality s_φ = 0, so the gap at z_{k+2}
+    /// is held at exactly zero and γ is free. Overwrites that row of a residual from
+    /// [`Layout::residual`].
+    pub fn close_normal_row(&self, y: &[f64], re: &mut [f64]) {
+        re[0] = y[self.nk];
+    }
+
+    /// The same for a local Jacobian from [`Layout::jacobian`]: ∂s_φ/∂(γ, s_φ) = (0, 1).
+    pub fn close_normal_jacobian(&self, a: &mut [f64]) {
+        let (ny, nk) = (self.ny(), self.nk);
+        a[nk * ny] = 0.0;
+        a[nk * ny + nk] = 1.0;
+    }
+
     /// The E rows at barrier μ + d from those at μ: the rows that read "product − μ"
     /// (orthant pairs, the SOC's first Jordan row) lose d, the others are unchanged.
     pub fn shift_barrier(&self, re: &mut [f64], d: f64) {

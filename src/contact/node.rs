@@ -32,6 +32,8 @@ use std::ops::Range;
 pub struct ContactNodes {
     layouts: Vec<Layout>,
     friction: Vec<f64>,
+    /// Per node: its normal pair closed by the active-set polish (`Layout::close_normal_row`).
+    closed: Vec<bool>,
     /// Offset of each contact's E variables in the flat E vectors.
     e_offset: Vec<usize>,
     e_len: usize,
@@ -65,6 +67,7 @@ impl ContactNodes {
             w.layouts.push(l);
             w.has_soc |= l.kind == super::cone::Kind::Soc;
             w.friction.push(friction);
+            w.closed.push(false);
             w.e_offset.push(eo);
             w.a_off.push(ao);
             w.lu_off.push(lo);
@@ -100,6 +103,21 @@ impl ContactNodes {
     #[inline]
     pub fn friction(&self, ci: usize) -> f64 {
         self.friction[ci]
+    }
+
+    /// Whether contact `ci`'s normal pair is closed (the active-set polish).
+    #[inline]
+    pub fn is_closed(&self, ci: usize) -> bool {
+        self.closed[ci]
+    }
+
+    pub fn set_closed(&mut self, ci: usize, closed: bool) {
+        self.closed[ci] = closed;
+    }
+
+    /// Whether some normal pair is closed.
+    pub fn any_closed(&self) -> bool {
+        self.closed.iter().any(|&c| c)
     }
 
     /// Some contact has friction.
@@ -143,6 +161,9 @@ impl ContactNodes {
         let (nk, ne, ny) = (l.nk, l.ne, l.ny());
         let a = &mut self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
         l.jacobian(y, self.friction[ci], frozen, dt, a);
+        if self.closed[ci] {
+            l.close_normal_jacobian(a);
+        }
         let a = &*a;
         let eo = self.e_offset[ci];
         let lu_len = if l.kind == Kind::Soc { ne * ne } else { 0 };
@@ -282,6 +303,11 @@ impl Selection {
     #[inline]
     pub fn contains(&self, ci: usize) -> bool {
         self.active[ci]
+    }
+
+    /// Copies `other`'s choice (of the same contacts).
+    pub fn copy_from(&mut self, other: &Selection) {
+        self.active.copy_from_slice(&other.active);
     }
 
     /// The contacts taking part, in order.

@@ -1,6 +1,6 @@
 //! Workspace of the step being solved, allocated once per simulation.
 
-use crate::contact::node::ContactWork;
+use crate::contact::node::{ContactWork, Selection};
 use crate::model::Model;
 use crate::solver::BlockMatrix;
 
@@ -44,10 +44,15 @@ pub struct Scratch {
     pub reference: BlockMatrix,
     /// The inequalities' (contacts', then limit sides') condensed variables and blocks.
     pub contacts: ContactWork,
+    /// The interior point's solution while the active-set polish tries to improve it
+    /// (`step::interior_point::polish`): the step unknowns, the E variables, the selection.
+    pub before_polish: (Vec<f64>, Vec<f64>, Selection),
 }
 
 impl Scratch {
     pub fn new(model: &Model) -> Scratch {
-        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts: ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len()) }
+        let contacts = ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len());
+        let before_polish = (vec![0.0; model.system_size()], vec![0.0; contacts.vars.e.len()], contacts.selection.clone());
+        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, before_polish }
     }
 }

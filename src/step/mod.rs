@@ -153,9 +153,13 @@ fn solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates
     if eqs.model.contacts.is_empty() && sc.contacts.selection.iter().next().is_none() {
         return newton::solve(eqs, sc, opts);
     }
-    let outcome = contact_solve(eqs, sc, warm, state, opts);
+    let mut outcome = contact_solve(eqs, sc, warm, state, opts);
     if !outcome.converged && rescue == Rescue::Allowed && sc.contacts.nodes.has_friction() {
-        return tresca::rescue(eqs, sc, opts, outcome, warm, state);
+        outcome = tresca::rescue(eqs, sc, opts, outcome, warm, state);
+    }
+    if outcome.converged {
+        // exact complementarity: no force across a gap, no gap under a force
+        interior_point::polish(eqs, sc, opts, interior_point::final_barrier(opts));
     }
     outcome
 }

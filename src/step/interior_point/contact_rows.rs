@@ -116,6 +116,9 @@ pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, m
         y[l.nk..l.ny()].copy_from_slice(&e[er.clone()]);
         let (rk, re_c) = (&mut r[on..on + l.nk], &mut re[er]);
         l.residual(&y, phi, &bv[..l.nt], nodes.friction(ci), tresca.bound(ci), dt, mu, rk, re_c);
+        if nodes.is_closed(ci) {
+            l.close_normal_row(&y, re_c);
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use crate::step::problem::{norm2, norm_inf, Equations};
 /// (it.r, cw.re); the direction goes to it.ds and cw.de. False when the matrix is
 /// singular or the direction not finite.
 pub fn direction(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
-    let Scratch { it: w, matrix, reference, contacts: cw } = sc;
+    let Scratch { it: w, matrix, reference, contacts: cw, .. } = sc;
     let sym = &eqs.model.symbolic;
     eqs.jacobian(&w.s, matrix);
     w.ds.copy_from_slice(&w.r);
@@ -39,7 +39,7 @@ pub fn direction(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool
 /// Solves the factored Newton system (from the last [`direction`]) again for the
 /// residual now in (it.r, cw.re); the direction goes to it.ds and cw.de.
 pub fn resolve(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
-    let Scratch { it: w, matrix, reference, contacts: cw } = sc;
+    let Scratch { it: w, matrix, reference, contacts: cw, .. } = sc;
     let at = &eqs.model.addresses;
     w.ds.copy_from_slice(&w.r);
     for ci in cw.selection.iter() {

@@ -24,8 +24,10 @@
 
 pub mod contact_rows;
 mod direction;
+mod polish;
 
 pub use self::direction::LinearSolve;
+pub use self::polish::polish;
 mod measures;
 mod mehrotra;
 mod settings;
@@ -73,6 +75,11 @@ pub enum Phase {
     Monotone,
 }
 
+/// The barrier μ_end a solve ends at: a tenth of the contact tolerance.
+pub fn final_barrier(opts: &SolverOptions) -> f64 {
+    0.1 * opts.contact_tolerance
+}
+
 /// The complete contact solve: a fresh start and the options' iteration limit.
 pub fn solve(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome {
     solve_with(eqs, sc, opts, Start::Fresh, IterationCap::Options, LinearSolve::Plain)
@@ -95,7 +102,7 @@ pub fn solve_warm(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Ou
 /// `sc` (s in `it.s`, the contacts' E variables in `contacts.vars.e`).
 pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start: Start, cap: IterationCap, linear: LinearSolve) -> Outcome {
     let model = eqs.model;
-    let mu_end = 0.1 * opts.contact_tolerance;
+    let mu_end = final_barrier(opts);
     let at_end = |mu: f64| mu <= mu_end * (1.0 + 1e-12);
     let limit = match cap {
         IterationCap::Options => opts.max_iterations,

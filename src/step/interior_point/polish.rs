@@ -1,0 +1,217 @@
+//! Exact complementarity at the end of a contact solve: the active-set polish (OSQP's
+//! solution polishing, adapted to the step's nonlinear equations; research note
+//! "contact robustness" §4).
+//!
+//! An interior point stops at a barrier μ_end > 0, where every normal pair holds
+//! γ s_φ = μ_end: a closed contact keeps a gap s_φ = μ_end/γ at z_{k+2} and an open one a
+//! force γ = μ_end/s_φ across its gap. Small as they are, these push: a wheel resting on
+//! its joint limit with no load sits at γ = s_φ ≈ √μ_end and is pushed off (5.3 mrad in
+//! 6 s), and an impact comes out with a rebound of μ_end/(γ dt) instead of none.
+//!
+//! The polish takes the converged solution, reads off the normal pairs' active set and
+//! solves the step equations on it:
+//! - a pair with γ ≥ s_φ, and γ above the noise level [`AMBIGUOUS`]·√μ_end, is closed: its
+//!   complementarity row becomes s_φ = 0 (`Layout::close_normal_row`), so the gap at
+//!   z_{k+2} is exactly zero and γ is free;
+//! - any other pair is open: the contact leaves the solve (no force, friction included,
+//!   as a culled contact; `step::culling`).
+//!
+//! The friction pairs keep their barrier rows at μ_end. Newton on these equations from the
+//! interior point's solution (regularized, refined solves: a closed pair's condensed pivot
+//! is zero) converges in one or two iterations. The result is kept only if it solves the
+//! step as well as the interior point's (equality rows below the tolerance, products
+//! below the contact tolerance), every closed contact pushes (γ ≥ 0, a rounding-level
+//! pull clipped), and every opened contact keeps a gap ≥ 0 at the solution; an opened
+//! contact that would penetrate is closed and the polish tried once more. Otherwise the
+//! interior point's solution stands, unchanged.
+
+use super::contact_rows;
+use super::direction::{self, LinearSolve};
+use super::measures::{force_scale, measures};
+use super::settings::TAU;
+use crate::contact::cone::MAX_Y;
+use crate::data::Scratch;
+use crate::step::culling;
+use crate::step::options::SolverOptions;
+use crate::step::problem::Equations;
+
+/// Newton iterations of one polish attempt.
+const ITERATIONS: usize = 3;
+
+/// Attempts: the second closes the contacts the first opened and found penetrating.
+const ATTEMPTS: usize = 2;
+
+/// A normal pair whose force is below this multiple of √μ_end is at the noise level of
+/// the barrier (a degenerate pair: force and gap both ≈ √μ_end): it is tried open first.
+pub const AMBIGUOUS: f64 = 10.0;
+
+/// Replaces the converged solution in `sc` by its polish when that is at least as exact;
+/// returns whether it did. `mu_end` is the barrier the interior point ended at.
+pub fn polish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end: f64) -> bool {
+    if sc.contacts.selection.iter().next().is_none() {
+        return false;
+    }
+    {
+        let Scratch { it, contacts: cw, before_polish: saved, .. } = &mut *sc;
+        saved.0.copy_from_slice(&it.s);
+        saved.1.copy_from_slice(&cw.vars.e);
+        saved.2.copy_from(&cw.selection);
+    }
+    let noise = AMBIGUOUS * mu_end.sqrt();
+    for _ in 0..ATTEMPTS {
+        classify(eqs, sc, noise);
+        if newton(eqs, sc, mu_end, opts) && clip_pulls(eqs, sc, opts) {
+            // an opened contact must not penetrate at the polished solution; the check
+            // puts those that do back into the selection
+            if culling::left_out_contacts_hold(eqs, sc, 0.0) {
+                open_all(sc);
+                return true;
+            }
+            if !mark_penetrating(sc) {
+                break;
+            }
+        } else {
+            open_all(sc);
+        }
+        restore(sc);
+        if !sc.contacts.nodes.any_closed() {
+            // nothing to close that the last attempt left open: another would be the same
+            break;
+        }
+    }
+    open_all(sc);
+    restore(sc);
+    false
+}
+
+/// After an attempt whose opened contacts penetrate (put back into the selection by
+/// `culling`): marks exactly those closed for the next attempt. False when one of them
+/// was not in the interior point's solve at all (a culled contact the polished velocities
+/// bring into contact: a polish cannot decide it).
+fn mark_penetrating(sc: &mut Scratch) -> bool {
+    let Scratch { contacts: cw, before_polish: saved, .. } = &mut *sc;
+    let mut decidable = true;
+    for ci in 0..cw.count() {
+        let put_back = cw.selection.contains(ci) && !cw.nodes.is_closed(ci);
+        decidable &= !put_back || saved.2.contains(ci);
+        cw.nodes.set_closed(ci, put_back);
+    }
+    decidable
+}
+
+/// Sets each selected pair closed or open (see the module notes); a pair already marked
+/// closed (`mark_penetrating`) stays closed whatever its force.
+fn classify(eqs: &Equations, sc: &mut Scratch, noise: f64) {
+    let model = eqs.model;
+    let Scratch { it, contacts: cw, .. } = &mut *sc;
+    for ci in 0..cw.count() {
+        if !cw.selection.contains(ci) {
+            continue;
+        }
+        let on = model.addresses.contact(ci);
+        let s_phi_at = cw.nodes.e_range(ci).start;
+        let (gamma, s_phi) = (it.s[on], cw.vars.e[s_phi_at]);
+        if cw.nodes.is_closed(ci) || (gamma >= s_phi && gamma > noise) {
+            cw.nodes.set_closed(ci, true);
+            cw.vars.e[s_phi_at] = 0.0;
+        } else {
+            let nk = cw.nodes.layout(ci).nk;
+            it.s[on..on + nk].iter_mut().for_each(|k| *k = 0.0);
+            cw.set_active(ci, false);
+        }
+    }
+}
+
+/// Newton on the polished equations from the iterate; true when it meets the interior
+/// point's acceptance (equality rows below `tolerance`, products below the scaled
+/// contact tolerance).
+fn newton(eqs: &Equations, sc: &mut Scratch, mu_end: f64, opts: &SolverOptions) -> bool {
+    let model = eqs.model;
+    let mut last = f64::INFINITY;
+    for k in 0..=ITERATIONS {
+        contact_rows::residual(eqs, &sc.it.s, &mut sc.contacts, false, 0.0, &mut sc.it.r);
+        let (eq, comp) = measures(&sc.contacts, &sc.it.r, 0.0);
+        let comp_tol = opts.contact_tolerance * force_scale(model, &sc.it.s, &sc.contacts);
+        if !(eq.is_finite() && eq < last) {
+            return false;
+        }
+        if eq < opts.tolerance && comp <= comp_tol {
+            return true;
+        }
+        if k == ITERATIONS {
+            return false;
+        }
+        last = eq;
+        // the direction toward the rows at μ_end (the friction pairs stay centred there)
+        contact_rows::residual(eqs, &sc.it.s, &mut sc.contacts, false, mu_end, &mut sc.it.r);
+        if !direction::direction(eqs, sc, LinearSolve::Refined) {
+            return false;
+        }
+        let alpha = (TAU * max_step(eqs, sc)).min(1.0);
+        let Scratch { it: w, contacts: cw, .. } = &mut *sc;
+        for (s, d) in w.s.iter_mut().zip(&w.ds) {
+            *s += alpha * d;
+        }
+        for (e, d) in cw.vars.e.iter_mut().zip(&cw.vars.de) {
+            *e += alpha * d;
+        }
+        if !eqs.angular_speed_ok(&w.s, 2.0 / eqs.dt) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Largest step keeping every variable in its cone, a closed normal pair excepted (its
+/// force is free, its gap slack held at zero by its row).
+fn max_step(eqs: &Equations, sc: &Scratch) -> f64 {
+    let (w, cw) = (&sc.it, &sc.contacts);
+    let mut am = f64::INFINITY;
+    for ci in cw.selection.iter() {
+        let on = eqs.model.addresses.contact(ci);
+        let l = cw.nodes.layout(ci);
+        let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
+        cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
+        cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, &mut dy);
+        if cw.nodes.is_closed(ci) {
+            (y[0], dy[0], y[l.nk], dy[l.nk]) = (1.0, 0.0, 1.0, 0.0);
+        }
+        am = l.max_step(&y, &dy, am);
+    }
+    am
+}
+
+/// A closed contact whose force came out negative pulls: kept only at rounding level
+/// (below `SolverOptions::acceptance`, the level at which a stalled solve is accepted;
+/// then clipped to zero), else the polish fails. A wheel resting on its limit at 2π + 1
+/// rad meets pulls of 1.5e-10: the rounding of its angle, 4.4e-13 rad/s.
+fn clip_pulls(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> bool {
+    let Scratch { it, contacts: cw, .. } = &mut *sc;
+    for ci in 0..cw.count() {
+        if !(cw.selection.contains(ci) && cw.nodes.is_closed(ci)) {
+            continue;
+        }
+        let on = eqs.model.addresses.contact(ci);
+        if it.s[on] < -opts.acceptance {
+            return false;
+        }
+        it.s[on] = it.s[on].max(0.0);
+    }
+    true
+}
+
+/// Every normal pair back to its barrier row (the polish's modes end with it).
+fn open_all(sc: &mut Scratch) {
+    let cw = &mut sc.contacts;
+    for ci in 0..cw.count() {
+        cw.nodes.set_closed(ci, false);
+    }
+}
+
+/// The interior point's solution back.
+fn restore(sc: &mut Scratch) {
+    let Scratch { it, contacts: cw, before_polish: saved, .. } = &mut *sc;
+    cw.selection.copy_from(&saved.2);
+    it.s.copy_from_slice(&saved.0);
+    cw.vars.e.copy_from_slice(&saved.1);
+}
