@@ -44,15 +44,29 @@ pub struct Scratch {
     pub reference: BlockMatrix,
     /// The inequalities' (contacts', then limit sides') condensed variables and blocks.
     pub contacts: ContactWork,
-    /// The interior point's solution while the active-set polish tries to improve it
-    /// (`step::interior_point::polish`): the step unknowns, the E variables, the selection.
-    pub before_polish: (Vec<f64>, Vec<f64>, Selection),
+    /// The interior point's solution beside its polish (`step::interior_point::polish`).
+    pub polish: Unpolished,
+}
+
+/// The interior point's solution as it converged, kept while the active-set polish
+/// improves it: put back if the polish fails, and when it succeeds, the contacts' warm
+/// start of the next step (`step::commit`): a warm start wants points inside the cones,
+/// on the central path, not the polish's points on their boundary (the A1 trot took 15.8
+/// iterations per step from those, 4.7 from these).
+#[derive(Debug, Clone)]
+pub struct Unpolished {
+    /// The step unknowns, the contacts' E variables, the contacts taking part.
+    pub s: Vec<f64>,
+    pub e: Vec<f64>,
+    pub selection: Selection,
+    /// Whether the solution in the iterate is the polish of this one.
+    pub polished: bool,
 }
 
 impl Scratch {
     pub fn new(model: &Model) -> Scratch {
         let contacts = ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len());
-        let before_polish = (vec![0.0; model.system_size()], vec![0.0; contacts.vars.e.len()], contacts.selection.clone());
-        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, before_polish }
+        let polish = Unpolished { s: vec![0.0; model.system_size()], e: vec![0.0; contacts.vars.e.len()], selection: contacts.selection.clone(), polished: false };
+        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish }
     }
 }

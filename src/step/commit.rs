@@ -5,7 +5,9 @@ use crate::model::Model;
 
 /// z_{k+1} (the prediction) and ż_{k+1} (the solution) become the state (with the tracked
 /// joint coordinates); the solution and the inequalities' variables become the warm
-/// start; the contact and limit forces are reported; the clock advances.
+/// start (a polished solution's inequalities start from the interior point's solution
+/// it came from: `data::Unpolished`); the contact and limit forces are reported; the
+/// clock advances.
 pub fn commit(model: &Model, d: &mut Data) {
     let at = &model.addresses;
     let s = &d.scratch.it.s;
@@ -22,19 +24,27 @@ pub fn commit(model: &Model, d: &mut Data) {
     d.tracked.commit();
     if model.inequality_count() > 0 {
         let cw = &d.scratch.contacts;
-        d.warm.e_solution.copy_from_slice(&cw.vars.e);
+        let unpolished = &d.scratch.polish;
+        if unpolished.polished {
+            for ci in 0..cw.count() {
+                let on = at.contact(ci);
+                let nk = cw.nodes.layout(ci).nk;
+                d.warm.solution[on..on + nk].copy_from_slice(&unpolished.s[on..on + nk]);
+            }
+        }
+        d.warm.e_solution.copy_from_slice(if unpolished.polished { &unpolished.e } else { &cw.vars.e });
         // a step whose warm start failed is followed by a cold one: hard steps (impacts)
         // come in runs, where warm starts mostly fail
         d.warm.contacts_solved = d.stats.cold_restarts == 0;
         for ci in 0..model.contacts.len() {
             let l = cw.nodes.layout(ci);
             let on = at.contact(ci);
-            let k = &d.warm.solution[on..on + l.nk];
+            let k = &s[on..on + l.nk];
             let ff = l.friction_force(k, &cw.frames[ci].dirs);
             d.contact_forces[ci] = [k[0], ff.x, ff.y, ff.z];
         }
         for (l, force) in d.limit_forces.iter_mut().enumerate() {
-            *force = d.warm.solution[at.contact(model.contacts.len() + l)];
+            *force = s[at.contact(model.contacts.len() + l)];
         }
     }
     d.time += d.dt;

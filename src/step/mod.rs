@@ -148,6 +148,7 @@ pub fn narrow_phase(model: &Model, d: &mut Data) {
 
 /// Stage 4: the nonlinear solve from the iterate in `d.scratch`.
 fn solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions, rescue: Rescue) -> Outcome {
+    sc.polish.polished = false;
     // without contacts and with every limit left out (far from its bound) the step is
     // Newton's; a limit found crossed at the solution joins and the interior point runs
     if eqs.model.contacts.is_empty() && sc.contacts.selection.iter().next().is_none() {

@@ -67,5 +67,7 @@ fn jammed_warm_solves_restart_cold() {
     println!("B2 n = 16: {restarts} cold restarts, deepest penetration {worst:e}");
     // measured: 45
     assert!(restarts >= 10, "{restarts}");
-    assert!(worst <= 0.0, "{worst}");
+    // a closed contact's gap is zero to rounding (the polish; measured 2.8e-17 m deep at
+    // most, where the interior point alone kept every gap positive)
+    assert!(worst <= 1e-15, "{worst}");
 }

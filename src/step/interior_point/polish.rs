@@ -52,10 +52,10 @@ pub fn polish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end: f
         return false;
     }
     {
-        let Scratch { it, contacts: cw, before_polish: saved, .. } = &mut *sc;
-        saved.0.copy_from_slice(&it.s);
-        saved.1.copy_from_slice(&cw.vars.e);
-        saved.2.copy_from(&cw.selection);
+        let Scratch { it, contacts: cw, polish: saved, .. } = &mut *sc;
+        saved.s.copy_from_slice(&it.s);
+        saved.e.copy_from_slice(&cw.vars.e);
+        saved.selection.copy_from(&cw.selection);
     }
     let noise = AMBIGUOUS * mu_end.sqrt();
     for _ in 0..ATTEMPTS {
@@ -65,6 +65,7 @@ pub fn polish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end: f
             // puts those that do back into the selection
             if culling::left_out_contacts_hold(eqs, sc, 0.0) {
                 open_all(sc);
+                sc.polish.polished = true;
                 return true;
             }
             if !mark_penetrating(sc) {
@@ -89,11 +90,11 @@ pub fn polish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end: f
 /// was not in the interior point's solve at all (a culled contact the polished velocities
 /// bring into contact: a polish cannot decide it).
 fn mark_penetrating(sc: &mut Scratch) -> bool {
-    let Scratch { contacts: cw, before_polish: saved, .. } = &mut *sc;
+    let Scratch { contacts: cw, polish: saved, .. } = &mut *sc;
     let mut decidable = true;
     for ci in 0..cw.count() {
         let put_back = cw.selection.contains(ci) && !cw.nodes.is_closed(ci);
-        decidable &= !put_back || saved.2.contains(ci);
+        decidable &= !put_back || saved.selection.contains(ci);
         cw.nodes.set_closed(ci, put_back);
     }
     decidable
@@ -132,13 +133,12 @@ fn newton(eqs: &Equations, sc: &mut Scratch, mu_end: f64, opts: &SolverOptions) 
         contact_rows::residual(eqs, &sc.it.s, &mut sc.contacts, false, 0.0, &mut sc.it.r);
         let (eq, comp) = measures(&sc.contacts, &sc.it.r, 0.0);
         let comp_tol = opts.contact_tolerance * force_scale(model, &sc.it.s, &sc.contacts);
-        if !(eq.is_finite() && eq < last) {
-            return false;
-        }
         if eq < opts.tolerance && comp <= comp_tol {
             return true;
         }
-        if k == ITERATIONS {
+        // Newton from a point this close converges at once; a residual that does not
+        // fall means the active set guessed is not the solution's
+        if !(eq.is_finite() && eq < last) || k == ITERATIONS {
             return false;
         }
         last = eq;
@@ -210,8 +210,8 @@ fn open_all(sc: &mut Scratch) {
 
 /// The interior point's solution back.
 fn restore(sc: &mut Scratch) {
-    let Scratch { it, contacts: cw, before_polish: saved, .. } = &mut *sc;
-    cw.selection.copy_from(&saved.2);
-    it.s.copy_from_slice(&saved.0);
-    cw.vars.e.copy_from_slice(&saved.1);
+    let Scratch { it, contacts: cw, polish: saved, .. } = &mut *sc;
+    cw.selection.copy_from(&saved.selection);
+    it.s.copy_from_slice(&saved.s);
+    cw.vars.e.copy_from_slice(&saved.e);
 }
