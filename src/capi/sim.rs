@@ -97,6 +97,18 @@ pub unsafe extern "C" fn maxdyn_sim_set_control_callback(
     })
 }
 
+/// Runs `callback` (a control callback of `sim`, its own or its batch's) with `sim`
+/// marked as inside it: stepping `sim` from there gives `MAXDYN_STATUS_REENTRANT_CALL`.
+///
+/// # Safety
+/// `sim` is live and not borrowed.
+pub(crate) unsafe fn in_control<R>(sim: *mut maxdyn_sim, callback: impl FnOnce() -> R) -> R {
+    (*sim).in_callback.store(true, Ordering::Relaxed);
+    let r = callback();
+    (*sim).in_callback.store(false, Ordering::Relaxed);
+    r
+}
+
 /// Runs the callback (if any), then one step. No borrow of the sim is held while the
 /// callback runs: it receives the sim pointer and may call other functions on it.
 unsafe fn step_once(sim: *mut maxdyn_sim) -> CResult<()> {
@@ -107,9 +119,7 @@ unsafe fn step_once(sim: *mut maxdyn_sim) -> CResult<()> {
         Ok((s.callback, s.user_data))
     })?;
     if let Some(cb) = callback {
-        (*sim).in_callback.store(true, Ordering::Relaxed);
-        let rc = cb(sim, user_data);
-        (*sim).in_callback.store(false, Ordering::Relaxed);
+        let rc = in_control(sim, || cb(sim, user_data));
         if rc != 0 {
             return Err(Failure::callback_aborted(rc));
         }

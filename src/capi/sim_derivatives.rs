@@ -101,10 +101,26 @@ pub unsafe extern "C" fn maxdyn_sim_linearize(sim: *const maxdyn_sim, coords: i3
     })
 }
 
+/// The largest step `maxdyn_sim_linearize_differences` takes: a unit quaternion's
+/// entries lie in [-1, 1], and central differences err by O(h²).
+pub const MAXDYN_MAX_DIFFERENCE_STEP: f64 = 1.0;
+/// The smallest step of `maxdyn_sim_linearize_differences` relative to the largest
+/// magnitude of a state or input entry (x ± h must move x by h, not by a few ulps of x).
+pub const MAXDYN_MIN_RELATIVE_DIFFERENCE_STEP: f64 = 1e-12;
+const _: () = assert!(MAXDYN_MAX_DIFFERENCE_STEP == crate::derivatives::MAX_DIFFERENCE_STEP && MAXDYN_MIN_RELATIVE_DIFFERENCE_STEP == crate::derivatives::MIN_RELATIVE_DIFFERENCE_STEP);
+
 /// `maxdyn_sim_linearize` by central differences of whole steps with step `h` on every
 /// state and input entry (2 (nx + nu) steps): the reference for the analytic derivatives,
 /// and for models the analytic path refuses. Each perturbed step must converge; a tight
-/// solver tolerance makes the columns accurate.
+/// solver tolerance makes the columns accurate (they err by about tolerance / h).
+///
+/// `h` must lie in [max(tolerance, MAXDYN_MIN_RELATIVE_DIFFERENCE_STEP × |x|),
+/// MAXDYN_MAX_DIFFERENCE_STEP], where tolerance is the solver options' Newton
+/// `tolerance` (1e-10 by default: below it each perturbed step's own error is larger
+/// than the difference it measures) and |x| the largest magnitude of a state or input
+/// entry in `coords`. NaN or ±∞ gives `MAXDYN_STATUS_NON_FINITE`; any other `h` outside
+/// the range, and an `h` that moves an entry to a state the setters refuse (a rate the
+/// step cannot represent), `MAXDYN_STATUS_INVALID_ARGUMENT` naming `h`.
 ///
 /// # Safety
 /// As `maxdyn_sim_linearize`.
