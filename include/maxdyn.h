@@ -127,6 +127,20 @@
 // Second-order (isotropic) cone |friction force| ≤ μ · normal force.
 #define MAXDYN_CONE_NONLINEAR 1
 
+// The largest URDF text read, from a file or a string (64 MB, in bytes); larger gives
+// `MAXDYN_STATUS_URDF`. example-robot-data's largest file is under 1 MB.
+#define MAXDYN_URDF_MAX_BYTES 67108864
+
+// The most attributes one element of a URDF may have; more gives `MAXDYN_STATUS_URDF`
+// naming the element and its line (real files have at most 12: the XML parser's check
+// for repeated attributes is quadratic in their count).
+#define MAXDYN_URDF_MAX_ATTRIBUTES 64
+
+// The most `<link>` elements, and the most `<joint>` plus `<loop_joint>` elements, a URDF
+// may have; more gives `MAXDYN_STATUS_URDF` naming the cap (a 10 000-link chain loads in
+// 0.2 s; example-robot-data's largest robot has 130 links).
+#define MAXDYN_URDF_MAX_LINKS 10000
+
 // Doubles per body in a state array.
 #define MAXDYN_BODY_STATE_SIZE 13
 
@@ -872,7 +886,10 @@ struct maxdyn_urdf_options maxdyn_urdf_options_default(void);
 // root's single fixed or floating child becomes the free body). A file that cannot be
 // read, is malformed, or describes no rigid body (a negative principal moment, a point
 // mass or mass-0 inertia that is a body alone, a massless link between moving joints)
-// gives `MAXDYN_STATUS_URDF` with a message naming the element. Warnings: see
+// gives `MAXDYN_STATUS_URDF` with a message naming the element; so does a `<link>`,
+// `<joint>` or `<loop_joint>` whose `name` is empty, and a file beyond the caps
+// (`MAXDYN_URDF_MAX_BYTES`, `MAXDYN_URDF_MAX_ATTRIBUTES` on one element,
+// `MAXDYN_URDF_MAX_LINKS` links or joints), naming the cap. Warnings: see
 // `maxdyn_builder_from_urdf_with`.
 //
 // # Safety
@@ -882,7 +899,8 @@ maxdyn_status maxdyn_builder_from_urdf(const char *path,
                                        struct maxdyn_builder **out);
 
 // Loads URDF text `xml` (NUL-terminated, UTF-8) into a new builder in `*out`, with the
-// default options and `floating` (0 or 1) as in `maxdyn_builder_from_urdf`.
+// default options and `floating` (0 or 1) as in `maxdyn_builder_from_urdf`, with the same
+// caps: text longer than `MAXDYN_URDF_MAX_BYTES` gives `MAXDYN_STATUS_URDF`.
 //
 // # Safety
 // `xml` is NULL or a NUL-terminated string; `out` is NULL or writable.
