@@ -302,7 +302,7 @@ fn invalid_numbers_get_their_own_status_and_change_nothing() {
         expect(maxdyn_sim_set_body_state(s, 0, state.as_ptr()), MAXDYN_STATUS_NON_FINITE, "maxdyn_sim_set_body_state", "state");
         state[8] = 0.0;
         state[3..7].copy_from_slice(&[0.0; 4]);
-        expect(maxdyn_sim_set_body_state(s, 0, state.as_ptr()), MAXDYN_STATUS_ZERO_AXIS, "maxdyn_sim_set_body_state", "q");
+        expect(maxdyn_sim_set_body_state(s, 0, state.as_ptr()), MAXDYN_STATUS_ZERO_AXIS, "maxdyn_sim_set_body_state", "state");
         expect(maxdyn_sim_set_joint_position(s, 0, [NAN].as_ptr(), 1), MAXDYN_STATUS_NON_FINITE, "maxdyn_sim_set_joint_position", "values");
         expect(maxdyn_sim_set_body_force(s, 0, [NAN; 3].as_ptr(), ORIGIN.as_ptr()), MAXDYN_STATUS_NON_FINITE, "maxdyn_sim_set_body_force", "force");
         let fo = "maxdyn_sim_set_solver_options";

@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use super::error::{CResult, Failure};
+use super::error::{renamed, CResult, Failure, NEW_SIM};
 use super::guard::{call, with_mut, with_ref};
 use super::handles::{free, into_raw, Object};
 use super::model::maxdyn_model;
@@ -109,7 +109,7 @@ pub unsafe extern "C" fn maxdyn_batch_new(
     call("maxdyn_batch_new", || {
         let o = super::args::out(out, "out")?;
         // the arguments are checked as a sim would check them, before anything is made
-        with_ref(model, "model", |m| Ok(Sim::new(m.inner.clone(), dt)?))?;
+        with_ref(model, "model", |m| renamed(Sim::new(m.inner.clone(), dt), NEW_SIM))?;
         let no_memory = |_| Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `n_sims`: no memory for {n_sims} sims"));
         let (mut sims, mut failures) = (Vec::new(), Vec::new());
         sims.try_reserve_exact(n_sims).map_err(no_memory)?;

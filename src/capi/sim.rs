@@ -6,7 +6,7 @@
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::error::{CResult, Failure};
+use super::error::{renamed, CResult, Failure, NEW_SIM};
 use super::guard::{call, with_mut, with_ref};
 use super::handles::{free, into_raw, Object};
 use super::model::maxdyn_model;
@@ -56,7 +56,7 @@ impl Object for maxdyn_sim {
 pub unsafe extern "C" fn maxdyn_sim_new(model: *const maxdyn_model, dt: f64, out: *mut *mut maxdyn_sim) -> maxdyn_status {
     call("maxdyn_sim_new", || {
         let o = super::args::out(out, "out")?;
-        let sim = with_ref(model, "model", |m| Ok(Sim::new(m.inner.clone(), dt)?))?;
+        let sim = with_ref(model, "model", |m| renamed(Sim::new(m.inner.clone(), dt), NEW_SIM))?;
         *o = into_raw(maxdyn_sim {
             inner: sim,
             callback: None,

@@ -4,7 +4,7 @@
 //! differences.
 
 use super::args::{finite_answer, out as out_ptr, slice_mut};
-use super::error::Failure;
+use super::error::{renamed, Failure, SIM};
 use super::guard::{call, with_ref};
 use super::model::maxdyn_model;
 use super::sim::maxdyn_sim;
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn maxdyn_sim_input_derivative(sim: *const maxdyn_sim, coo
             if n != nx * nu {
                 return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, B has {nx} × {nu} entries")));
             }
-            super::args::answer_into(out, n, "out", |o| Ok(s.inner.input_derivative(c, o)?))
+            super::args::answer_into(out, n, "out", |o| renamed(s.inner.input_derivative(c, o), SIM))
         })
     })
 }
@@ -91,11 +91,11 @@ pub unsafe extern "C" fn maxdyn_sim_linearize(sim: *const maxdyn_sim, coords: i3
         with_ref(sim, "sim", |s| {
             let (nx, nu) = s.inner.model().linearization_size(c);
             let (mut sa, mut sb) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
-            s.inner.linearize(c, &mut sa, &mut sb)?;
-            finite_answer("A", &sa)?;
-            finite_answer("B", &sb)?;
-            copy_out(a, &sa, "A")?;
-            copy_out(b, &sb, "B")?;
+            renamed(s.inner.linearize(c, &mut sa, &mut sb), SIM)?;
+            finite_answer("a", &sa)?;
+            finite_answer("b", &sb)?;
+            copy_out(a, &sa, "a")?;
+            copy_out(b, &sb, "b")?;
             Ok(())
         })
     })
@@ -131,11 +131,11 @@ pub unsafe extern "C" fn maxdyn_sim_linearize_differences(sim: *const maxdyn_sim
         with_ref(sim, "sim", |s| {
             let (nx, nu) = s.inner.model().linearization_size(c);
             let (mut sa, mut sb) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
-            s.inner.linearize_by_differences(c, h, &mut sa, &mut sb)?;
-            finite_answer("A", &sa)?;
-            finite_answer("B", &sb)?;
-            copy_out(a, &sa, "A")?;
-            copy_out(b, &sb, "B")?;
+            renamed(s.inner.linearize_by_differences(c, h, &mut sa, &mut sb), SIM)?;
+            finite_answer("a", &sa)?;
+            finite_answer("b", &sb)?;
+            copy_out(a, &sa, "a")?;
+            copy_out(b, &sb, "b")?;
             Ok(())
         })
     })

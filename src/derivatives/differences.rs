@@ -126,8 +126,11 @@ fn stepped_state(sim: &Sim, coords: Coords, c: usize, h: f64, out: &mut [f64]) -
 /// A perturbed entry the setters refuse (a rate the step cannot represent): the step `h`
 /// is at fault, not the setter's argument.
 fn refused_move(what: &str, c: usize, h: f64, e: Error) -> Error {
+    // the setter's argument names are not this function's: its reason without them
     let reason = match e {
         Error::InvalidArgument(_, m) => m,
+        Error::NonFinite(_) => "not finite".into(),
+        Error::ZeroAxis(_) => "a zero-length quaternion".into(),
         e => e.to_string(),
     };
     Error::InvalidArgument("h", format!("{what} entry {c} moved by {h:e} is refused ({reason}): take a smaller h"))
