@@ -174,7 +174,7 @@ impl Urdf {
         for l in &d.links {
             if let Some(f) = u.frames.get(&l.name) {
                 let on = f.body.map_or(Parent::World, Parent::Body);
-                u.builder.add_frame(&l.name, on, f.x, f.q).map_err(|e| Error::Urdf(format!("link `{}` frame: {e}", l.name)))?;
+                u.builder.add_frame(&l.name, on, f.x, f.q).map_err(|e| refused_by_builder(&format!("link `{}` frame", l.name), e))?;
             }
         }
         collision::add_shapes(&mut u, xml, options)?;
@@ -220,6 +220,13 @@ impl Urdf {
     pub fn body_mass(&self) -> f64 {
         (0..self.builder.body_count()).filter_map(|i| self.builder.body(i).ok()).map(|b| b.mass).sum()
     }
+}
+
+/// A builder's refusal of what the element `what` describes. The builder names its own
+/// arguments ("argument `inertia` is not finite"), which a URDF does not have: the
+/// message names the element and the quantity.
+pub(super) fn refused_by_builder(what: &str, e: Error) -> Error {
+    Error::Urdf(format!("{what}: {}", e.to_string().replace("invalid argument `", "invalid `").replace("argument `", "`")))
 }
 
 /// One warning per link whose inertia violates the triangle inequality (kept as given).
