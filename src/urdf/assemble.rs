@@ -218,8 +218,8 @@ fn add_between(b: &mut Builder, kind: JointType, parent: Owner, t1: &Pose, child
     } else {
         b.add_joint(kind, parent, child, t1.x.into(), t2.x.into(), axis_parent.into())
     }
-    .map_err(|e| refused_by_builder(&what, e))?;
-    b.set_joint_offset(id, offset.into()).map_err(|e| refused_by_builder(&what, e))?;
+    .map_err(|e| refused_by_builder(what, e))?;
+    b.set_joint_offset(id, offset.into()).map_err(|e| refused_by_builder(what, e))?;
     Ok(id)
 }
 

@@ -57,7 +57,7 @@ fn fold_follower_limits(u: &mut Urdf, follower: usize, leader: usize, multiplier
     let Some((lo_f, hi_f)) = bounds(u, follower) else { return Ok(()) };
     let (inf, neg) = (f64::INFINITY, f64::NEG_INFINITY);
     let free = |u: &mut Urdf, joint: usize| u.builder.set_joint_limits(joint, &[neg], &[inf]);
-    free(u, follower).map_err(|e| refused_by_builder(&what, e))?;
+    free(u, follower).map_err(|e| refused_by_builder(what, e))?;
     if multiplier == 0.0 {
         return Ok(());
     }
@@ -69,5 +69,5 @@ fn fold_follower_limits(u: &mut Urdf, follower: usize, leader: usize, multiplier
         u.warnings.push(format!("{what}: the follower's limits [{lo_f}, {hi_f}] leave its leader no room within [{lo_l}, {hi_l}]; only the leader's limits are kept"));
         return Ok(());
     }
-    u.builder.set_joint_limits(leader, &[lo], &[hi]).map_err(|e| refused_by_builder(&what, e))
+    u.builder.set_joint_limits(leader, &[lo], &[hi]).map_err(|e| refused_by_builder(what, e))
 }
