@@ -58,7 +58,8 @@ impl Failure {
     /// brackets when it is another word.
     pub fn renamed(mut self, names: &[(&str, &str)]) -> Failure {
         for (from, to) in names {
-            let part = if to.to_lowercase().starts_with(&from.to_lowercase()) { String::new() } else { format!(" (its `{from}`)") };
+            let same = to.to_lowercase().starts_with(&from.to_lowercase()) || to.ends_with(&format!(".{from}"));
+            let part = if same { String::new() } else { format!(" (its `{from}`)") };
             for marker in ["argument `", "array `"] {
                 self.message = self.message.replace(&format!("{marker}{from}`"), &format!("{marker}{to}`{part}"));
             }

@@ -12,13 +12,16 @@ pub fn last_error() -> String {
     unsafe { CStr::from_ptr(maxdyn_last_error_message()) }.to_str().unwrap().to_string()
 }
 
-/// Asserts `status` is `expected` and the last error names `function` and `` `arg` ``.
+/// Asserts `status` is `expected` and the last error names `function` and `` `arg` ``, and
+/// no argument `function` does not have.
 #[track_caller]
 pub fn expect(status: maxdyn_status, expected: maxdyn_status, function: &str, arg: &str) {
     let msg = last_error();
     assert_eq!(status, expected, "{function}: {msg}");
     assert!(msg.starts_with(function), "message {msg:?} does not name {function}");
     assert!(msg.contains(&format!("`{arg}`")), "message {msg:?} does not name argument `{arg}`");
+    let foreign = foreign_arguments(&msg);
+    assert!(foreign.is_empty(), "message {msg:?} names {foreign:?}, which {function} does not have");
 }
 
 #[track_caller]
@@ -83,7 +86,9 @@ pub fn foreign_arguments(msg: &str) -> Vec<String> {
         for (at, _) in text.match_indices(marker) {
             let rest = &text[at + marker.len()..];
             let name = rest.split('`').next().unwrap_or(rest);
-            if !params.iter().any(|p| p == name) {
+            // a struct argument's field: `options.tolerance`
+            let param = name.split('.').next().unwrap_or(name);
+            if !params.iter().any(|p| p == param) {
                 foreign.push(name.to_string());
             }
         }
