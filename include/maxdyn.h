@@ -127,6 +127,20 @@
 // Second-order (isotropic) cone |friction force| ≤ μ · normal force.
 #define MAXDYN_CONE_NONLINEAR 1
 
+// The largest URDF text read, from a file or a string (64 MB, in bytes); larger gives
+// `MAXDYN_STATUS_URDF`. example-robot-data's largest file is under 1 MB.
+#define MAXDYN_URDF_MAX_BYTES 67108864
+
+// The most attributes one element of a URDF may have; more gives `MAXDYN_STATUS_URDF`
+// naming the element and its line (real files have at most 12: the XML parser's check
+// for repeated attributes is quadratic in their count).
+#define MAXDYN_URDF_MAX_ATTRIBUTES 64
+
+// The most `<link>` elements, and the most `<joint>` plus `<loop_joint>` elements, a URDF
+// may have; more gives `MAXDYN_STATUS_URDF` naming the cap (a 10 000-link chain loads in
+// 0.2 s; example-robot-data's largest robot has 130 links).
+#define MAXDYN_URDF_MAX_LINKS 10000
+
 // Doubles per body in a state array.
 #define MAXDYN_BODY_STATE_SIZE 13
 
@@ -146,6 +160,14 @@
 
 // Maximal coordinates: every body's state (velocities: v world, ω body frame) in body order.
 #define MAXDYN_COORDS_MAXIMAL 1
+
+// The largest step `maxdyn_sim_linearize_differences` takes: a unit quaternion's
+// entries lie in [-1, 1], and central differences err by O(h²).
+#define MAXDYN_MAX_DIFFERENCE_STEP 1.0
+
+// The smallest step of `maxdyn_sim_linearize_differences` relative to the largest
+// magnitude of a state or input entry (x ± h must move x by h, not by a few ulps of x).
+#define MAXDYN_MIN_RELATIVE_DIFFERENCE_STEP 1e-12
 
 // Doubles written by `maxdyn_sim_get_contact`: gap, normal force, friction force (3).
 #define MAXDYN_CONTACT_SIZE 5
@@ -421,7 +443,9 @@ typedef struct maxdyn_step_stats {
 // this sim (its status becomes `MAXDYN_STATUS_CALLBACK_ABORTED`, its state is
 // unchanged). It runs on the pool's threads, for different sims at the same time: it
 // must touch only its own sim and data that is safe to use from several threads. It
-// must not step or free the batch or a sim.
+// must not step or free the batch or a sim: stepping its own sim
+// (`maxdyn_sim_step`, `maxdyn_sim_step_n`) or the batch gives
+// `MAXDYN_STATUS_REENTRANT_CALL` and steps nothing.
 typedef int (*maxdyn_batch_control)(struct maxdyn_sim *sim, size_t index, void *user_data);
 
 #ifdef __cplusplus
@@ -877,7 +901,10 @@ struct maxdyn_urdf_options maxdyn_urdf_options_default(void);
 // root's single fixed or floating child becomes the free body). A file that cannot be
 // read, is malformed, or describes no rigid body (a negative principal moment, a point
 // mass or mass-0 inertia that is a body alone, a massless link between moving joints)
-// gives `MAXDYN_STATUS_URDF` with a message naming the element. Warnings: see
+// gives `MAXDYN_STATUS_URDF` with a message naming the element; so does a `<link>`,
+// `<joint>` or `<loop_joint>` whose `name` is empty, and a file beyond the caps
+// (`MAXDYN_URDF_MAX_BYTES`, `MAXDYN_URDF_MAX_ATTRIBUTES` on one element,
+// `MAXDYN_URDF_MAX_LINKS` links or joints), naming the cap. Warnings: see
 // `maxdyn_builder_from_urdf_with`.
 //
 // # Safety
@@ -887,7 +914,8 @@ maxdyn_status maxdyn_builder_from_urdf(const char *path,
                                        struct maxdyn_builder **out);
 
 // Loads URDF text `xml` (NUL-terminated, UTF-8) into a new builder in `*out`, with the
-// default options and `floating` (0 or 1) as in `maxdyn_builder_from_urdf`.
+// default options and `floating` (0 or 1) as in `maxdyn_builder_from_urdf`, with the same
+// caps: text longer than `MAXDYN_URDF_MAX_BYTES` gives `MAXDYN_STATUS_URDF`.
 //
 // # Safety
 // `xml` is NULL or a NUL-terminated string; `out` is NULL or writable.
@@ -1657,7 +1685,15 @@ maxdyn_status maxdyn_sim_linearize(const struct maxdyn_sim *sim,
 // `maxdyn_sim_linearize` by central differences of whole steps with step `h` on every
 // state and input entry (2 (nx + nu) steps): the reference for the analytic derivatives,
 // and for models the analytic path refuses. Each perturbed step must converge; a tight
-// solver tolerance makes the columns accurate.
+// solver tolerance makes the columns accurate (they err by about tolerance / h).
+//
+// `h` must lie in [max(tolerance, MAXDYN_MIN_RELATIVE_DIFFERENCE_STEP × |x|),
+// MAXDYN_MAX_DIFFERENCE_STEP], where tolerance is the solver options' Newton
+// `tolerance` (1e-10 by default: below it each perturbed step's own error is larger
+// than the difference it measures) and |x| the largest magnitude of a state or input
+// entry in `coords`. NaN or ±∞ gives `MAXDYN_STATUS_NON_FINITE`; any other `h` outside
+// the range, and an `h` that moves an entry to a state the setters refuse (a rate the
+// step cannot represent), `MAXDYN_STATUS_INVALID_ARGUMENT` naming `h`.
 //
 // # Safety
 // As `maxdyn_sim_linearize`.
@@ -1851,10 +1887,13 @@ maxdyn_status maxdyn_sim_get_constraint_rank(const struct maxdyn_sim *sim,
 // For leak tests: it returns to 0 when every object has been freed.
 size_t maxdyn_debug_live_objects(void);
 
-// Deepest penetration (m, ≥ 0) over the contacts at the current configuration, in
-// `*out`. A step that starts deeper than 1e-5 m first moves the bodies out (no velocity
-// added: only the potential of the lift) and reports the depth in
-// `maxdyn_sim_get_resolved_penetration`.
+// Deepest penetration (m, ≥ 0) at the current configuration, in `*out`, by one rule for
+// every contact, before the first step as after any: the described contacts (points)
+// and the collision shapes, searched afresh where the bodies are now. A step that starts
+// deeper than 1e-5 m first moves the bodies out (no velocity added: only the potential
+// of the lift) and reports the depth in `maxdyn_sim_get_resolved_penetration`. With
+// collision shapes the call allocates (the search's buffers): a diagnostic between
+// steps.
 //
 // # Safety
 // `sim` is NULL or live; `out` is NULL or writable.
@@ -1894,7 +1933,11 @@ maxdyn_status maxdyn_sim_record_open(const struct maxdyn_sim *sim,
 
 // Appends a frame: `sim`'s time, every body's pose and the contact forces of its last
 // step. `sim` must simulate the model the recording was opened with (else
-// `MAXDYN_STATUS_INVALID_ARGUMENT`); call it between steps, e.g. after every k-th.
+// `MAXDYN_STATUS_INVALID_ARGUMENT` naming `sim`); call it between steps, e.g. after
+// every k-th. A write that fails (a full disk) gives `MAXDYN_STATUS_INVALID_ARGUMENT`
+// naming `recorder` with the system's reason; the file then ends in a partial frame, and
+// every later `maxdyn_recorder_add_frame` and `maxdyn_recorder_close` returns that
+// status again without writing (close still frees the recorder).
 //
 // # Safety
 // `recorder` is NULL or live; `sim` is NULL or live.
@@ -1902,8 +1945,8 @@ maxdyn_status maxdyn_recorder_add_frame(struct maxdyn_recorder *recorder,
                                         const struct maxdyn_sim *sim);
 
 // Finishes the file (closes the JSON, flushes) and frees the recorder. NULL is accepted.
-// A write that fails at the end gives `MAXDYN_STATUS_INVALID_ARGUMENT`; the recorder is
-// freed either way.
+// A write that fails at the end, or failed earlier, gives `MAXDYN_STATUS_INVALID_ARGUMENT`
+// naming `recorder`; the recorder is freed either way.
 //
 // # Safety
 // `recorder` is NULL or from `maxdyn_sim_record_open` and not closed yet.

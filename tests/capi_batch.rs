@@ -1,6 +1,6 @@
 //! `maxdyn_batch` through the C ABI: argument errors name the argument and write nothing,
-//! a control callback cannot step its own batch (REENTRANT_CALL) but may read it, a
-//! stopped sim stays stopped until cleared, and batch and sims are freed together.
+//! a control callback cannot step its own batch nor its sim (REENTRANT_CALL) but may read
+//! them, a stopped sim stays stopped until cleared, and batch and sims are freed together.
 
 use std::ffi::{c_int, c_void};
 use std::ptr::{null, null_mut};
@@ -100,6 +100,55 @@ fn a_callback_cannot_step_its_batch_but_can_read_it() {
         let mut steps = 0;
         ok(maxdyn_sim_get_step_count(sim, &mut steps));
         assert_eq!(steps, 3);
+        maxdyn_batch_free(batch);
+        maxdyn_model_free(m);
+    }
+}
+
+/// What a callback saw when it stepped its own sim: the status of each call (per sim
+/// index, per kind: `maxdyn_sim_step`, `maxdyn_sim_step_n`) and its message.
+struct SimReentry {
+    statuses: [[maxdyn_status; 2]; 2],
+    messages: [String; 2],
+}
+
+unsafe extern "C" fn step_own_sim(sim: *mut maxdyn_sim, index: usize, user: *mut c_void) -> c_int {
+    let r = &mut *(user as *mut SimReentry);
+    r.statuses[index][0] = maxdyn_sim_step(sim);
+    r.messages[index] = last_error();
+    r.statuses[index][1] = maxdyn_sim_step_n(sim, 3);
+    0
+}
+
+/// Issue 30 item 9: a callback stepping the sim it was called for got OK and stepped it
+/// twice per batch step; it is refused with REENTRANT_CALL as for a lone sim (whose own
+/// callback gets the same), the sim takes only the batch's steps, and the batch goes on.
+#[test]
+fn a_callback_cannot_step_its_own_sim() {
+    let _serial = lock();
+    unsafe {
+        let m = pendulum();
+        let mut batch = null_mut();
+        // one thread: the callback for both sims runs here, so `SimReentry` is not shared
+        ok(maxdyn_batch_new(m, 2, 0.01, 1, &mut batch));
+        let mut r = SimReentry { statuses: [[MAXDYN_STATUS_OK; 2]; 2], messages: Default::default() };
+        let mut statuses = [MAXDYN_STATUS_INTERNAL; 2];
+        ok(maxdyn_batch_step(batch, 2, Some(step_own_sim), &mut r as *mut SimReentry as *mut c_void, statuses.as_mut_ptr(), 2));
+        assert_eq!(r.statuses, [[MAXDYN_STATUS_REENTRANT_CALL; 2]; 2]);
+        assert_eq!(statuses, [MAXDYN_STATUS_OK; 2]);
+        for msg in &r.messages {
+            assert!(msg.starts_with("maxdyn_sim_step: argument `sim` is being stepped"), "{msg}");
+        }
+        for i in 0..2 {
+            let mut sim = null_mut();
+            ok(maxdyn_batch_get_sim(batch, i, &mut sim));
+            let mut steps = 0;
+            ok(maxdyn_sim_get_step_count(sim, &mut steps));
+            assert_eq!(steps, 2, "sim {i} took only the batch's steps");
+            // outside the callback the sim steps as any other
+            ok(maxdyn_sim_step(sim));
+        }
+        ok(maxdyn_batch_step(batch, 1, None, null_mut(), null_mut(), 0));
         maxdyn_batch_free(batch);
         maxdyn_model_free(m);
     }

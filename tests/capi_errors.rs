@@ -302,7 +302,7 @@ fn invalid_numbers_get_their_own_status_and_change_nothing() {
         expect(maxdyn_sim_set_body_state(s, 0, state.as_ptr()), MAXDYN_STATUS_NON_FINITE, "maxdyn_sim_set_body_state", "state");
         state[8] = 0.0;
         state[3..7].copy_from_slice(&[0.0; 4]);
-        expect(maxdyn_sim_set_body_state(s, 0, state.as_ptr()), MAXDYN_STATUS_ZERO_AXIS, "maxdyn_sim_set_body_state", "q");
+        expect(maxdyn_sim_set_body_state(s, 0, state.as_ptr()), MAXDYN_STATUS_ZERO_AXIS, "maxdyn_sim_set_body_state", "state");
         expect(maxdyn_sim_set_joint_position(s, 0, [NAN].as_ptr(), 1), MAXDYN_STATUS_NON_FINITE, "maxdyn_sim_set_joint_position", "values");
         expect(maxdyn_sim_set_body_force(s, 0, [NAN; 3].as_ptr(), ORIGIN.as_ptr()), MAXDYN_STATUS_NON_FINITE, "maxdyn_sim_set_body_force", "force");
         let fo = "maxdyn_sim_set_solver_options";
@@ -589,6 +589,121 @@ fn failed_step_keeps_the_last_good_state_and_fills_stats() {
         let mut v = 0.0;
         ok(maxdyn_sim_get_constraint_violation(s, &mut v));
         assert!(v < 1e-9, "violation {v:e}");
+        maxdyn_sim_free(s);
+        maxdyn_model_free(m);
+    }
+    assert_eq!(l.live(), 0);
+}
+
+/// A recorder writing to /dev/full (every write fails with ENOSPC), or None without it.
+unsafe fn recorder_on_a_full_device(s: *const maxdyn_sim) -> Option<*mut maxdyn_recorder> {
+    if !std::path::Path::new("/dev/full").exists() {
+        println!("no /dev/full here: the failing writer is not tested");
+        return None;
+    }
+    let mut rec = null_mut();
+    // the header fits the write buffer: the open succeeds, a later frame's flush fails
+    ok(maxdyn_sim_record_open(s, c"/dev/full".as_ptr(), &mut rec));
+    Some(rec)
+}
+
+/// Issue 30 item 1: recording to a full device, frame #121 returned the I/O error and
+/// #122 an internal error (a panic: the frame's arrays had been taken out and not put
+/// back), poisoning the recorder. Now the failed write's status (INVALID_ARGUMENT naming
+/// `recorder`, with the system's reason) comes back from every later frame and from the
+/// close, nothing panics, and the close frees the recorder.
+#[test]
+fn a_recorder_keeps_its_write_error_and_closes() {
+    let l = lock();
+    unsafe {
+        let (m, s) = pendulum_sim(0.01);
+        let Some(rec) = recorder_on_a_full_device(s) else { return };
+        let mut first_failure = None;
+        for frame in 0..10_000 {
+            ok(maxdyn_sim_step(s));
+            let status = maxdyn_recorder_add_frame(rec, s);
+            if status != MAXDYN_STATUS_OK {
+                first_failure = Some(frame);
+                expect(status, MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_recorder_add_frame", "recorder");
+                assert!(last_error().contains("No space left on device"), "{}", last_error());
+                break;
+            }
+        }
+        println!("the first failed write: frame {first_failure:?}");
+        assert!(first_failure.is_some(), "a full device never failed a write");
+        for _ in 0..5 {
+            ok(maxdyn_sim_step(s));
+            expect(maxdyn_recorder_add_frame(rec, s), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_recorder_add_frame", "recorder");
+            assert!(last_error().contains("failed earlier (No space left on device"), "{}", last_error());
+        }
+        expect(maxdyn_recorder_close(rec), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_recorder_close", "recorder");
+        assert_eq!(l.live(), 2, "the recorder is freed: the model and the sim are left");
+        maxdyn_sim_free(s);
+        maxdyn_model_free(m);
+    }
+    assert_eq!(l.live(), 0);
+}
+
+/// Asserts a call was refused and its message names only parameters of its function.
+#[track_caller]
+fn refused(what: &str, status: maxdyn_status) {
+    assert_ne!(status, MAXDYN_STATUS_OK, "{what} was not refused");
+    assert_ne!(status, MAXDYN_STATUS_INTERNAL, "{what}: {}", last_error());
+    let msg = last_error();
+    let foreign = capi_helpers::foreign_arguments(&msg);
+    assert!(foreign.is_empty(), "{what}: {msg:?} names {foreign:?}, which its function does not have");
+}
+
+/// A batch callback that steps its own sim: the message is checked inside, where it is
+/// the last error of this thread.
+unsafe extern "C" fn step_in_callback(sim: *mut maxdyn_sim, _index: usize, _user: *mut c_void) -> c_int {
+    refused("stepping a batch's sim from its callback", maxdyn_sim_step(sim));
+    0
+}
+
+/// Issue 30 item 6: messages named parameters their function does not have (`values` for
+/// h = 1000 in `maxdyn_sim_linearize_differences`, `path` for a failed write in
+/// `maxdyn_recorder_add_frame`). Every refusal of the calls issue 30 touched, table-driven:
+/// its message names only parameters of its function as the header declares them (the
+/// C-API fuzzer checks the same on every failing call it makes).
+#[test]
+fn messages_name_only_parameters_of_their_function() {
+    let l = lock();
+    unsafe {
+        let (m, s) = pendulum_sim(0.01);
+        let (mut a, mut b) = ([0.0; 16], [0.0; 8]);
+        let (pa, pb) = (a.as_mut_ptr(), b.as_mut_ptr());
+        let min = MAXDYN_COORDS_MINIMAL;
+        for h in [1000.0, 1.5, 1e-20, 0.0, -1.0, NAN, f64::INFINITY] {
+            refused(&format!("linearize_differences h = {h}"), maxdyn_sim_linearize_differences(s, min, h, pa, pb));
+        }
+        refused("linearize_differences coords", maxdyn_sim_linearize_differences(s, 9, 1e-6, pa, pb));
+        // a rate the step of h cannot move (the setter's own refusal names `values`)
+        ok(maxdyn_sim_set_joint_velocity(s, 0, [314.0].as_ptr(), 1));
+        refused("linearize_differences, a rate h cannot move", maxdyn_sim_linearize_differences(s, min, 0.5, pa, pb));
+        ok(maxdyn_sim_set_joint_velocity(s, 0, [0.0].as_ptr(), 1));
+        refused("deepest penetration", maxdyn_sim_get_deepest_penetration(s, null_mut()));
+        refused("record to a missing directory", maxdyn_sim_record_open(s, c"/nonexistent-dir/r.json".as_ptr(), &mut null_mut()));
+        for xml in [c"<robot name='r'><link name=''/></robot>", c"<robot name='r'><link name='a'/><joint name=' ' type='fixed'><parent link='a'/><child link='b'/></joint></robot>"] {
+            refused("URDF with an empty name", maxdyn_builder_from_urdf_string(xml.as_ptr(), 0, &mut null_mut()));
+        }
+        let (om, os) = pendulum_sim(0.01);
+        if let Some(rec) = recorder_on_a_full_device(s) {
+            refused("a frame of another model", maxdyn_recorder_add_frame(rec, os));
+            let mut status = MAXDYN_STATUS_OK;
+            while status == MAXDYN_STATUS_OK {
+                status = maxdyn_recorder_add_frame(rec, s);
+            }
+            refused("a failed write", status);
+            refused("a frame after a failed write", maxdyn_recorder_add_frame(rec, s));
+            refused("closing after a failed write", maxdyn_recorder_close(rec));
+        }
+        let mut batch = null_mut();
+        ok(maxdyn_batch_new(m, 2, 0.01, 1, &mut batch));
+        ok(maxdyn_batch_step(batch, 1, Some(step_in_callback), null_mut(), null_mut(), 0));
+        maxdyn_batch_free(batch);
+        maxdyn_sim_free(os);
+        maxdyn_model_free(om);
         maxdyn_sim_free(s);
         maxdyn_model_free(m);
     }

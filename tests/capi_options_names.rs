@@ -243,18 +243,18 @@ fn invalid_solver_options_name_the_field_and_change_nothing() {
         let d = good;
         let cases: [(maxdyn_solver_options, maxdyn_status, &str); 14] = [
             (maxdyn_solver_options { tolerance: f64::NAN, ..d }, MAXDYN_STATUS_NON_FINITE, "options.tolerance"),
-            (maxdyn_solver_options { tolerance: 0.0, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "tolerance"),
+            (maxdyn_solver_options { tolerance: 0.0, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.tolerance"),
             (maxdyn_solver_options { max_iterations: -1, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.max_iterations"),
-            (maxdyn_solver_options { max_iterations: 0, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "max_iterations"),
+            (maxdyn_solver_options { max_iterations: 0, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.max_iterations"),
             (maxdyn_solver_options { acceptance: f64::INFINITY, ..d }, MAXDYN_STATUS_NON_FINITE, "options.acceptance"),
-            (maxdyn_solver_options { acceptance: 1e-12, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "acceptance"),
+            (maxdyn_solver_options { acceptance: 1e-12, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.acceptance"),
             (maxdyn_solver_options { contact_tolerance: f64::NAN, ..d }, MAXDYN_STATUS_NON_FINITE, "options.contact_tolerance"),
-            (maxdyn_solver_options { contact_tolerance: -1e-8, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "contact_tolerance"),
+            (maxdyn_solver_options { contact_tolerance: -1e-8, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.contact_tolerance"),
             (maxdyn_solver_options { max_splits: -1, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.max_splits"),
             (maxdyn_solver_options { contact_predictor_corrector: 2, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.contact_predictor_corrector"),
             (maxdyn_solver_options { contact_margin: f64::NAN, ..d }, MAXDYN_STATUS_NON_FINITE, "options.contact_margin"),
             (maxdyn_solver_options { contact_margin: f64::NEG_INFINITY, ..d }, MAXDYN_STATUS_NON_FINITE, "options.contact_margin"),
-            (maxdyn_solver_options { contact_margin: -0.01, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "contact_margin"),
+            (maxdyn_solver_options { contact_margin: -0.01, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.contact_margin"),
             (maxdyn_solver_options { contact_warm_start: -1, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.contact_warm_start"),
         ];
         let mut got = d;

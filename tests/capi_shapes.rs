@@ -171,8 +171,8 @@ fn bad_shapes_get_their_own_status_and_change_nothing() {
         let f = "maxdyn_builder_set_shape_friction";
         expect(maxdyn_builder_set_shape_friction(b, 1, 0.5), MAXDYN_STATUS_UNKNOWN_SHAPE, f, "shape");
         expect(maxdyn_builder_set_shape_friction(b, -1, 0.5), MAXDYN_STATUS_UNKNOWN_SHAPE, f, "shape");
-        expect(maxdyn_builder_set_shape_friction(b, 0, -0.5), MAXDYN_STATUS_INVALID_ARGUMENT, f, "friction");
-        expect(maxdyn_builder_set_shape_friction(b, 0, f64::NAN), MAXDYN_STATUS_NON_FINITE, f, "friction");
+        expect(maxdyn_builder_set_shape_friction(b, 0, -0.5), MAXDYN_STATUS_INVALID_ARGUMENT, f, "mu");
+        expect(maxdyn_builder_set_shape_friction(b, 0, f64::NAN), MAXDYN_STATUS_NON_FINITE, f, "mu");
         let f = "maxdyn_builder_set_collision_filter";
         expect(maxdyn_builder_set_collision_filter(b, 3, 1, 1), MAXDYN_STATUS_UNKNOWN_SHAPE, f, "shape");
         let f = "maxdyn_builder_exclude_shape_pair";

@@ -5,20 +5,30 @@
 //! no call panics (MAXDYN_STATUS_INTERNAL), no call leaves a non-finite state whatever
 //! its status (so no NaN is ever returned with OK), no query that returns OK writes a
 //! non-finite number (kinematics, dynamics terms, derivatives, state), every object is
-//! freed (live count 0). The derivative calls are drawn rarely (a linearization by
-//! differences costs 2 (nx + nu) steps; the models have at most 4 bodies).
+//! freed (live count 0), every refusal's message names only parameters of its function
+//! (as include/maxdyn.h declares them), and no sequence takes more than 20 s (a hang).
+//! The derivative calls are drawn rarely (a linearization by differences costs 2 (nx +
+//! nu) steps; the models have at most 4 bodies); the difference step is sometimes one of
+//! its edge values (NaN, ±∞, 0, 1e-20, the ends of its range, 1000). Issue 30's surfaces
+//! are drawn too: recorders (to a file, to /dev/full where every write fails, to a missing
+//! directory; frames of the sim and of another model's sim), batches of the model (0–3
+//! sims on 1–2 threads, callbacks that set inputs, step their own sim or the batch, or
+//! stop their sim; failures cleared) and the deepest penetration.
 //!
 //! 2000 sequences by default (a few seconds); `MAXDYN_FUZZ_SEQUENCES=10000` and
 //! `MAXDYN_FUZZ_SEED=k` for longer runs. The counts are printed.
 
+use std::ffi::{c_int, c_void};
 use std::ptr::{null, null_mut};
+use std::sync::atomic::{AtomicU32, Ordering};
 
+use maxdyn::capi::batch::*;
 use maxdyn::capi::maxdyn_status::*;
 use maxdyn::capi::*;
 
 #[path = "common/capi.rs"]
 mod capi_helpers;
-use capi_helpers::lock;
+use capi_helpers::{foreign_arguments, last_error, lock};
 
 #[path = "common/rng.rs"]
 mod rng;
@@ -86,6 +96,15 @@ struct Counts {
     overflows: u64,
     /// The current model was built with a value beyond ORDINARY.
     extreme_model: bool,
+    /// Refusals whose message names an argument its function does not have.
+    foreign: Vec<String>,
+    /// Recorders opened, frames written, writes that failed.
+    recorders: u64,
+    frames: u64,
+    failed_writes: u64,
+    /// Batches made, and the batch steps that returned OK.
+    batches: u64,
+    batch_steps_ok: u64,
 }
 
 impl Counts {
@@ -93,6 +112,16 @@ impl Counts {
         self.calls += 1;
         if status == MAXDYN_STATUS_INTERNAL {
             self.internal += 1;
+        }
+        if status != MAXDYN_STATUS_OK {
+            // the last error is this call's when the call was the last to fail; a message
+            // names its function, so it is checked against that function either way
+            let msg = last_error();
+            let foreign = foreign_arguments(&msg);
+            let function = msg.split(':').next().unwrap_or("");
+            if !foreign.is_empty() && !self.foreign.iter().any(|f| f.starts_with(&format!("{function} {foreign:?}"))) {
+                self.foreign.push(format!("{function} {foreign:?}: {msg:?}"));
+            }
         }
         self.overflows += u64::from(status == MAXDYN_STATUS_NON_FINITE_RESULT);
         let ok = status == MAXDYN_STATUS_OK;
@@ -239,7 +268,7 @@ unsafe fn finite(s: *const maxdyn_sim, bodies: i32) -> bool {
     maxdyn_sim_get_body_states(s, st.as_mut_ptr(), bodies as usize) == MAXDYN_STATUS_OK && st.iter().all(|v| v.is_finite())
 }
 
-unsafe fn random_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim, bodies: i32, joints: i32) {
+unsafe fn random_calls(r: &mut Rng, c: &mut Counts, m: *const maxdyn_model, s: *mut maxdyn_sim, bodies: i32, joints: i32) {
     for _ in 0..r.below(12) {
         let j = r.id(joints);
         // buffers of 6 (the most a joint has): only n = dof is accepted
@@ -247,7 +276,7 @@ unsafe fn random_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim, bodies: 
         let n = 1 + r.below(3) as usize;
         let n = r.len(n);
         let mut out = [0.0; 6];
-        let op = r.below(21);
+        let op = r.below(24);
         let status = match op {
             0 => maxdyn_sim_set_joint_position(s, j, values.as_ptr(), n),
             1 => maxdyn_sim_set_joint_velocity(s, j, values.as_ptr(), n),
@@ -294,6 +323,13 @@ unsafe fn random_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim, bodies: 
             16 => dynamics_terms(r, c, s),
             17 => derivatives(r, c, s),
             18 => state_calls(r, c, s, bodies),
+            21 => recorder_calls(r, c, s),
+            22 => batch_calls(r, c, m, bodies),
+            23 => {
+                let mut depth = f64::NAN;
+                let out = if r.chance(90) { &mut depth as *mut f64 } else { null_mut() };
+                query(c, s, &[], "deepest penetration", maxdyn_sim_get_deepest_penetration(s, out), &[if out.is_null() { 0.0 } else { depth }])
+            }
             _ => unreachable!(),
         };
         c.saw(status);
@@ -386,7 +422,12 @@ unsafe fn derivatives(r: &mut Rng, c: &mut Counts, s: *const maxdyn_sim) -> maxd
     let mut b = vec![0.0; nx * nu + 1];
     let pa = if r.chance(85) { a.as_mut_ptr() } else { null_mut() };
     let pb = if r.chance(85) { b.as_mut_ptr() } else { null_mut() };
-    let h = if r.chance(80) { r.uniform(1e-7, 1e-4) } else { r.value(1e-7, 1e-4) };
+    const EDGES: [f64; 12] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -1e-6, 5e-324, 1e-20, 1e-10, 0.99e-10, 1.0, 1.5, 1000.0];
+    let h = match r.below(10) {
+        0..=6 => r.uniform(1e-7, 1e-4),
+        7 => r.value(1e-7, 1e-4),
+        _ => EDGES[r.below(EDGES.len() as u64) as usize],
+    };
     match r.below(3) {
         0 => query(c, s, &[], "input derivative", maxdyn_sim_input_derivative(s, coords, b.as_mut_ptr(), r.len(nx * nu)), &b),
         1 => {
@@ -439,6 +480,126 @@ unsafe fn state_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim, bodies: i
     }
 }
 
+/// A recording of `s`: to a file, to /dev/full (every write fails once the buffer is
+/// flushed) or to a missing directory; frames of `s` (sometimes of a copy stepped apart,
+/// or of another model's sim), then closed. The file is removed.
+unsafe fn recorder_calls(r: &mut Rng, c: &mut Counts, s: *mut maxdyn_sim) -> maxdyn_status {
+    let file = std::env::temp_dir().join(format!("maxdyn-fuzz-record-{}.json", std::process::id()));
+    let file = std::ffi::CString::new(file.to_str().expect("a UTF-8 temp dir")).expect("no NUL");
+    let path = match r.below(4) {
+        0 | 1 if std::path::Path::new("/dev/full").exists() => c"/dev/full".as_ptr(),
+        2 => c"/nonexistent-dir/r.json".as_ptr(),
+        _ => file.as_ptr(),
+    };
+    let mut rec = null_mut();
+    let opened = maxdyn_sim_record_open(s, path, if r.chance(95) { &mut rec } else { null_mut() });
+    if !c.saw(opened) {
+        return opened;
+    }
+    c.recorders += 1;
+    let mut other = null_mut();
+    if r.chance(20) {
+        c.saw(maxdyn_sim_copy(s, &mut other));
+    }
+    let mut failed = false;
+    for _ in 0..r.below(400) {
+        if r.chance(30) {
+            c.saw(maxdyn_sim_step(s));
+        }
+        let from = if !other.is_null() && r.chance(10) { other.cast_const() } else { s.cast_const() };
+        let status = maxdyn_recorder_add_frame(rec, if r.chance(2) { null() } else { from });
+        if c.saw(status) {
+            assert!(!failed, "a frame was written after a failed write");
+            c.frames += 1;
+        } else if last_error().contains("writing the recording failed:") {
+            failed = true;
+            c.failed_writes += 1;
+        }
+        assert!(status != MAXDYN_STATUS_POISONED, "the recorder was poisoned: {}", last_error());
+    }
+    maxdyn_sim_free(other);
+    let closed = maxdyn_recorder_close(rec);
+    c.saw(closed);
+    assert!(!failed || closed != MAXDYN_STATUS_OK, "a recording whose write failed closed OK");
+    std::fs::remove_file(file.to_str().expect("UTF-8")).ok();
+    closed
+}
+
+/// What a batch callback does, decided by the sim's index and how often it was called
+/// (deterministic on any thread); what it saw.
+struct BatchPlan {
+    batch: *mut maxdyn_batch,
+    seed: u32,
+    calls: [AtomicU32; 3],
+    /// Steps of a sim or of the batch from inside a callback that were not refused
+    /// with REENTRANT_CALL.
+    reentered: AtomicU32,
+}
+
+unsafe extern "C" fn batch_control(sim: *mut maxdyn_sim, index: usize, user: *mut c_void) -> c_int {
+    let p = &*(user as *const BatchPlan);
+    let k = p.calls[index].fetch_add(1, Ordering::Relaxed);
+    match (p.seed + 7 * index as u32 + k) % 11 {
+        0 => {
+            let step = maxdyn_sim_step(sim);
+            let step_n = maxdyn_sim_step_n(sim, 2);
+            let batch = maxdyn_batch_step(p.batch, 1, None, null_mut(), null_mut(), 0);
+            for st in [step, step_n, batch] {
+                if st != MAXDYN_STATUS_REENTRANT_CALL {
+                    p.reentered.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            0
+        }
+        1 => 3, // stop this sim
+        2 | 3 => {
+            let u = [(k % 5) as f64 - 2.0];
+            maxdyn_sim_set_joint_input(sim, 0, u.as_ptr(), 1);
+            0
+        }
+        4 => {
+            let mut t = 0.0;
+            maxdyn_sim_get_time(sim, &mut t);
+            0
+        }
+        _ => 0,
+    }
+}
+
+/// A batch of 0–3 sims of the model on 1–2 threads, stepped with and without the
+/// callback, failures read and cleared; its sims' states stay finite.
+unsafe fn batch_calls(r: &mut Rng, c: &mut Counts, m: *const maxdyn_model, bodies: i32) -> maxdyn_status {
+    let n = r.below(4) as usize;
+    let dt = if r.chance(90) { r.uniform(1e-3, 0.02) } else { r.value(1e-3, 0.02) };
+    let mut batch = null_mut();
+    let made = maxdyn_batch_new(m, n, dt, 1 + r.below(2) as usize, &mut batch);
+    if !c.saw(made) {
+        return made;
+    }
+    c.batches += 1;
+    let plan = BatchPlan { batch, seed: r.next() as u32, calls: Default::default(), reentered: AtomicU32::new(0) };
+    for _ in 0..1 + r.below(3) {
+        let control: maxdyn_batch_control = if r.chance(70) { Some(batch_control) } else { None };
+        let mut statuses = [MAXDYN_STATUS_INTERNAL; 3];
+        let (out, len) = if r.chance(80) { (statuses.as_mut_ptr(), n) } else { (statuses.as_mut_ptr(), r.len(n)) };
+        let status = maxdyn_batch_step(batch, r.below(4) as usize, control, &plan as *const BatchPlan as *mut c_void, out, len);
+        c.batch_steps_ok += u64::from(c.saw(status));
+        if r.chance(50) {
+            c.saw(maxdyn_batch_clear_failure(batch, r.below(4) as usize));
+        }
+    }
+    assert_eq!(plan.reentered.load(Ordering::Relaxed), 0, "a callback stepped its sim or its batch");
+    for i in 0..n {
+        let mut sim = null_mut();
+        c.saw(maxdyn_batch_get_sim(batch, i, &mut sim));
+        assert!(finite(sim, bodies), "a batch's sim {i} in a non-finite state");
+    }
+    let mut states = vec![0.0; 13 * bodies as usize * n + 1];
+    c.saw(maxdyn_batch_get_body_states(batch, states.as_mut_ptr(), r.len(13 * bodies as usize * n)));
+    maxdyn_batch_free(batch);
+    made
+}
+
 #[test]
 fn random_call_sequences_never_panic_nor_leave_a_non_finite_state() {
     let l = lock();
@@ -447,7 +608,9 @@ fn random_call_sequences_never_panic_nor_leave_a_non_finite_state() {
     let mut r = Rng(0x9E37_79B9_7F4A_7C15 ^ seed);
     let mut c = Counts::default();
     let start = std::time::Instant::now();
+    let mut slowest = std::time::Duration::ZERO;
     for _ in 0..sequences {
+        let t0 = std::time::Instant::now();
         unsafe {
             EXTREME_DRAWN.store(false, std::sync::atomic::Ordering::Relaxed);
             let b = random_builder(&mut r, &mut c);
@@ -464,14 +627,24 @@ fn random_call_sequences_never_panic_nor_leave_a_non_finite_state() {
                 if c.saw(maxdyn_sim_new(m, dt, &mut s)) {
                     c.sims += 1;
                     assert!(finite(s, bodies), "a new sim with a non-finite state");
-                    random_calls(&mut r, &mut c, s, bodies, joints);
+                    random_calls(&mut r, &mut c, m, s, bodies, joints);
                     maxdyn_sim_free(s);
                 }
                 maxdyn_model_free(m);
             }
             maxdyn_builder_free(b);
         }
+        slowest = slowest.max(t0.elapsed());
     }
+    println!(
+        "  recorders {} ({} frames, {} failed writes), batches {} ({} ok batch steps), slowest sequence {:.2} s",
+        c.recorders,
+        c.frames,
+        c.failed_writes,
+        c.batches,
+        c.batch_steps_ok,
+        slowest.as_secs_f64()
+    );
     println!(
         "{sequences} sequences (seed {seed}) in {:.1} s: {} calls ({} ok), {} models, {} sims, {} ok steps, {} ok queries ({} refused as not finite: overflows at states, inputs or models beyond 1e100), {} internal errors, 0 non-finite states or OK answers",
         start.elapsed().as_secs_f64(),
@@ -485,6 +658,9 @@ fn random_call_sequences_never_panic_nor_leave_a_non_finite_state() {
         c.internal
     );
     assert_eq!(c.internal, 0, "a call panicked");
+    assert!(c.foreign.is_empty(), "messages naming arguments their function does not have: {:#?}", c.foreign);
+    assert!(slowest < std::time::Duration::from_secs(20), "a sequence took {:.1} s (a hang)", slowest.as_secs_f64());
+    assert!(c.failed_writes > 0 && c.batches > 0, "the sequences reach the recorder's failed writes and the batches");
     // measured: 1785 sims and 1111 ok steps of 2000 sequences (seed 1)
     assert!(c.sims > sequences / 2 && c.steps_ok > sequences / 3, "the sequences reach the step: {} sims, {} ok steps", c.sims, c.steps_ok);
     // measured: 1271 ok queries of 2000 sequences (seed 1)

@@ -2,8 +2,11 @@
 //! shared models (../shared/models) and the robot corpus (target/corpus) when present mutated by byte flips, element deletion and
 //! duplication, numeric extremes (NaN, ±∞, 1e308, 1e-308, 1e999, a 5000-digit number) and
 //! deep nesting (10 000 levels), then loaded (fixed or floating base), built into a model
-//! and stepped a few times. Holds: no panic, no hang (each mutant < 20 s), no step returns
-//! OK with a non-finite state. The counts are printed.
+//! and stepped a few times. Issue 30's surfaces: names made empty or blank, elements given
+//! 64, 65, 1000 or 100 000 attributes (beyond 64 they are refused before the XML parser),
+//! and a quarter of the mutants loaded through the C entry `maxdyn_builder_from_urdf_string`
+//! (its refusals name only its parameters). Holds: no panic, no hang (each mutant < 20 s),
+//! no step returns OK with a non-finite state. The counts are printed.
 //!
 //! 2000 mutants by default (~2 s in a debug build); `MAXDYN_FUZZ_URDFS=10000`
 //! and `MAXDYN_FUZZ_SEED=k` for longer runs (docs/RELIABILITY.md records them).
@@ -12,8 +15,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use maxdyn::capi::maxdyn_status::*;
+use maxdyn::capi::{maxdyn_builder_free, maxdyn_builder_from_urdf_string};
 use maxdyn::urdf::{Urdf, UrdfOptions};
 use maxdyn::{Model, Sim};
+
+#[path = "common/capi.rs"]
+mod capi_helpers;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/models");
@@ -85,7 +93,7 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
         if s.is_empty() {
             break;
         }
-        match rng.below(7) {
+        match rng.below(9) {
             0 => {
                 // byte flips
                 for _ in 0..1 + rng.below(4) {
@@ -121,6 +129,25 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
                     s.splice(i..i + n, std::iter::repeat_n(b'9', 5000));
                 }
             }
+            7 => {
+                // a name made empty or blank
+                let names: Vec<usize> = s.windows(6).enumerate().filter(|(_, w)| w == b"name=\"").map(|(i, _)| i + 6).collect();
+                if let Some(&at) = names.get(rng.below(names.len())) {
+                    let end = (at..s.len()).find(|&i| s[i] == b'"').unwrap_or(s.len());
+                    let blank: &[u8] = if rng.below(2) == 0 { b"" } else { b"  " };
+                    s.splice(at..end, blank.iter().copied());
+                }
+            }
+            8 => {
+                // an element given many attributes: up to the cap, just over it, far over it
+                let starts = element_starts(&s);
+                if let Some(&start) = starts.get(rng.below(starts.len())) {
+                    let at = (start + 1..s.len()).find(|&i| s[i].is_ascii_whitespace() || s[i] == b'>' || s[i] == b'/').unwrap_or(s.len());
+                    let n = [64, 65, 1000, 100_000][rng.below(4)];
+                    let attrs: String = (0..n).map(|k| format!(" z{k}=\"{k}\"")).collect();
+                    s.splice(at..at, attrs.into_bytes());
+                }
+            }
             _ => {
                 // deep nesting inside an element
                 let starts = element_starts(&s);
@@ -147,6 +174,28 @@ struct Counts {
     nan_with_ok: usize,
     panics: usize,
     hangs: usize,
+    /// Mutants loaded through the C entry, and its refusals that were internal errors or
+    /// named an argument it does not have.
+    c_loads: usize,
+    c_bad_refusals: usize,
+}
+
+/// Loads a mutant through the C entry: never an internal error, a refusal names only
+/// the function's parameters, the builder is freed.
+fn run_c(text: &str, floating: bool, counts: &mut Counts) {
+    let Ok(xml) = std::ffi::CString::new(text) else { return };
+    let mut b = std::ptr::null_mut();
+    let status = unsafe { maxdyn_builder_from_urdf_string(xml.as_ptr(), i32::from(floating), &mut b) };
+    counts.c_loads += 1;
+    if status == MAXDYN_STATUS_OK {
+        unsafe { maxdyn_builder_free(b) };
+        return;
+    }
+    let msg = capi_helpers::last_error();
+    if status == MAXDYN_STATUS_INTERNAL || !capi_helpers::foreign_arguments(&msg).is_empty() {
+        counts.c_bad_refusals += 1;
+        eprintln!("{status:?}: {msg}");
+    }
 }
 
 /// Loads, builds and steps one mutant, counting what happened.
@@ -198,6 +247,9 @@ fn mutated_urdfs_never_panic_hang_or_step_ok_into_nan() {
         let t0 = Instant::now();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut c = Counts::default();
+            if k % 4 == 0 {
+                run_c(&text, floating, &mut c);
+            }
             run(&text, floating, &mut c);
             c
         }));
@@ -212,6 +264,8 @@ fn mutated_urdfs_never_panic_hang_or_step_ok_into_nan() {
                 counts.steps_ok += c.steps_ok;
                 counts.steps_failed += c.steps_failed;
                 counts.nan_with_ok += c.nan_with_ok;
+                counts.c_loads += c.c_loads;
+                counts.c_bad_refusals += c.c_bad_refusals;
             }
             Err(_) => {
                 counts.panics += 1;
@@ -225,6 +279,6 @@ fn mutated_urdfs_never_panic_hang_or_step_ok_into_nan() {
     let _ = std::panic::take_hook();
     println!("URDF fuzz, seed {seed}, {} seed files: {counts:?}", seeds.len());
     println!("  {:.1} s in all, slowest mutant {:.2} s", start.elapsed().as_secs_f64(), slowest.as_secs_f64());
-    assert_eq!((counts.panics, counts.hangs, counts.nan_with_ok), (0, 0, 0), "{counts:?}");
+    assert_eq!((counts.panics, counts.hangs, counts.nan_with_ok, counts.c_bad_refusals), (0, 0, 0, 0), "{counts:?}");
     assert!(counts.refused > 0 && counts.steps_ok > 0, "the mutants reach both the refusals and the steps: {counts:?}");
 }

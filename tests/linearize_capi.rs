@@ -165,9 +165,12 @@ fn errors_have_their_status_and_change_nothing() {
         expect(maxdyn_sim_linearize(null(), MIN, pa, pb), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_linearize", "sim");
         expect(maxdyn_sim_linearize_differences(s, 5, 1e-6, pa, pb), MAXDYN_STATUS_INVALID_ENUM, "maxdyn_sim_linearize_differences", "coords");
         expect(maxdyn_sim_linearize_differences(null(), MIN, 1e-6, pa, pb), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_linearize_differences", "sim");
-        for h in [0.0, -1e-6, f64::NAN, f64::INFINITY] {
+        for h in [0.0, -1e-6, 1e-20, 1000.0] {
             expect(maxdyn_sim_linearize_differences(s, MIN, h, pa, pb), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_sim_linearize_differences", "h");
             expect(maxdyn_sim_linearize_differences(s, MAX, h, pa, pb), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_sim_linearize_differences", "h");
+        }
+        for h in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            expect(maxdyn_sim_linearize_differences(s, MIN, h, pa, pb), MAXDYN_STATUS_NON_FINITE, "maxdyn_sim_linearize_differences", "h");
         }
         assert!(a.iter().chain(&b).all(|&x| x == 7.0), "a failed call wrote the caller's matrices");
         assert_eq!(exact_state(s), before, "a failed call changed the sim");
@@ -304,4 +307,54 @@ unsafe fn prediction_errors(s: *const maxdyn_sim, coords: i32, deltas: &[f64]) -
         maxdyn_sim_free(p);
     }
     errors
+}
+
+/// Issue 30 item 5: h ≤ 1e-20 returned OK with A all zeros (A₀₀ is 1: x_{k+1} moves with
+/// x_k), h = NaN returned INVALID_ARGUMENT where NaN is NON_FINITE, and h = 1000 was
+/// refused naming `values`, an argument of another function. The range is [max(solver
+/// tolerance, 1e-12 |x|), 1]: its ends pass and A₀₀ is 1 there, just outside them each is
+/// refused naming `h` with the range (which grows with the largest entry: an input of 1e6
+/// makes it start at 1e-6), and a state the step of h cannot represent (a joint rate
+/// pushed past π/dt) is refused naming `h`. Nothing is written, the sim is unchanged.
+#[test]
+fn difference_steps_outside_their_range_are_refused_naming_h() {
+    let guard = lock();
+    unsafe {
+        let (m, s) = double_pendulum(false);
+        let before = exact_state(s);
+        let (nx, nu) = dims(s, MIN);
+        let (mut a, mut b) = (vec![7.0; nx * nx], vec![7.0; nx * nu]);
+        let differences = |s, h: f64, a: &mut [f64], b: &mut [f64]| maxdyn_sim_linearize_differences(s, MIN, h, a.as_mut_ptr(), b.as_mut_ptr());
+        // the default Newton tolerance is 1e-10 and the state's entries are below 1
+        for h in [1e-20, 1e-11, 0.99e-10, 1.01, 1000.0] {
+            expect(differences(s, h, &mut a, &mut b), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_sim_linearize_differences", "h");
+            let msg = capi_helpers::last_error();
+            assert!(msg.contains("is outside [1e-10, 1e0]"), "{msg}");
+            capi_helpers::names_own_parameters();
+        }
+        assert!(a.iter().chain(&b).all(|&x| x == 7.0), "a refused call wrote the caller's matrices");
+        // at the ends the columns are coarse (tolerance / h, O(h²)) but they are columns
+        for (h, close) in [(1e-10, 1.0), (1e-6, 1e-6), (1.0, 1e-2)] {
+            ok(differences(s, h, &mut a, &mut b));
+            assert!((a[0] - 1.0).abs() < close, "h {h}: A00 = {}", a[0]);
+        }
+        assert_eq!(exact_state(s), before, "the calls changed the sim");
+
+        // the lower end grows with the entries: an input of 1e6 N·m moves by h only above 1e-6
+        ok(maxdyn_sim_set_joint_input(s, 0, [1e6].as_ptr(), 1));
+        expect(differences(s, 1e-7, &mut a, &mut b), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_sim_linearize_differences", "h");
+        assert!(capi_helpers::last_error().contains("is outside [1e-6, 1e0]"), "{}", capi_helpers::last_error());
+        ok(maxdyn_sim_set_joint_input(s, 0, [0.0].as_ptr(), 1));
+
+        // a rate just below π/dt = 314.16 rad/s: moved by 0.5 the step cannot represent it
+        ok(maxdyn_sim_set_joint_velocity(s, 0, [314.0].as_ptr(), 1));
+        let at = exact_state(s);
+        expect(differences(s, 0.5, &mut a, &mut b), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_sim_linearize_differences", "h");
+        let msg = capi_helpers::last_error();
+        assert!(msg.contains("moved by 5e-1 is refused") && !msg.contains("`values`"), "{msg}");
+        assert_eq!(exact_state(s), at);
+        maxdyn_sim_free(s);
+        maxdyn_model_free(m);
+        assert_eq!(guard.live(), 0);
+    }
 }

@@ -441,6 +441,57 @@ fn a_start_in_penetration_is_reported_through_the_c_api() {
     assert_eq!(l.live(), 0);
 }
 
+/// A 1 kg ball (r = 0.1 m) 0.4 m above its centre's resting height below the ground,
+/// i.e. 0.5 m deep: touching the ground through a described contact (a point) or through
+/// collision shapes (a sphere and a world plane).
+unsafe fn ball_in_the_ground(shapes: bool) -> (*mut maxdyn_model, *mut maxdyn_sim) {
+    let mut b = null_mut();
+    ok(maxdyn_builder_new(&mut b));
+    let mut body = -1;
+    let ball = [0.004, 0.0, 0.0, 0.0, 0.004, 0.0, 0.0, 0.0, 0.004];
+    ok(maxdyn_builder_add_body(b, 1.0, ball.as_ptr(), &mut body));
+    ok(maxdyn_builder_set_body_pose(b, body, [0.0, 0.0, -0.4].as_ptr(), [1.0, 0.0, 0.0, 0.0].as_ptr()));
+    if shapes {
+        let at_origin = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+        ok(maxdyn_builder_add_shape(b, MAXDYN_WORLD, maxdyn_shape_type::MAXDYN_SHAPE_PLANE as i32, at_origin.as_ptr(), null(), 0, &mut -1));
+        ok(maxdyn_builder_add_shape(b, body, maxdyn_shape_type::MAXDYN_SHAPE_SPHERE as i32, at_origin.as_ptr(), [0.1].as_ptr(), 1, &mut -1));
+    } else {
+        ok(maxdyn_builder_add_ground_contact(b, body, ORIGIN.as_ptr(), 0.1, 0.5, &mut -1));
+    }
+    let mut m = null_mut();
+    ok(maxdyn_model_new(b, &mut m));
+    maxdyn_builder_free(b);
+    let mut s = null_mut();
+    ok(maxdyn_sim_new(m, 0.01, &mut s));
+    (m, s)
+}
+
+/// Issue 30 item 7: before the first step the deepest penetration was 0.5 m for a ball in
+/// the ground on a described contact and 0 on collision shapes (not searched yet). One
+/// rule now: the depth at the current configuration, the shapes searched afresh; both
+/// report 0.5 m before the first step, and after it (projected out) both report no depth.
+#[test]
+fn the_deepest_penetration_is_one_rule_for_points_and_shapes() {
+    let l = lock();
+    unsafe {
+        for shapes in [false, true] {
+            let (m, s) = ball_in_the_ground(shapes);
+            let mut depth = f64::NAN;
+            ok(maxdyn_sim_get_deepest_penetration(s, &mut depth));
+            assert!((depth - 0.5).abs() < 1e-12, "shapes {shapes}: {depth} before the first step");
+            // the query changes nothing: the step is the one it would have been
+            ok(maxdyn_sim_step(s));
+            let mut resolved = f64::NAN;
+            ok(maxdyn_sim_get_resolved_penetration(s, &mut resolved));
+            ok(maxdyn_sim_get_deepest_penetration(s, &mut depth));
+            assert!((resolved - 0.5).abs() < 1e-12 && depth < 1e-9, "shapes {shapes}: resolved {resolved}, then {depth}");
+            maxdyn_sim_free(s);
+            maxdyn_model_free(m);
+        }
+    }
+    assert_eq!(l.live(), 0);
+}
+
 /// Queries whose answer overflows at a finite state (a floating body of 1e300 kg moving at
 /// 1e10 m/s: its kinetic energy is 5e319 J) return MAXDYN_STATUS_NON_FINITE_RESULT and
 /// write nothing; they used to return OK with +∞ (the C fuzzer counted 129 and 105 such

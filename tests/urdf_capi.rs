@@ -116,3 +116,113 @@ fn failures_name_the_argument_and_leave_out_untouched() {
     }
     assert_eq!(l.live(), 0, "leaked objects");
 }
+
+/// Loads `xml` as a string, expecting MAXDYN_STATUS_URDF with a message holding `says`;
+/// `*out` is left untouched.
+#[track_caller]
+fn refused(xml: &str, says: &str) {
+    let text = CString::new(xml).unwrap();
+    let sentinel = 0x10 as *mut maxdyn_builder;
+    let mut out = sentinel;
+    let status = unsafe { maxdyn_builder_from_urdf_string(text.as_ptr(), 0, &mut out) };
+    let msg = last_error();
+    assert_eq!(status, MAXDYN_STATUS_URDF, "{msg}");
+    assert!(msg.contains(says), "{msg:?} does not say {says:?}");
+    assert_eq!(out, sentinel);
+}
+
+/// `<robot>` holding `body`, with one `<link>` of mass so that the rest may be tested.
+fn robot(body: &str) -> String {
+    format!("<robot name=\"r\">\n<link name=\"w\"/>\n{body}</robot>")
+}
+
+/// Issue 30 item 2: one element with 30 000 attributes took 1.2 s to parse, 100 000 took
+/// 12.2 s and 300 000 193 s (the XML parser checks each attribute against the element's
+/// earlier ones). An element with more than MAXDYN_URDF_MAX_ATTRIBUTES (64) is refused by
+/// a linear pass before the parser, naming the element and its line; 64 load. Measured:
+/// 100 000 attributes (1.5 MB) refused in 0.8 ms. Time per MB at 1, 4 and 16 MB:
+/// `cargo bench --bench urdf_attributes`.
+#[test]
+fn an_element_with_100000_attributes_is_refused_before_the_parser() {
+    let _l = lock();
+    let attributes = |n: usize| (0..n).map(|k| format!(" a{k}=\"{k}\"")).collect::<String>();
+    let huge = robot(&format!("<link name=\"l\"{}/>\n", attributes(100_000)));
+    let t = std::time::Instant::now();
+    refused(&huge, "element <link> at line 3 has more than 64 attributes");
+    println!("100 000 attributes ({:.1} MB) refused in {:.1} ms", huge.len() as f64 / 1e6, t.elapsed().as_secs_f64() * 1e3);
+    assert_eq!(MAXDYN_URDF_MAX_ATTRIBUTES, 64);
+    // at the cap the element is read (the link's name is one of its 64)
+    let at_cap = CString::new(robot(&format!("<link name=\"l\"{}/>\n", attributes(63)))).unwrap();
+    let mut b = null_mut();
+    unsafe {
+        assert_eq!(maxdyn_builder_from_urdf_string(at_cap.as_ptr(), 0, &mut b), MAXDYN_STATUS_URDF, "two roots");
+        assert!(last_error().contains("root"), "refused later, by the tree: {}", last_error());
+    }
+}
+
+/// Issue 30 item 3: URDF files beyond 64 MB were refused, but a 200 MB string was read
+/// (a 1e6-link chain took 590 s and 7.1 GB). Text beyond MAXDYN_URDF_MAX_BYTES is
+/// refused from a string as from a file, before it is parsed; more than
+/// MAXDYN_URDF_MAX_LINKS links or joints are refused naming the cap.
+#[test]
+fn urdf_text_beyond_the_caps_is_refused_naming_them() {
+    let l = lock();
+    assert_eq!(MAXDYN_URDF_MAX_BYTES, 64 << 20);
+    // a comment makes the bytes: nothing else to parse
+    let padding = "x".repeat(MAXDYN_URDF_MAX_BYTES as usize);
+    refused(&robot(&format!("<!--{padding}-->")), "the URDF text is larger than 64 MB");
+    let padded = CString::new(robot(&format!("<!--{padding}-->"))).unwrap();
+    drop(padding);
+    let mut out = null_mut();
+    let o = maxdyn_urdf_options_default();
+    unsafe {
+        assert_eq!(maxdyn_builder_from_urdf_string_with(padded.as_ptr(), &o, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_URDF);
+    }
+    assert!(last_error().contains("larger than 64 MB"), "{}", last_error());
+    drop(padded);
+
+    let links = |n: usize| (0..n).map(|k| format!("<link name=\"l{k}\"/>\n")).collect::<String>();
+    refused(&robot(&links(MAXDYN_URDF_MAX_LINKS)), "more than 10000 <link> elements");
+    let joints = (0..=MAXDYN_URDF_MAX_LINKS).map(|k| format!("<joint name=\"j{k}\" type=\"fixed\"><parent link=\"w\"/><child link=\"w\"/></joint>\n")).collect::<String>();
+    refused(&robot(&joints), "more than 10000 <joint> elements");
+    // a chain of exactly the cap loads (measured 0.18 s)
+    let chain: String = (1..MAXDYN_URDF_MAX_LINKS)
+        .map(|k| {
+            let parent = if k == 1 { "w".to_string() } else { format!("l{}", k - 1) };
+            format!("<link name=\"l{k}\"><inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\"/></inertial></link>\n<joint name=\"j{k}\" type=\"revolute\"><parent link=\"{parent}\"/><child link=\"l{k}\"/><origin xyz=\"0 0 -0.1\"/></joint>\n")
+        })
+        .collect();
+    let chain = CString::new(robot(&chain)).unwrap();
+    let t = std::time::Instant::now();
+    let mut b = null_mut();
+    unsafe {
+        ok(maxdyn_builder_from_urdf_string(chain.as_ptr(), 0, &mut b));
+        println!("a chain of {} links loaded in {:.2} s", MAXDYN_URDF_MAX_LINKS, t.elapsed().as_secs_f64());
+        assert_eq!(bodies(b), MAXDYN_URDF_MAX_LINKS as i32 - 1);
+        maxdyn_builder_free(b);
+    }
+    assert_eq!(l.live(), 0);
+}
+
+/// Issue 30 item 8: a link with an empty name was accepted. An empty or blank `name` of a
+/// `<link>`, `<joint>` or `<loop_joint>` is refused naming the element and its line, as
+/// other URDF loaders refuse it.
+#[test]
+fn empty_link_and_joint_names_are_refused_naming_the_element() {
+    let _l = lock();
+    let mass = "<inertial><mass value=\"1\"/><inertia ixx=\"0.1\" iyy=\"0.1\" izz=\"0.1\"/></inertial>";
+    refused(&robot(&format!("<link name=\"\">{mass}</link>\n")), "<link> at line 3: empty `name`");
+    refused(&robot(&format!("<link name=\"  \">{mass}</link>\n")), "<link> at line 3: empty `name`");
+    refused(&robot(&format!("<link name=\"a\">{mass}</link>\n<joint name=\"\" type=\"revolute\"><parent link=\"w\"/><child link=\"a\"/></joint>\n")), "<joint> at line 4: empty `name`");
+    refused(
+        &robot(&format!("<link name=\"a\">{mass}</link>\n<loop_joint name=\"\" type=\"revolute\"><link1 link=\"w\"/><link2 link=\"a\"/></loop_joint>\n")),
+        "<loop_joint> at line 4: empty `name`",
+    );
+    // named, the same robot loads
+    let named = CString::new(robot(&format!("<link name=\"a\">{mass}</link>\n<joint name=\"j\" type=\"revolute\"><parent link=\"w\"/><child link=\"a\"/></joint>\n"))).unwrap();
+    let mut b = null_mut();
+    unsafe {
+        ok(maxdyn_builder_from_urdf_string(named.as_ptr(), 0, &mut b));
+        maxdyn_builder_free(b);
+    }
+}

@@ -9,11 +9,11 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use super::error::{CResult, Failure};
+use super::error::{renamed, CResult, Failure, NEW_SIM};
 use super::guard::{call, with_mut, with_ref};
 use super::handles::{free, into_raw, Object};
 use super::model::maxdyn_model;
-use super::sim::{maxdyn_sim, maxdyn_sim_free, maxdyn_sim_new};
+use super::sim::{in_control, maxdyn_sim, maxdyn_sim_free, maxdyn_sim_new};
 use super::sim_state::MAXDYN_BODY_STATE_SIZE;
 use super::status::maxdyn_status::{self, *};
 use crate::batch::{thread_count, Pool};
@@ -25,7 +25,9 @@ use crate::sim::Sim;
 /// this sim (its status becomes `MAXDYN_STATUS_CALLBACK_ABORTED`, its state is
 /// unchanged). It runs on the pool's threads, for different sims at the same time: it
 /// must touch only its own sim and data that is safe to use from several threads. It
-/// must not step or free the batch or a sim.
+/// must not step or free the batch or a sim: stepping its own sim
+/// (`maxdyn_sim_step`, `maxdyn_sim_step_n`) or the batch gives
+/// `MAXDYN_STATUS_REENTRANT_CALL` and steps nothing.
 #[allow(non_camel_case_types)]
 pub type maxdyn_batch_control = Option<unsafe extern "C" fn(sim: *mut maxdyn_sim, index: usize, user_data: *mut c_void) -> c_int>;
 
@@ -107,7 +109,7 @@ pub unsafe extern "C" fn maxdyn_batch_new(
     call("maxdyn_batch_new", || {
         let o = super::args::out(out, "out")?;
         // the arguments are checked as a sim would check them, before anything is made
-        with_ref(model, "model", |m| Ok(Sim::new(m.inner.clone(), dt)?))?;
+        with_ref(model, "model", |m| renamed(Sim::new(m.inner.clone(), dt), NEW_SIM))?;
         let no_memory = |_| Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `n_sims`: no memory for {n_sims} sims"));
         let (mut sims, mut failures) = (Vec::new(), Vec::new());
         sims.try_reserve_exact(n_sims).map_err(no_memory)?;
@@ -200,7 +202,8 @@ impl Drop for Stepping<'_> {
 unsafe fn advance(sim: *mut maxdyn_sim, index: usize, steps: usize, control: maxdyn_batch_control, user_data: &UserData) -> CResult<()> {
     for _ in 0..steps {
         if let Some(cb) = control {
-            let rc = cb(sim, index, user_data.0);
+            // stepping the sim from its callback is refused, as for a lone sim
+            let rc = in_control(sim, || cb(sim, index, user_data.0));
             if rc != 0 {
                 return Err(Failure::callback_aborted(rc));
             }

@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::args::{array, body_index, count_i32, joint_index, out, slice_mut};
-use super::error::{CResult, Failure};
+use super::error::{renamed, CResult, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::handles::{free, into_raw, Object};
 use super::status::maxdyn_status;
@@ -283,7 +283,7 @@ pub unsafe extern "C" fn maxdyn_builder_set_joint_offset(builder: *mut maxdyn_bu
         let q = array::<4>(q, "q")?;
         with_mut(builder, "builder", |b| {
             let joint = joint_index(joint, b.inner.joint_count(), "joint")?;
-            Ok(b.inner.set_joint_offset(joint, q)?)
+            renamed(b.inner.set_joint_offset(joint, q), &[("q_offset", "q")])
         })
     })
 }

@@ -7,7 +7,7 @@
 use super::args::{array, count_i32, out, slice};
 use super::builder::{maxdyn_builder, parent_arg};
 use super::builder_shapes::maxdyn_shape_type;
-use super::error::{CResult, Failure};
+use super::error::{renamed, CResult, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::status::maxdyn_status::{self, *};
 use crate::contact::{ConeType, MAX_DIRECTIONS};
@@ -92,7 +92,7 @@ pub unsafe extern "C" fn maxdyn_builder_set_shape_friction(builder: *mut maxdyn_
     call("maxdyn_builder_set_shape_friction", || {
         with_mut(builder, "builder", |b| {
             let s = shape_index(shape, b.inner.shape_count(), "shape")?;
-            Ok(b.inner.set_shape_friction(s, mu)?)
+            renamed(b.inner.set_shape_friction(s, mu), &[("friction", "mu")])
         })
     })
 }

@@ -188,10 +188,13 @@ pub extern "C" fn maxdyn_debug_live_objects() -> usize {
     live_objects()
 }
 
-/// Deepest penetration (m, ≥ 0) over the contacts at the current configuration, in
-/// `*out`. A step that starts deeper than 1e-5 m first moves the bodies out (no velocity
-/// added: only the potential of the lift) and reports the depth in
-/// `maxdyn_sim_get_resolved_penetration`.
+/// Deepest penetration (m, ≥ 0) at the current configuration, in `*out`, by one rule for
+/// every contact, before the first step as after any: the described contacts (points)
+/// and the collision shapes, searched afresh where the bodies are now. A step that starts
+/// deeper than 1e-5 m first moves the bodies out (no velocity added: only the potential
+/// of the lift) and reports the depth in `maxdyn_sim_get_resolved_penetration`. With
+/// collision shapes the call allocates (the search's buffers): a diagnostic between
+/// steps.
 ///
 /// # Safety
 /// `sim` is NULL or live; `out` is NULL or writable.

@@ -51,6 +51,36 @@ impl Failure {
     }
 }
 
+impl Failure {
+    /// Messages name the C function's own parameters: where the Rust API names a part of
+    /// one (a body state's `omega`) or the object behind it (a sim's `model`), the C
+    /// function renames it (`names`: Rust name, C parameter), keeping the Rust name in
+    /// brackets when it is another word.
+    pub fn renamed(mut self, names: &[(&str, &str)]) -> Failure {
+        for (from, to) in names {
+            let same = to.to_lowercase().starts_with(&from.to_lowercase()) || to.ends_with(&format!(".{from}"));
+            let part = if same { String::new() } else { format!(" (its `{from}`)") };
+            for marker in ["argument `", "array `"] {
+                self.message = self.message.replace(&format!("{marker}{from}`"), &format!("{marker}{to}`{part}"));
+            }
+        }
+        self
+    }
+}
+
+/// The names a sim's query gives the sim's parts (its model, its state): in C they are
+/// the `sim` argument.
+pub(crate) const SIM: &[(&str, &str)] = &[("model", "sim"), ("state", "sim")];
+
+/// A new sim refuses a model whose bodies start turning too fast for dt: their `omega` is
+/// the `model` argument's.
+pub(crate) const NEW_SIM: &[(&str, &str)] = &[("omega", "model")];
+
+/// A result whose failure names the C function's parameters (see [`Failure::renamed`]).
+pub(crate) fn renamed<T, E: Into<Failure>>(r: Result<T, E>, names: &[(&str, &str)]) -> CResult<T> {
+    r.map_err(|e| e.into().renamed(names))
+}
+
 /// The status of each Rust API error, and a message that names the argument (variants
 /// that carry no argument name get the usual one).
 impl From<Error> for Failure {

@@ -3,7 +3,7 @@
 //! that change a few options and keep the others.
 
 use super::args::{count_i32, out};
-use super::error::{CResult, Failure};
+use super::error::{renamed, CResult, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::sim::maxdyn_sim;
 use super::status::maxdyn_status::{self, *};
@@ -146,9 +146,22 @@ pub extern "C" fn maxdyn_solver_options_default() -> maxdyn_solver_options {
 pub unsafe extern "C" fn maxdyn_sim_set_options(sim: *mut maxdyn_sim, options: *const maxdyn_solver_options) -> maxdyn_status {
     call("maxdyn_sim_set_options", || {
         let o = to_rust(options.as_ref().ok_or_else(|| Failure::null("options"))?)?;
-        with_mut(sim, "sim", |s| Ok(s.inner.set_options(o)?))
+        with_mut(sim, "sim", |s| renamed(s.inner.set_options(o), OPTION_FIELDS))
     })
 }
+
+/// The Rust options' names of the fields of the C argument `options`.
+const OPTION_FIELDS: &[(&str, &str)] = &[
+    ("tolerance", "options.tolerance"),
+    ("max_iterations", "options.max_iterations"),
+    ("acceptance", "options.acceptance"),
+    ("contact_tolerance", "options.contact_tolerance"),
+    ("max_splits", "options.max_splits"),
+    ("contact_predictor_corrector", "options.contact_predictor_corrector"),
+    ("contact_margin", "options.contact_margin"),
+    ("contact_warm_start", "options.contact_warm_start"),
+    ("joint_tolerance", "options.joint_tolerance"),
+];
 
 /// The sim's solver options in `*out`.
 ///

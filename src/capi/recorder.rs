@@ -46,7 +46,11 @@ pub unsafe extern "C" fn maxdyn_sim_record_open(sim: *const maxdyn_sim, path: *c
 
 /// Appends a frame: `sim`'s time, every body's pose and the contact forces of its last
 /// step. `sim` must simulate the model the recording was opened with (else
-/// `MAXDYN_STATUS_INVALID_ARGUMENT`); call it between steps, e.g. after every k-th.
+/// `MAXDYN_STATUS_INVALID_ARGUMENT` naming `sim`); call it between steps, e.g. after
+/// every k-th. A write that fails (a full disk) gives `MAXDYN_STATUS_INVALID_ARGUMENT`
+/// naming `recorder` with the system's reason; the file then ends in a partial frame, and
+/// every later `maxdyn_recorder_add_frame` and `maxdyn_recorder_close` returns that
+/// status again without writing (close still frees the recorder).
 ///
 /// # Safety
 /// `recorder` is NULL or live; `sim` is NULL or live.
@@ -63,8 +67,8 @@ pub unsafe extern "C" fn maxdyn_recorder_add_frame(recorder: *mut maxdyn_recorde
 }
 
 /// Finishes the file (closes the JSON, flushes) and frees the recorder. NULL is accepted.
-/// A write that fails at the end gives `MAXDYN_STATUS_INVALID_ARGUMENT`; the recorder is
-/// freed either way.
+/// A write that fails at the end, or failed earlier, gives `MAXDYN_STATUS_INVALID_ARGUMENT`
+/// naming `recorder`; the recorder is freed either way.
 ///
 /// # Safety
 /// `recorder` is NULL or from `maxdyn_sim_record_open` and not closed yet.

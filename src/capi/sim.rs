@@ -6,7 +6,7 @@
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::error::{CResult, Failure};
+use super::error::{renamed, CResult, Failure, NEW_SIM};
 use super::guard::{call, with_mut, with_ref};
 use super::handles::{free, into_raw, Object};
 use super::model::maxdyn_model;
@@ -56,7 +56,7 @@ impl Object for maxdyn_sim {
 pub unsafe extern "C" fn maxdyn_sim_new(model: *const maxdyn_model, dt: f64, out: *mut *mut maxdyn_sim) -> maxdyn_status {
     call("maxdyn_sim_new", || {
         let o = super::args::out(out, "out")?;
-        let sim = with_ref(model, "model", |m| Ok(Sim::new(m.inner.clone(), dt)?))?;
+        let sim = with_ref(model, "model", |m| renamed(Sim::new(m.inner.clone(), dt), NEW_SIM))?;
         *o = into_raw(maxdyn_sim {
             inner: sim,
             callback: None,
@@ -97,6 +97,18 @@ pub unsafe extern "C" fn maxdyn_sim_set_control_callback(
     })
 }
 
+/// Runs `callback` (a control callback of `sim`, its own or its batch's) with `sim`
+/// marked as inside it: stepping `sim` from there gives `MAXDYN_STATUS_REENTRANT_CALL`.
+///
+/// # Safety
+/// `sim` is live and not borrowed.
+pub(crate) unsafe fn in_control<R>(sim: *mut maxdyn_sim, callback: impl FnOnce() -> R) -> R {
+    (*sim).in_callback.store(true, Ordering::Relaxed);
+    let r = callback();
+    (*sim).in_callback.store(false, Ordering::Relaxed);
+    r
+}
+
 /// Runs the callback (if any), then one step. No borrow of the sim is held while the
 /// callback runs: it receives the sim pointer and may call other functions on it.
 unsafe fn step_once(sim: *mut maxdyn_sim) -> CResult<()> {
@@ -107,9 +119,7 @@ unsafe fn step_once(sim: *mut maxdyn_sim) -> CResult<()> {
         Ok((s.callback, s.user_data))
     })?;
     if let Some(cb) = callback {
-        (*sim).in_callback.store(true, Ordering::Relaxed);
-        let rc = cb(sim, user_data);
-        (*sim).in_callback.store(false, Ordering::Relaxed);
+        let rc = in_control(sim, || cb(sim, user_data));
         if rc != 0 {
             return Err(Failure::callback_aborted(rc));
         }

@@ -4,7 +4,7 @@
 //! differences.
 
 use super::args::{finite_answer, out as out_ptr, slice_mut};
-use super::error::Failure;
+use super::error::{renamed, Failure, SIM};
 use super::guard::{call, with_ref};
 use super::model::maxdyn_model;
 use super::sim::maxdyn_sim;
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn maxdyn_sim_input_derivative(sim: *const maxdyn_sim, coo
             if n != nx * nu {
                 return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n` is {n}, B has {nx} × {nu} entries")));
             }
-            super::args::answer_into(out, n, "out", |o| Ok(s.inner.input_derivative(c, o)?))
+            super::args::answer_into(out, n, "out", |o| renamed(s.inner.input_derivative(c, o), SIM))
         })
     })
 }
@@ -91,20 +91,36 @@ pub unsafe extern "C" fn maxdyn_sim_linearize(sim: *const maxdyn_sim, coords: i3
         with_ref(sim, "sim", |s| {
             let (nx, nu) = s.inner.model().linearization_size(c);
             let (mut sa, mut sb) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
-            s.inner.linearize(c, &mut sa, &mut sb)?;
-            finite_answer("A", &sa)?;
-            finite_answer("B", &sb)?;
-            copy_out(a, &sa, "A")?;
-            copy_out(b, &sb, "B")?;
+            renamed(s.inner.linearize(c, &mut sa, &mut sb), SIM)?;
+            finite_answer("a", &sa)?;
+            finite_answer("b", &sb)?;
+            copy_out(a, &sa, "a")?;
+            copy_out(b, &sb, "b")?;
             Ok(())
         })
     })
 }
 
+/// The largest step `maxdyn_sim_linearize_differences` takes: a unit quaternion's
+/// entries lie in [-1, 1], and central differences err by O(h²).
+pub const MAXDYN_MAX_DIFFERENCE_STEP: f64 = 1.0;
+/// The smallest step of `maxdyn_sim_linearize_differences` relative to the largest
+/// magnitude of a state or input entry (x ± h must move x by h, not by a few ulps of x).
+pub const MAXDYN_MIN_RELATIVE_DIFFERENCE_STEP: f64 = 1e-12;
+const _: () = assert!(MAXDYN_MAX_DIFFERENCE_STEP == crate::derivatives::MAX_DIFFERENCE_STEP && MAXDYN_MIN_RELATIVE_DIFFERENCE_STEP == crate::derivatives::MIN_RELATIVE_DIFFERENCE_STEP);
+
 /// `maxdyn_sim_linearize` by central differences of whole steps with step `h` on every
 /// state and input entry (2 (nx + nu) steps): the reference for the analytic derivatives,
 /// and for models the analytic path refuses. Each perturbed step must converge; a tight
-/// solver tolerance makes the columns accurate.
+/// solver tolerance makes the columns accurate (they err by about tolerance / h).
+///
+/// `h` must lie in [max(tolerance, MAXDYN_MIN_RELATIVE_DIFFERENCE_STEP × |x|),
+/// MAXDYN_MAX_DIFFERENCE_STEP], where tolerance is the solver options' Newton
+/// `tolerance` (1e-10 by default: below it each perturbed step's own error is larger
+/// than the difference it measures) and |x| the largest magnitude of a state or input
+/// entry in `coords`. NaN or ±∞ gives `MAXDYN_STATUS_NON_FINITE`; any other `h` outside
+/// the range, and an `h` that moves an entry to a state the setters refuse (a rate the
+/// step cannot represent), `MAXDYN_STATUS_INVALID_ARGUMENT` naming `h`.
 ///
 /// # Safety
 /// As `maxdyn_sim_linearize`.
@@ -115,11 +131,11 @@ pub unsafe extern "C" fn maxdyn_sim_linearize_differences(sim: *const maxdyn_sim
         with_ref(sim, "sim", |s| {
             let (nx, nu) = s.inner.model().linearization_size(c);
             let (mut sa, mut sb) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
-            s.inner.linearize_by_differences(c, h, &mut sa, &mut sb)?;
-            finite_answer("A", &sa)?;
-            finite_answer("B", &sb)?;
-            copy_out(a, &sa, "A")?;
-            copy_out(b, &sb, "B")?;
+            renamed(s.inner.linearize_by_differences(c, h, &mut sa, &mut sb), SIM)?;
+            finite_answer("a", &sa)?;
+            finite_answer("b", &sb)?;
+            copy_out(a, &sa, "a")?;
+            copy_out(b, &sb, "b")?;
             Ok(())
         })
     })

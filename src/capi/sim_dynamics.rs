@@ -4,7 +4,7 @@
 //! MAXDYN_COORDS_MINIMAL, &n)`.
 
 use super::args::{answer_into, slice};
-use super::error::{CResult, Failure};
+use super::error::{renamed, CResult, Failure, SIM};
 use super::guard::{call, with_ref};
 use super::sim::maxdyn_sim;
 use super::status::maxdyn_status::{self, *};
@@ -31,7 +31,7 @@ pub unsafe extern "C" fn maxdyn_sim_get_mass_matrix(sim: *const maxdyn_sim, out:
             if n_out != need * need {
                 return Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `n_out` is {n_out}, the mass matrix has {need} × {need} entries")));
             }
-            answer_into(out, n_out, "out", |o| Ok(s.inner.mass_matrix(o)?))
+            answer_into(out, n_out, "out", |o| renamed(s.inner.mass_matrix(o), SIM))
         })
     })
 }
@@ -47,7 +47,7 @@ pub unsafe extern "C" fn maxdyn_sim_get_bias_forces(sim: *const maxdyn_sim, qd: 
         with_ref(sim, "sim", |s| {
             check_n(&s.inner, n, "each array", 1)?;
             let qd = slice(qd, n, "qd")?;
-            answer_into(out, n, "out", |o| Ok(s.inner.bias_forces(qd, o)?))
+            answer_into(out, n, "out", |o| renamed(s.inner.bias_forces(qd, o), SIM))
         })
     })
 }
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn maxdyn_sim_inverse_dynamics(sim: *const maxdyn_sim, qd:
         with_ref(sim, "sim", |s| {
             check_n(&s.inner, n, "each array", 1)?;
             let (qd, qdd) = (slice(qd, n, "qd")?, slice(qdd, n, "qdd")?);
-            answer_into(out, n, "out", |o| Ok(s.inner.inverse_dynamics(qd, qdd, o)?))
+            answer_into(out, n, "out", |o| renamed(s.inner.inverse_dynamics(qd, qdd, o), SIM))
         })
     })
 }

@@ -2,7 +2,7 @@
 //! `sim::snapshot`) and copies of a sim: save, restore and replay bit for bit.
 
 use super::args::{out as out_ptr, slice, slice_mut};
-use super::error::Failure;
+use super::error::{renamed, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::handles::into_raw;
 use super::sim::maxdyn_sim;
@@ -67,7 +67,8 @@ pub unsafe extern "C" fn maxdyn_sim_set_state(sim: *mut maxdyn_sim, r#in: *const
         with_mut(sim, "sim", |s| {
             check_size(s.inner.state_size(), n)?;
             let input = slice(r#in, n, "in")?;
-            Ok(s.inner.set_state(input)?)
+            // the Rust API's `state` (and its bodies' `omega`) is the C argument `in`
+            renamed(s.inner.set_state(input), &[("state", "in"), ("omega", "in")])
         })
     })
 }

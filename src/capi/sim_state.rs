@@ -2,7 +2,7 @@
 //! q(4: w,x,y,z) v(3) ω(3); v world frame, ω body frame) and joint minimal coordinates.
 
 use super::args::{array, body_index, joint_index, slice, slice_mut};
-use super::error::{CResult, Failure};
+use super::error::{renamed, CResult, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::sim::maxdyn_sim;
 use super::status::maxdyn_status::{self, *};
@@ -95,7 +95,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_body_state(sim: *mut maxdyn_sim, body: i
         let st = array::<13>(state, "state")?;
         with_mut(sim, "sim", |s| {
             let b = body_index(body, s.inner.model().body_count(), "body")?;
-            Ok(s.inner.set_body_state(b, &st)?)
+            renamed(s.inner.set_body_state(b, &st), &[("omega", "state"), ("q", "state")])
         })
     })
 }
@@ -149,7 +149,7 @@ pub unsafe extern "C" fn maxdyn_sim_set_body_states(sim: *mut maxdyn_sim, states
                     for (k, old) in before.iter().enumerate().take(b) {
                         s.inner.set_body_state(k, old)?;
                     }
-                    let mut f = Failure::from(e);
+                    let mut f = Failure::from(e).renamed(&[("omega", "states"), ("q", "states"), ("state", "states")]);
                     f.message = format!("body {b}: {}", f.message);
                     return Err(f);
                 }

@@ -10,6 +10,21 @@ use super::guard::call;
 use super::status::maxdyn_status::{self, *};
 use crate::urdf::{Urdf, UrdfOptions};
 
+/// The largest URDF text read, from a file or a string (64 MB, in bytes); larger gives
+/// `MAXDYN_STATUS_URDF`. example-robot-data's largest file is under 1 MB.
+pub const MAXDYN_URDF_MAX_BYTES: u64 = 67_108_864;
+/// The most attributes one element of a URDF may have; more gives `MAXDYN_STATUS_URDF`
+/// naming the element and its line (real files have at most 12: the XML parser's check
+/// for repeated attributes is quadratic in their count).
+pub const MAXDYN_URDF_MAX_ATTRIBUTES: usize = 64;
+/// The most `<link>` elements, and the most `<joint>` plus `<loop_joint>` elements, a URDF
+/// may have; more gives `MAXDYN_STATUS_URDF` naming the cap (a 10 000-link chain loads in
+/// 0.2 s; example-robot-data's largest robot has 130 links).
+pub const MAXDYN_URDF_MAX_LINKS: usize = 10_000;
+const _: () = assert!(
+    MAXDYN_URDF_MAX_BYTES == crate::urdf::MAX_FILE_BYTES && MAXDYN_URDF_MAX_ATTRIBUTES == crate::urdf::MAX_ATTRIBUTES && MAXDYN_URDF_MAX_LINKS == crate::urdf::MAX_LINKS
+);
+
 /// How a URDF becomes a model (`maxdyn_builder_from_urdf_with`,
 /// `maxdyn_builder_from_urdf_string_with`). Start from `maxdyn_urdf_options_default()`
 /// and change the fields you need. Fields are only ever added at the end.
@@ -152,7 +167,10 @@ pub(super) unsafe fn path_arg(path: *const c_char) -> Result<PathBuf, Failure> {
 /// root's single fixed or floating child becomes the free body). A file that cannot be
 /// read, is malformed, or describes no rigid body (a negative principal moment, a point
 /// mass or mass-0 inertia that is a body alone, a massless link between moving joints)
-/// gives `MAXDYN_STATUS_URDF` with a message naming the element. Warnings: see
+/// gives `MAXDYN_STATUS_URDF` with a message naming the element; so does a `<link>`,
+/// `<joint>` or `<loop_joint>` whose `name` is empty, and a file beyond the caps
+/// (`MAXDYN_URDF_MAX_BYTES`, `MAXDYN_URDF_MAX_ATTRIBUTES` on one element,
+/// `MAXDYN_URDF_MAX_LINKS` links or joints), naming the cap. Warnings: see
 /// `maxdyn_builder_from_urdf_with`.
 ///
 /// # Safety
@@ -169,7 +187,8 @@ pub unsafe extern "C" fn maxdyn_builder_from_urdf(path: *const c_char, floating:
 }
 
 /// Loads URDF text `xml` (NUL-terminated, UTF-8) into a new builder in `*out`, with the
-/// default options and `floating` (0 or 1) as in `maxdyn_builder_from_urdf`.
+/// default options and `floating` (0 or 1) as in `maxdyn_builder_from_urdf`, with the same
+/// caps: text longer than `MAXDYN_URDF_MAX_BYTES` gives `MAXDYN_STATUS_URDF`.
 ///
 /// # Safety
 /// `xml` is NULL or a NUL-terminated string; `out` is NULL or writable.

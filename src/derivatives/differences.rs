@@ -14,20 +14,35 @@ use crate::kinematics::Coords;
 use crate::model::{Error, Result};
 use crate::sim::Sim;
 
+/// The largest difference step: a unit quaternion's entries lie in [−1, 1], and a column
+/// of central differences errs by O(h²): beyond 1 it is no derivative.
+pub const MAX_DIFFERENCE_STEP: f64 = 1.0;
+
+/// The smallest difference step relative to the largest state or input entry: x ± h must
+/// move x by h (below ~1e-12 |x| it moves by a few ulps of x, not by h).
+pub const MIN_RELATIVE_DIFFERENCE_STEP: f64 = 1e-12;
+
 impl Sim {
     /// A = ∂f/∂x (nx × nx) and B = ∂f/∂u (nx × nu), row-major, by central differences
     /// with step `h` on every entry (the sim is not advanced). Each step must converge;
     /// set a tight solver tolerance for accurate columns (the Newton tolerance over h
-    /// bounds their accuracy).
+    /// bounds their accuracy). `h` must lie in [`Sim::difference_step_range`].
     pub fn linearize_by_differences(&self, coords: Coords, h: f64, a: &mut [f64], b: &mut [f64]) -> Result<()> {
         let (nx, nu) = self.model().linearization_size(coords);
         crate::error::check_len("A", a.len(), nx * nx)?;
         crate::error::check_len("B", b.len(), nx * nu)?;
-        if !(h.is_finite() && h > 0.0) {
-            return Err(Error::InvalidArgument("h", format!("{h} must be finite and > 0")));
-        }
+        crate::error::check_finite("h", &[h])?;
         if coords == Coords::Minimal {
             check_minimal_state(self)?;
+        }
+        let (lo, hi) = self.difference_step_range(coords)?;
+        if !(lo..=hi).contains(&h) {
+            return Err(Error::InvalidArgument(
+                "h",
+                format!(
+                    "{h:e} is outside [{lo:e}, {hi:e}]: at least the solver tolerance (the steps' own error; columns err by about tolerance / h) and {MIN_RELATIVE_DIFFERENCE_STEP:e} × the largest state or input entry (x ± h must move x by h), at most {MAX_DIFFERENCE_STEP}"
+                ),
+            ));
         }
         let (mut plus, mut minus) = (vec![0.0; nx], vec![0.0; nx]);
         for c in 0..nx {
@@ -45,6 +60,22 @@ impl Sim {
             }
         }
         Ok(())
+    }
+
+    /// The difference steps `linearize_by_differences` takes in `coords`: from the larger of
+    /// the solver tolerance (each perturbed step is solved to it, so a column errs by about
+    /// tolerance / h: below it no digit is right) and [`MIN_RELATIVE_DIFFERENCE_STEP`] × the
+    /// largest magnitude of a state or input entry (x ± h rounds to x moved by h), to
+    /// [`MAX_DIFFERENCE_STEP`]. Empty (lower above upper) for states beyond 1e12.
+    pub fn difference_step_range(&self, coords: Coords) -> Result<(f64, f64)> {
+        let (nx, nu) = self.model().linearization_size(coords);
+        let mut x = vec![0.0; nx];
+        self.linearization_state(coords, &mut x)?;
+        let mut largest = x.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
+        for c in 0..nu {
+            largest = largest.max(input_entry(self, coords, c)?.abs());
+        }
+        Ok((self.options().tolerance.max(MIN_RELATIVE_DIFFERENCE_STEP * largest), MAX_DIFFERENCE_STEP))
     }
 
     /// The state x in `coords` (length nx of `Model::linearization_size`).
@@ -87,6 +118,26 @@ fn stepped_state(sim: &Sim, coords: Coords, c: usize, h: f64, out: &mut [f64]) -
     let mut s = sim.clone();
     // a maximal state moved by h is off the joints by h: the step map is defined there
     s.set_options(crate::SolverOptions { joint_tolerance: f64::INFINITY, ..s.options() })?;
+    move_state(&mut s, coords, c, h).map_err(|e| refused_move("state", c, h, e))?;
+    s.step()?;
+    s.linearization_state(coords, out)
+}
+
+/// A perturbed entry the setters refuse (a rate the step cannot represent): the step `h`
+/// is at fault, not the setter's argument.
+fn refused_move(what: &str, c: usize, h: f64, e: Error) -> Error {
+    // the setter's argument names are not this function's: its reason without them
+    let reason = match e {
+        Error::InvalidArgument(_, m) => m,
+        Error::NonFinite(_) => "not finite".into(),
+        Error::ZeroAxis(_) => "a zero-length quaternion".into(),
+        e => e.to_string(),
+    };
+    Error::InvalidArgument("h", format!("{what} entry {c} moved by {h:e} is refused ({reason}): take a smaller h"))
+}
+
+/// Moves state entry `c` of `s` by `h` through the setters.
+fn move_state(s: &mut Sim, coords: Coords, c: usize, h: f64) -> Result<()> {
     match coords {
         Coords::Maximal => {
             let (b, k) = (c / 13, c % 13);
@@ -96,7 +147,7 @@ fn stepped_state(sim: &Sim, coords: Coords, c: usize, h: f64, out: &mut [f64]) -
         }
         Coords::Minimal => {
             let half = s.model().minimal_velocity_count();
-            let (ji, i) = joint_entry(&s, c % half);
+            let (ji, i) = joint_entry(s, c % half);
             let mut v = [0.0; 6];
             let n = s.model().joints[ji].dof();
             if c < half {
@@ -110,13 +161,36 @@ fn stepped_state(sim: &Sim, coords: Coords, c: usize, h: f64, out: &mut [f64]) -
             }
         }
     }
-    s.step()?;
-    s.linearization_state(coords, out)
+    Ok(())
 }
 
 /// The state after one step from `sim` with input `c` moved by `h`.
 fn stepped_input(sim: &Sim, coords: Coords, c: usize, h: f64, out: &mut [f64]) -> Result<()> {
     let mut s = sim.clone();
+    move_input(&mut s, coords, c, h).map_err(|e| refused_move("input", c, h, e))?;
+    s.step()?;
+    s.linearization_state(coords, out)
+}
+
+/// Input entry `c` of `s` in `coords`.
+fn input_entry(s: &Sim, coords: Coords, c: usize) -> Result<f64> {
+    match coords {
+        Coords::Maximal => {
+            let (b, k) = (c / 6, c % 6);
+            let (d, _) = s.data_and_options();
+            Ok(if k < 3 { d.inputs.force[b][k] } else { d.inputs.torque[b][k - 3] })
+        }
+        Coords::Minimal => {
+            let (ji, i) = joint_entry(s, c);
+            let mut u = [0.0; 6];
+            s.joint_input(ji, &mut u[..s.model().joints[ji].dof()])?;
+            Ok(u[i])
+        }
+    }
+}
+
+/// Moves input entry `c` of `s` by `h` through the setters.
+fn move_input(s: &mut Sim, coords: Coords, c: usize, h: f64) -> Result<()> {
     match coords {
         Coords::Maximal => {
             let (b, k) = (c / 6, c % 6);
@@ -130,7 +204,7 @@ fn stepped_input(sim: &Sim, coords: Coords, c: usize, h: f64, out: &mut [f64]) -
             s.set_body_wrench(b, f.into(), t.into(), p.into())?;
         }
         Coords::Minimal => {
-            let (ji, i) = joint_entry(&s, c);
+            let (ji, i) = joint_entry(s, c);
             let n = s.model().joints[ji].dof();
             let mut u = [0.0; 6];
             s.joint_input(ji, &mut u[..n])?;
@@ -138,8 +212,7 @@ fn stepped_input(sim: &Sim, coords: Coords, c: usize, h: f64, out: &mut [f64]) -
             s.set_joint_input(ji, &u[..n])?;
         }
     }
-    s.step()?;
-    s.linearization_state(coords, out)
+    Ok(())
 }
 
 /// (joint, direction) of minimal entry `c` (joint-id order, each joint's directions).

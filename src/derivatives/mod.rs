@@ -15,6 +15,7 @@ mod block;
 mod contact_sensitivity;
 mod coordinate_sensitivity;
 mod differences;
+pub use differences::{MAX_DIFFERENCE_STEP, MIN_RELATIVE_DIFFERENCE_STEP};
 mod linearize;
 mod step_sensitivity;
 #[cfg(test)]

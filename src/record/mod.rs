@@ -37,16 +37,22 @@ pub const VERSION: u32 = 1;
 
 /// A recording being written (see the module doc). Frames go straight to the file;
 /// [`Recorder::finish`] closes the JSON (dropping the recorder does too, ignoring errors).
+/// After a failed write the file holds a partial frame: every later call returns that
+/// write's error and writes nothing more.
 pub struct Recorder {
     out: Option<BufWriter<File>>,
     model: Arc<Model>,
     frames: usize,
     x: Vec<V3>,
     q: Vec<V4>,
+    /// The first failed write's error, repeated by every later call.
+    failed: Option<String>,
 }
 
-fn io_error(e: std::io::Error) -> Error {
-    Error::InvalidArgument("path", format!("writing the recording failed: {e}"))
+/// A failed write of the recording, naming the C argument that holds it (`path` when
+/// opening, `recorder` afterwards).
+fn io_error(arg: &'static str, e: &std::io::Error) -> Error {
+    Error::InvalidArgument(arg, format!("writing the recording failed: {e}"))
 }
 
 impl Recorder {
@@ -56,14 +62,15 @@ impl Recorder {
         let file = File::create(path).map_err(|e| Error::InvalidArgument("path", format!("cannot create {}: {e}", path.display())))?;
         let model = sim.model().clone();
         let n = model.body_count();
-        let mut rec = Recorder { out: Some(BufWriter::new(file)), model, frames: 0, x: vec![V3::zeros(); n], q: vec![V4::zeros(); n] };
-        rec.write_header(sim.dt()).map_err(io_error)?;
+        let mut rec = Recorder { out: Some(BufWriter::new(file)), model, frames: 0, x: vec![V3::zeros(); n], q: vec![V4::zeros(); n], failed: None };
+        rec.write_header(sim.dt()).map_err(|e| io_error("path", &e))?;
         Ok(rec)
     }
 
     /// Appends `sim`'s current time, body poses and the last step's contact forces.
     /// `sim` must simulate the model the recording was created with.
     pub fn add_frame(&mut self, sim: &Sim) -> Result<()> {
+        self.check_written()?;
         if !Arc::ptr_eq(sim.model(), &self.model) {
             return Err(Error::InvalidArgument("sim", "it simulates another model than the one being recorded".into()));
         }
@@ -72,9 +79,20 @@ impl Recorder {
             self.x[b] = V3::new(s[0], s[1], s[2]);
             self.q[b] = V4::new(s[3], s[4], s[5], s[6]);
         }
-        self.write_frame(sim).map_err(io_error)?;
+        if let Err(e) = self.write_frame(sim) {
+            self.failed = Some(e.to_string());
+            return Err(io_error("recorder", &e));
+        }
         self.frames += 1;
         Ok(())
+    }
+
+    /// The error of an earlier failed write, if any (the file then ends in a partial frame).
+    fn check_written(&self) -> Result<()> {
+        match &self.failed {
+            Some(e) => Err(Error::InvalidArgument("recorder", format!("writing the recording failed earlier ({e}): the file is incomplete; close it"))),
+            None => Ok(()),
+        }
     }
 
     /// Frames written so far.
@@ -82,13 +100,17 @@ impl Recorder {
         self.frames
     }
 
-    /// Closes the JSON and flushes the file.
+    /// Closes the JSON and flushes the file; after a failed write it closes the file and
+    /// returns that write's error.
     pub fn finish(mut self) -> Result<()> {
-        self.close().map_err(io_error)
+        self.check_written()?;
+        self.close().map_err(|e| io_error("recorder", &e))
     }
 
     fn close(&mut self) -> std::io::Result<()> {
         match self.out.take() {
+            // a partial frame cannot be closed into valid JSON: leave the file as it is
+            Some(_) if self.failed.is_some() => Ok(()),
             Some(mut w) => {
                 w.write_all(b"\n]}\n")?;
                 w.flush()
@@ -141,14 +163,17 @@ impl Recorder {
     fn write_frame(&mut self, sim: &Sim) -> std::io::Result<()> {
         let first = self.frames == 0;
         let contacts = self.contact_forces(sim);
-        let (x, q) = (std::mem::take(&mut self.x), std::mem::take(&mut self.q));
+        // flattened before the writer is borrowed: nothing is taken out of `self`, so a
+        // failed write leaves the recorder whole
+        let x: Vec<f64> = self.x.iter().flat_map(|v| v.iter().copied()).collect();
+        let q: Vec<f64> = self.q.iter().flat_map(|v| v.iter().copied()).collect();
         let w = self.writer();
         w.write_all(if first { b"\n{\"t\":" } else { b",\n{\"t\":" })?;
         json::number(w, sim.time())?;
         w.write_all(b",\"x\":")?;
-        json::numbers(w, &x.iter().flat_map(|v| v.iter().copied()).collect::<Vec<f64>>())?;
+        json::numbers(w, &x)?;
         w.write_all(b",\"q\":")?;
-        json::numbers(w, &q.iter().flat_map(|v| v.iter().copied()).collect::<Vec<f64>>())?;
+        json::numbers(w, &q)?;
         w.write_all(b",\"contacts\":[")?;
         for (i, (id, point, force)) in contacts.iter().enumerate() {
             if i > 0 {
@@ -160,9 +185,7 @@ impl Recorder {
             json::numbers(w, force.as_slice())?;
             w.write_all(b"}")?;
         }
-        w.write_all(b"]}")?;
-        (self.x, self.q) = (x, q);
-        Ok(())
+        w.write_all(b"]}")
     }
 
     /// Contacts that carried a force in the last step: (id, world point on side a, force

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use super::frames::{compose, inverse};
 use super::parse::{Description, Joint, Link};
 use super::tree::Tree;
-use super::{LinkFrame, Urdf};
+use super::{refused_by_builder, LinkFrame, Urdf};
 use crate::joints::constraint::Pose;
 use crate::joints::JointType;
 use crate::math::{conj, qmul, rotation, M3, V3};
@@ -84,12 +84,12 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
             )));
         }
         let inertia = check_mass(inertial.mass).and_then(|_| Inertia::from_matrix_lenient(j));
-        let id = inertia.and_then(|j| b.add_body(inertial.mass, j)).map_err(|e| err(format!("{what}: {e}")))?;
+        let id = inertia.and_then(|j| b.add_body(inertial.mass, j)).map_err(|e| refused_by_builder(&what, e))?;
         b.set_body_name(id, &l.name)?;
         // body frame: at the COM, with the link frame's orientation
         let com = Pose { x: inertial.frame.x, q: crate::math::IDENTITY };
         let pose = compose(&world_pose[i], &com);
-        b.set_body_pose(id, pose.x.into(), pose.q.into()).map_err(|e| err(format!("{what}: {e}")))?;
+        b.set_body_pose(id, pose.x.into(), pose.q.into()).map_err(|e| refused_by_builder(&what, e))?;
         bodies.insert(l.name.clone(), id);
         body_pose.push(pose);
         placed[i] = Some(Placed { owner: Owner::Body(id), in_owner: inverse(&com) });
@@ -218,8 +218,8 @@ fn add_between(b: &mut Builder, kind: JointType, parent: Owner, t1: &Pose, child
     } else {
         b.add_joint(kind, parent, child, t1.x.into(), t2.x.into(), axis_parent.into())
     }
-    .map_err(|e| err(format!("{what}: {e}")))?;
-    b.set_joint_offset(id, offset.into()).map_err(|e| err(format!("{what}: {e}")))?;
+    .map_err(|e| refused_by_builder(what, e))?;
+    b.set_joint_offset(id, offset.into()).map_err(|e| refused_by_builder(what, e))?;
     Ok(id)
 }
 

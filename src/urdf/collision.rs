@@ -23,7 +23,7 @@ use roxmltree::Node;
 
 use super::frames::{compose, pose};
 use super::parse::{child, number, origin_child, required, vec3};
-use super::{Urdf, UrdfOptions};
+use super::{refused_by_builder, Urdf, UrdfOptions};
 use crate::joints::constraint::Pose;
 use crate::model::{Error, Parent, Result, ShapeId, ShapeKind};
 
@@ -118,11 +118,11 @@ pub fn add_shapes(u: &mut Urdf, xml: &str, options: &UrdfOptions) -> Result<()> 
                 refused.push(format!("link `{}`: {m}", s.link));
                 continue;
             }
-            Err(e) => return Err(err(format!("link `{}` <collision>: {e}", s.link))),
+            Err(e) => return Err(refused_by_builder(&format!("link `{}` <collision>", s.link), e)),
         };
         u.builder.set_collision_filter(id, ROBOT_GROUP, mask)?;
         if let Some(&(_, mu)) = c.friction.iter().find(|(l, _)| *l == s.link) {
-            u.builder.set_shape_friction(id, mu).map_err(|e| err(format!("link `{}` <lateral_friction>: {e}", s.link)))?;
+            u.builder.set_shape_friction(id, mu).map_err(|e| refused_by_builder(&format!("link `{}` <lateral_friction>", s.link), e))?;
         }
         if frame.body.is_some() { on_bodies.push(id) } else { on_world.push(id) }
     }

@@ -9,12 +9,8 @@
 //! [`fold_follower_limits`]).
 
 use super::parse::Description;
-use super::Urdf;
-use crate::model::{Error, Result};
-
-fn err(msg: String) -> Error {
-    Error::Urdf(msg)
-}
+use super::{refused_by_builder, Urdf};
+use crate::model::Result;
 
 /// Sets the limits (when `with_limits`) and mimics of `d`'s joints on `u.builder`.
 pub fn apply(u: &mut Urdf, d: &Description, with_limits: bool) -> Result<()> {
@@ -24,7 +20,7 @@ pub fn apply(u: &mut Urdf, d: &Description, with_limits: bool) -> Result<()> {
             u.warnings.push(format!("joint `{}`: <limit lower=\"0\" upper=\"0\"> is read as no limit", j.name));
             continue;
         }
-        u.builder.set_joint_limits(id, &[limit.lower], &[limit.upper]).map_err(|e| err(format!("joint `{}` <limit>: {e}", j.name)))?;
+        u.builder.set_joint_limits(id, &[limit.lower], &[limit.upper]).map_err(|e| refused_by_builder(&format!("joint `{}` <limit>", j.name), e))?;
     }
     for j in &d.joints {
         let Some(m) = &j.mimic else { continue };
@@ -42,7 +38,7 @@ pub fn apply(u: &mut Urdf, d: &Description, with_limits: bool) -> Result<()> {
             u.warnings.push(format!("{what}: not applied, a mimic joins two one-coordinate joints (revolute, continuous, prismatic)"));
             continue;
         }
-        u.builder.add_mimic(follower, leader, m.multiplier, m.offset).map_err(|e| err(format!("{what}: {e}")))?;
+        u.builder.add_mimic(follower, leader, m.multiplier, m.offset).map_err(|e| refused_by_builder(&what, e))?;
         fold_follower_limits(u, follower, leader, m.multiplier, m.offset, &what)?;
     }
     Ok(())
@@ -61,7 +57,7 @@ fn fold_follower_limits(u: &mut Urdf, follower: usize, leader: usize, multiplier
     let Some((lo_f, hi_f)) = bounds(u, follower) else { return Ok(()) };
     let (inf, neg) = (f64::INFINITY, f64::NEG_INFINITY);
     let free = |u: &mut Urdf, joint: usize| u.builder.set_joint_limits(joint, &[neg], &[inf]);
-    free(u, follower).map_err(|e| err(format!("{what}: {e}")))?;
+    free(u, follower).map_err(|e| refused_by_builder(what, e))?;
     if multiplier == 0.0 {
         return Ok(());
     }
@@ -73,5 +69,5 @@ fn fold_follower_limits(u: &mut Urdf, follower: usize, leader: usize, multiplier
         u.warnings.push(format!("{what}: the follower's limits [{lo_f}, {hi_f}] leave its leader no room within [{lo_l}, {hi_l}]; only the leader's limits are kept"));
         return Ok(());
     }
-    u.builder.set_joint_limits(leader, &[lo], &[hi]).map_err(|e| err(format!("{what}: {e}")))
+    u.builder.set_joint_limits(leader, &[lo], &[hi]).map_err(|e| refused_by_builder(what, e))
 }

@@ -57,6 +57,7 @@
 //! [`UrdfOptions`] ask for them; docs/COLLISION.md).
 
 mod assemble;
+mod caps;
 mod collision;
 mod compose;
 mod frames;
@@ -70,12 +71,10 @@ mod tree;
 use std::collections::HashMap;
 use std::path::Path;
 
+pub use caps::{MAX_ATTRIBUTES, MAX_FILE_BYTES, MAX_LINKS};
 pub use frames::rpy_quaternion;
 
 use crate::model::{BodyId, Builder, Error, JointId, Parent, Result};
-
-/// The largest URDF file read (64 MB; the largest of example-robot-data is under 1 MB).
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// A link's frame: where it is attached rigidly.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -152,8 +151,11 @@ impl Urdf {
         Urdf::from_file_with(path, &UrdfOptions { floating, ..UrdfOptions::default() })
     }
 
-    /// Parses URDF text with `options`.
+    /// Parses URDF text with `options`. Text beyond [`MAX_FILE_BYTES`], an element with
+    /// more than [`MAX_ATTRIBUTES`] attributes and more than [`MAX_LINKS`] links or joints
+    /// are refused (`caps`).
     pub fn from_str_with(xml: &str, options: &UrdfOptions) -> Result<Urdf> {
+        caps::check_size(xml.len(), "the URDF text")?;
         let d = parse::parse(xml)?;
         let mut warnings = inertia_warnings(&d);
         let (merged_d, merged) = if options.merge_fixed { merge::merge_fixed(&d)? } else { (d.clone(), Vec::new()) };
@@ -172,7 +174,7 @@ impl Urdf {
         for l in &d.links {
             if let Some(f) = u.frames.get(&l.name) {
                 let on = f.body.map_or(Parent::World, Parent::Body);
-                u.builder.add_frame(&l.name, on, f.x, f.q).map_err(|e| Error::Urdf(format!("link `{}` frame: {e}", l.name)))?;
+                u.builder.add_frame(&l.name, on, f.x, f.q).map_err(|e| refused_by_builder(&format!("link `{}` frame", l.name), e))?;
             }
         }
         collision::add_shapes(&mut u, xml, options)?;
@@ -188,9 +190,7 @@ impl Urdf {
         let cannot = |e: std::io::Error| Error::Urdf(format!("cannot read `{}`: {e}", path.display()));
         let mut bytes = Vec::new();
         std::fs::File::open(path).map_err(cannot)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(Error::Urdf(format!("`{}` is larger than {} MB: not a URDF file maxdyn reads", path.display(), MAX_FILE_BYTES >> 20)));
-        }
+        caps::check_size(bytes.len(), &format!("`{}`", path.display()))?;
         let text = String::from_utf8(bytes).map_err(|e| Error::Urdf(format!("`{}` is not UTF-8 text: {e}", path.display())))?;
         Urdf::from_str_with(&text, options)
     }
@@ -220,6 +220,13 @@ impl Urdf {
     pub fn body_mass(&self) -> f64 {
         (0..self.builder.body_count()).filter_map(|i| self.builder.body(i).ok()).map(|b| b.mass).sum()
     }
+}
+
+/// A builder's refusal of what the element `what` describes. The builder names its own
+/// arguments ("argument `inertia` is not finite"), which a URDF does not have: the
+/// message names the element and the quantity.
+pub(super) fn refused_by_builder(what: &str, e: Error) -> Error {
+    Error::Urdf(format!("{what}: {}", e.to_string().replace("invalid argument `", "invalid `").replace("argument `", "`")))
 }
 
 /// One warning per link whose inertia violates the triangle inequality (kept as given).

@@ -2,6 +2,7 @@
 //! element can tell: required attributes, numbers (finite), joint types. The kinematic
 //! checks (unknown links, cycles, roots) live in `assemble.rs`.
 
+use super::caps::check_count;
 use super::frames::origin;
 use crate::joints::constraint::Pose;
 use crate::joints::JointType;
@@ -94,6 +95,7 @@ fn err(msg: String) -> Error {
 /// Parses the document. Only the direct children `<link>`, `<joint>`, `<loop_joint>` of
 /// `<robot>` are read (a `<transmission>` also holds `<joint>` elements).
 pub fn parse(text: &str) -> Result<Description> {
+    super::caps::check_attributes(text)?;
     let doc = roxmltree::Document::parse(text).map_err(|e| err(format!("malformed XML: {e}")))?;
     let robot = doc.root_element();
     if robot.tag_name().name() != "robot" {
@@ -101,14 +103,35 @@ pub fn parse(text: &str) -> Result<Description> {
     }
     let mut d = Description { name: robot.attribute("name").unwrap_or("").to_string(), ..Default::default() };
     for n in robot.children().filter(Node::is_element) {
+        let joints = d.joints.len() + d.loop_joints.len();
         match n.tag_name().name() {
-            "link" => d.links.push(parse_link(n)?),
-            "joint" => d.joints.push(parse_joint(n)?),
-            "loop_joint" => d.loop_joints.push(parse_loop_joint(n)?),
+            "link" => {
+                check_count(d.links.len() + 1, "link")?;
+                d.links.push(parse_link(n)?);
+            }
+            "joint" => {
+                check_count(joints + 1, "joint")?;
+                d.joints.push(parse_joint(n)?);
+            }
+            "loop_joint" => {
+                check_count(joints + 1, "joint")?;
+                d.loop_joints.push(parse_loop_joint(n)?);
+            }
             _ => {} // materials, transmissions, gazebo tags: not dynamics
         }
     }
     Ok(d)
+}
+
+/// The `name` of a `<link>`, `<joint>` or `<loop_joint>`: present and not blank (the
+/// model, its frames and every message name them), as other URDF loaders require.
+fn element_name(n: Node, tag: &str) -> Result<String> {
+    let name = required(n, "name", &format!("<{tag}>"))?;
+    if name.trim().is_empty() {
+        let line = n.document().text_pos_at(n.range().start).row;
+        return Err(err(format!("<{tag}> at line {line}: empty `name` (a {tag} needs a name)")));
+    }
+    Ok(name.to_string())
 }
 
 pub(super) fn required<'a>(n: Node<'a, '_>, attr: &str, what: &str) -> Result<&'a str> {
@@ -158,7 +181,7 @@ pub(super) fn origin_child(n: Node, what: &str) -> Result<Pose> {
 }
 
 fn parse_link(n: Node) -> Result<Link> {
-    let name = required(n, "name", "<link>")?.to_string();
+    let name = element_name(n, "link")?;
     let what = format!("link `{name}`");
     let inertial = match child(n, "inertial") {
         None => None,
@@ -242,7 +265,7 @@ fn parse_dynamics(n: Node, what: &str) -> Result<(f64, f64)> {
 }
 
 fn parse_joint(n: Node) -> Result<Joint> {
-    let name = required(n, "name", "<joint>")?.to_string();
+    let name = element_name(n, "joint")?;
     let what = format!("joint `{name}`");
     let type_name = required(n, "type", &what)?.to_string();
     let kind = joint_kind(&type_name, &what)?;
@@ -300,7 +323,7 @@ fn check_principal_moments(j: &M3, what: &str) -> Result<()> {
 }
 
 fn parse_loop_joint(n: Node) -> Result<LoopJoint> {
-    let name = required(n, "name", "<loop_joint>")?.to_string();
+    let name = element_name(n, "loop_joint")?;
     let what = format!("loop_joint `{name}`");
     let type_name = required(n, "type", &what)?.to_string();
     let kind = joint_kind(&type_name, &what)?;

@@ -1266,7 +1266,9 @@ class Sim(_Handle):
 
     def linearize_differences(self, coords="minimal", h=1e-6):
         """linearize() by central differences of whole steps with step `h` on every state
-        and input entry (2 (nx + nu) steps): the reference for the analytic one."""
+        and input entry (2 (nx + nu) steps): the reference for the analytic one. `h` lies
+        in [max(solver tolerance, 1e-12 x the largest state or input entry), 1]; outside it
+        (or NaN) MaxdynError names `h`."""
         return self._linearization(_lib.maxdyn_sim_linearize_differences, coords, _real(h, "h"))
 
 
