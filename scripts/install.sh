@@ -2,7 +2,7 @@
 # Builds maxdyn in release and installs it under a prefix:
 #   <prefix>/include/maxdyn.h
 #   <prefix>/lib/libmaxdyn.so.X.Y.Z, libmaxdyn.so.X -> .so.X.Y.Z, libmaxdyn.so -> .so.X
-#   <prefix>/lib/libmaxdyn.a
+#   <prefix>/lib/libmaxdyn.a            (both stripped of debug info)
 #   <prefix>/lib/pkgconfig/maxdyn.pc
 #   <prefix>/lib/cmake/maxdyn/maxdynConfig.cmake, maxdynConfigVersion.cmake
 # Usage: scripts/install.sh --prefix P [--libdir lib] [--from DIR]
@@ -47,6 +47,14 @@ install -m 755 "$from/libmaxdyn.so" "$lib/libmaxdyn.so.$version"
 ln -sfn "libmaxdyn.so.$version" "$lib/libmaxdyn.so.$major"
 ln -sfn "libmaxdyn.so.$major" "$lib/libmaxdyn.so"
 install -m 644 "$from/libmaxdyn.a" "$lib/libmaxdyn.a"
+# No debug info in what is installed, whatever profile built it (--from may be a test
+# build: its libmaxdyn.so is 37 MB with debug info, 2.8 MB without).
+strip_tool="${STRIP:-strip}"
+if command -v "$strip_tool" >/dev/null; then
+  "$strip_tool" --strip-debug "$lib/libmaxdyn.so.$version" "$lib/libmaxdyn.a"
+else
+  echo "install.sh: warning: '$strip_tool' not found (binutils): installed with debug info" >&2
+fi
 
 # <prefix>/<libdir>/cmake/maxdyn back up to <prefix>
 up="$(echo "$libdir/cmake/maxdyn" | sed 's#[^/][^/]*#..#g')"

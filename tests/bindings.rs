@@ -1,8 +1,8 @@
 //! Runs the MATLAB/Octave binding test against this build's shared library (mkoctfile
 //! and octave-cli, installed by tests/setup.sh); the Python package's tests run from
 //! tests/python_package.rs. Without
-//! Octave the Octave test fails, unless MAXDYN_ALLOW_SKIP_OCTAVE=1 explicitly allows the
-//! skip (never under MAXDYN_REQUIRE_OCTAVE=1, which CI sets). Julia is not installable
+//! Octave the Octave tests fail, unless `MAXDYN_SKIP=octave` asks to skip them by name
+//! (tests/common/require.rs). Julia is not installable
 //! on the project's machines: bindings/julia is untested here.
 
 mod common;
@@ -11,22 +11,9 @@ use std::process::Command;
 
 use common::*;
 
-fn have(tool: &str) -> bool {
-    Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().map(|o| o.status.success()).unwrap_or(false)
-}
-
 #[test]
 fn octave_binding_tests_pass() {
-    let flag = |name: &str| std::env::var(name).as_deref() == Ok("1");
-    if !(have("mkoctfile") && have("octave-cli")) {
-        // a test that cannot run fails, unless skipping was asked for by name
-        assert!(
-            flag("MAXDYN_ALLOW_SKIP_OCTAVE") && !flag("MAXDYN_REQUIRE_OCTAVE"),
-            "GNU Octave (mkoctfile, octave-cli) is not installed, so the Octave binding test cannot run: \
-             install it with `bash tests/setup.sh` (or bindings/matlab/install_octave.sh), or set \
-             MAXDYN_ALLOW_SKIP_OCTAVE=1 to skip this test (not allowed with MAXDYN_REQUIRE_OCTAVE=1)"
-        );
-        println!("SKIPPED (MAXDYN_ALLOW_SKIP_OCTAVE=1): octave not installed");
+    if !require::octave("octave_binding_tests_pass") {
         return;
     }
     let lib = shared_library();
@@ -55,10 +42,8 @@ fn octave_test_count() -> usize {
 /// without LD_LIBRARY_PATH.
 #[test]
 fn documented_octave_build_command_works() {
-    if !(have("mkoctfile") && have("octave-cli") && have("pkg-config")) {
-        let flag = |name: &str| std::env::var(name).as_deref() == Ok("1");
-        assert!(flag("MAXDYN_ALLOW_SKIP_OCTAVE") && !flag("MAXDYN_REQUIRE_OCTAVE"), "Octave or pkg-config missing: run `bash tests/setup.sh`");
-        println!("SKIPPED (MAXDYN_ALLOW_SKIP_OCTAVE=1): octave not installed");
+    let test = "documented_octave_build_command_works";
+    if !require::octave(test) || !require::require(test, "pkg-config", require::on_path("pkg-config"), "run `bash tests/setup.sh`") {
         return;
     }
     let readme = std::fs::read_to_string(manifest_dir().join("bindings").join("README.md")).unwrap();

@@ -186,9 +186,7 @@ fn batch_rollouts_c_example_matches_serial_sims_bit_for_bit() {
 /// than above: memcheck is some 30× slower.
 #[test]
 fn c_examples_are_clean_under_valgrind() {
-    if Command::new("valgrind").arg("--version").output().is_err() {
-        assert!(std::env::var_os("MAXDYN_REQUIRE_VALGRIND").is_none(), "valgrind is required (MAXDYN_REQUIRE_VALGRIND) but not installed");
-        println!("valgrind not installed: skipped (bash tests/setup.sh installs it)");
+    if !require::valgrind("c_examples_are_clean_under_valgrind") {
         return;
     }
     for (name, args) in [("double_pendulum", vec!["200"]), ("box_drop", vec!["0.25"]), ("pd_control", vec!["3000"]), ("batch_rollouts", vec!["2"])] {

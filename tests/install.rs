@@ -110,3 +110,35 @@ fn cmake_find_package_shared_and_static_targets_run() {
     let dynamic = readelf_dynamic(&build.join("pendulum_static"));
     assert!(!dynamic.contains("libmaxdyn"), "the static build needs no libmaxdyn.so:\n{dynamic}");
 }
+
+/// Issue 26: the installed libraries carry no debug info, whatever built them (here the
+/// test profile's, 37 MB and 102 MB with it). Measured: libmaxdyn.so 2.8 MB, libmaxdyn.a
+/// 20 MB (std's and the dependencies' objects); from a release build 2.2 MB and 22 MB
+/// (13.5 MB and 54 MB before, with debug info).
+#[test]
+fn installed_libraries_are_stripped_of_debug_info() {
+    let prefix = install("install_stripped");
+    let lib = prefix.join("lib");
+    let so = lib.join(format!("libmaxdyn.so.{VERSION}"));
+    let size = |p: &Path| std::fs::metadata(p).unwrap().len() as f64 / 1e6;
+    let (so_mb, a_mb) = (size(&so), size(&lib.join("libmaxdyn.a")));
+    println!("installed: libmaxdyn.so {so_mb:.1} MB, libmaxdyn.a {a_mb:.1} MB (from {:.1} MB and {:.1} MB)", size(&shared_library()), size(&lib_dir(&shared_library()).join("libmaxdyn.a")));
+    assert!(so_mb < 5.0, "libmaxdyn.so is {so_mb:.1} MB");
+    assert!(a_mb < 30.0, "libmaxdyn.a is {a_mb:.1} MB");
+    let sections = run_clean(Command::new("readelf").arg("-S").arg(&so));
+    assert!(!sections.contains(".debug_info") && sections.contains(".dynsym"), "{sections}");
+    // still usable: the exported functions are there
+    let symbols = run_clean(Command::new("nm").arg("-D").arg("--defined-only").arg(&so));
+    assert!(symbols.contains(" T maxdyn_sim_step\n"), "maxdyn_sim_step not exported");
+}
+
+/// Issue 26: a program linked against the checkout (`-L target/<profile> -lmaxdyn`) asks
+/// the loader for libmaxdyn.so.0; build.rs puts that link beside the library, so no
+/// hand-made link is needed.
+#[test]
+fn the_build_puts_the_soname_link_in_the_profile_directory() {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(Path::parent).unwrap();
+    let link = profile_dir.join(soname());
+    assert_eq!(std::fs::read_link(&link).unwrap_or_else(|e| panic!("{}: {e}", link.display())), PathBuf::from("libmaxdyn.so"));
+}

@@ -74,9 +74,7 @@ fn lqr_holds_the_double_pendulum_on_a_cart_upright_for_10_s() {
 /// at the equilibrium for 1 s: no invalid access, no uninitialized read, no leak.
 #[test]
 fn lqr_example_is_clean_under_valgrind() {
-    if Command::new("valgrind").arg("--version").output().is_err() {
-        assert!(std::env::var_os("MAXDYN_REQUIRE_VALGRIND").is_none(), "valgrind is required (MAXDYN_REQUIRE_VALGRIND) but not installed");
-        println!("valgrind not installed: skipped (bash tests/setup.sh installs it)");
+    if !require::valgrind("lqr_example_is_clean_under_valgrind") {
         return;
     }
     let exe = build_lqr_example("valgrind_lqr");

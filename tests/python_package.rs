@@ -5,16 +5,9 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use common::*;
-
-fn venv_python() -> PathBuf {
-    let python = manifest_dir().join("target").join("python-venv").join("bin").join("python");
-    assert!(python.exists(), "{} not found: run `bash tests/setup.sh` (it makes the venv with numpy and pytest)", python.display());
-    python
-}
 
 /// bindings/python without build leftovers, so pip builds from a clean copy.
 fn copy_package(to: &std::path::Path) {
@@ -27,7 +20,7 @@ fn copy_package(to: &std::path::Path) {
 
 #[test]
 fn pip_installed_package_passes_pytest() {
-    let python = venv_python();
+    let Some(python) = require::venv_python("pip_installed_package_passes_pytest") else { return };
     let scratch = scratch_dir("python_package");
     let source = scratch.join("source");
     std::fs::create_dir_all(&source).unwrap();

@@ -150,7 +150,7 @@ fn step_error(model: &Arc<Model>, dt: f64) -> f64 {
 #[test]
 fn terms_are_consistent_and_match_central_differences() {
     let mut robots = vec![("A1 fixed", a1(false)), ("A1 floating", a1(true))];
-    robots.extend(panda().map(|m| ("panda", m)));
+    robots.extend(panda("terms_are_consistent_and_match_central_differences").map(|m| ("panda", m)));
     for (name, model) in robots {
         let sim = posed(model.clone());
         let (e_tau, e_sym, e_t) = identities(&sim);

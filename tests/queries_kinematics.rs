@@ -79,7 +79,7 @@ fn a1_jacobians_match_central_differences_fixed_and_floating_base() {
 /// The bar is 1e-7; measured 2.2e-11.
 #[test]
 fn panda_jacobians_match_central_differences() {
-    let Some(model) = panda() else { return };
+    let Some(model) = panda("panda_jacobians_match_central_differences") else { return };
     assert!(model.frames.iter().any(|f| f.name == "panda_hand"), "the hand is a merged link frame");
     let e = worst_relative_error(&posed(model));
     println!("panda: worst relative error {e:.2e}");

@@ -5,7 +5,7 @@
 # (MATLAB/Octave MEX binding test), cmake and pkg-config (tests/install.rs: the installed
 # library used through find_package and pkg-config).
 # Usage: tests/setup.sh [--no-octave]   (--no-octave: for C-only users; then run the tests
-# with MAXDYN_ALLOW_SKIP_OCTAVE=1, which skips the one Octave binding test by name)
+# with MAXDYN_SKIP=octave, which skips the Octave binding tests by name)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 octave=1

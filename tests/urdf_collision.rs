@@ -11,6 +11,9 @@ use maxdyn::model::shape::Geometry;
 use maxdyn::model::{Model, ShapeKind};
 use maxdyn::urdf::{Urdf, UrdfOptions};
 
+#[path = "common/require.rs"]
+mod require;
+
 /// The A1 of ../shared/models (unitree_ros), copied into the fixtures.
 const A1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/a1_unitree_ros.urdf");
 const PANDA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/panda_description/urdf/panda.urdf");
@@ -26,14 +29,6 @@ fn a1(options: UrdfOptions) -> (Urdf, Model) {
     (u, m)
 }
 
-fn corpus_present(path: &str) -> bool {
-    if std::path::Path::new(path).exists() {
-        return true;
-    }
-    assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no {path}");
-    println!("NOTICE: URDF corpus not installed; run tests/setup.sh. Skipped.");
-    false
-}
 
 #[test]
 fn default_options_load_no_shapes() {
@@ -150,7 +145,7 @@ fn capsules_friction_and_refused_shapes() {
 
 #[test]
 fn the_panda_meshes_are_skipped_with_one_warning_and_its_finger_boxes_load() {
-    if !corpus_present(PANDA) {
+    if !require::corpus("the_panda_meshes_are_skipped_with_one_warning_and_its_finger_boxes_load", PANDA) {
         return;
     }
     let u = Urdf::from_file_with(PANDA, &UrdfOptions { collision: true, self_collision: true, ..UrdfOptions::default() }).unwrap();
@@ -171,7 +166,7 @@ fn the_panda_meshes_are_skipped_with_one_warning_and_its_finger_boxes_load() {
 
 #[test]
 fn the_corpus_loads_with_collision_and_self_collision_on() {
-    if !corpus_present(CORPUS) {
+    if !require::corpus("the_corpus_loads_with_collision_and_self_collision_on", CORPUS) {
         return;
     }
     let mut files = Vec::new();
@@ -276,7 +271,7 @@ fn shape_pairs_that_overlap_at_the_load_pose_with_self_collision() {
     let (counts, names) = overlaps_at_load(&u);
     println!("A1 self-collision at the load pose: {counts:?} (overlapping, no narrow phase, allowed): {names:?}");
     assert_eq!(counts, (0, 80, 190));
-    if corpus_present(PANDA) {
+    if require::corpus("shape_pairs_that_overlap_at_the_load_pose_with_self_collision", PANDA) {
         let u = Urdf::from_file_with(PANDA, &UrdfOptions { collision: true, self_collision: true, ..UrdfOptions::default() }).unwrap();
         let (counts, names) = overlaps_at_load(&u);
         println!("panda self-collision at the load pose: {counts:?}: {names:?}");

@@ -5,13 +5,16 @@
 //! the world's equals the file's sum of link masses (1e-12 relative) — or it is refused
 //! with the reason listed in `REFUSED`. Prints the table of docs/URDF.md.
 //!
-//! Without the corpus the test prints a notice and passes, unless MAXDYN_REQUIRE_CORPUS=1.
+//! Without the corpus the tests fail naming it, unless MAXDYN_SKIP names them (tests/common/require.rs).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use maxdyn::urdf::{Urdf, UrdfOptions};
 use maxdyn::{Model, Sim};
+
+#[path = "common/require.rs"]
+mod require;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0");
 
@@ -166,11 +169,12 @@ fn start_inside_limits_and_mimics(u: &Urdf, s: &mut Sim) -> maxdyn::model::Resul
 /// builder.
 #[test]
 fn panda_limits_and_finger_mimic_reach_the_builder() {
+    if !require::corpus("panda_limits_and_finger_mimic_reach_the_builder", CORPUS) {
+        return;
+    }
     let files = corpus_files();
     let Some(panda) = files.iter().find(|p| p.ends_with("panda_description/urdf/panda.urdf")) else {
-        assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no corpus at {CORPUS}");
-        println!("NOTICE: URDF corpus not installed at {CORPUS}; run tests/setup.sh. Skipped.");
-        return;
+        panic!("no panda_description/urdf/panda.urdf in {CORPUS}");
     };
     let u = Urdf::from_file(panda, false).unwrap();
     let limits = u.builder.joint_limits();
@@ -189,11 +193,12 @@ fn panda_limits_and_finger_mimic_reach_the_builder() {
 /// universal joints (`src/urdf/compose.rs`); the falling, floating human keeps them.
 #[test]
 fn human_composes_its_virtual_links_into_universal_and_spherical_joints() {
+    if !require::corpus("human_composes_its_virtual_links_into_universal_and_spherical_joints", CORPUS) {
+        return;
+    }
     let files = corpus_files();
     let Some(human) = files.iter().find(|p| p.ends_with("human.urdf")) else {
-        assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no corpus at {CORPUS}");
-        println!("NOTICE: URDF corpus not installed at {CORPUS}; run tests/setup.sh. Skipped.");
-        return;
+        panic!("no human.urdf in {CORPUS}");
     };
     let u = Urdf::from_file(human, true).unwrap();
     let count = |kind| (0..u.builder.joint_count()).filter(|&j| u.builder.joint(j).unwrap().kind == kind).count();
@@ -229,12 +234,10 @@ fn human_composes_its_virtual_links_into_universal_and_spherical_joints() {
 
 #[test]
 fn every_corpus_file_loads_and_steps_or_is_refused_for_its_listed_reason() {
-    let files = corpus_files();
-    if files.is_empty() {
-        assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no corpus at {CORPUS} (run tests/setup.sh)");
-        println!("NOTICE: URDF corpus not installed at {CORPUS}; run tests/setup.sh. Skipped.");
+    if !require::corpus("every_corpus_file_loads_and_steps_or_is_refused_for_its_listed_reason", CORPUS) {
         return;
     }
+    let files = corpus_files();
     assert_eq!(files.len(), 69, "example-robot-data 6.0.0 has 69 URDF files");
     let mut rows = Vec::new();
     let mut failures = Vec::new();
@@ -271,12 +274,10 @@ fn every_corpus_file_loads_and_steps_or_is_refused_for_its_listed_reason() {
 /// `base` (1e-6 kg), `trunk` and 20 sensor/rotor links (floating base).
 #[test]
 fn merged_composite_inertia_matches_an_independent_computation() {
-    let files = corpus_files();
-    if files.is_empty() {
-        assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no corpus at {CORPUS}");
-        println!("NOTICE: URDF corpus not installed at {CORPUS}; run tests/setup.sh. Skipped.");
+    if !require::corpus("merged_composite_inertia_matches_an_independent_computation", CORPUS) {
         return;
     }
+    let files = corpus_files();
     let find = |name: &str| files.iter().find(|p| p.ends_with(name)).unwrap().clone();
     #[allow(clippy::type_complexity)]
     let cases: [(&str, bool, &str, f64, [f64; 3], [[f64; 3]; 3]); 2] = [
@@ -332,11 +333,12 @@ fn merged_composite_inertia_matches_an_independent_computation() {
 /// other as dt → 0; the 1e-9 over 1 s does not hold for this arm at dt 1e-3.
 #[test]
 fn panda_merged_and_welded_converge_to_each_other_at_first_order() {
+    if !require::corpus("panda_merged_and_welded_converge_to_each_other_at_first_order", CORPUS) {
+        return;
+    }
     let files = corpus_files();
     let Some(panda) = files.iter().find(|p| p.ends_with("panda_description/urdf/panda.urdf")) else {
-        assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no corpus at {CORPUS}");
-        println!("NOTICE: URDF corpus not installed at {CORPUS}; run tests/setup.sh. Skipped.");
-        return;
+        panic!("no panda_description/urdf/panda.urdf in {CORPUS}");
     };
     let pose = [("panda_joint2", 0.6), ("panda_joint4", -1.5), ("panda_joint6", 1.2), ("panda_finger_joint1", 0.02), ("panda_finger_joint2", 0.02)];
     let load = |merge_fixed, dt, kick: f64| {

@@ -2,24 +2,19 @@
 //! independent numbers: their small-oscillation periods from the file's masses,
 //! centres, inertias and dampers, and the limit rule leaving these limit-less files unchanged.
 //!
-//! Without the corpus the tests print a notice and pass, unless MAXDYN_REQUIRE_CORPUS=1.
+//! Without the corpus the tests fail naming it, unless MAXDYN_SKIP names them (tests/common/require.rs).
 
 use std::sync::Arc;
 
 use maxdyn::urdf::{Urdf, UrdfOptions};
 use maxdyn::{Model, Sim};
 
+#[path = "common/require.rs"]
+mod require;
+
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/double_pendulum_description/urdf");
 const FILES: [&str; 3] = ["double_pendulum.urdf", "double_pendulum_simple.urdf", "double_pendulum_continuous.urdf"];
 
-fn corpus_present() -> bool {
-    let present = std::path::Path::new(DIR).exists();
-    if !present {
-        assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no corpus at {DIR}");
-        println!("NOTICE: URDF corpus not installed; run tests/setup.sh. Skipped.");
-    }
-    present
-}
 
 /// A link's planar data for rotation about x: mass, centre (y, z) in the link frame, ixx.
 struct PlanarLink {
@@ -95,7 +90,7 @@ fn dynamics(links: &[PlanarLink; 2], o2: [f64; 2], th: [f64; 2], g: f64) -> ([[f
 /// in the start); bound 1e-3.
 #[test]
 fn small_oscillation_periods_match_the_linearization_of_the_file() {
-    if !corpus_present() {
+    if !require::corpus("small_oscillation_periods_match_the_linearization_of_the_file", DIR) {
         return;
     }
     let g = 9.81;
@@ -195,7 +190,7 @@ fn small_oscillation_periods_match_the_linearization_of_the_file() {
 /// from 1 rad is bit-identical with the limit reading on and off.
 #[test]
 fn limitless_double_pendulum_files_are_unchanged_by_the_limit_rule() {
-    if !corpus_present() {
+    if !require::corpus("limitless_double_pendulum_files_are_unchanged_by_the_limit_rule", DIR) {
         return;
     }
     let dir = DIR;

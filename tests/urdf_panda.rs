@@ -2,26 +2,27 @@
 //! installed by tests/setup.sh): driven by constant torques against its joint limits the
 //! arm stops at them and gains no energy, and its fingers follow their `<mimic>` exactly.
 //!
-//! Without the corpus the tests print a notice and pass, unless MAXDYN_REQUIRE_CORPUS=1.
+//! Without the corpus the tests fail naming it, unless MAXDYN_SKIP names them (tests/common/require.rs).
 
 use std::sync::Arc;
 
 use maxdyn::urdf::{Urdf, UrdfOptions};
 use maxdyn::{Model, Sim};
 
+#[path = "common/require.rs"]
+mod require;
+
 const PANDA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/panda_description/urdf/panda.urdf");
 
 /// The panda (fixed base, fixed links merged) at dt 1 ms, every joint mid-range, the
-/// follower finger on its rule; None without the corpus.
-fn panda() -> Option<(Urdf, Sim)> {
-    panda_with(true)
+/// follower finger on its rule; None when `test` is skipped without the corpus.
+fn panda(test: &str) -> Option<(Urdf, Sim)> {
+    panda_with(test, true)
 }
 
 /// [`panda`], with or without the file's joint limits (the same start either way).
-fn panda_with(joint_limits: bool) -> Option<(Urdf, Sim)> {
-    if !std::path::Path::new(PANDA).exists() {
-        assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no panda at {PANDA}");
-        println!("NOTICE: URDF corpus not installed; run tests/setup.sh. Skipped.");
+fn panda_with(test: &str, joint_limits: bool) -> Option<(Urdf, Sim)> {
+    if !require::corpus(test, PANDA) {
         return None;
     }
     let u = Urdf::from_file_with(PANDA, &UrdfOptions { joint_limits, ..UrdfOptions::default() }).unwrap();
@@ -62,14 +63,14 @@ fn panda_driven_against_its_limits_stops_at_them_without_gaining_energy() {
         k + p - e0 - s.energy_account().input_work
     };
     // the integrator's own energy error on this start, before any bound would act
-    let Some((u, mut free)) = panda_with(false) else { return };
+    let Some((u, mut free)) = panda_with("panda_driven_against_its_limits_stops_at_them_without_gaining_energy", false) else { return };
     let e0 = drive(&u, &mut free);
     let mut integrator_gain = f64::NEG_INFINITY;
     for _ in 0..60 {
         free.step().unwrap();
         integrator_gain = integrator_gain.max(gain(&free, e0));
     }
-    let Some((u, mut s)) = panda() else { return };
+    let Some((u, mut s)) = panda("panda_driven_against_its_limits_stops_at_them_without_gaining_energy") else { return };
     let e0 = drive(&u, &mut s);
     let (mut worst_violation, mut worst_gain): (f64, f64) = (0.0, f64::NEG_INFINITY);
     for _ in 0..2000 {
@@ -95,7 +96,7 @@ fn panda_driven_against_its_limits_stops_at_them_without_gaining_energy() {
 /// (bound 1e-10 m, the issue's).
 #[test]
 fn panda_fingers_follow_their_mimic() {
-    let Some((u, mut s)) = panda() else { return };
+    let Some((u, mut s)) = panda("panda_driven_against_its_limits_stops_at_them_without_gaining_energy") else { return };
     let (f1, f2) = (u.joint("panda_finger_joint1").unwrap(), u.joint("panda_finger_joint2").unwrap());
     let mut worst: f64 = 0.0;
     for step in 0..2000 {

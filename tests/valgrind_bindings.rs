@@ -4,8 +4,8 @@
 //! write, no uninitialised value reaching a decision (CPython's own reports, whose innermost
 //! frame is in libpython, are suppressed by tests/valgrind_cpython.supp), no definite or
 //! indirect leak. PYTHONMALLOC=malloc lets memcheck see Python's allocations. Some three
-//! minutes against the debug library. Skipped without valgrind unless
-//! MAXDYN_REQUIRE_VALGRIND is set (CI).
+//! minutes against the debug library. Without valgrind or the venv it fails naming them,
+//! unless MAXDYN_SKIP names it (tests/common/require.rs).
 
 mod common;
 
@@ -36,15 +36,11 @@ sys.exit(1 if failed else 0)
 
 #[test]
 fn python_binding_tests_are_clean_under_valgrind() {
-    if Command::new("valgrind").arg("--version").output().is_err() {
-        assert!(std::env::var_os("MAXDYN_REQUIRE_VALGRIND").is_none(), "valgrind is required (MAXDYN_REQUIRE_VALGRIND) but not installed");
-        println!("valgrind not installed: skipped (bash tests/setup.sh installs it)");
+    let test = "python_binding_tests_are_clean_under_valgrind";
+    if !require::valgrind(test) {
         return;
     }
-    // the venv tests/setup.sh makes (numpy), not whatever python3 is first on PATH; its
-    // bin/python is the interpreter itself (a symlink), not a launcher script
-    let python = manifest_dir().join("target").join("python-venv").join("bin").join("python");
-    assert!(python.exists(), "{} not found: run `bash tests/setup.sh` (it makes the venv with numpy)", python.display());
+    let Some(python) = require::venv_python(test) else { return };
     let python = python.display().to_string();
     println!("interpreter {python}, library {}", shared_library().display());
     let dir = scratch_dir("valgrind_python");
@@ -74,14 +70,11 @@ fn python_binding_tests_are_clean_under_valgrind() {
 /// (thousands of records, all inside liboctinterp and octave-cli), so the check is on what
 /// passes through maxdyn: no memory error anywhere (Octave has none either), and no
 /// definite or indirect leak whose stack has a frame of libmaxdyn or of the gateway. About
-/// two minutes. Skipped without valgrind or Octave unless CI requires them.
+/// two minutes. Needs valgrind and Octave (tests/common/require.rs).
 #[test]
 fn octave_binding_tests_are_clean_under_valgrind() {
-    let require = |name: &str| std::env::var(name).as_deref() == Ok("1");
-    let have = |tool: &str| Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().map(|o| o.status.success()).unwrap_or(false);
-    if !have("valgrind") || !(have("mkoctfile") && have("octave-cli")) {
-        assert!(!require("MAXDYN_REQUIRE_VALGRIND") && !require("MAXDYN_REQUIRE_OCTAVE"), "valgrind and Octave are required here (run tests/setup.sh)");
-        println!("valgrind or Octave not installed: skipped");
+    let test = "octave_binding_tests_are_clean_under_valgrind";
+    if !require::valgrind(test) || !require::octave(test) {
         return;
     }
     let build = scratch_dir("valgrind_octave");

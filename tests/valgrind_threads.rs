@@ -10,7 +10,7 @@
 //! and a Rust batch of quadruped rollouts (this program run again with `--child`) — each
 //! under helgrind and under DRD. The binary has its own `main` (`harness = false`):
 //! libtest's runner thread and channels are futex-based too, and helgrind reports them.
-//! About 20 s; skipped without valgrind unless MAXDYN_REQUIRE_VALGRIND is set (CI).
+//! About 20 s; without valgrind it fails, unless MAXDYN_SKIP=valgrind_threads (or valgrind).
 
 mod common;
 
@@ -18,15 +18,6 @@ use std::path::Path;
 use std::process::Command;
 
 use common::*;
-
-fn have_valgrind() -> bool {
-    if Command::new("valgrind").arg("--version").output().is_ok() {
-        return true;
-    }
-    assert!(std::env::var_os("MAXDYN_REQUIRE_VALGRIND").is_none(), "valgrind is required (MAXDYN_REQUIRE_VALGRIND) but not installed");
-    println!("valgrind not installed: skipped (bash tests/setup.sh installs it)");
-    false
-}
 
 /// Runs `exe args` under `tool`; returns its stderr after checking the exit status
 /// (99: the tool found errors) and the error summary.
@@ -96,7 +87,7 @@ fn main() {
         quadruped_batch_child();
         return;
     }
-    if !have_valgrind() {
+    if !require::valgrind("valgrind_threads") {
         return;
     }
     the_c_batch_example_is_clean_under_helgrind_and_drd();

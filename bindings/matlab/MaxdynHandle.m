@@ -1,5 +1,5 @@
 classdef MaxdynHandle < handle
-  % Owner of one library object (builder, model or sim): frees it exactly once, when
+  % Owner of one library object (builder, model, sim or recorder): frees it exactly once, when
   % the MATLAB/Octave object is deleted.
   properties (SetAccess = protected)
     handle  % uint64 registry handle of the MEX gateway

@@ -105,6 +105,10 @@ classdef MaxdynSim < MaxdynHandle
     function setState(obj, x)
       maxdyn_mex('sim_set_state', obj.handle, x);
     end
+    function r = record(obj, path)
+      % a recording of this sim for the viewer at path (a MaxdynRecorder)
+      r = MaxdynRecorder(obj, path);
+    end
     function c = copy(obj)
       % an independent sim at the same exact state
       c = MaxdynSim([], obj.nBodies, maxdyn_mex('sim_copy', obj.handle));

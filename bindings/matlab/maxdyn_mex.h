@@ -1,7 +1,9 @@
 /*
  * Shared by the files of the maxdyn_mex gateway: the registry of live objects and the
- * argument helpers (maxdyn_mex_registry.c), the names commands (maxdyn_mex_names.c) and
- * the sim's state and diagnostics commands (maxdyn_mex_sim.c).
+ * argument helpers (maxdyn_mex_registry.c), the names commands (maxdyn_mex_names.c),
+ * the sim's state and diagnostics commands (maxdyn_mex_sim.c), the queries
+ * (maxdyn_mex_queries.c), collision shapes (maxdyn_mex_shapes.c) and recordings
+ * (maxdyn_mex_record.c).
  * Every helper that fails raises a MATLAB/Octave error
  * (mexErrMsgIdAndTxt, which does not return), always after any maxdyn call returned.
  */
@@ -14,7 +16,7 @@
 #include "mex.h"
 #include "maxdyn.h"
 
-enum kind { KIND_BUILDER = 1, KIND_MODEL = 2, KIND_SIM = 3 };
+enum kind { KIND_BUILDER = 1, KIND_MODEL = 2, KIND_SIM = 3, KIND_RECORDER = 4 };
 
 /* One live object. A sim keeps the dof of each joint (from its model at creation), so
  * joint arrays have the right length even after the model's handle was freed. */
@@ -33,6 +35,9 @@ uint64_t register_object(int kind, void *ptr, int32_t *dofs, int32_t n_joints);
 mxArray *handle_out(uint64_t id);
 size_t live_handles(void);
 void release_object(uint64_t id);
+/* Removes a live object of `kind` from the registry without freeing it and returns it
+ * (raises maxdyn:handle for anything else): for a close whose status is checked. */
+void *take_object(const mxArray *a, int kind);
 void registry_cleanup(void);
 
 void fail(const char *id, const char *msg);
@@ -59,5 +64,9 @@ int sim_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxAr
 /* The commands of maxdyn_mex_queries.c (exact state, copy, Jacobians, dynamics terms,
  * input derivatives); returns 0 when `cmd` is not one of them. */
 int queries_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+
+/* The commands of maxdyn_mex_record.c (recordings for the viewer); returns 0 when `cmd`
+ * is not one of them. */
+int record_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 
 #endif

@@ -18,6 +18,7 @@ static const char *kind_name(int kind) {
     switch (kind) {
     case KIND_BUILDER: return "builder";
     case KIND_MODEL: return "model";
+    case KIND_RECORDER: return "recorder";
     default: return "sim";
     }
 }
@@ -31,6 +32,7 @@ static void free_object(entry *e) {
     case KIND_BUILDER: maxdyn_builder_free((maxdyn_builder *)e->ptr); break;
     case KIND_MODEL: maxdyn_model_free((maxdyn_model *)e->ptr); break;
     case KIND_SIM: maxdyn_sim_free((maxdyn_sim *)e->ptr); break;
+    case KIND_RECORDER: maxdyn_recorder_close((maxdyn_recorder *)e->ptr); break;
     }
     free(e->dofs);
     e->dofs = NULL;
@@ -84,6 +86,15 @@ void release_object(uint64_t id) {
         free_object(&registry[i]);
         registry[i] = registry[--registry_len];
     }
+}
+
+void *take_object(const mxArray *a, int kind) {
+    entry *e = handle_arg(a, kind);
+    size_t i = (size_t)(e - registry);
+    void *ptr = e->ptr;
+    free(e->dofs);
+    registry[i] = registry[--registry_len];
+    return ptr;
 }
 
 /* ---- argument helpers (all errors raised here happen before any maxdyn call) */

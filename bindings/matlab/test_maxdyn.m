@@ -2,7 +2,8 @@
 % on 1 m links, revolute about x, starting horizontal), errors, URDF, handles, the box
 % drop on ground contacts (A4), a PD loop through joint inputs, contact/input errors,
 % names and structure after the builder is freed, limits, mimics, frames and their errors,
-% whole states, step_n, contact settings and diagnostics. Run by run_octave_tests.sh; prints
+% whole states, step_n, contact settings and diagnostics, recordings for the viewer. Run by
+% run_octave_tests.sh; prints
 % a closing "N passed, N failed" line and returns the number of failures.
 function failed = test_maxdyn()
   passed = 0; failed = 0;
@@ -11,7 +12,8 @@ function failed = test_maxdyn()
            @pd_loop_with_joint_input, @contact_and_input_errors, ...
            @names_and_structure_after_the_builder_is_freed, @names_limits_mimics_frames_errors, ...
            @collision_shapes, @states_step_n_settings_and_diagnostics, @queries, ...
-           @linearization, @lqr_cart_double_pendulum, @violated_start_is_refused_and_assembled};
+           @linearization, @lqr_cart_double_pendulum, @violated_start_is_refused_and_assembled, ...
+           @recording};
   for i = 1:numel(tests)
     name = func2str(tests{i});
     try
@@ -544,4 +546,42 @@ function lqr_cart_double_pendulum()
   printf('octave LQR: %d Riccati iterations, worst tilt %.6e rad, final state %s\n', it, worst, mat2str(x', 6));
   assert(abs(worst - 6.613299e-2) <= 1e-6, 'worst tilt');
   assert(all(abs(x - final) <= 1e-7 + 4e-4 * abs(final)), 'final state');
+end
+
+
+function recording()
+  % issue 26: a recording for the viewer from Octave: the model once, a frame per
+  % addFrame (the time, every body's pose), read back as JSON; another model's sim and a
+  % path that cannot be created raise status 12 (INVALID_ARGUMENT); nothing is leaked
+  live = maxdyn_mex('live_objects');
+  [model, j1, j2] = double_pendulum();
+  s = MaxdynSim(model, 0.01);
+  s.setJointPosition(j1, 0.5);
+  path = [tempname() '.json'];
+  r = s.record(path);
+  r.addFrame();
+  s.step(10);
+  r.addFrame(s);
+  r.record(20, 4);                          % 5 more frames
+  assert(r.frameCount == 7);
+  other = MaxdynSim(double_pendulum(), 0.01);
+  expect_status(@() r.addFrame(other), 12);
+  r.close();
+  r.close();                                % idempotent
+  data = jsondecode(fileread(path));
+  delete(path);
+  assert(numel(data.bodies) == 2, 'two bodies');
+  t = arrayfun(@(f) f.t, data.frames);
+  assert(max(abs(t(:)' - [0 0.1 0.14 0.18 0.22 0.26 0.3])) < 1e-9, 'frame times');
+  x = data.frames(end).x;
+  bs = s.bodyStates();
+  assert(numel(x) == 6 && abs(x(3) - bs(3, 1)) < 1e-12, 'the last frame is the sim now');
+  expect_status(@() MaxdynRecorder(s, '/no-such-dir/x.json'), 12);
+  path2 = [tempname() '.json'];
+  unclosed = s.record(path2);               % closed when deleted
+  clear r unclosed other s model
+  assert(maxdyn_mex('live_objects') == live, 'objects leaked');
+  data = jsondecode(fileread(path2));       % a finished file, without frames
+  delete(path2);
+  assert(isempty(data.frames), 'no frames');
 end

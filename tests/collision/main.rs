@@ -1,6 +1,9 @@
 //! Collision shapes on bodies (issue 12): contacts found every step between shapes, several
 //! points per pair, body–body contacts through the broad phase.
 
+#[path = "../common/require.rs"]
+mod require;
+
 mod boxes;
 mod capi;
 mod overlap;

@@ -79,9 +79,7 @@ const PANDA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-
 /// SRDF's disabled pairs, a user turns self-collision on for the pairs that matter.
 #[test]
 fn panda_fingers_do_not_pass_through_each_other() {
-    if !std::path::Path::new(PANDA).exists() {
-        assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no {PANDA}");
-        println!("NOTICE: URDF corpus not installed; run tests/setup.sh. Skipped.");
+    if !crate::require::corpus("panda_fingers_do_not_pass_through_each_other", PANDA) {
         return;
     }
     let options = UrdfOptions { collision: true, joint_limits: false, ..UrdfOptions::default() };

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 mod c_artifacts;
+pub mod require;
 #[allow(unused_imports)]
 pub use c_artifacts::*;
 

@@ -10,6 +10,9 @@ use maxdyn::math::{from_rotation_vector, qmul, rotation_vector, V3};
 use maxdyn::urdf::{Urdf, UrdfOptions};
 use maxdyn::{JointType, Model, Parent, Sim};
 
+#[path = "require.rs"]
+mod require;
+
 pub const PANDA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/panda_description/urdf/panda.urdf");
 pub const A1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/a1_unitree_ros.urdf");
 
@@ -80,11 +83,9 @@ pub fn a1(floating: bool) -> Arc<Model> {
 }
 
 
-/// The panda (fixed base, fixed links merged); None (with a notice) without the corpus.
-pub fn panda() -> Option<Arc<Model>> {
-    if !std::path::Path::new(PANDA).exists() {
-        assert!(std::env::var("MAXDYN_REQUIRE_CORPUS").as_deref() != Ok("1"), "MAXDYN_REQUIRE_CORPUS=1 but no panda at {PANDA}");
-        println!("NOTICE: URDF corpus not installed; run tests/setup.sh. Skipped.");
+/// The panda (fixed base, fixed links merged); None when `test` is skipped without the corpus.
+pub fn panda(test: &str) -> Option<Arc<Model>> {
+    if !require::corpus(test, PANDA) {
         return None;
     }
     Some(Arc::new(Model::new(&Urdf::from_file(PANDA, false).unwrap().builder).unwrap()))

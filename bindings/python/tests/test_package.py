@@ -111,8 +111,15 @@ def test_getters_and_options():
     assert limit.shape == (5,) and limit[1] == -2.0 and limit[2] == 2.0
     assert abs(limit[0] - 1.0) < 1e-12
     assert sim.limit_violation() == 0.0 and sim.mimic_violation() == 0.0
-    sim.set_solver_options(1e-11, 50, 1e-9)
-    assert sim.solver_options() == (1e-11, 50, 1e-9)
+    sim.options = maxdyn.SolverOptions(tolerance=1e-11, max_iterations=50, acceptance=1e-9)
+    assert (sim.options.tolerance, sim.options.max_iterations, sim.options.acceptance) == (1e-11, 50, 1e-9)
+    # the deprecated spellings still work, and warn
+    with pytest.warns(DeprecationWarning, match="Sim.options"):
+        sim.set_solver_options(1e-10, 40, 1e-8)
+    with pytest.warns(DeprecationWarning, match="Sim.options"):
+        assert sim.solver_options() == (1e-10, 40, 1e-8)
+    with pytest.warns(DeprecationWarning, match="count_shape_contacts"):
+        assert sim.shape_contact_count == sim.count_shape_contacts() == 0
     sim.options = maxdyn.SolverOptions(max_splits=1, contact_margin=0.1)
     assert sim.options.max_splits == 1 and sim.contact_margin == 0.1
     sim.contact_tolerance = 1e-7
