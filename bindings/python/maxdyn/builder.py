@@ -293,6 +293,12 @@ class Builder(Handle):
         number of directions 2-16, or CONE_NONLINEAR with 0)."""
         check(lib.maxdyn_builder_set_collision_cone(self.ptr, as_id(cone_type, "cone_type"), as_id(directions, "directions")))
 
+    def set_contact_capacity(self, slots: int) -> None:
+        """Most contact points between collision shapes a step may hold (default 24 per
+        shape on a body, at least 64). It fixes the size of a saved state; a step that
+        needs more is refused with MaxdynError (status CONTACT_CAPACITY)."""
+        check(lib.maxdyn_builder_set_contact_capacity(self.ptr, as_id(slots, "slots")))
+
     def set_jointed_bodies_collide(self, collide: bool) -> None:
         """Whether the shapes of a joint's two bodies collide (default False)."""
         check(lib.maxdyn_builder_set_jointed_bodies_collide(self.ptr, 1 if collide else 0))

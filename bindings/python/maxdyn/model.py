@@ -57,6 +57,11 @@ class Model(Handle):
         return count(lib.maxdyn_model_get_contact_count, self.ptr)
 
     @property
+    def contact_capacity(self) -> int:
+        """Most contact slots between collision shapes a step may hold (0 without shapes)."""
+        return count(lib.maxdyn_model_get_contact_capacity, self.ptr)
+
+    @property
     def loop_count(self) -> int:
         """Independent kinematic loops closed by the joints."""
         return count(lib.maxdyn_model_get_loop_count, self.ptr)

@@ -240,6 +240,11 @@ class Sim(Queries, Handle):
         """Contact points between collision shapes after the last step."""
         return count(lib.maxdyn_sim_get_shape_contact_count, self.ptr)
 
+    def contact_slots(self) -> int:
+        """Contact slots the step's layout holds now (filled, or kept for a pair that
+        needed them): at most Model.contact_capacity."""
+        return count(lib.maxdyn_sim_get_contact_slots, self.ptr)
+
     @property
     def shape_contact_count(self) -> int:
         """Deprecated: the older spelling of count_shape_contacts() (the last step's

@@ -611,6 +611,30 @@ def test_shape_contact_reports():
         assert list(c.normal) == [0.0, 0.0, 1.0] and abs(c.point[2]) < 1e-9
 
 
+def test_contact_capacity_fixes_the_state_size():
+    """The state's size is the model's: 64 contact slots by default for one box, the same
+    before and after it lands; a capacity of 3 refuses the landing with status 209."""
+    def box_model(capacity=None):
+        with maxdyn.Builder() as b:
+            body = b.add_body(1.0, [0.0067, 0, 0, 0, 0.0067, 0, 0, 0, 0.0067])
+            b.set_body_pose(body, [0, 0, 0.1], [1, 0, 0, 0])
+            b.add_shape(body, maxdyn.SHAPE_BOX, [0.1, 0.1, 0.1])
+            b.add_shape(maxdyn.WORLD, maxdyn.SHAPE_PLANE)
+            if capacity is not None:
+                b.set_contact_capacity(capacity)
+            return maxdyn.Model(b)
+    model = box_model()
+    assert model.contact_capacity == 64
+    sim = maxdyn.Sim(model, 0.01)
+    before = sim.state()
+    sim.step(5)
+    assert sim.contact_slots() == 4 and len(sim.state()) == len(before) == 55 + 64 * 35
+    sim.set_state(before)
+    tight = maxdyn.Sim(box_model(3), 0.01)
+    expect_status(209, ["maxdyn_sim_step", "4 contact slots", "capacity of 3"], tight.step)
+    assert tight.step_count == 0
+
+
 def test_a_violated_start_is_refused_and_assembled():
     # the builder leaves the bodies at the origin: the sim places them by the joint tree
     model, (b1, b2), (j1, j2) = double_pendulum()
