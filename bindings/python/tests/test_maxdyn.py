@@ -334,7 +334,7 @@ def test_solver_options_struct_and_step_stats():
     expect_rejected([
         (lambda: setattr(sim, "options", maxdyn.SolverOptions(max_splits=-1)), 12, "options.max_splits"),
         (lambda: setattr(sim, "options", maxdyn.SolverOptions(tolerance=math.nan)), 5, "options.tolerance"),
-        (lambda: setattr(sim, "options", maxdyn.SolverOptions(acceptance=1e-12)), 12, "acceptance"),
+        (lambda: setattr(sim, "options", maxdyn.SolverOptions(acceptance=1e-12)), 12, "options.acceptance"),
     ])
     assert sim.options == custom
     sim.options = maxdyn.SolverOptions()
