@@ -178,9 +178,7 @@ fn state_derivatives_with_force_elements_match_central_differences() {
 /// An arm pushed against its joint limits: four revolute joints and a prismatic one, each
 /// limited, driven into their bounds (the limits carry load). A against central
 /// differences in both coordinates, the limits solved to 1e-12. Measured (3 limits loaded):
-/// 3.7e-9 (minimal), 1.1e-10 (maximal). Before the active-set polish closed the loaded
-/// limits exactly (the barrier's smoothed step): 6.0e-10 and 1.8e-8; the bound on the
-/// minimal error was raised from 3e-9 to 5e-9 with it.
+/// 4.8e-10 (minimal), 9.5e-11 (maximal).
 #[test]
 fn state_derivatives_with_joint_limits_match_central_differences() {
     use maxdyn::{Builder, Inertia, JointType, Model, Parent};
@@ -208,7 +206,7 @@ fn state_derivatives_with_joint_limits_match_central_differences() {
     for coords in [Coords::Minimal, Coords::Maximal] {
         let (ea, _) = linearization_error(&sim, coords, 1e-6);
         println!("arm on {loaded} limits, {coords:?}: A {ea:.1e}");
-        let bound = if coords == Coords::Minimal { 5e-9 } else { 8e-8 };
+        let bound = if coords == Coords::Minimal { 3e-9 } else { 8e-8 };
         assert!(ea < bound, "{coords:?}: A {ea:e}");
     }
     assert!(loaded >= 3, "{loaded} limits carry load");
@@ -247,13 +245,7 @@ fn state_derivatives_with_mimic_joints_match_central_differences() {
 /// Collision shapes (found contacts): a box resting on its face on a world plane (four
 /// corner points, friction 0.8), pushed sideways by 2 N at a point above its centre,
 /// sticking. A against central differences (maximal), contacts solved to 1e-12. Measured
-/// 5.6e-7 (the bar: 1e-6). It was 1.4e-8 before the active-set polish: its exact
-/// gap rows leave the four corners' normal forces statically indeterminate but for the
-/// friction rows' barrier, and the step's dependence on the tilt then curves so sharply
-/// that central differences carry a truncation error ∝ h in the tilt columns (2e-4,
-/// 2e-5, 3e-7 at h = 1e-5, 1e-6, 1e-7), converging to the analytic derivative; without
-/// friction the error stays at the differences' noise (1e-9). The bound was raised from
-/// 6e-8 to 7e-7 with it.
+/// 1.4e-8.
 #[test]
 fn state_derivatives_with_collision_shapes_match_central_differences() {
     use maxdyn::{Builder, Inertia, Model, Parent, ShapeKind};
@@ -277,5 +269,5 @@ fn state_derivatives_with_collision_shapes_match_central_differences() {
     assert_eq!(sim.shape_contact_count(), 4);
     let (ea, _) = linearization_error(&sim, Coords::Maximal, 1e-6);
     println!("box on its face: A {ea:.1e}");
-    assert!(ea < 7e-7, "A {ea:e}");
+    assert!(ea < 6e-8, "A {ea:e}");
 }

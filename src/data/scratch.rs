@@ -46,6 +46,9 @@ pub struct Scratch {
     pub contacts: ContactWork,
     /// The interior point's solution beside its polish (`step::interior_point::polish`).
     pub polish: Unpolished,
+    /// `matrix` holds the factors of a Newton matrix of the contact solve under way (the
+    /// polish's first try reuses them).
+    pub factored: bool,
 }
 
 /// The interior point's solution as it converged, kept while the active-set polish
@@ -67,6 +70,6 @@ impl Scratch {
     pub fn new(model: &Model) -> Scratch {
         let contacts = ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len());
         let polish = Unpolished { s: vec![0.0; model.system_size()], e: vec![0.0; contacts.vars.e.len()], selection: contacts.selection.clone(), polished: false };
-        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish }
+        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, factored: false }
     }
 }

@@ -72,22 +72,15 @@ pub struct Model {
     /// Per step-vector row, the weight Newton's convergence test gives its residual
     /// (`step::problem::Equations::residual_norm`); empty when every weight is 1.
     pub residual_weights: Vec<f64>,
-    /// Hash of every number of the builder it was compiled from (`fingerprint`): a saved
-    /// state names its model by it. A layout keeps its model's.
-    pub fingerprint: u64,
+    /// Hash of every number of the model (`fingerprint`), computed when a state is first
+    /// saved or restored: a saved state names its model by it.
+    fingerprint: std::sync::OnceLock<u64>,
 }
 
 impl Model {
     /// Compiles `b`. An empty mechanism, and mimics that define a coordinate twice or
     /// through itself (`mimic::check`), are `Error::InvalidModel`.
     pub fn new(b: &Builder) -> Result<Model> {
-        let mut m = Model::compile(b)?;
-        m.fingerprint = super::fingerprint::of(b);
-        Ok(m)
-    }
-
-    /// [`Model::new`] without the fingerprint.
-    fn compile(b: &Builder) -> Result<Model> {
         if b.bodies.is_empty() {
             return Err(Error::InvalidModel("the mechanism has no bodies".into()));
         }
@@ -141,8 +134,14 @@ impl Model {
             collision: b.collision.clone(),
             described_contacts: b.contacts.len(),
             jointed_bodies,
-            fingerprint: 0,
+            fingerprint: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Hash of every number and choice of the model as built (`model::fingerprint`), so
+    /// that a saved state names the model it came from. Computed once, when first asked.
+    pub fn fingerprint(&self) -> u64 {
+        *self.fingerprint.get_or_init(|| super::fingerprint::of(self))
     }
 
     /// This model with `found` contacts after its descriptions: the graph, elimination
@@ -175,9 +174,8 @@ impl Model {
             frames: self.frames.clone(),
             collision: self.collision.clone(),
         };
-        let mut m = Model::compile(&b)?;
+        let mut m = Model::new(&b)?;
         m.described_contacts = self.described_contacts;
-        m.fingerprint = self.fingerprint;
         Ok(m)
     }
 

@@ -89,7 +89,7 @@ fn counts(model: &Model, d: &Data) -> [usize; COUNTS] {
 
 /// The model's fingerprint as two exact doubles.
 fn fingerprint(model: &Model) -> [f64; 2] {
-    let f = model.fingerprint;
+    let f = model.fingerprint();
     [(f >> 32) as f64, (f & 0xffff_ffff) as f64]
 }
 

@@ -13,18 +13,23 @@ use crate::step::problem::{norm2, norm_inf, Equations};
 /// (it.r, cw.re); the direction goes to it.ds and cw.de. False when the matrix is
 /// singular or the direction not finite.
 pub fn direction(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
-    let Scratch { it: w, matrix, reference, contacts: cw, .. } = sc;
+    let Scratch { it: w, matrix, reference, contacts: cw, factored, .. } = sc;
     let sym = &eqs.model.symbolic;
     eqs.jacobian(&w.s, matrix);
     w.ds.copy_from_slice(&w.r);
     if !contact_rows::assemble(eqs, &w.s, cw, matrix, &mut w.ds) {
         return false;
     }
-    if linear == LinearSolve::Refined {
-        reference.values.copy_from_slice(&matrix.values);
-        contact_rows::regularize(eqs, cw, matrix);
+    match linear {
+        LinearSolve::Plain => {}
+        LinearSolve::Regularized => contact_rows::regularize(eqs, cw, matrix),
+        LinearSolve::Refined => {
+            reference.values.copy_from_slice(&matrix.values);
+            contact_rows::regularize(eqs, cw, matrix);
+        }
     }
-    if matrix.factor(sym).is_err() {
+    *factored = matrix.factor(sym).is_ok();
+    if !*factored {
         return false;
     }
     w.ds.iter_mut().for_each(|d| *d = -*d);
@@ -62,6 +67,10 @@ pub enum LinearSolve {
     /// Factor the matrix as assembled and solve once.
     Plain,
     /// Factor it with the contacts' pivots regularized (`contact_rows::regularize`) and
+    /// solve once: the active-set polish, whose closed contacts have zero pivots and whose
+    /// Newton iteration absorbs the regularization's bias (1e-10 relative).
+    Regularized,
+    /// Factor it with the contacts' pivots regularized (`contact_rows::regularize`) and
     /// refine each solution against the matrix as assembled: for statically indeterminate
     /// contact sets (piles, grasps), where the plain solve's rounding grows as μ → 0.
     Refined,
@@ -75,7 +84,7 @@ pub enum LinearSolve {
 /// contact sets (ECOS, Clarabel, IPOPT: regularize, then refine).
 fn solve(eqs: &Equations, matrix: &BlockMatrix, reference: &BlockMatrix, w: &mut Iterate, linear: LinearSolve) {
     let sym = &eqs.model.symbolic;
-    if linear == LinearSolve::Plain {
+    if linear != LinearSolve::Refined {
         matrix.solve(sym, &mut w.ds);
         return;
     }

@@ -109,6 +109,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         IterationCap::AtMost(n) => opts.max_iterations.min(n),
     };
     let mut stats = StepStats { contacts: model.contacts.len(), ..StepStats::default() };
+    sc.factored = false;
     let predictor_corrector = opts.contact_predictor_corrector;
     let (mut mu, mut phase) = match start {
         Start::Fresh => {
