@@ -141,7 +141,10 @@ impl Model {
     /// Hash of every number and choice of the model as built (`model::fingerprint`), so
     /// that a saved state names the model it came from. Computed once, when first asked.
     pub fn fingerprint(&self) -> u64 {
-        *self.fingerprint.get_or_init(|| super::fingerprint::of(self))
+        *self.fingerprint.get_or_init(|| {
+            let described = &self.contacts[..self.described_contacts];
+            super::fingerprint::of(&(&self.gravity, &self.bodies, &self.joints, &self.forces, described, &self.limits, &self.mimics, &self.frames, &self.collision))
+        })
     }
 
     /// This model with `found` contacts after its descriptions: the graph, elimination

@@ -168,6 +168,7 @@ declare("maxdyn_sim_get_step_stats_sized", _i32, _handle, ctypes.POINTER(StepSta
 declare("maxdyn_sim_get_shape_contact_count", _i32, _handle, _i32_p)
 declare("maxdyn_sim_get_shape_contacts", _i32, _handle, ctypes.POINTER(ShapeContact), _size, ctypes.POINTER(_size))
 declare("maxdyn_solver_options_default", SolverOptions)
+SolverOptions.default = lib.maxdyn_solver_options_default
 declare("maxdyn_sim_set_options", _i32, _handle, ctypes.POINTER(SolverOptions))
 declare("maxdyn_sim_get_options", _i32, _handle, ctypes.POINTER(SolverOptions))
 declare("maxdyn_batch_new", _i32, _handle, _size, ctypes.c_double, _size, _handle_p)

@@ -78,11 +78,14 @@ class SolverOptions(_Struct):
         ("joint_tolerance", ctypes.c_double),
     ]
 
-    def __init__(self, **fields: Any) -> None:
-        from ._lib import lib  # here, not at the top: _lib declares functions with these structs
+    # the library's defaults (maxdyn_solver_options_default), set by _lib once it has
+    # declared the function: _lib declares functions with these structs, so this module
+    # does not import it
+    default: Any = None
 
+    def __init__(self, **fields: Any) -> None:
         super().__init__()
-        ctypes.memmove(ctypes.byref(self), ctypes.byref(lib.maxdyn_solver_options_default()), ctypes.sizeof(self))
+        ctypes.memmove(ctypes.byref(self), ctypes.byref(SolverOptions.default()), ctypes.sizeof(self))
         for name, value in fields.items():
             if name not in dict(self._fields_):
                 raise TypeError(f"SolverOptions has no field {name!r}")

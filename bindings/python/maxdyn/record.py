@@ -10,6 +10,7 @@ from typing import Optional, Union
 from ._lib import _handle, lib
 from ._util import Handle, as_id
 from .errors import check
+
 from .sim import Sim
 
 __all__ = ["Recorder"]

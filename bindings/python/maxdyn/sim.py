@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -22,9 +22,6 @@ from .constants import BODY_STATE_SIZE, CONTACT_SIZE
 from .errors import check
 from .model import Model
 from .queries import Queries
-
-if TYPE_CHECKING:
-    from .record import Recorder
 
 __all__ = ["Sim"]
 
@@ -364,11 +361,3 @@ class Sim(Queries, Handle):
     def spring_energy(self) -> float:
         """Potential energy in the springs (part of energy()[1])."""
         return double(lib.maxdyn_sim_get_spring_energy, self.ptr)
-
-    # --- recording for the viewer
-    def record(self, path: "os.PathLike[str] | str") -> "Recorder":
-        """Opens a recording of this sim at `path` for the viewer (a Recorder: add_frame(),
-        close(), or a `with` block)."""
-        from .record import Recorder  # here: record.py imports this module
-
-        return Recorder(self, path)

@@ -187,7 +187,7 @@ def test_recording_from_python(tmp_path):
     assert abs(frames[-1]["x"][2] - sim.body_state(0)[2]) < 1e-12
     # another model's sim, a path that cannot be created
     other = maxdyn.Sim(arm()[0], 0.01)
-    with sim.record(tmp_path / "b.json") as rec2:
+    with maxdyn.Recorder(sim, tmp_path / "b.json") as rec2:
         with pytest.raises(maxdyn.MaxdynError) as e:
             rec2.add_frame(other)
         assert e.value.status == 12                # MAXDYN_STATUS_INVALID_ARGUMENT
