@@ -78,7 +78,9 @@ fn learned_quadruped_gait_runs_10_s_on_second_order_cones() {
     assert!(r.failure.is_none(), "{:?}", r.failure);
     assert_eq!(r.steps, 10_000);
     assert!((r.distance - 23.27).abs() < 0.05 * 23.27, "walked {} m (measured 23.27 m)", r.distance);
-    assert!(r.max_penetration < 1e-14, "penetration {:e} m", r.max_penetration);
+    // a closed foot's gap is zero to what its row resolves, tolerance × dt = 1e-13 m
+    // (measured 1.5e-14 m with the active-set polish; 1e-14 before, the barrier's gaps)
+    assert!(r.max_penetration < 1e-13, "penetration {:e} m", r.max_penetration);
     assert!(r.iterations as f64 <= 15.0 * r.steps as f64, "{} iterations in {} steps", r.iterations, r.steps);
 }
 
