@@ -26,3 +26,24 @@ pub struct StepStats {
     /// Intervals the step took: 1, or more when it had to be split (see `Sim::step`).
     pub substeps: usize,
 }
+
+impl StepStats {
+    /// Adds the work of `other` (a solve whose result was not kept) to this one's:
+    /// iterations, halvings, Tresca rounds, cold restarts and substeps add up; the
+    /// measurements (residual, contacts, complementarity) and flags stay this one's.
+    pub fn add_work(&mut self, other: &StepStats) {
+        self.iterations += other.iterations;
+        self.line_search_halvings += other.line_search_halvings;
+        self.tresca_rounds += other.tresca_rounds;
+        self.cold_restarts += other.cold_restarts;
+        self.substeps += other.substeps;
+    }
+
+    /// This solve followed by `next`, whose result is kept: the work adds up, the flags
+    /// (`fallback`, `stalled`) hold if either set them, the measurements are `next`'s.
+    pub fn then(self, next: StepStats) -> StepStats {
+        let mut total = StepStats { fallback: self.fallback || next.fallback, stalled: self.stalled || next.stalled, ..next };
+        total.add_work(&self);
+        total
+    }
+}

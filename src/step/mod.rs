@@ -179,8 +179,7 @@ fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &Bo
     }
     warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
     let mut cold = interior_point::solve(eqs, sc, opts);
-    cold.stats.iterations += first.stats.iterations;
-    cold.stats.line_search_halvings += first.stats.line_search_halvings;
+    cold.stats.add_work(&first.stats);
     cold.stats.cold_restarts += 1;
     if cold.converged {
         return cold;
@@ -194,9 +193,8 @@ fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &Bo
 fn refined(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions, failed: Outcome) -> Outcome {
     warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
     let mut outcome = interior_point::solve_refined(eqs, sc, opts);
-    outcome.stats.iterations += failed.stats.iterations;
-    outcome.stats.line_search_halvings += failed.stats.line_search_halvings;
-    outcome.stats.cold_restarts = failed.stats.cold_restarts + 1;
+    outcome.stats.add_work(&failed.stats);
+    outcome.stats.cold_restarts += 1;
     outcome
 }
 

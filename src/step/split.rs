@@ -124,16 +124,7 @@ impl SplitPolicy {
                     self.split(model, d, opts, 0.5 * h, level + 1, failed)?
                 }
             };
-            total = StepStats {
-                iterations: total.iterations + st.iterations,
-                substeps: total.substeps + st.substeps,
-                line_search_halvings: total.line_search_halvings + st.line_search_halvings,
-                tresca_rounds: total.tresca_rounds + st.tresca_rounds,
-                cold_restarts: total.cold_restarts + st.cold_restarts,
-                fallback: total.fallback || st.fallback,
-                stalled: total.stalled || st.stalled,
-                ..st
-            };
+            total = total.then(st);
         }
         Ok(total)
     }

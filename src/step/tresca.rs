@@ -40,8 +40,8 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, first: Ou
     for _ in 0..ROUNDS {
         warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
         let round = interior_point::solve(eqs, sc, opts);
-        stats.iterations += round.stats.iterations;
-        stats.line_search_halvings += round.stats.line_search_halvings;
+        // a round's result is not kept (the fixed point goes on): only its work counts
+        stats.add_work(&round.stats);
         stats.tresca_rounds += 1;
         if !round.converged {
             break;
@@ -63,14 +63,7 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, first: Ou
             bound.set_frozen(false);
             let mu_end = 0.1 * opts.contact_tolerance;
             let polish = interior_point::solve_with(eqs, sc, opts, Start::Polish { mu: mu_end }, IterationCap::Options, interior_point::LinearSolve::Plain);
-            let st = polish.stats;
-            stats.iterations += st.iterations;
-            stats.line_search_halvings += st.line_search_halvings;
-            stats.residual = st.residual;
-            stats.complementarity = st.complementarity;
-            stats.active_contacts = st.active_contacts;
-            stats.stalled |= st.stalled;
-            return Outcome { stats, converged: polish.converged };
+            return Outcome { stats: stats.then(polish.stats), converged: polish.converged };
         }
     }
     sc.contacts.tresca.set_frozen(false);
