@@ -173,44 +173,22 @@ impl BlockMatrix {
 
     /// Solves A x = b in place (b in node-offset layout) with the factorization (alg. 2, 4).
     pub fn solve(&self, sym: &Symbolic, b: &mut [f64]) {
-        let vals = &self.values;
-        for &i in &sym.order {
-            if self.decoupled[i] {
-                continue;
-            }
-            let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
-            let d = sym.diag[i];
-            let rows = oi..oi + ni;
-            lu_solve(&vals[d..d + ni * ni], ni, &self.piv[rows.clone()], &self.inv_pivot[rows.clone()], &mut b[rows], 1);
-            for &(j, _, lower) in &sym.later[i] {
-                if self.decoupled[j] {
-                    continue;
-                }
-                let (oj, nj) = (sym.offsets[j], sym.sizes[j]);
-                let (bi, bj) = split_two(b, oi, ni, oj, nj);
-                gemv_sub(bj, &vals[lower..lower + nj * ni], bi, nj, ni);
-            }
-        }
-        for &i in sym.order.iter().rev() {
-            if self.decoupled[i] {
-                continue;
-            }
-            let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
-            for &(k, upper, _) in &sym.later[i] {
-                if self.decoupled[k] {
-                    continue;
-                }
-                let (ok, nk) = (sym.offsets[k], sym.sizes[k]);
-                let (bi, bk) = split_two(b, oi, ni, ok, nk);
-                gemv_sub(bi, &vals[upper..upper + ni * nk], bk, ni, nk);
-            }
-        }
+        // one column: the matrix-vector kernel (the step's hot path)
+        self.substitute(sym, b, 1, |y, a, x, rows, cols, _| gemv_sub(y, a, x, rows, cols));
     }
 
     /// Solves A X = B in place for `m` right-hand sides at once, B row-major (n × m, rows
     /// in node-offset layout): the same elimination as [`BlockMatrix::solve`], each block
     /// operation applied to m columns (the step's derivatives, one column per state entry).
     pub fn solve_many(&self, sym: &Symbolic, b: &mut [f64], m: usize) {
+        self.substitute(sym, b, m, panel_sub);
+    }
+
+    /// The forward and backward substitutions of `solve` and `solve_many` on `m` columns;
+    /// `sub(Y, A, X, r, c, m)` is Y −= A X for an r × c block A. Generic, not `dyn`: each
+    /// caller gets its own copy with its kernel inlined (and m = 1 folded in for `solve`).
+    #[inline(always)]
+    fn substitute(&self, sym: &Symbolic, b: &mut [f64], m: usize, sub: impl Fn(&mut [f64], &[f64], &[f64], usize, usize, usize)) {
         let vals = &self.values;
         for &i in &sym.order {
             if self.decoupled[i] {
@@ -226,7 +204,7 @@ impl BlockMatrix {
                 }
                 let (oj, nj) = (sym.offsets[j], sym.sizes[j]);
                 let (bi, bj) = split_two(b, oi * m, ni * m, oj * m, nj * m);
-                panel_sub(bj, &vals[lower..lower + nj * ni], bi, nj, ni, m);
+                sub(bj, &vals[lower..lower + nj * ni], bi, nj, ni, m);
             }
         }
         for &i in sym.order.iter().rev() {
@@ -240,7 +218,7 @@ impl BlockMatrix {
                 }
                 let (ok, nk) = (sym.offsets[k], sym.sizes[k]);
                 let (bi, bk) = split_two(b, oi * m, ni * m, ok * m, nk * m);
-                panel_sub(bi, &vals[upper..upper + ni * nk], bk, ni, nk, m);
+                sub(bi, &vals[upper..upper + ni * nk], bk, ni, nk, m);
             }
         }
     }
