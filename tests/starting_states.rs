@@ -219,7 +219,7 @@ fn from_c_a_violated_start_is_refused_with_its_status_and_assembled() {
         ok(maxdyn_sim_step(s));
         assert_eq!(maxdyn_sim_assemble(null_mut(), &mut removed), MAXDYN_STATUS_NULL_POINTER);
         assert_eq!(maxdyn_sim_get_joint_violation(s, null_mut(), &mut violation), MAXDYN_STATUS_NULL_POINTER);
-        let name = |s: maxdyn_status| unsafe { std::ffi::CStr::from_ptr(maxdyn_status_string(s as i32)) }.to_str().unwrap().to_string();
+        let name = |s: maxdyn_status| std::ffi::CStr::from_ptr(maxdyn_status_string(s as i32)).to_str().unwrap().to_string();
         assert_eq!(name(MAXDYN_STATUS_JOINT_VIOLATION), "the start violates a joint (assemble the sim)");
         assert_eq!(name(MAXDYN_STATUS_ASSEMBLY_FAILED), "a kinematic loop cannot close at these poses");
         maxdyn_sim_free(s);

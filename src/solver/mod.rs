@@ -8,13 +8,9 @@ pub mod ordering;
 pub mod sparsity;
 pub mod symbolic;
 
-// a test hook: public only for the test suite
+// a test hook (the test suite and the contact-system check in `sim`): not shipped
 #[cfg(feature = "test-support")]
 pub mod dense_reference;
-// the contact-system check in `sim` uses it too; crate-internal without the feature
-#[cfg(not(feature = "test-support"))]
-#[allow(dead_code)]
-pub(crate) mod dense_reference;
 
 pub use graph_ldu::{BlockMatrix, SingularPivot};
 pub use ordering::EliminationOrder;

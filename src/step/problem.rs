@@ -72,7 +72,6 @@ pub struct Outcome {
     pub converged: bool,
 }
 
-/// Largest absolute entry (NaN counts as largest).
 /// ‖v‖∞, NaN if any entry is NaN. Four independent lanes of `max` vectorize; NaN (which
 /// `max` skips) is caught by the lanes' x − x sums, and then the scalar fold decides.
 pub fn norm_inf(v: &[f64]) -> f64 {

@@ -58,7 +58,6 @@ pub enum IterationCap {
     /// `SolverOptions::max_iterations`.
     Options,
     /// At most this many (and at most `max_iterations`): stops a solve part way (tests).
-    #[cfg_attr(not(feature = "test-support"), allow(dead_code))]
     AtMost(usize),
 }
 
