@@ -74,6 +74,7 @@ trait ConeKind {
     /// `Layout::centre`).
     fn centre(&self, y: &mut [f64], mu: f64);
     /// Friction K and E rows, with `bound` = μ_f × the normal force that bounds friction.
+    // many arguments: per-contact kernel of every Newton iteration: the cone's inputs and its two output row slices
     #[allow(clippy::too_many_arguments)]
     fn residual(&self, k: &[f64], e: &[f64], bv: &[f64], bound: f64, mu: f64, rk: &mut [f64], re: &mut [f64]);
     /// Friction E rows at barrier μ + d from those at μ.
@@ -165,6 +166,7 @@ impl Layout {
     /// Local residual: K rows (without the body terms −φ/dt and bv, added by the caller
     /// through `phi` and `bv`) and E rows. `limit`: the normal force that bounds friction,
     /// None for γ itself (Coulomb); Some(ĝ) freezes it (Tresca, see `interior_point`).
+    // many arguments: per-contact kernel of every Newton iteration: the contact's inputs and its two output row slices
     #[allow(clippy::too_many_arguments)]
     pub fn residual(&self, y: &[f64], phi: f64, bv: &[f64], mu_f: f64, limit: Option<f64>, dt: f64, mu: f64, rk: &mut [f64], re: &mut [f64]) {
         let (k, e) = y.split_at(self.nk);

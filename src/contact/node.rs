@@ -155,6 +155,7 @@ impl ContactNodes {
     /// friction when `frozen`): writes the node's diagonal block (nk × nk) into `diag` and
     /// turns `rk` (the K rows of the residual) into r_K − A_KE A_EE⁻¹ r_E. Returns false
     /// if A_EE is singular (the iterate left the cones' interior).
+    // many arguments: per-contact kernel of every Newton iteration: the iterate, the inputs and the two outputs as slices
     #[allow(clippy::too_many_arguments)]
     pub fn condense(&mut self, ci: usize, y: &[f64], re: &[f64], frozen: bool, dt: f64, diag: &mut [f64], rk: &mut [f64]) -> bool {
         let l = self.layouts[ci];

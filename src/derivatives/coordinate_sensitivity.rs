@@ -46,6 +46,7 @@ pub(super) fn mimic_blocks(eqs: &Equations, s: &[f64], out: &mut Vec<Block>) {
 
 /// The blocks of coordinate `i` of joint `j` acting with `force` on the bodies, with
 /// `coefficient` θ in residual row `row`.
+// many arguments: a private helper with two callers (joint limits, mimics) that pass different rows and coefficients
 #[allow(clippy::too_many_arguments)]
 fn coordinate_blocks(eqs: &Equations, s: &[f64], j: &Joint, i: usize, force: f64, row: usize, coefficient: f64, out: &mut Vec<Block>) {
     let at = &eqs.model.addresses;

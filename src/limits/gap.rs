@@ -49,6 +49,7 @@ pub fn next_coordinate(model: &Model, t: usize, tracked: &TrackedValues, x1: &[V
 
 /// Gap of limit side `l` at z_{k+2}(v, ω) advanced from z_{k+1} = (x1, q1) with the
 /// velocities `vel(body)`, and with `jac` its Jacobian per side (1 × 6 over (v, ω)).
+// many arguments: the contact point's signature (`ContactPoint::gap_and_jacobian`) plus the side and its tracked angles: the two are called side by side in `step::inequalities`
 #[allow(clippy::too_many_arguments)]
 pub fn gap_and_jacobian(model: &Model, l: usize, tracked: &TrackedValues, x1: &[V3], q1: &[V4], dt: f64, vel: impl Fn(usize) -> (V3, V3), jac: Option<&mut [[f64; 6]; 2]>) -> f64 {
     let side = &model.limit_sides[l];

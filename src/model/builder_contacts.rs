@@ -77,6 +77,7 @@ impl Builder {
 
     /// Sphere (centre `pa` in body_a's frame, radius `ra`) against sphere (`pb`, `rb`) on
     /// another body.
+    // many arguments: one argument per physical parameter, as `maxdyn_builder_add_sphere_contact` takes them
     #[allow(clippy::too_many_arguments)]
     pub fn add_sphere_contact(&mut self, body_a: BodyId, pa: [f64; 3], ra: f64, body_b: BodyId, pb: [f64; 3], rb: f64, friction: f64) -> Result<ContactId> {
         self.body(body_a)?;

@@ -54,6 +54,7 @@ impl Builder {
     /// Point-to-point spring-damper between point `pa` of `body_a` (or the world point
     /// `pa` for [`Parent::World`]) and point `pb` of `body_b` (body frames), acting along
     /// the line between them. Returns the element's index.
+    // many arguments: one argument per physical parameter, as `maxdyn_builder_add_spring` takes them
     #[allow(clippy::too_many_arguments)]
     pub fn add_spring(
         &mut self,

@@ -198,6 +198,7 @@ fn owner_world_pose(o: Owner, body_pose: &[Pose]) -> Pose {
 /// body's frame (the two frames coincide at zero coordinates); `axis` is in that joint
 /// frame (the second: a universal joint's child axis, `compose`). So the child
 /// orientation at zero is q_a ⊗ t1.q ⊗ t2.q*, the offset.
+// many arguments: a joint between two owners, each with its frame: the pairs are swapped by one caller
 #[allow(clippy::too_many_arguments)]
 fn add_between(b: &mut Builder, kind: JointType, parent: Owner, t1: &Pose, child: Owner, t2: &Pose, axes: &[V3; 2], what: &str) -> Result<usize> {
     let child = match child {

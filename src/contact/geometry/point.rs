@@ -100,6 +100,7 @@ impl ContactPoint {
 
 /// sign · ∂(n·(x + Q(q) p))/∂(v, ω) at q = q1 ⊗ step(ω): n dt for v, and the rotation's
 /// chain through the quaternion for ω (velocity units of the body residual).
+// many arguments: inlined kernel of the gap Jacobian: the point's pose pieces as the caller holds them
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn side_jacobian(n: &V3, p: &V3, q1: &V4, q2: &V4, w: &V3, dt: f64, sign: f64, out: &mut [f64; 6]) {

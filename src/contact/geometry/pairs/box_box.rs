@@ -96,6 +96,7 @@ fn nearest_corner<'s>(a: &'s Solid, ea: &V3, b: &'s Solid, eb: &V3) -> Candidate
 /// The face contact with reference face `i` of box `r` (its side towards `inc`) and the
 /// incident face of box `inc`; `swapped`: `r` is the second shape (side 2). The nearest
 /// corner (`nearest`) comes first when it is lower than every clipped point.
+// many arguments: the two boxes with their half-extents, called twice with the roles swapped
 #[allow(clippy::too_many_arguments)]
 fn face_points(r: &Solid, er: &V3, inc: &Solid, ei: &V3, i: usize, swapped: bool, nearest: Candidate, points: &mut Points) {
     let sign = if r.axis(i).dot(&(inc.x - r.x)) >= 0.0 { 1.0 } else { -1.0 };
@@ -138,6 +139,7 @@ fn face_points(r: &Solid, er: &V3, inc: &Solid, ei: &V3, i: usize, swapped: bool
 
 /// The edge contact along l = a_i × b_j: the closest points of a's edge along a_i that
 /// leads towards b and b's edge along b_j that leads towards a; apart, their distance.
+// many arguments: the two boxes with their half-extents and the edge pair, as the edge search holds them
 #[allow(clippy::too_many_arguments)]
 fn edge_point(a: &Solid, b: &Solid, ea: &V3, eb: &V3, i: usize, j: usize, l: V3, points: &mut Points) {
     let n = if l.dot(&(b.x - a.x)) >= 0.0 { l } else { -l }; // from a towards b
