@@ -80,7 +80,11 @@ pub fn norm_inf(v: &[f64]) -> f64 {
     for c in &mut chunks {
         for k in 0..4 {
             max[k] = max[k].max(c[k].abs());
-            poison[k] += c[k] - c[k];
+            // x − x is 0, or NaN for NaN and ±∞: intended (clippy's eq_op reads it as a slip)
+            #[allow(clippy::eq_op)]
+            {
+                poison[k] += c[k] - c[k];
+            }
         }
     }
     let m = chunks.remainder().iter().fold(max[0].max(max[1]).max(max[2].max(max[3])), |m, x| m.max(x.abs()));
