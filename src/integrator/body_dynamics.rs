@@ -16,9 +16,25 @@ fn s_of(w: &V3, dt: f64) -> f64 {
     (4.0 / (dt * dt) - w.norm_squared()).sqrt()
 }
 
-/// Residual of one body (6 entries) before constraint forces.
-pub fn residual(m: f64, j: &M3, g: &V3, h0: f64, h1: f64, v0: &V3, w0: &V3, v1: &V3, w1: &V3, f: &V3, tau: &V3, out: &mut [f64]) {
-    residual_from(m, j, g, h0, h1, v0, &known_momentum(j, h0, w0), v1, w1, f, tau, out);
+/// What one body's rows know before the solve: its mass and inertia, gravity, the
+/// intervals h₀ (of the known velocities) and h₁ (of the unknown ones), the known
+/// velocity v₀ and the applied force and torque.
+#[derive(Debug, Clone, Copy)]
+pub struct Known<'a> {
+    pub mass: f64,
+    pub inertia: &'a M3,
+    pub gravity: &'a V3,
+    pub h0: f64,
+    pub h1: f64,
+    pub v0: &'a V3,
+    pub force: &'a V3,
+    pub torque: &'a V3,
+}
+
+/// Residual of one body (6 entries) before constraint forces, the known angular velocity
+/// ω₀ given.
+pub fn residual(k: &Known, w0: &V3, v1: &V3, w1: &V3, out: &mut [f64]) {
+    residual_from(k, &known_momentum(k.inertia, k.h0, w0), v1, w1, out);
 }
 
 /// The known interval's term (s₀ I − [ω₀]×) J ω₀ of d_R, fixed for the step.
@@ -30,7 +46,8 @@ pub fn known_momentum(j: &M3, h0: f64, w0: &V3) -> V3 {
 
 /// [`residual`] with the known interval's term `p0` ([`known_momentum`]) given.
 #[inline]
-pub fn residual_from(m: f64, j: &M3, g: &V3, h0: f64, h1: f64, v0: &V3, p0: &V3, v1: &V3, w1: &V3, f: &V3, tau: &V3, out: &mut [f64]) {
+pub fn residual_from(k: &Known, p0: &V3, v1: &V3, w1: &V3, out: &mut [f64]) {
+    let Known { mass: m, inertia: j, gravity: g, h0, h1, v0, force: f, torque: tau } = *k;
     let dt_ = m * (v1 - v0) / h0 - m * g - f;
     let jw1 = j * w1;
     let dr = (h1 / h0) * (s_of(w1, h1) * jw1 + w1.cross(&jw1)) - p0 - 2.0 * tau;

@@ -15,7 +15,8 @@ pub fn residual_into(model: &Model, f: &StepFrame, inputs: &Inputs, g: &Multipli
         let o = at.body(i);
         let (v, w) = at.velocities(s, i);
         let p0 = g.known_momentum(i);
-        body_dynamics::residual_from(b.mass, &b.inertia, &model.gravity, f.dt, dt, &f.v0[i], p0, &v, &w, &inputs.force[i], &inputs.torque[i], &mut r[o..o + 6]);
+        let known = body_dynamics::Known { mass: b.mass, inertia: &b.inertia, gravity: &model.gravity, h0: f.dt, h1: dt, v0: &f.v0[i], force: &inputs.force[i], torque: &inputs.torque[i] };
+        body_dynamics::residual_from(&known, p0, &v, &w, &mut r[o..o + 6]);
     }
     for (ji, j) in model.joints.iter().enumerate() {
         let Some(oj) = at.joint(ji) else { continue };

@@ -118,7 +118,9 @@ fn body_dynamics_jacobian_matches_finite_differences() {
     let (v1, w1) = (V3::new(0.4, -0.2, 0.1), V3::new(1.5, -1.0, 2.0));
     let res = |v: &V3, w: &V3| {
         let mut r = [0.0; 6];
-        body_dynamics::residual(m, &j, &g, dt, 0.7 * dt, &v0, &w0, v, w, &V3::zeros(), &V3::zeros(), &mut r);
+        let zero = V3::zeros();
+        let known = body_dynamics::Known { mass: m, inertia: &j, gravity: &g, h0: dt, h1: 0.7 * dt, v0: &v0, force: &zero, torque: &zero };
+        body_dynamics::residual(&known, &w0, v, w, &mut r);
         r
     };
     let mut jac = [0.0; 36];
