@@ -113,7 +113,8 @@ fn viewer_plays_the_quadruped_recording() {
 
     let dom = chromium(&dir, &url("t=1"), "--dump-dom");
     let dom = String::from_utf8_lossy(&dom.stdout);
-    assert!(dom.contains("data-status=\"ready frames=101 shown=50 errors=0\""), "page status: {}", &dom[dom.find("<body").unwrap_or(0)..][..300.min(dom.len())]);
+    // t = 1 of 2 s: frame 50 of 101 shown and the slider half way (it stayed at 0 before)
+    assert!(dom.contains("data-status=\"ready frames=101 shown=50 slider=500 errors=0\""), "page status: {}", &dom[dom.find("<body").unwrap_or(0)..][..300.min(dom.len())]);
     assert!(dom.contains("<pre id=\"errors\"></pre>"), "errors on the page");
 
     let mut shots = Vec::new();

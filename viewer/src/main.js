@@ -96,11 +96,13 @@ function start(rec) {
       controls.target.copy(b);
     }
     controls.update();
-    if (clock.playing) scrub.value = String(Math.round((1000 * (t - clock.start)) / Math.max(clock.end - clock.start, 1e-12)));
+    // the slider follows the clock, also after a seek (the #t= option): it set the clock only
+    const position = Math.round((1000 * (t - clock.start)) / Math.max(clock.end - clock.start, 1e-12));
+    scrub.value = String(position);
     $('time').textContent = `t = ${frames[k].t.toFixed(3)} s / ${clock.end.toFixed(3)} s`;
     renderer.render(scene, camera);
     $('errors').textContent = window.viewerErrors.join('\n');
-    document.body.dataset.status = `ready frames=${frames.length} shown=${k} errors=${window.viewerErrors.length}`;
+    document.body.dataset.status = `ready frames=${frames.length} shown=${k} slider=${scrub.value} errors=${window.viewerErrors.length}`;
   });
 }
 
