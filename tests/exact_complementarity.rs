@@ -2,8 +2,9 @@
 //! `step::interior_point::polish`): a joint at rest on its limit stays at rest, an impact
 //! on a plane is plastic, and a contact inside the margin but apart carries no force.
 
-use maxdyn::{Builder, Inertia, JointType, Model, Parent, ShapeKind, Sim};
-use std::f64::consts::PI;
+mod common;
+
+use maxdyn::{Builder, Inertia, Model, Parent, ShapeKind, Sim};
 use std::sync::Arc;
 
 const ID: [f64; 4] = [1.0, 0.0, 0.0, 0.0];
@@ -12,13 +13,7 @@ const ID: [f64; 4] = [1.0, 0.0, 0.0, 0.0];
 /// then left alone for 10 s at dt 1e-3: it stops on the limit and stays there.
 #[test]
 fn a_wheel_stopped_on_its_limit_stays_at_rest() {
-    let mut b = Builder::new();
-    let body = b.add_body(1.0, Inertia::diagonal(0.1, 0.1, 0.2).unwrap()).unwrap();
-    let j = b.add_joint(JointType::Revolute, Parent::World, body, [0.0; 3], [0.0; 3], [0.0, 0.0, 1.0]).unwrap();
-    let top = 2.0 * PI + 1.0;
-    b.set_joint_limits(j, &[f64::NEG_INFINITY], &[top]).unwrap();
-    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-3).unwrap();
-    sim.set_joint_velocity(j, &[10.0]).unwrap();
+    let (mut sim, j, top) = common::spinning_wheel();
     for _ in 0..1000 {
         sim.step().unwrap();
     }

@@ -3,6 +3,8 @@
 //! resting on a limit carries the static load, angles beyond ±π are limited exactly, and
 //! stepping with limits allocates nothing.
 
+mod common;
+
 use maxdyn::{Builder, Inertia, JointType, Model, Parent, Sim};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -110,17 +112,10 @@ fn a_prismatic_limit_stops_a_falling_slider_and_carries_its_weight() {
 
 /// A wheel spinning at 10 rad/s about a vertical axis, limited to [−∞, 2π + 1]: it passes
 /// ±π and 2π freely (an angle limit reads the unwrapped angle) and stops at 2π + 1, where
-/// the wrapped joint coordinate reads 1. The stop is inelastic up to the interior point's
-/// final barrier: the wheel leaves the bound again at 2.9e-4 rad/s (3e-5 of its speed).
+/// the wrapped joint coordinate reads 1, and stays there (`tests/exact_complementarity.rs`).
 #[test]
 fn a_limit_beyond_pi_stops_a_spinning_joint_after_more_than_a_turn() {
-    let mut b = Builder::new();
-    let body = b.add_body(1.0, Inertia::diagonal(0.1, 0.1, 0.2).unwrap()).unwrap();
-    let j = b.add_joint(JointType::Revolute, Parent::World, body, [0.0; 3], [0.0; 3], [0.0, 0.0, 1.0]).unwrap();
-    let top = 2.0 * PI + 1.0;
-    b.set_joint_limits(j, &[f64::NEG_INFINITY], &[top]).unwrap();
-    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-3).unwrap();
-    sim.set_joint_velocity(j, &[10.0]).unwrap();
+    let (mut sim, j, top) = common::spinning_wheel();
     let mut largest: f64 = 0.0;
     for _ in 0..1000 {
         sim.step().unwrap();

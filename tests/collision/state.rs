@@ -9,10 +9,16 @@ const ID: [f64; 4] = [1.0, 0.0, 0.0, 0.0];
 
 /// Three boxes and a sphere dropped onto the floor and each other.
 fn scene() -> Arc<Model> {
+    scene_with_middle_box(1.0)
+}
+
+/// The scene with the middle box of mass `mass` (kg; the others 1 kg).
+fn scene_with_middle_box(mass: f64) -> Arc<Model> {
     let mut b = Builder::new();
     b.add_shape(Parent::World, ShapeKind::Plane, [0.0; 3], ID, &[]).unwrap();
     for i in 0..3 {
-        let body = b.add_body(1.0, Inertia::cuboid(1.0, 0.2, 0.2, 0.2).unwrap()).unwrap();
+        let m = if i == 1 { mass } else { 1.0 };
+        let body = b.add_body(m, Inertia::cuboid(m, 0.2, 0.2, 0.2).unwrap()).unwrap();
         let turn: f64 = 0.3 * i as f64;
         b.set_body_pose(body, [0.03 * i as f64, 0.0, 0.15 + 0.25 * i as f64], [(turn / 2.0).cos(), 0.0, 0.0, (turn / 2.0).sin()]).unwrap();
         b.add_shape(body.into(), ShapeKind::Box, [0.0; 3], ID, &[0.1, 0.1, 0.1]).unwrap();
@@ -69,20 +75,7 @@ fn restore_replays_through_contact_layout_changes() {
 /// heavy) is refused by the model's fingerprint, and nothing changes.
 #[test]
 fn another_models_state_is_refused() {
-    let model = scene();
-    let mut b = Builder::new();
-    b.add_shape(Parent::World, ShapeKind::Plane, [0.0; 3], ID, &[]).unwrap();
-    for i in 0..3 {
-        let mass = if i == 1 { 2.0 } else { 1.0 };
-        let body = b.add_body(mass, Inertia::cuboid(mass, 0.2, 0.2, 0.2).unwrap()).unwrap();
-        let turn: f64 = 0.3 * i as f64;
-        b.set_body_pose(body, [0.03 * i as f64, 0.0, 0.15 + 0.25 * i as f64], [(turn / 2.0).cos(), 0.0, 0.0, (turn / 2.0).sin()]).unwrap();
-        b.add_shape(body.into(), ShapeKind::Box, [0.0; 3], ID, &[0.1, 0.1, 0.1]).unwrap();
-    }
-    let ball = b.add_body(0.5, Inertia::sphere(0.5, 0.05).unwrap()).unwrap();
-    b.set_body_pose(ball, [0.02, 0.01, 1.0], ID).unwrap();
-    b.add_shape(ball.into(), ShapeKind::Sphere, [0.0; 3], ID, &[0.05]).unwrap();
-    let heavier = Arc::new(Model::new(&b).unwrap());
+    let (model, heavier) = (scene(), scene_with_middle_box(2.0));
     let mut sim = Sim::new(model, 0.01).unwrap();
     let mut other = Sim::new(heavier, 0.01).unwrap();
     let theirs = run(&mut other, 10);

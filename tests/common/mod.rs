@@ -21,6 +21,19 @@ pub fn sim(b: &Builder, dt: f64) -> Sim {
     Sim::new(Arc::new(Model::new(b).unwrap()), dt).unwrap()
 }
 
+/// A wheel (1 kg, vertical axis, no load about it) spinning at 10 rad/s toward its joint
+/// limit at 2π + 1 rad, dt 1e-3: (sim, joint, limit).
+pub fn spinning_wheel() -> (Sim, usize, f64) {
+    let mut b = Builder::new();
+    let body = b.add_body(1.0, Inertia::diagonal(0.1, 0.1, 0.2).unwrap()).unwrap();
+    let j = b.add_joint(JointType::Revolute, Parent::World, body, [0.0; 3], [0.0; 3], [0.0, 0.0, 1.0]).unwrap();
+    let top = 2.0 * std::f64::consts::PI + 1.0;
+    b.set_joint_limits(j, &[f64::NEG_INFINITY], &[top]).unwrap();
+    let mut s = sim(&b, 1e-3);
+    s.set_joint_velocity(j, &[10.0]).unwrap();
+    (s, j, top)
+}
+
 /// SCENARIOS A2: two Box(0.1,0.1,0.1,1) at 1 m, revolute about x, both horizontal.
 pub fn double_pendulum(dt: f64) -> Sim {
     maxdyn_scenes::double_pendulum::sim(dt)
