@@ -62,7 +62,7 @@ pub struct Collision {
 
 /// Default contact slots per collision shape on a body: a box in a pile of boxes held
 /// up to 19 (a pour of 100 boxes: 1926 slots), a sphere 9.
-pub const DEFAULT_SLOTS_PER_SHAPE: usize = 24;
+pub const DEFAULT_SLOTS_PER_SHAPE: usize = 40;
 
 /// Fewest contact slots a model with collision shapes gets by default.
 pub const MIN_DEFAULT_SLOTS: usize = 64;

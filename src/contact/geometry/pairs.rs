@@ -19,7 +19,7 @@
 //! | plane–cylinder | 4 rim points of the lower face and the upper face's lowest |
 //! | capsule–capsule | the closest points and the end caps over the other (parallel: 2) |
 //! | capsule–box, capsule–cylinder | the closest points, or the ends of the segment cut over a face (lying: 2) |
-//! | box–box | the incident face clipped to the reference face (≤ 8, reduced to 4) and the nearest corner when lower, or an edge pair (1) |
+//! | box–box | the incident face clipped to the reference face (≤ 8, reduced to 4) and the nearest corner when lower; with an edge axis, the two edges' closest points first (≤ 6) |
 //!
 //! Each point is the distance of a part of one shape (a corner, an end cap, a point over a
 //! face) to the other, along the line between their closest points, so no gap of shapes
