@@ -152,7 +152,7 @@ pub unsafe extern "C" fn maxdyn_builder_set_collision_cone(builder: *mut maxdyn_
 }
 
 /// Most contact slots (points between collision shapes) a step may hold at once. The
-/// default is 24 per shape on a body, at least 64 (`maxdyn_model_get_contact_capacity`
+/// default is 40 per shape on a body, at least 64 (`maxdyn_model_get_contact_capacity`
 /// reads it back). A saved state holds every slot, so its size
 /// (`maxdyn_sim_state_size`) depends on the model alone; a step that needs more
 /// slots is refused with `MAXDYN_STATUS_CONTACT_CAPACITY` and changes nothing. At most
