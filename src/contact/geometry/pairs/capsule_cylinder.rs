@@ -1,6 +1,6 @@
 //! Capsule against cylinder.
 
-use super::sphere_cylinder::closest_on_cylinder;
+use super::sphere_cylinder::{closest_on_cylinder, cylinder_side};
 use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
@@ -9,7 +9,8 @@ use crate::math::{V3, V4};
 const BISECTION_STEPS: usize = 64;
 
 /// Points at parameters of the capsule's segment, each a contact of the sphere of the
-/// capsule's radius there with the cylinder (its closest point): the segment's closest
+/// capsule's radius there with the cylinder (its closest point; on the curved side the
+/// cylinder's axis point with its radius, `cylinder_side`): the segment's closest
 /// point (where the slope of the signed distance, convex along the segment, changes
 /// sign), its
 /// ends, and the ends of its cuts to the cylinder's slab (|z| ≤ h) and to the cylinder's
@@ -47,7 +48,7 @@ pub fn collide(capsule: &Shape, cylinder: &Shape, x: &[V3], q: &[V4], max_gap: f
     let candidate = |t: f64| {
         let core = V3::new(0.0, 0.0, t);
         let (foot, local_n, distance) = closest_on_cylinder(r, hz, &(a + d * t));
-        Candidate { gap: distance - rc, one: capsule.side_of(&core, rc), two: cylinder.side_of(&foot, 0.0), n: cylinder.r * local_n }
+        Candidate { gap: distance - rc, one: capsule.side_of(&core, rc), two: cylinder_side(&cylinder, r, &foot, &local_n), n: cylinder.r * local_n }
     };
     let candidates: [Candidate; 7] = std::array::from_fn(|k| candidate(params[k.min(len - 1)]));
     let scale = 1e-12 * (1.0 + r + hz + h + rc);
