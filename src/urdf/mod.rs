@@ -66,6 +66,7 @@ mod limits;
 mod massless;
 mod merge;
 mod parse;
+mod srdf;
 mod tree;
 
 use std::collections::HashMap;
@@ -73,8 +74,9 @@ use std::path::Path;
 
 pub use caps::{MAX_ATTRIBUTES, MAX_FILE_BYTES, MAX_LINKS};
 pub use frames::rpy_quaternion;
+pub use srdf::SrdfReport;
 
-use crate::model::{BodyId, Builder, Error, JointId, Parent, Result};
+use crate::model::{BodyId, Builder, Error, JointId, Parent, Result, ShapeId};
 
 /// A link's frame: where it is attached rigidly.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -131,6 +133,9 @@ pub struct Urdf {
     /// the world for a root that became the world and the links merged into it. The same
     /// frames are in the builder (`Builder::frames`), named by link.
     pub frames: HashMap<String, LinkFrame>,
+    /// Link name → the collision shapes made from its `<collision>` elements (when
+    /// [`UrdfOptions::collision`]), in file order; what [`Urdf::apply_srdf`] excludes by.
+    pub link_shapes: HashMap<String, Vec<ShapeId>>,
     /// Mass of the root link, and of the links merged into it, when it is the world (not simulated).
     pub world_mass: f64,
     /// What the file asks for that is not simulated as written, one message each: joint
@@ -185,14 +190,7 @@ impl Urdf {
     /// refused before they are read whole (a path to an endless stream such as
     /// /dev/zero would otherwise be read until memory runs out).
     pub fn from_file_with(path: impl AsRef<Path>, options: &UrdfOptions) -> Result<Urdf> {
-        use std::io::Read;
-        let path = path.as_ref();
-        let cannot = |e: std::io::Error| Error::Urdf(format!("cannot read `{}`: {e}", path.display()));
-        let mut bytes = Vec::new();
-        std::fs::File::open(path).map_err(cannot)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
-        caps::check_size(bytes.len(), &format!("`{}`", path.display()))?;
-        let text = String::from_utf8(bytes).map_err(|e| Error::Urdf(format!("`{}` is not UTF-8 text: {e}", path.display())))?;
-        Urdf::from_str_with(&text, options)
+        Urdf::from_str_with(&read_text(path.as_ref())?, options)
     }
 
     /// The body whose top link is `link` (see [`Urdf::body_of`] for any link).
@@ -220,6 +218,18 @@ impl Urdf {
     pub fn body_mass(&self) -> f64 {
         (0..self.builder.body_count()).filter_map(|i| self.builder.body(i).ok()).map(|b| b.mass).sum()
     }
+}
+
+/// The text of a URDF or SRDF file, refused beyond [`MAX_FILE_BYTES`] before it is read
+/// whole (a path to an endless stream such as /dev/zero would otherwise be read until
+/// memory runs out).
+pub(super) fn read_text(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| Error::Urdf(format!("cannot read `{}`: {e}", path.display()));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).map_err(cannot)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    caps::check_size(bytes.len(), &format!("`{}`", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| Error::Urdf(format!("`{}` is not UTF-8 text: {e}", path.display())))
 }
 
 /// A builder's refusal of what the element `what` describes. The builder names its own

@@ -9,6 +9,7 @@ mod capi;
 mod curved;
 mod overlap;
 mod rolling;
+mod srdf;
 mod robots;
 mod stacks;
 mod state;
