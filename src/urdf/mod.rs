@@ -57,6 +57,7 @@
 //! [`UrdfOptions`] ask for them; docs/COLLISION.md).
 
 mod assemble;
+mod bounds;
 mod caps;
 mod collision;
 mod compose;
@@ -90,7 +91,7 @@ pub struct LinkFrame {
 }
 
 /// How a URDF becomes a model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct UrdfOptions {
     /// false: the root link is the world; true: the root is a free body.
     pub floating: bool,
@@ -110,11 +111,20 @@ pub struct UrdfOptions {
     /// true: the robot's shapes on different bodies collide with each other (never those
     /// of one joint's two bodies); false (default): only with the world's shapes (the ground).
     pub self_collision: bool,
+    /// Lower bound on each link's mass (kg; 0, the default: none), as MuJoCo's
+    /// `boundmass`: a link with an `<inertial>` and less mass gets this much, with a
+    /// warning naming it (`bounds.rs`).
+    pub bound_mass: f64,
+    /// Lower bound on each link's principal moments of inertia (kg·m²; 0, the default:
+    /// none), as MuJoCo's `boundinertia`: moments below it (negative ones of a defective
+    /// file, zero ones of a point mass) are raised to it about the link's principal axes,
+    /// with a warning naming the link.
+    pub bound_inertia: f64,
 }
 
 impl Default for UrdfOptions {
     fn default() -> Self {
-        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true, collision: false, ground_plane: false, self_collision: false }
+        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true, collision: false, ground_plane: false, self_collision: false, bound_mass: 0.0, bound_inertia: 0.0 }
     }
 }
 
@@ -161,8 +171,12 @@ impl Urdf {
     /// are refused (`caps`).
     pub fn from_str_with(xml: &str, options: &UrdfOptions) -> Result<Urdf> {
         caps::check_size(xml.len(), "the URDF text")?;
-        let d = parse::parse(xml)?;
+        bounds::check(options.bound_mass, options.bound_inertia)?;
+        let mut d = parse::parse(xml)?;
+        let raised = bounds::raise(&mut d, options.bound_mass, options.bound_inertia);
+        parse::check_inertias(&d)?;
         let mut warnings = inertia_warnings(&d);
+        warnings.extend(raised);
         let (merged_d, merged) = if options.merge_fixed { merge::merge_fixed(&d)? } else { (d.clone(), Vec::new()) };
         let kept = massless::drop_massless_subtrees(&merged_d, &mut warnings)?;
         let composed = compose::compose_massless_links(&kept, &mut warnings)?;
