@@ -332,6 +332,23 @@ typedef struct maxdyn_urdf_options {
     // 0 (default): the robot's shapes collide only with the world's (the ground); 1:
     // also with each other (never those of one joint's two bodies).
     int32_t self_collision;
+    // 0 (default): no bound; > 0: each link with an `<inertial>` and less mass (kg) gets
+    // this much, with a warning naming it (MuJoCo's `boundmass`). Finite and ≥ 0, else
+    // `MAXDYN_STATUS_INVALID_ARGUMENT`.
+    double bound_mass;
+    // 0 (default): no bound; > 0: each link's principal moments of inertia (kg m^2) below
+    // it (negative ones of a defective file, zero ones of a point mass) are raised to it
+    // about the link's principal axes, with a warning naming the link (MuJoCo's
+    // `boundinertia`). Finite and ≥ 0, else `MAXDYN_STATUS_INVALID_ARGUMENT`.
+    double bound_inertia;
+    // NULL (default), or the path (NUL-terminated) of an SRDF file whose
+    // `<disable_collisions link1 link2>` pairs never collide: every collision shape of
+    // link1 against every one of link2 (as Pinocchio's `removeCollisionPairs`). A link
+    // the model does not have is a warning; a file that cannot be read or is malformed
+    // gives `MAXDYN_STATUS_URDF`. At most one of `srdf_path` and `srdf_string`.
+    const char *srdf_path;
+    // NULL (default), or SRDF text (NUL-terminated, UTF-8), as `srdf_path`.
+    const char *srdf_string;
 } maxdyn_urdf_options;
 
 // Called by `maxdyn_sim_step` before each step with the sim and the user data given to
