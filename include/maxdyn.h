@@ -127,6 +127,11 @@
 // Second-order (isotropic) cone |friction force| ≤ μ · normal force.
 #define MAXDYN_CONE_NONLINEAR 1
 
+// The largest shape size (radius, half-length, half extent) and distance of a shape from
+// its body's origin (its pose's position), in m: beyond it doubles no longer resolve the
+// shape's contacts (docs/COLLISION.md), and `maxdyn_builder_add_shape` refuses it.
+#define MAXDYN_SHAPE_MAX_SIZE 1e12
+
 // The largest URDF text read, from a file or a string (64 MB, in bytes); larger gives
 // `MAXDYN_STATUS_URDF`. example-robot-data's largest file is under 1 MB.
 #define MAXDYN_URDF_MAX_BYTES 67108864
@@ -820,8 +825,9 @@ maxdyn_status maxdyn_builder_get_contact_count(const struct maxdyn_builder *buil
 // The shape gets friction 1, group 1 and mask all bits; it collides with every shape the
 // filter allows (`maxdyn_builder_set_collision_filter`). Its id (0, 1, … in order of
 // addition) goes to `*out_shape`. Errors: an unknown type `MAXDYN_STATUS_INVALID_ENUM`;
-// a wrong `n`, a negative radius, a zero extent or a non-unit quaternion
-// `MAXDYN_STATUS_INVALID_SHAPE`; NaN or infinity `MAXDYN_STATUS_NON_FINITE`; an unknown
+// a wrong `n`, a negative radius, a zero extent, a non-unit quaternion, or a size or
+// position beyond `MAXDYN_SHAPE_MAX_SIZE` `MAXDYN_STATUS_INVALID_SHAPE` (naming the value
+// and the bound); NaN or infinity `MAXDYN_STATUS_NON_FINITE`; an unknown
 // body `MAXDYN_STATUS_UNKNOWN_BODY`.
 //
 // # Safety

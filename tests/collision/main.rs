@@ -9,6 +9,7 @@ mod capi;
 mod curved;
 mod overlap;
 mod rolling;
+mod size_bound;
 mod srdf;
 mod robots;
 mod stacks;
