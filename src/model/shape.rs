@@ -134,12 +134,12 @@ impl Geometry {
             ShapeKind::Cylinder => Geometry::Cylinder { radius: params[0], half_length: params[1] },
         };
         g.validate("params")?;
+        g.check_size("params")?;
         Ok(g)
     }
 
     /// Finite parameters; radii and half-lengths ≥ 0 (a capsule of radius 0 is a segment);
-    /// a box's half extents and a cylinder's radius > 0 (their faces need an area); none
-    /// beyond [`MAX_SHAPE_SIZE`].
+    /// a box's half extents and a cylinder's radius > 0 (their faces need an area).
     pub fn validate(&self, side: &'static str) -> Result<()> {
         let bad = |what: &str, v: f64, rule: &str| Err(Error::InvalidArgument(side, format!("{what} {v} must be {rule}")));
         match *self {
@@ -175,6 +175,13 @@ impl Geometry {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// No size (radius, half-length, half extent) beyond [`MAX_SHAPE_SIZE`]: a collision
+    /// shape's bound (contact descriptions, `Shape::Sphere` and `Shape::Plane`, are not
+    /// searched and keep their own checks).
+    pub fn check_size(&self, side: &'static str) -> Result<()> {
         let sizes: &[f64] = match self {
             Geometry::HalfSpace => &[],
             Geometry::Sphere { radius } => &[*radius],
@@ -189,10 +196,10 @@ impl Geometry {
 }
 
 /// The largest size (a radius, half-length or half extent) and distance from its body's
-/// origin (its offset, a plane's offset) a shape may have, in m. Contacts resolve gaps
+/// origin (its pose's position) a collision shape may have, in m. Contacts resolve gaps
 /// to the spacing of doubles at the shapes' coordinates: at 1e15 m that spacing (0.125 m)
 /// exceeds the contact margin (5 cm), no contact is found, and a body of that size fell
-/// through the ground with every step OK; at 1e14 m the contact is still found. The
+/// through the ground with every step OK; at 1e14 m the step fails with a status. The
 /// narrow phase alone stays exact to 1e154 (beyond, squares overflow). docs/COLLISION.md.
 pub const MAX_SHAPE_SIZE: f64 = 1e12;
 
@@ -254,18 +261,12 @@ impl Shape {
         match *self {
             Shape::Plane { normal, offset } => {
                 check_finite(side, &[normal.x, normal.y, normal.z, offset])?;
-                if offset.abs() > MAX_SHAPE_SIZE {
-                    return Err(beyond_the_bound(side, "plane offset", offset));
-                }
                 if (normal.norm_squared() - 1.0).abs() > UNIT_NORMAL_TOLERANCE {
                     return Err(Error::InvalidArgument(side, format!("plane normal {normal:?} must have unit length")));
                 }
             }
             Shape::Sphere { centre, radius, .. } => {
                 check_finite(side, &[centre.x, centre.y, centre.z])?;
-                if distance(&centre) > MAX_SHAPE_SIZE {
-                    return Err(beyond_the_bound(side, "distance of the shape from its body's origin", distance(&centre)));
-                }
                 Geometry::Sphere { radius }.validate(side)?;
             }
             Shape::Placed { x, q, geometry, .. } => {
@@ -277,6 +278,7 @@ impl Shape {
                     return Err(beyond_the_bound(side, "distance of the shape from its body's origin", distance(&x)));
                 }
                 geometry.validate(side)?;
+                geometry.check_size(side)?;
             }
         }
         Ok(())

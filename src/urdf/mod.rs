@@ -50,11 +50,14 @@
 //! (such as `base` in the A1 quadruped) then needs exactly one fixed or floating child
 //! joint, which is dropped so that its child becomes the free body.
 //!
-//! Pipeline: `parse` (XML → description) → `merge` (fixed groups → one link each) →
+//! Pipeline: `parse` (XML → description) → `bounds` (links' masses and principal moments
+//! raised to [`UrdfOptions::bound_mass`] / `bound_inertia` when asked; then the moments
+//! are checked) → `merge` (fixed groups → one link each) →
 //! `massless` (massless subtrees out) → `compose` (revolutes through massless links whose
 //! axes meet → one universal or spherical joint) → `assemble` (bodies, joints, frames) →
 //! `limits` → `collision` (`<collision>` → collision shapes and the ground, when
-//! [`UrdfOptions`] ask for them; docs/COLLISION.md).
+//! [`UrdfOptions`] ask for them; docs/COLLISION.md). An SRDF's `<disable_collisions>`
+//! applies afterwards (`srdf`, [`Urdf::apply_srdf`]).
 
 mod assemble;
 mod bounds;
