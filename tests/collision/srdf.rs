@@ -111,6 +111,8 @@ fn corpus_robots_at_home_with_their_srdf() {
     // measured: 15 robots with primitive shapes (of 30 pairs of files), all clean;
     // 2777 shape pairs excluded (more of both once meshes become shapes)
     assert_eq!(clean, loaded.len(), "{rows:?}");
+    let warned: Vec<&str> = rows.iter().filter(|r| r.1.warned).map(|r| r.0.as_str()).collect();
+    assert_eq!(warned, ["romeo_description/romeo", "solo_description/solo"], "SRDFs naming links their URDF lacks");
     assert!(loaded.len() >= 15 && excluded >= 2777, "{} robots with shapes, {excluded} pairs", loaded.len());
 }
 
@@ -120,15 +122,18 @@ struct Home {
     shapes: usize,
     excluded: usize,
     outcome: String,
+    /// The SRDF names links the model does not have (a warning).
+    warned: bool,
 }
 
 fn at_home(urdf: &std::path::Path, srdf_path: &std::path::Path, with_srdf: bool) -> Home {
     let options = UrdfOptions { collision: true, self_collision: true, ..UrdfOptions::default() };
     let mut u = match Urdf::from_file_with(urdf, &options) {
         Ok(u) => u,
-        Err(e) => return Home { shapes: 0, excluded: 0, outcome: format!("load refused: {}", e.to_string().split(':').take(2).collect::<Vec<_>>().join(":")) },
+        Err(e) => return Home { shapes: 0, excluded: 0, warned: false, outcome: format!("load refused: {}", e.to_string().split(':').take(2).collect::<Vec<_>>().join(":")) },
     };
     let excluded = if with_srdf { u.apply_srdf_file(srdf_path).unwrap().excluded_shape_pairs } else { 0 };
+    let warned = u.warnings.iter().any(|w| w.starts_with("SRDF"));
     u.builder.set_gravity([0.0; 3]).unwrap();
     let srdf = std::fs::read_to_string(srdf_path).unwrap();
     let doc = roxmltree::Document::parse(&srdf).unwrap();
@@ -152,5 +157,5 @@ fn at_home(urdf: &std::path::Path, srdf_path: &std::path::Path, with_srdf: bool)
         Err(e) => format!("refused: {}", e.to_string().split(" deep").next().unwrap()),
         Ok(_) => format!("{} in force", sim.shape_contacts().filter(|c| c.body_b.is_some() && c.normal_force > 0.0).count()),
     };
-    Home { shapes, excluded, outcome }
+    Home { shapes, excluded, outcome, warned }
 }
