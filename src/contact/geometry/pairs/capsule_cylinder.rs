@@ -141,6 +141,11 @@ mod tests {
         assert!((p.gap(&x, &q) - 0.01).abs() < 1e-15, "{}", p.gap(&x, &q));
         check_closest(&p, &capsule, &cylinder, &x, &q);
         check_continuity(&capsule, &cylinder, &x, &q, 0, 2.0);
+        // on the curved side the cylinder's side is its axis point with its radius: the
+        // cylinder turning about its axis leaves the gap as it was
+        assert!(p.anchor[1].xy().norm() == 0.0 && p.radius[1] > 0.0, "{p:?}");
+        let turned = vec![q[0], unit_q(0.0, 0.0, 1.3)];
+        assert!((p.gap(&x, &turned) - 0.01).abs() < 1e-15, "{}", p.gap(&x, &turned));
     }
 
     #[test]
