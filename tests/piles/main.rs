@@ -3,6 +3,7 @@
 
 mod a1_drops;
 mod failed_step;
+mod pours;
 mod spheres;
 #[path = "../common/require.rs"]
 mod require;
