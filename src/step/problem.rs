@@ -94,6 +94,16 @@ pub fn norm_inf(v: &[f64]) -> f64 {
     m
 }
 
+/// max(a, b), NaN if either is NaN (`f64::max` returns the other operand, which would
+/// hide a NaN residual behind a zero row).
+pub fn max_or_nan(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
 pub fn norm2(v: &[f64]) -> f64 {
     v.iter().map(|x| x * x).sum::<f64>().sqrt()
 }

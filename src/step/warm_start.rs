@@ -14,27 +14,32 @@ pub fn warm_start(model: &Model, warm: &WarmStart, state: &BodyStates, dt: f64, 
     // the state's velocities are the last solution's unless the caller set them since
     let undisturbed = (0..state.v.len()).all(|i| at.velocities(&warm.solution, i) == (state.v[i], state.w[i]));
     s.copy_from_slice(&warm.solution);
-    if warm.pair_interval == dt && undisturbed {
-        // velocities only: multipliers of redundant rows are not unique, and a step
-        // along their null space leaves a residual the solve cannot remove
-        for i in 0..state.v.len() {
-            let o = at.body(i);
+    let extrapolate = warm.pair_interval == dt && undisturbed;
+    for i in 0..state.v.len() {
+        let o = at.body(i);
+        if extrapolate {
+            // velocities only: multipliers of redundant rows are not unique, and a step
+            // along their null space leaves a residual the solve cannot remove
             for k in o..o + 6 {
                 s[k] = 2.0 * warm.solution[k] - warm.previous[k];
             }
-            // an extrapolated spin at or past 2/dt has no rotation step (its residual is
-            // NaN, and the solve would fail before its first iteration): the body starts
-            // from its current velocities instead
-            let w = &s[o + 3..o + 6];
-            if (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt() * dt >= ANGULAR_SPEED_MARGIN {
-                at.set_velocities(s, i, &state.v[i], &state.w[i]);
-            }
         }
-    } else {
-        for i in 0..state.v.len() {
-            at.set_velocities(s, i, &state.v[i], &state.w[i]);
+        // a spin at or past 2/dt has no rotation step (its residual is NaN, and the
+        // solve would fail before its first iteration): an extrapolated one falls back
+        // to the current velocities, and a current one (after a split step's halves,
+        // whose bound was 2/(dt/2)) starts at the margin in its direction
+        if !extrapolate || spin_step(&s[o + 3..o + 6], dt) >= ANGULAR_SPEED_MARGIN {
+            let w = state.w[i];
+            let spin = spin_step(w.as_slice(), dt);
+            let w = if spin >= ANGULAR_SPEED_MARGIN { w * (ANGULAR_SPEED_MARGIN / spin) } else { w };
+            at.set_velocities(s, i, &state.v[i], &w);
         }
     }
+}
+
+/// |ω|·dt of the angular velocity `w`.
+fn spin_step(w: &[f64], dt: f64) -> f64 {
+    (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt() * dt
 }
 
 /// Largest |ω|·dt an extrapolated start keeps (the rotation step exists below 2).

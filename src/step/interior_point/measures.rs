@@ -6,7 +6,7 @@ use super::settings::FORCE_REFERENCE;
 use crate::contact::cone::MAX_Y;
 use crate::contact::node::ContactWork;
 use crate::model::Model;
-use crate::step::problem::norm_inf;
+use crate::step::problem::{max_or_nan, norm_inf};
 
 /// Turns the contacts' E rows at barrier μ into those at μ + d (only the complementarity
 /// rows read product − μ).
@@ -24,7 +24,7 @@ pub fn barrier_norm_inf(cw: &ContactWork, mu: f64) -> f64 {
         let mut re = [0.0; MAX_Y];
         re[..l.ne].copy_from_slice(&cw.vars.re[cw.nodes.e_range(ci)]);
         l.shift_barrier(&mut re[..l.ne], mu);
-        norm = re[..l.ne].iter().fold(norm, |m, v| m.max(v.abs()));
+        norm = re[..l.ne].iter().fold(norm, |m, v| max_or_nan(m, v.abs()));
     }
     norm
 }
@@ -36,8 +36,9 @@ pub fn measures(cw: &ContactWork, r: &[f64], mu: f64) -> (f64, f64) {
     for ci in 0..cw.count() {
         let l = cw.nodes.layout(ci);
         let re = &cw.vars.re[cw.nodes.e_range(ci)];
-        comp = comp.max(l.complementarity(re, mu));
-        eq = eq.max(l.cone_equality(re));
+        // NaN must survive: a NaN residual measured as 0 was accepted as a solution
+        comp = max_or_nan(comp, l.complementarity(re, mu));
+        eq = max_or_nan(eq, l.cone_equality(re));
     }
     (eq, comp)
 }
