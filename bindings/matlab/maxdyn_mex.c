@@ -14,8 +14,8 @@
  * in maxdyn_mex_names.c; the registry of handles and the argument helpers both use are
  * in maxdyn_mex_registry.c, declared in maxdyn_mex.h.
  *
- * Build (Octave): mkoctfile --mex -I<repo>/include maxdyn_mex.c maxdyn_mex_names.c maxdyn_mex_shapes.c maxdyn_mex_registry.c -L<lib dir> -lmaxdyn
- * Build (MATLAB): mex -I<repo>/include maxdyn_mex.c maxdyn_mex_names.c maxdyn_mex_shapes.c maxdyn_mex_registry.c -L<lib dir> -lmaxdyn
+ * Build (Octave): mkoctfile --mex -I<repo>/include maxdyn_mex*.c -L<lib dir> -lmaxdyn
+ * Build (MATLAB): mex -I<repo>/include maxdyn_mex*.c -L<lib dir> -lmaxdyn
  */
 
 #include <stdint.h>
