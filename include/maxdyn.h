@@ -154,8 +154,9 @@
 // Twists and Jacobians in the target's own axes.
 #define MAXDYN_AXES_LOCAL 1
 
-// Minimal coordinates: every joint's coordinates (velocities) in joint-id order, as
-// `maxdyn_sim_get_joint_position/velocity` return them.
+// Minimal coordinates: 6 velocities per floating base (a body no joint places: its
+// frame's linear and angular velocity in its own axes), then every joint's coordinates
+// (velocities) in joint-id order, as `maxdyn_sim_get_joint_position/velocity` return them.
 #define MAXDYN_COORDS_MINIMAL 0
 
 // Maximal coordinates: every body's state (velocities: v world, ω body frame) in body order.
@@ -1596,8 +1597,8 @@ maxdyn_status maxdyn_sim_set_state(struct maxdyn_sim *sim, const double *in, siz
 // `sim` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_sim_copy(const struct maxdyn_sim *sim, struct maxdyn_sim **out);
 
-// Number of velocities (Jacobian columns) in `coords`, in `*out`: every joint's free
-// directions summed (minimal) or 6 per body (maximal).
+// Number of velocities (Jacobian columns) in `coords`, in `*out`: 6 per floating base
+// plus every joint's free directions (minimal, nv) or 6 per body (maximal).
 //
 // # Safety
 // `model` is NULL or live; `out` is NULL or writable.
@@ -1692,7 +1693,8 @@ maxdyn_status maxdyn_sim_get_bias_forces(const struct maxdyn_sim *sim,
                                          double *out,
                                          size_t n);
 
-// Inverse dynamics: the joint inputs τ = M(q) q̈ + b(q, q̇) for minimal velocities `qd`
+// Inverse dynamics: the generalized forces τ = M(q) q̈ + b(q, q̇) (a floating base's wrench
+// in its frame's axes, then the joint inputs) for minimal velocities `qd`
 // and accelerations `qdd`, into `out` (all of length `n`).
 //
 // # Safety
@@ -1713,9 +1715,10 @@ maxdyn_status maxdyn_sim_get_minimal_velocities(const struct maxdyn_sim *sim,
                                                 size_t n);
 
 // The sizes of a linearization x_{k+1} = f(x_k, u_k) in `coords` into `*nx` and `*nu`.
-// `MAXDYN_COORDS_MINIMAL`: x is every joint's positions then every joint's velocities,
-// in joint-id order, as `maxdyn_sim_get_joint_position/velocity` return them (nx = 2 ×
-// the minimal velocity count); u is every joint's inputs in joint-id order.
+// `MAXDYN_COORDS_MINIMAL`: x is each floating base's tangent (6: a move along, then a
+// turn about, its frame's own axes; 0 at the current state) and every joint's positions,
+// then the generalized velocity of `maxdyn_sim_get_generalized_velocity` (nx = 2 nv);
+// u is every joint's inputs in joint-id order (nu).
 // `MAXDYN_COORDS_MAXIMAL`: x is the 13 doubles of `maxdyn_sim_get_body_state` per body;
 // u is every body's wrench, force (world, 3) then torque (body frame, 3), the force at
 // the point set by `maxdyn_sim_set_body_wrench`.
