@@ -91,7 +91,9 @@ impl Sim {
         Ok((self.options().tolerance.max(MIN_RELATIVE_DIFFERENCE_STEP * largest), MAX_DIFFERENCE_STEP))
     }
 
-    /// The state x in `coords` (length nx of `Model::linearization_size`).
+    /// The state x in `coords` (length nx of `Model::linearization_size`). In minimal
+    /// coordinates a floating base's 6 tangent entries are 0: the tangent is taken at the
+    /// current configuration (its position and orientation are in `Sim::configuration`).
     pub fn linearization_state(&self, coords: Coords, out: &mut [f64]) -> Result<()> {
         let (nx, _) = self.model().linearization_size(coords);
         crate::error::check_len("out", out.len(), nx)?;
