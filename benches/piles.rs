@@ -13,12 +13,9 @@
 //!
 //! Run: cargo bench --bench piles [-- pours] [-- a1 [n]]
 
-use std::sync::Arc;
 use std::time::Instant;
 
-use maxdyn::urdf::{Urdf, UrdfOptions};
-use maxdyn::{Model, Sim};
-use maxdyn_scenes::piles::{pour, Pour};
+use maxdyn_scenes::piles::{a1_drop, a1_drop_rollout, a1_for_drops, pour, Pour};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
@@ -79,57 +76,16 @@ fn pours() {
 
 const A1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/a1_description/urdf/a1.urdf");
 
-/// Rollout `seed`'s start: joints ±0.3 rad about a standing pose, the robot lifted so its
-/// lowest body's centre is 0.25–0.35 m up.
-fn a1(model: &Arc<Model>, joints: &[usize], dt: f64, seed: u64) -> Sim {
-    let mut sim = Sim::new(model.clone(), dt).unwrap();
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-    let mut rand = move || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    };
-    let stand = [0.0, 0.9, -1.8];
-    for (k, &j) in joints.iter().enumerate() {
-        sim.set_joint_position(j, &[stand[k % 3] + 0.3 * rand()]).unwrap();
-    }
-    let lowest = (0..model.body_count()).map(|i| sim.body_state(i).unwrap()[2]).fold(f64::INFINITY, f64::min);
-    let lift = 0.3 + 0.05 * rand();
-    for i in 0..model.body_count() {
-        let mut s = sim.body_state(i).unwrap();
-        s[2] += lift - lowest;
-        sim.set_body_state(i, &s).unwrap();
-    }
-    sim
-}
-
 fn a1_drops(n: u64) {
-    let options = UrdfOptions { floating: true, collision: true, ground_plane: true, ..UrdfOptions::default() };
-    let u = Urdf::from_file_with(A1, &options).unwrap_or_else(|e| panic!("{A1}: {e} (run `bash tests/setup.sh`: it unpacks the example-robot-data corpus)"));
-    let model = Arc::new(Model::new(&u.builder).unwrap());
-    let joints: Vec<usize> = ["FR", "FL", "RR", "RL"].iter().flat_map(|l| ["hip", "thigh", "calf"].map(|p| u.joint(&format!("{l}_{p}_joint")).unwrap())).collect();
-    let (target, kp, kd) = ([0.0, 0.9, -1.8], [100.0, 80.0, 60.0], [5.0, 4.0, 3.0]);
+    let (model, joints) = a1_for_drops(A1).unwrap_or_else(|e| panic!("{A1}: {e} (run `bash tests/setup.sh`: it unpacks the example-robot-data corpus)"));
     println!("{:>6} {:>5} | {:>9} {:>22} | {:>8}", "dt", "PD", "all OK", "first failures (step)", "mean s");
     for dt in [0.005, 0.002, 0.001] {
         for pd in [false, true] {
             let (mut ok, mut firsts, mut seconds) = (0, Vec::new(), 0.0);
             for seed in 0..n {
-                let mut sim = a1(&model, &joints, dt, seed);
+                let mut sim = a1_drop(&model, &joints, dt, seed);
                 let t = Instant::now();
-                let (mut q, mut w) = ([0.0], [0.0]);
-                let mut failed = None;
-                for k in 0..(2.0 / dt).round() as usize {
-                    if pd {
-                        for (i, &j) in joints.iter().enumerate() {
-                            sim.joint_position(j, &mut q).unwrap();
-                            sim.joint_velocity(j, &mut w).unwrap();
-                            sim.set_joint_input(j, &[kp[i % 3] * (target[i % 3] - q[0]) - kd[i % 3] * w[0]]).unwrap();
-                        }
-                    }
-                    if sim.step().is_err() {
-                        failed = Some(k);
-                        break;
-                    }
-                }
+                let failed = a1_drop_rollout(&mut sim, &joints, pd, 2.0);
                 seconds += t.elapsed().as_secs_f64();
                 match failed {
                     None => ok += 1,

@@ -127,6 +127,11 @@
 // Second-order (isotropic) cone |friction force| ≤ μ · normal force.
 #define MAXDYN_CONE_NONLINEAR 1
 
+// The largest shape size (radius, half-length, half extent) and distance of a shape from
+// its body's origin (its pose's position), in m: beyond it doubles no longer resolve the
+// shape's contacts (docs/COLLISION.md), and `maxdyn_builder_add_shape` refuses it.
+#define MAXDYN_SHAPE_MAX_SIZE 1e12
+
 // The largest URDF text read, from a file or a string (64 MB, in bytes); larger gives
 // `MAXDYN_STATUS_URDF`. example-robot-data's largest file is under 1 MB.
 #define MAXDYN_URDF_MAX_BYTES 67108864
@@ -333,6 +338,23 @@ typedef struct maxdyn_urdf_options {
     // 0 (default): the robot's shapes collide only with the world's (the ground); 1:
     // also with each other (never those of one joint's two bodies).
     int32_t self_collision;
+    // 0 (default): no bound; > 0: each link with an `<inertial>` and less mass (kg) gets
+    // this much, with a warning naming it (MuJoCo's `boundmass`). Finite and ≥ 0, else
+    // `MAXDYN_STATUS_INVALID_ARGUMENT`.
+    double bound_mass;
+    // 0 (default): no bound; > 0: each link's principal moments of inertia (kg m^2) below
+    // it (negative ones of a defective file, zero ones of a point mass) are raised to it
+    // about the link's principal axes, with a warning naming the link (MuJoCo's
+    // `boundinertia`). Finite and ≥ 0, else `MAXDYN_STATUS_INVALID_ARGUMENT`.
+    double bound_inertia;
+    // NULL (default), or the path (NUL-terminated) of an SRDF file whose
+    // `<disable_collisions link1 link2>` pairs never collide: every collision shape of
+    // link1 against every one of link2 (as Pinocchio's `removeCollisionPairs`). A link
+    // the model does not have is a warning; a file that cannot be read or is malformed
+    // gives `MAXDYN_STATUS_URDF`. At most one of `srdf_path` and `srdf_string`.
+    const char *srdf_path;
+    // NULL (default), or SRDF text (NUL-terminated, UTF-8), as `srdf_path`.
+    const char *srdf_string;
 } maxdyn_urdf_options;
 
 // Called by `maxdyn_sim_step` before each step with the sim and the user data given to
@@ -815,8 +837,9 @@ maxdyn_status maxdyn_builder_get_contact_count(const struct maxdyn_builder *buil
 // The shape gets friction 1, group 1 and mask all bits; it collides with every shape the
 // filter allows (`maxdyn_builder_set_collision_filter`). Its id (0, 1, … in order of
 // addition) goes to `*out_shape`. Errors: an unknown type `MAXDYN_STATUS_INVALID_ENUM`;
-// a wrong `n`, a negative radius, a zero extent or a non-unit quaternion
-// `MAXDYN_STATUS_INVALID_SHAPE`; NaN or infinity `MAXDYN_STATUS_NON_FINITE`; an unknown
+// a wrong `n`, a negative radius, a zero extent, a non-unit quaternion, or a size or
+// position beyond `MAXDYN_SHAPE_MAX_SIZE` `MAXDYN_STATUS_INVALID_SHAPE` (naming the value
+// and the bound); NaN or infinity `MAXDYN_STATUS_NON_FINITE`; an unknown
 // body `MAXDYN_STATUS_UNKNOWN_BODY`.
 //
 // # Safety
@@ -870,7 +893,7 @@ maxdyn_status maxdyn_builder_set_collision_cone(struct maxdyn_builder *builder,
                                                 int32_t directions);
 
 // Most contact slots (points between collision shapes) a step may hold at once. The
-// default is 24 per shape on a body, at least 64 (`maxdyn_model_get_contact_capacity`
+// default is 40 per shape on a body, at least 64 (`maxdyn_model_get_contact_capacity`
 // reads it back). A saved state holds every slot, so its size
 // (`maxdyn_sim_state_size`) depends on the model alone; a step that needs more
 // slots is refused with `MAXDYN_STATUS_CONTACT_CAPACITY` and changes nothing. At most

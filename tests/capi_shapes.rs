@@ -156,6 +156,13 @@ fn bad_shapes_get_their_own_status_and_change_nothing() {
         expect(add(0, MAXDYN_SHAPE_CYLINDER as i32, &ID, &[0.0, 0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
         expect(add(0, MAXDYN_SHAPE_CAPSULE as i32, &ID, &[0.1, -0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
         expect(add(0, SPHERE, &ID, &[f64::NAN], &mut id), MAXDYN_STATUS_NON_FINITE, f, "params");
+        // sizes and offsets beyond what doubles collide (issue 25 item 5), naming both
+        expect(add(0, SPHERE, &ID, &[1e308], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
+        assert!(capi_helpers::last_error().contains("sphere size 1e308 is beyond 1e12 m"), "{}", capi_helpers::last_error());
+        expect(add(0, MAXDYN_SHAPE_BOX as i32, &ID, &[0.1, 1e154, 0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
+        assert!(capi_helpers::last_error().contains("box size 1e154 is beyond 1e12 m"), "{}", capi_helpers::last_error());
+        expect(add(0, SPHERE, &[2e12, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0], &[0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "pose");
+        assert!(capi_helpers::last_error().contains("distance of the shape from its body's origin 2e12 is beyond 1e12 m"), "{}", capi_helpers::last_error());
         expect(add(0, SPHERE, &[0.0, 0.0, 0.0, 1.0, 0.2, 0.0, 0.0], &[0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "pose");
         expect(add(0, SPHERE, &[f64::NAN, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0], &[0.1], &mut id), MAXDYN_STATUS_NON_FINITE, f, "pose");
         expect(add(0, SPHERE, &[0.0, 0.0, 0.0, f64::INFINITY, 0.0, 0.0, 0.0], &[0.1], &mut id), MAXDYN_STATUS_NON_FINITE, f, "pose");

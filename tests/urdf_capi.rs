@@ -49,7 +49,21 @@ fn from_string_and_with_options() {
 
         // options: the A1 (unitree_ros) has 12 bodies merged, 18 welded (fixed base)
         let defaults = maxdyn_urdf_options_default();
-        assert_eq!(defaults, maxdyn_urdf_options { floating: 0, merge_fixed: 1, joint_limits: 1, collision: 0, ground_plane: 0, self_collision: 0 });
+        assert_eq!(
+            defaults,
+            maxdyn_urdf_options {
+                floating: 0,
+                merge_fixed: 1,
+                joint_limits: 1,
+                collision: 0,
+                ground_plane: 0,
+                self_collision: 0,
+                bound_mass: 0.0,
+                bound_inertia: 0.0,
+                srdf_path: std::ptr::null(),
+                srdf_string: std::ptr::null(),
+            }
+        );
         let a1 = fixture("a1_unitree_ros.urdf");
         for (merge_fixed, floating, expected) in [(1, 0, 12), (0, 0, 18), (1, 1, 13)] {
             let o = maxdyn_urdf_options { floating, merge_fixed, ..defaults };
@@ -225,4 +239,105 @@ fn empty_link_and_joint_names_are_refused_naming_the_element() {
         ok(maxdyn_builder_from_urdf_string(named.as_ptr(), 0, &mut b));
         maxdyn_builder_free(b);
     }
+}
+
+/// Two spheres on each of two bodies jointed to a third, self-collision on.
+const TRIO: &str = r#"<robot name="trio"><link name="w"/>
+  <link name="a"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <link name="c"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <joint name="ja" type="revolute"><parent link="w"/><child link="a"/><origin xyz="0 0 1"/></joint>
+  <joint name="jb" type="revolute"><parent link="a"/><child link="b"/><origin xyz="0 0 1"/></joint>
+  <joint name="jc" type="revolute"><parent link="b"/><child link="c"/><origin xyz="0 0 1"/></joint>
+</robot>"#;
+
+/// Whether shapes 0 (link a) and 2 (link c) may collide in the model of `b`.
+unsafe fn a_meets_c(b: *const maxdyn_builder) -> i32 {
+    let mut m = null_mut();
+    ok(maxdyn_model_new(b, &mut m));
+    let mut may = -1;
+    ok(maxdyn_model_get_shapes_may_collide(m, 0, 2, &mut may));
+    maxdyn_model_free(m);
+    may
+}
+
+/// SRDF from C: `srdf_string` or `srdf_path` in the options excludes the pairs of
+/// `<disable_collisions>`; an unknown link is a warning; a bad SRDF or both fields set
+/// fails and leaves `*out` untouched.
+#[test]
+fn srdf_in_the_options_excludes_its_pairs() {
+    let l = lock();
+    unsafe {
+        let xml = CString::new(TRIO).unwrap();
+        let o = maxdyn_urdf_options { collision: 1, self_collision: 1, ..maxdyn_urdf_options_default() };
+        let mut b = null_mut();
+        ok(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &o, &mut b, null_mut(), 0, null_mut()));
+        assert_eq!(a_meets_c(b), 1, "a and c are not jointed");
+        maxdyn_builder_free(b);
+        let srdf = CString::new(r#"<robot name="trio"><disable_collisions link1="c" link2="a" reason="Never"/><disable_collisions link1="a" link2="hand"/></robot>"#).unwrap();
+        let with = maxdyn_urdf_options { srdf_string: srdf.as_ptr(), ..o };
+        let (mut text, mut len) = ([0 as c_char; 512], 0usize);
+        ok(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &with, &mut b, text.as_mut_ptr(), text.len(), &mut len));
+        assert_eq!(a_meets_c(b), 0, "excluded by the SRDF");
+        let warnings = std::ffi::CStr::from_ptr(text.as_ptr()).to_string_lossy().into_owned();
+        assert!(warnings.contains("SRDF <disable_collisions> naming link(s) not in the model, ignored: `hand` (line 1)"), "{warnings}");
+        maxdyn_builder_free(b);
+        // the same from a file
+        let path = std::env::temp_dir().join(format!("maxdyn-trio-{}.srdf", std::process::id()));
+        std::fs::write(&path, srdf.to_bytes()).unwrap();
+        let cpath = CString::new(path.to_str().unwrap()).unwrap();
+        let from_file = maxdyn_urdf_options { srdf_path: cpath.as_ptr(), ..o };
+        ok(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &from_file, &mut b, null_mut(), 0, null_mut()));
+        assert_eq!(a_meets_c(b), 0);
+        maxdyn_builder_free(b);
+        std::fs::remove_file(&path).unwrap();
+
+        let sentinel = 0x10 as *mut maxdyn_builder;
+        let mut out = sentinel;
+        let both = maxdyn_urdf_options { srdf_path: cpath.as_ptr(), ..with };
+        expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &both, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_builder_from_urdf_string_with", "options.srdf_path");
+        assert_eq!(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &from_file, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_URDF);
+        assert!(last_error().contains("cannot read") && last_error().contains("maxdyn-trio-"), "{}", last_error());
+        let broken = CString::new("<robot><disable_collisions link1=\"a\"/></robot>").unwrap();
+        let bad = maxdyn_urdf_options { srdf_string: broken.as_ptr(), ..o };
+        assert_eq!(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &bad, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_URDF);
+        assert!(last_error().contains("SRDF <disable_collisions> at line 1: missing attribute `link2`"), "{}", last_error());
+        assert_eq!(out, sentinel);
+    }
+    assert_eq!(l.live(), 0, "leaked objects");
+}
+
+/// The bound options from C: a link with a negative principal moment loads with
+/// `bound_inertia`, warning naming it; a negative or NaN bound is refused naming it.
+#[test]
+fn bound_options_raise_inertias_and_refuse_bad_bounds() {
+    let l = lock();
+    unsafe {
+        let broken = CString::new(r#"<robot name="r"><link name="w"/><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="-1e-8" izz="1"/></inertial></link><joint name="j" type="revolute"><parent link="w"/><child link="a"/></joint></robot>"#).unwrap();
+        let sentinel = 0x10 as *mut maxdyn_builder;
+        let mut out = sentinel;
+        let o = maxdyn_urdf_options_default();
+        assert_eq!(maxdyn_builder_from_urdf_string_with(broken.as_ptr(), &o, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_URDF);
+        for (mass, inertia, arg) in [(-1.0, 0.0, "options.bound_mass"), (0.0, f64::NAN, "options.bound_inertia"), (f64::INFINITY, 0.0, "options.bound_mass")] {
+            let wrong = maxdyn_urdf_options { bound_mass: mass, bound_inertia: inertia, ..o };
+            expect(maxdyn_builder_from_urdf_string_with(broken.as_ptr(), &wrong, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_builder_from_urdf_string_with", arg);
+        }
+        assert_eq!(out, sentinel);
+        let bounded = maxdyn_urdf_options { bound_inertia: 1e-3, ..o };
+        let (mut text, mut len) = ([0 as c_char; 512], 0usize);
+        ok(maxdyn_builder_from_urdf_string_with(broken.as_ptr(), &bounded, &mut out, text.as_mut_ptr(), text.len(), &mut len));
+        let warnings = std::ffi::CStr::from_ptr(text.as_ptr()).to_string_lossy().into_owned();
+        assert!(warnings.contains("link `a`: principal moment(s) -1.000e-8 kg·m² raised to 1e-3 (bound_inertia)"), "{warnings}");
+        let (mut inertia, mut mass, mut m) = ([0.0; 9], 0.0, null_mut());
+        ok(maxdyn_model_new(out, &mut m));
+        ok(maxdyn_model_get_body_mass(m, 0, &mut mass));
+        ok(maxdyn_model_get_body_inertia(m, 0, inertia.as_mut_ptr()));
+        assert_eq!((mass, inertia[0], inertia[4], inertia[8]), (1.0, 1.0, 1e-3, 1.0));
+        maxdyn_model_free(m);
+        maxdyn_builder_free(out);
+    }
+    assert_eq!(l.live(), 0, "leaked objects");
 }

@@ -151,17 +151,33 @@ classdef MaxdynBuilder < MaxdynHandle
     end
     function [obj, warnings] = fromUrdfWith(path, varargin)
       % options as name/value pairs: floating, merge_fixed, joint_limits (default 1),
-      % collision, ground_plane, self_collision (default 0); warnings: one per line
-      names = {'floating', 'merge_fixed', 'joint_limits', 'collision', 'ground_plane', 'self_collision'};
-      o = [0 1 1 0 0 0];
+      % collision, ground_plane, self_collision (default 0); bound_mass, bound_inertia
+      % (kg, kg m^2; default 0: no bound; MuJoCo's boundmass/boundinertia); srdf_path (an
+      % SRDF file) or srdf (SRDF text) whose <disable_collisions> pairs never collide;
+      % warnings: one per line
+      names = {'floating', 'merge_fixed', 'joint_limits', 'collision', 'ground_plane', 'self_collision', 'bound_mass', 'bound_inertia'};
+      o = [0 1 1 0 0 0 0 0];
+      srdf_path = '';
+      srdf = '';
       for k = 1:2:numel(varargin)
+        if strcmp(varargin{k}, 'srdf_path')
+          srdf_path = varargin{k + 1};
+          continue;
+        elseif strcmp(varargin{k}, 'srdf')
+          srdf = varargin{k + 1};
+          continue;
+        end
         i = find(strcmp(names, varargin{k}));
         if isempty(i)
           error('maxdyn:arguments', 'unknown URDF option %s', varargin{k});
         end
-        o(i) = double(logical(varargin{k + 1}));
+        if i <= 6
+          o(i) = double(logical(varargin{k + 1}));
+        else
+          o(i) = double(varargin{k + 1});
+        end
       end
-      [h, warnings] = maxdyn_mex('builder_from_urdf_with', path, o);
+      [h, warnings] = maxdyn_mex('builder_from_urdf_with', path, o, srdf_path, srdf);
       obj = MaxdynBuilder(h);
     end
   end

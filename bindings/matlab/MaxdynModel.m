@@ -87,5 +87,9 @@ classdef MaxdynModel < MaxdynHandle
       % friction coefficient and collision filter
       [mu, group, mask] = maxdyn_mex('model_shape_surface', obj.handle, id);
     end
+    function yes = shapesMayCollide(obj, a, b)
+      % whether two shapes may touch: filters, bodies, joints, excluded pairs (an SRDF's)
+      yes = maxdyn_mex('model_shapes_may_collide', obj.handle, a, b) == 1;
+    end
   end
 end

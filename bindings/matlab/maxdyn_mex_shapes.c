@@ -10,11 +10,14 @@
  *   maxdyn_mex('builder_set_collision_cone', b, cone_type, directions)
  *   maxdyn_mex('builder_set_jointed_bodies_collide', b, collide)          0 or 1
  *   n = maxdyn_mex('builder_shape_count', b)
- *   [b, warnings] = maxdyn_mex('builder_from_urdf_with', path, options)
- *        options = [floating merge_fixed joint_limits collision ground_plane self_collision]
+ *   [b, warnings] = maxdyn_mex('builder_from_urdf_with', path, options, srdf_path, srdf)
+ *        options = [floating merge_fixed joint_limits collision ground_plane self_collision
+ *        bound_mass bound_inertia] (the last two may be left out: 0, no bound); srdf_path
+ *        (an SRDF file) and srdf (SRDF text), both optional, '' for none
  *   n = maxdyn_mex('model_shape_count', m)
  *   [type, body, pose, params] = maxdyn_mex('model_shape', m, shape)
  *   [mu, group, mask] = maxdyn_mex('model_shape_surface', m, shape)
+ *   yes = maxdyn_mex('model_shapes_may_collide', m, shape_a, shape_b)     1 or 0
  *   C = maxdyn_mex('sim_shape_contacts', s)
  *        16 x n, a column per contact point of the last step: shape a, shape b, body a,
  *        body b (-1: world), point (3), normal (3, from b to a), gap, normal force,
@@ -42,25 +45,44 @@ static uint32_t bits_arg(const mxArray *a, const char *name) {
     return (uint32_t)v;
 }
 
+/* An optional string argument (`prhs[i]`, '' or absent: NULL), mxMalloc'ed. */
+static char *optional_string(int nrhs, const mxArray *prhs[], int i, const char *name) {
+    char msg[160];
+    if (nrhs <= i || mxIsEmpty(prhs[i])) return NULL;
+    if (!mxIsChar(prhs[i])) {
+        snprintf(msg, sizeof msg, "argument `%s` must be a string", name);
+        fail("maxdyn:arguments", msg);
+    }
+    return mxArrayToString(prhs[i]);
+}
+
 /* A URDF load with options; the warnings go into a buffer of their reported length. */
 static void from_urdf_with(mxArray *plhs[], int nlhs, int nrhs, const mxArray *prhs[]) {
     char path[4096];
     maxdyn_urdf_options o = maxdyn_urdf_options_default();
     const double *v;
     maxdyn_builder *b = NULL, *again = NULL;
-    size_t len = 0;
+    size_t len = 0, n;
     char *text;
     maxdyn_status st;
     uint64_t h;
     need_args(nrhs, 3, "builder_from_urdf_with");
     if (!mxIsChar(prhs[1]) || mxGetString(prhs[1], path, sizeof path) != 0) fail("maxdyn:arguments", "argument `path` must be a string");
-    v = vec_arg(prhs[2], 6, "options");
+    n = real_array_len(prhs[2], "options");
+    if (n != 6 && n != 8) fail("maxdyn:arguments", "argument `options` must be a real double array of 6 or 8 elements");
+    v = mxGetPr(prhs[2]);
     o.floating = (int32_t)v[0];
     o.merge_fixed = (int32_t)v[1];
     o.joint_limits = (int32_t)v[2];
     o.collision = (int32_t)v[3];
     o.ground_plane = (int32_t)v[4];
     o.self_collision = (int32_t)v[5];
+    if (n == 8) {
+        o.bound_mass = v[6];
+        o.bound_inertia = v[7];
+    }
+    o.srdf_path = optional_string(nrhs, prhs, 3, "srdf_path");
+    o.srdf_string = optional_string(nrhs, prhs, 4, "srdf");
     check(maxdyn_builder_from_urdf_with(path, &o, &b, NULL, 0, &len));
     h = register_object(KIND_BUILDER, b, NULL, 0);
     if (!h) fail("maxdyn:memory", "out of memory");
@@ -119,6 +141,11 @@ static int model_shapes_command(const char *cmd, int nlhs, mxArray *plhs[], int 
         need_args(nrhs, 2, cmd);
         check(maxdyn_model_get_shape_count(model_arg(prhs[1]), &n));
         plhs[0] = mxCreateDoubleScalar(n);
+    } else if (!strcmp(cmd, "model_shapes_may_collide")) {
+        int32_t yes = -1;
+        need_args(nrhs, 4, cmd);
+        check(maxdyn_model_get_shapes_may_collide(model_arg(prhs[1]), int_arg(prhs[2], "shape_a"), int_arg(prhs[3], "shape_b"), &yes));
+        plhs[0] = mxCreateDoubleScalar(yes);
     } else if (!strcmp(cmd, "model_shape")) {
         int32_t type = -1, body = -1;
         double pose[7], params[3];

@@ -419,6 +419,27 @@ function collision_shapes()
   assert(numel(strfind(warnings, 'is not simulated')) == 12);   % joint friction, one per joint
   plain = MaxdynBuilder.fromUrdfWith(a1, 'floating', 1);
   assert(plain.shapeCount() == 0);
+  % an SRDF (text, or file) excludes its pairs; an unknown link is a warning; bounds
+  % raise a link's moments (issue 25 items 4 and 7)
+  srdf = '<robot name="a1"><disable_collisions link1="FL_calf" link2="FR_calf"/><disable_collisions link1="FL_calf" link2="tool"/></robot>';
+  selfish = MaxdynModel(MaxdynBuilder.fromUrdfWith(a1, 'floating', 1, 'collision', 1, 'self_collision', 1));
+  [robot, warnings] = MaxdynBuilder.fromUrdfWith(a1, 'floating', 1, 'collision', 1, 'self_collision', 1, 'srdf', srdf);
+  assert(~isempty(strfind(warnings, 'not in the model, ignored: `tool` (line 1)')));
+  srdf_file = [tempname() '.srdf'];
+  fid = fopen(srdf_file, 'w'); fprintf(fid, '%s', srdf); fclose(fid);
+  from_file = MaxdynModel(MaxdynBuilder.fromUrdfWith(a1, 'floating', 1, 'collision', 1, 'self_collision', 1, 'srdf_path', srdf_file));
+  delete(srdf_file);
+  m = MaxdynModel(robot);
+  pairs = [0 0 0];   % shape pairs that may collide: without, with the SRDF text, with the file
+  for a = 0:m.shapeCount() - 1
+    for c = a + 1:m.shapeCount() - 1
+      pairs = pairs + [selfish.shapesMayCollide(a, c), m.shapesMayCollide(a, c), from_file.shapesMayCollide(a, c)];
+    end
+  end
+  assert(pairs(1) > pairs(2) && pairs(2) == pairs(3));
+  expect_status(@() MaxdynBuilder.fromUrdfWith(a1, 'bound_inertia', -1), 12);
+  [bounded, warnings] = MaxdynBuilder.fromUrdfWith(a1, 'floating', 1, 'bound_mass', 10);
+  assert(numel(strfind(warnings, '(bound_mass)')) == 18);   % its 18 links with an <inertial>, all under 10 kg
   % a box of 2 kg resting on the ground: four points at its lower corners carry m g
   b = MaxdynBuilder();
   h = [0.2 0.1 0.05];

@@ -71,5 +71,70 @@ pub fn pour(kind: Pour, mu: f64) -> Sim {
         let s = b.add_shape(body.into(), shape, [0.0; 3], ID, &size).unwrap();
         b.set_shape_friction(s, mu).unwrap();
     }
+    // a pile this dense holds more contact slots than the default 40 per shape (the
+    // frictionless box pour: 4005 at step 89, every neighbour within the 5 cm margin)
+    b.set_contact_capacity(POUR_CAPACITY).unwrap();
     Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap()
+}
+
+/// Contact slots of a pour's model: 60 per body.
+pub const POUR_CAPACITY: usize = 6000;
+
+/// The A1 of example-robot-data loaded for a drop: floating, its collision shapes, a
+/// ground plane and its joint limits on. Its joints in the order FR, FL, RR, RL × hip,
+/// thigh, calf. `urdf` is the path of `a1.urdf` (the corpus of tests/setup.sh).
+pub fn a1_for_drops(urdf: &str) -> Result<(Arc<Model>, Vec<usize>), maxdyn::Error> {
+    use maxdyn::urdf::{Urdf, UrdfOptions};
+    let options = UrdfOptions { floating: true, collision: true, ground_plane: true, ..UrdfOptions::default() };
+    let u = Urdf::from_file_with(urdf, &options)?;
+    let model = Arc::new(Model::new(&u.builder)?);
+    let joints = ["FR", "FL", "RR", "RL"].iter().flat_map(|l| ["hip", "thigh", "calf"].map(|p| u.joint(&format!("{l}_{p}_joint")).unwrap())).collect();
+    Ok((model, joints))
+}
+
+/// The standing joint angles of an A1 leg (hip, thigh, calf) and the PD gains that hold
+/// them (kp, kd per joint of a leg).
+pub const A1_STAND: [f64; 3] = [0.0, 0.9, -1.8];
+pub const A1_KP: [f64; 3] = [100.0, 80.0, 60.0];
+pub const A1_KD: [f64; 3] = [5.0, 4.0, 3.0];
+
+/// Drop `seed`'s start: joints ±0.3 rad about the stand, the robot lifted so its lowest
+/// body's centre is 0.25–0.35 m up, at rest.
+pub fn a1_drop(model: &Arc<Model>, joints: &[usize], dt: f64, seed: u64) -> Sim {
+    let mut sim = Sim::new(model.clone(), dt).unwrap();
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut rand = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    };
+    for (k, &j) in joints.iter().enumerate() {
+        sim.set_joint_position(j, &[A1_STAND[k % 3] + 0.3 * rand()]).unwrap();
+    }
+    let lowest = (0..model.body_count()).map(|i| sim.body_state(i).unwrap()[2]).fold(f64::INFINITY, f64::min);
+    let lift = 0.3 + 0.05 * rand();
+    for i in 0..model.body_count() {
+        let mut s = sim.body_state(i).unwrap();
+        s[2] += lift - lowest;
+        sim.set_body_state(i, &s).unwrap();
+    }
+    sim
+}
+
+/// One drop of `seconds`: limp, or each joint PD-held at the stand. The step at which it
+/// first failed, if it did.
+pub fn a1_drop_rollout(sim: &mut Sim, joints: &[usize], pd: bool, seconds: f64) -> Option<usize> {
+    let (mut q, mut w) = ([0.0], [0.0]);
+    for k in 0..(seconds / sim.dt()).round() as usize {
+        if pd {
+            for (i, &j) in joints.iter().enumerate() {
+                sim.joint_position(j, &mut q).unwrap();
+                sim.joint_velocity(j, &mut w).unwrap();
+                sim.set_joint_input(j, &[A1_KP[i % 3] * (A1_STAND[i % 3] - q[0]) - A1_KD[i % 3] * w[0]]).unwrap();
+            }
+        }
+        if sim.step().is_err() {
+            return Some(k);
+        }
+    }
+    None
 }

@@ -33,6 +33,12 @@ fn shape_type_arg(shape_type: i32) -> CResult<ShapeKind> {
     })
 }
 
+/// The largest shape size (radius, half-length, half extent) and distance of a shape from
+/// its body's origin (its pose's position), in m: beyond it doubles no longer resolve the
+/// shape's contacts (docs/COLLISION.md), and `maxdyn_builder_add_shape` refuses it.
+pub const MAXDYN_SHAPE_MAX_SIZE: f64 = 1e12;
+const _: () = assert!(MAXDYN_SHAPE_MAX_SIZE == crate::model::shape::MAX_SHAPE_SIZE);
+
 /// Adds a collision shape of `shape_type` (`MAXDYN_SHAPE_*`) to `body` (a body id, or
 /// `MAXDYN_WORLD` for a static shape) at `pose` in the body frame: 7 doubles, position (3;
 /// the body frame's origin is its centre of mass) then unit quaternion (w, x, y, z; unit
@@ -44,8 +50,9 @@ fn shape_type_arg(shape_type: i32) -> CResult<ShapeKind> {
 /// The shape gets friction 1, group 1 and mask all bits; it collides with every shape the
 /// filter allows (`maxdyn_builder_set_collision_filter`). Its id (0, 1, … in order of
 /// addition) goes to `*out_shape`. Errors: an unknown type `MAXDYN_STATUS_INVALID_ENUM`;
-/// a wrong `n`, a negative radius, a zero extent or a non-unit quaternion
-/// `MAXDYN_STATUS_INVALID_SHAPE`; NaN or infinity `MAXDYN_STATUS_NON_FINITE`; an unknown
+/// a wrong `n`, a negative radius, a zero extent, a non-unit quaternion, or a size or
+/// position beyond `MAXDYN_SHAPE_MAX_SIZE` `MAXDYN_STATUS_INVALID_SHAPE` (naming the value
+/// and the bound); NaN or infinity `MAXDYN_STATUS_NON_FINITE`; an unknown
 /// body `MAXDYN_STATUS_UNKNOWN_BODY`.
 ///
 /// # Safety
@@ -152,7 +159,7 @@ pub unsafe extern "C" fn maxdyn_builder_set_collision_cone(builder: *mut maxdyn_
 }
 
 /// Most contact slots (points between collision shapes) a step may hold at once. The
-/// default is 24 per shape on a body, at least 64 (`maxdyn_model_get_contact_capacity`
+/// default is 40 per shape on a body, at least 64 (`maxdyn_model_get_contact_capacity`
 /// reads it back). A saved state holds every slot, so its size
 /// (`maxdyn_sim_state_size`) depends on the model alone; a step that needs more
 /// slots is refused with `MAXDYN_STATUS_CONTACT_CAPACITY` and changes nothing. At most

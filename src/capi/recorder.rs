@@ -36,7 +36,7 @@ impl Object for maxdyn_recorder {
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_record_open(sim: *const maxdyn_sim, path: *const c_char, out: *mut *mut maxdyn_recorder) -> maxdyn_status {
     call("maxdyn_sim_record_open", || {
-        let path = path_arg(path)?;
+        let path = path_arg(path, "path")?;
         let o = super::args::out(out, "out")?;
         let rec = with_ref(sim, "sim", |s| Ok(Recorder::create(&path, &s.inner)?))?;
         *o = into_raw(maxdyn_recorder { inner: Some(rec), poisoned: AtomicBool::new(false) });

@@ -29,7 +29,7 @@ const _: () = assert!(
 /// `maxdyn_builder_from_urdf_string_with`). Start from `maxdyn_urdf_options_default()`
 /// and change the fields you need. Fields are only ever added at the end.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct maxdyn_urdf_options {
     /// 0 (default): the root link is the world; 1: the root is a free body (a massless
     /// root's single fixed or floating child becomes the free body).
@@ -50,6 +50,23 @@ pub struct maxdyn_urdf_options {
     /// 0 (default): the robot's shapes collide only with the world's (the ground); 1:
     /// also with each other (never those of one joint's two bodies).
     pub self_collision: i32,
+    /// 0 (default): no bound; > 0: each link with an `<inertial>` and less mass (kg) gets
+    /// this much, with a warning naming it (MuJoCo's `boundmass`). Finite and ≥ 0, else
+    /// `MAXDYN_STATUS_INVALID_ARGUMENT`.
+    pub bound_mass: f64,
+    /// 0 (default): no bound; > 0: each link's principal moments of inertia (kg m^2) below
+    /// it (negative ones of a defective file, zero ones of a point mass) are raised to it
+    /// about the link's principal axes, with a warning naming the link (MuJoCo's
+    /// `boundinertia`). Finite and ≥ 0, else `MAXDYN_STATUS_INVALID_ARGUMENT`.
+    pub bound_inertia: f64,
+    /// NULL (default), or the path (NUL-terminated) of an SRDF file whose
+    /// `<disable_collisions link1 link2>` pairs never collide: every collision shape of
+    /// link1 against every one of link2 (as Pinocchio's `removeCollisionPairs`). A link
+    /// the model does not have is a warning; a file that cannot be read or is malformed
+    /// gives `MAXDYN_STATUS_URDF`. At most one of `srdf_path` and `srdf_string`.
+    pub srdf_path: *const c_char,
+    /// NULL (default), or SRDF text (NUL-terminated, UTF-8), as `srdf_path`.
+    pub srdf_string: *const c_char,
 }
 
 /// The default URDF options: fixed base, fixed links merged, joint limits read, no
@@ -64,6 +81,10 @@ pub extern "C" fn maxdyn_urdf_options_default() -> maxdyn_urdf_options {
         collision: i32::from(o.collision),
         ground_plane: i32::from(o.ground_plane),
         self_collision: i32::from(o.self_collision),
+        bound_mass: o.bound_mass,
+        bound_inertia: o.bound_inertia,
+        srdf_path: std::ptr::null(),
+        srdf_string: std::ptr::null(),
     }
 }
 
@@ -76,21 +97,59 @@ fn flag(v: i32, arg: &str) -> CResult<bool> {
     }
 }
 
+/// Where an SRDF comes from (`maxdyn_urdf_options.srdf_path` or `.srdf_string`).
+enum SrdfArg<'a> {
+    File(PathBuf),
+    Text(&'a str),
+}
+
+/// A bound option: finite and ≥ 0.
+fn bound(v: f64, arg: &str) -> CResult<f64> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `{arg}` is {v}, expected a finite number ≥ 0 (0: no bound)")))
+    }
+}
+
 /// # Safety
-/// `options` is NULL or readable.
-unsafe fn options_arg(options: *const maxdyn_urdf_options) -> CResult<UrdfOptions> {
+/// `options` is NULL or readable, its SRDF strings NULL or NUL-terminated.
+unsafe fn options_arg<'a>(options: *const maxdyn_urdf_options) -> CResult<(UrdfOptions, Option<SrdfArg<'a>>)> {
     if options.is_null() {
         return Err(Failure::null("options"));
     }
     let o = *options;
-    Ok(UrdfOptions {
+    let srdf = match (o.srdf_path.is_null(), o.srdf_string.is_null()) {
+        (true, true) => None,
+        (false, true) => Some(SrdfArg::File(path_arg(o.srdf_path, "options.srdf_path")?)),
+        (true, false) => Some(SrdfArg::Text(text_arg(o.srdf_string, "options.srdf_string")?)),
+        (false, false) => return Err(Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, "arguments `options.srdf_path` and `options.srdf_string` are both set: give at most one")),
+    };
+    let options = UrdfOptions {
         floating: flag(o.floating, "options.floating")?,
         merge_fixed: flag(o.merge_fixed, "options.merge_fixed")?,
         joint_limits: flag(o.joint_limits, "options.joint_limits")?,
         collision: flag(o.collision, "options.collision")?,
         ground_plane: flag(o.ground_plane, "options.ground_plane")?,
         self_collision: flag(o.self_collision, "options.self_collision")?,
-    })
+        bound_mass: bound(o.bound_mass, "options.bound_mass")?,
+        bound_inertia: bound(o.bound_inertia, "options.bound_inertia")?,
+    };
+    Ok((options, srdf))
+}
+
+/// Applies the SRDF the options name to a loaded URDF (its warnings join the load's).
+fn apply_srdf(urdf: &mut Urdf, srdf: Option<SrdfArg>) -> CResult<()> {
+    match srdf {
+        None => {}
+        Some(SrdfArg::File(path)) => {
+            urdf.apply_srdf_file(&path)?;
+        }
+        Some(SrdfArg::Text(text)) => {
+            urdf.apply_srdf(text)?;
+        }
+    }
+    Ok(())
 }
 
 /// A NUL-terminated UTF-8 string argument.
@@ -134,9 +193,9 @@ unsafe fn hand_over(urdf: Urdf, out: &mut *mut maxdyn_builder, warnings: *mut c_
 }
 
 /// The file path as the OS sees it: any bytes on Unix, UTF-8 elsewhere.
-pub(super) unsafe fn path_arg(path: *const c_char) -> Result<PathBuf, Failure> {
+pub(super) unsafe fn path_arg(path: *const c_char, arg: &str) -> Result<PathBuf, Failure> {
     if path.is_null() {
-        return Err(Failure::null("path"));
+        return Err(Failure::null(arg));
     }
     let bytes = CStr::from_ptr(path).to_bytes();
     #[cfg(unix)]
@@ -148,7 +207,7 @@ pub(super) unsafe fn path_arg(path: *const c_char) -> Result<PathBuf, Failure> {
     {
         std::str::from_utf8(bytes)
             .map(PathBuf::from)
-            .map_err(|_| Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, "argument `path` is not valid UTF-8"))
+            .map_err(|_| Failure::new(MAXDYN_STATUS_INVALID_ARGUMENT, format!("argument `{arg}` is not valid UTF-8")))
     }
 }
 
@@ -178,7 +237,7 @@ pub(super) unsafe fn path_arg(path: *const c_char) -> Result<PathBuf, Failure> {
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_builder_from_urdf(path: *const c_char, floating: i32, out: *mut *mut maxdyn_builder) -> maxdyn_status {
     call("maxdyn_builder_from_urdf", || {
-        let path = path_arg(path)?;
+        let path = path_arg(path, "path")?;
         let floating = flag(floating, "floating")?;
         let o = super::args::out(out, "out")?;
         let urdf = Urdf::from_file(&path, floating)?;
@@ -227,13 +286,14 @@ pub unsafe extern "C" fn maxdyn_builder_from_urdf_with(
     warnings_length: *mut usize,
 ) -> maxdyn_status {
     call("maxdyn_builder_from_urdf_with", || {
-        let path = path_arg(path)?;
-        let options = options_arg(options)?;
+        let path = path_arg(path, "path")?;
+        let (options, srdf) = options_arg(options)?;
         let o = super::args::out(out, "out")?;
         if warnings.is_null() && warnings_capacity > 0 {
             return Err(Failure::null("warnings"));
         }
-        let urdf = Urdf::from_file_with(&path, &options)?;
+        let mut urdf = Urdf::from_file_with(&path, &options)?;
+        apply_srdf(&mut urdf, srdf)?;
         hand_over(urdf, o, warnings, warnings_capacity, warnings_length)
     })
 }
@@ -253,12 +313,13 @@ pub unsafe extern "C" fn maxdyn_builder_from_urdf_string_with(
 ) -> maxdyn_status {
     call("maxdyn_builder_from_urdf_string_with", || {
         let xml = text_arg(xml, "xml")?;
-        let options = options_arg(options)?;
+        let (options, srdf) = options_arg(options)?;
         let o = super::args::out(out, "out")?;
         if warnings.is_null() && warnings_capacity > 0 {
             return Err(Failure::null("warnings"));
         }
-        let urdf = Urdf::from_str_with(xml, &options)?;
+        let mut urdf = Urdf::from_str_with(xml, &options)?;
+        apply_srdf(&mut urdf, srdf)?;
         hand_over(urdf, o, warnings, warnings_capacity, warnings_length)
     })
 }

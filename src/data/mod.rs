@@ -9,7 +9,7 @@ mod scratch;
 mod state;
 mod stats;
 
-pub use scratch::{Iterate, Scratch};
+pub use scratch::{Iterate, LinearSolve, Scratch};
 pub use state::{BodyStates, WarmStart};
 pub use stats::StepStats;
 

@@ -46,9 +46,26 @@ pub struct Scratch {
     pub contacts: ContactWork,
     /// The interior point's solution beside its polish (`step::interior_point::polish`).
     pub polish: Unpolished,
-    /// `matrix` holds the factors of a Newton matrix of the contact solve under way (the
-    /// polish's first try reuses them).
-    pub factored: bool,
+    /// How `matrix` was factored, if it holds the factors of a Newton matrix of the
+    /// contact solve under way: the predictor–corrector's second solve and the polish's
+    /// first try reuse them, and solve with them as they were made.
+    pub factors: Option<LinearSolve>,
+}
+
+/// How the interior point solves its Newton systems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinearSolve {
+    /// Factor the matrix as assembled and solve once.
+    Plain,
+    /// Factor it with the contacts' pivots regularized (`contact_rows::regularize`) and
+    /// solve once: the active-set polish, whose closed contacts have zero pivots and whose
+    /// Newton iteration absorbs the regularization's bias (1e-10 relative).
+    Regularized,
+    /// Factor it with the contacts' pivots regularized (`contact_rows::regularize`) and
+    /// refine each solution against the matrix as assembled (`reference`): for
+    /// statically indeterminate contact sets (piles, grasps), where the plain solve's
+    /// rounding grows as μ → 0, and for a plain factorization that met a singular pivot.
+    Refined,
 }
 
 /// The interior point's solution as it converged, kept while the active-set polish
@@ -70,6 +87,6 @@ impl Scratch {
     pub fn new(model: &Model) -> Scratch {
         let contacts = ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len());
         let polish = Unpolished { s: vec![0.0; model.system_size()], e: vec![0.0; contacts.vars.e.len()], selection: contacts.selection.clone(), polished: false };
-        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, factored: false }
+        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, factors: None }
     }
 }

@@ -134,6 +134,7 @@ impl Geometry {
             ShapeKind::Cylinder => Geometry::Cylinder { radius: params[0], half_length: params[1] },
         };
         g.validate("params")?;
+        g.check_size("params")?;
         Ok(g)
     }
 
@@ -176,6 +177,41 @@ impl Geometry {
         }
         Ok(())
     }
+
+    /// No size (radius, half-length, half extent) beyond [`MAX_SHAPE_SIZE`]: a collision
+    /// shape's bound (contact descriptions, `Shape::Sphere` and `Shape::Plane`, are not
+    /// searched and keep their own checks).
+    pub fn check_size(&self, side: &'static str) -> Result<()> {
+        let sizes: &[f64] = match self {
+            Geometry::HalfSpace => &[],
+            Geometry::Sphere { radius } => &[*radius],
+            Geometry::Capsule { radius, half_length } | Geometry::Cylinder { radius, half_length } => &[*radius, *half_length],
+            Geometry::Box { half_extents } => half_extents.as_slice(),
+        };
+        if let Some(&v) = sizes.iter().find(|v| v.abs() > MAX_SHAPE_SIZE) {
+            return Err(beyond_the_bound(side, &format!("{:?} size", self.kind()).to_lowercase(), v));
+        }
+        Ok(())
+    }
+}
+
+/// The largest size (a radius, half-length or half extent) and distance from its body's
+/// origin (its pose's position) a collision shape may have, in m. Contacts resolve gaps
+/// to the spacing of doubles at the shapes' coordinates: at 1e15 m that spacing (0.125 m)
+/// exceeds the contact margin (5 cm), no contact is found, and a body of that size fell
+/// through the ground with every step OK; at 1e14 m the step fails with a status. The
+/// narrow phase alone stays exact to 1e154 (beyond, squares overflow). docs/COLLISION.md.
+pub const MAX_SHAPE_SIZE: f64 = 1e12;
+
+/// |x| without overflow (the norm of components near 1e300 squares to infinity).
+fn distance(x: &V3) -> f64 {
+    let m = x.amax();
+    if m == 0.0 { 0.0 } else { m * (x / m).norm() }
+}
+
+/// The refusal of a size or distance `v` beyond [`MAX_SHAPE_SIZE`], naming both.
+fn beyond_the_bound(side: &'static str, what: &str, v: f64) -> Error {
+    Error::InvalidArgument(side, format!("{what} {v:e} is beyond {MAX_SHAPE_SIZE:e} m, the largest whose contacts doubles resolve (MAX_SHAPE_SIZE)"))
 }
 
 /// A primitive shape.
@@ -238,7 +274,11 @@ impl Shape {
                 if (q.norm_squared() - 1.0).abs() > UNIT_QUATERNION_TOLERANCE {
                     return Err(Error::InvalidArgument(side, format!("pose quaternion {:?} must have unit length", q.as_slice())));
                 }
+                if distance(&x) > MAX_SHAPE_SIZE {
+                    return Err(beyond_the_bound(side, "distance of the shape from its body's origin", distance(&x)));
+                }
                 geometry.validate(side)?;
+                geometry.check_size(side)?;
             }
         }
         Ok(())
@@ -309,5 +349,37 @@ mod tests {
         assert!(matches!(pose([0.0; 3], [1.0, 0.1, 0.0, 0.0]), Error::InvalidArgument("pose", m) if m.contains("quaternion")));
         // a 9-digit quaternion is unit enough, and is stored normalized
         assert!(Shape::placed(None, [0.0; 3], [0.707106781, 0.707106781, 0.0, 0.0], ShapeKind::Sphere, &[0.1]).is_ok());
+    }
+
+    /// Why the bound sits below 1e15 m: a sphere of radius 1e15 resting on the ground and
+    /// moving down at 1 m/s (added past the builder's check) finds no contact and steps OK
+    /// through the ground, silently; at 1e14 the step still sees the contact and fails
+    /// with a status (its positions' spacing, 1.6e-2 m, defeats the solver's tolerance).
+    #[test]
+    fn the_bound_is_below_where_contacts_are_lost() {
+        use crate::model::collision::CollisionShape;
+        use crate::model::{Builder, Inertia, Model, Parent};
+        use crate::sim::Sim;
+        let fall = |s: f64| {
+            let mut b = Builder::new();
+            let body = b.add_body(1.0, Inertia::diagonal(1.0, 1.0, 1.0).unwrap()).unwrap();
+            b.set_body_pose(body, [0.0, 0.0, s], [1.0, 0.0, 0.0, 0.0]).unwrap();
+            b.add_shape(Parent::World, ShapeKind::Plane, [0.0; 3], [1.0, 0.0, 0.0, 0.0], &[]).unwrap();
+            let sphere = CollisionShape { body: Some(body), x: V3::zeros(), q: V4::new(1.0, 0.0, 0.0, 0.0), geometry: Geometry::Sphere { radius: s }, friction: 1.0, group: 1, mask: u32::MAX };
+            b.collision.shapes.push(sphere);
+            let mut sim = Sim::new(std::sync::Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
+            let mut st = sim.body_state(body).unwrap();
+            st[9] = -1.0;
+            sim.set_body_state(body, &st).unwrap();
+            let mut contacts = 0;
+            for _ in 0..10 {
+                sim.step().map_err(|e| e.to_string())?;
+                contacts += sim.shape_contact_count();
+            }
+            Ok::<usize, String>(contacts)
+        };
+        assert_eq!(fall(1e15), Ok(0), "beyond the bound the contact is lost and the steps say OK");
+        assert!(fall(1e14).unwrap_err().contains("did not converge"));
+        assert!(MAX_SHAPE_SIZE < 1e14);
     }
 }

@@ -184,7 +184,7 @@ pub fn assemble(d: &Description, floating: bool) -> Result<Urdf> {
         };
         frames.insert(l.name.clone(), LinkFrame { body, x: p.in_owner.x.into(), q: p.in_owner.q.into() });
     }
-    Ok(Urdf { name: d.name.clone(), builder: b, bodies, joints, frames, world_mass, warnings })
+    Ok(Urdf { name: d.name.clone(), builder: b, bodies, joints, frames, link_shapes: HashMap::new(), world_mass, warnings })
 }
 
 fn owner_world_pose(o: Owner, body_pose: &[Pose]) -> Pose {

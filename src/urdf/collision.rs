@@ -121,6 +121,7 @@ pub fn add_shapes(u: &mut Urdf, xml: &str, options: &UrdfOptions) -> Result<()> 
             Err(e) => return Err(refused_by_builder(&format!("link `{}` <collision>", s.link), e)),
         };
         u.builder.set_collision_filter(id, ROBOT_GROUP, mask)?;
+        u.link_shapes.entry(s.link.clone()).or_default().push(id);
         if let Some(&(_, mu)) = c.friction.iter().find(|(l, _)| *l == s.link) {
             u.builder.set_shape_friction(id, mu).map_err(|e| refused_by_builder(&format!("link `{}` <lateral_friction>", s.link), e))?;
         }

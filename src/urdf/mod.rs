@@ -52,13 +52,17 @@
 //! floating base of the minimal coordinates, with the root link's frame as its reference
 //! ([`Builder::set_base_frame`]), as Pinocchio's free-flyer has it.
 //!
-//! Pipeline: `parse` (XML → description) → `merge` (fixed groups → one link each) →
+//! Pipeline: `parse` (XML → description) → `bounds` (links' masses and principal moments
+//! raised to [`UrdfOptions::bound_mass`] / `bound_inertia` when asked; then the moments
+//! are checked) → `merge` (fixed groups → one link each) →
 //! `massless` (massless subtrees out) → `compose` (revolutes through massless links whose
 //! axes meet → one universal or spherical joint) → `assemble` (bodies, joints, frames) →
 //! `limits` → `collision` (`<collision>` → collision shapes and the ground, when
-//! [`UrdfOptions`] ask for them; docs/COLLISION.md).
+//! [`UrdfOptions`] ask for them; docs/COLLISION.md). An SRDF's `<disable_collisions>`
+//! applies afterwards (`srdf`, [`Urdf::apply_srdf`]).
 
 mod assemble;
+mod bounds;
 mod caps;
 mod collision;
 mod compose;
@@ -68,6 +72,7 @@ mod limits;
 mod massless;
 mod merge;
 mod parse;
+mod srdf;
 mod tree;
 
 use std::collections::HashMap;
@@ -75,8 +80,9 @@ use std::path::Path;
 
 pub use caps::{MAX_ATTRIBUTES, MAX_FILE_BYTES, MAX_LINKS};
 pub use frames::rpy_quaternion;
+pub use srdf::SrdfReport;
 
-use crate::model::{BodyId, Builder, Error, JointId, Parent, Result};
+use crate::model::{BodyId, Builder, Error, JointId, Parent, Result, ShapeId};
 
 /// A link's frame: where it is attached rigidly.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -90,7 +96,7 @@ pub struct LinkFrame {
 }
 
 /// How a URDF becomes a model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct UrdfOptions {
     /// false: the root link is the world; true: the root is a free body.
     pub floating: bool,
@@ -110,11 +116,20 @@ pub struct UrdfOptions {
     /// true: the robot's shapes on different bodies collide with each other (never those
     /// of one joint's two bodies); false (default): only with the world's shapes (the ground).
     pub self_collision: bool,
+    /// Lower bound on each link's mass (kg; 0, the default: none), as MuJoCo's
+    /// `boundmass`: a link with an `<inertial>` and less mass gets this much, with a
+    /// warning naming it (`bounds.rs`).
+    pub bound_mass: f64,
+    /// Lower bound on each link's principal moments of inertia (kg·m²; 0, the default:
+    /// none), as MuJoCo's `boundinertia`: moments below it (negative ones of a defective
+    /// file, zero ones of a point mass) are raised to it about the link's principal axes,
+    /// with a warning naming the link.
+    pub bound_inertia: f64,
 }
 
 impl Default for UrdfOptions {
     fn default() -> Self {
-        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true, collision: false, ground_plane: false, self_collision: false }
+        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true, collision: false, ground_plane: false, self_collision: false, bound_mass: 0.0, bound_inertia: 0.0 }
     }
 }
 
@@ -133,6 +148,9 @@ pub struct Urdf {
     /// the world for a root that became the world and the links merged into it. The same
     /// frames are in the builder (`Builder::frames`), named by link.
     pub frames: HashMap<String, LinkFrame>,
+    /// Link name → the collision shapes made from its `<collision>` elements (when
+    /// [`UrdfOptions::collision`]), in file order; what [`Urdf::apply_srdf`] excludes by.
+    pub link_shapes: HashMap<String, Vec<ShapeId>>,
     /// Mass of the root link, and of the links merged into it, when it is the world (not simulated).
     pub world_mass: f64,
     /// What the file asks for that is not simulated as written, one message each: joint
@@ -158,8 +176,12 @@ impl Urdf {
     /// are refused (`caps`).
     pub fn from_str_with(xml: &str, options: &UrdfOptions) -> Result<Urdf> {
         caps::check_size(xml.len(), "the URDF text")?;
-        let d = parse::parse(xml)?;
+        bounds::check(options.bound_mass, options.bound_inertia)?;
+        let mut d = parse::parse(xml)?;
+        let raised = bounds::raise(&mut d, options.bound_mass, options.bound_inertia);
+        parse::check_inertias(&d)?;
         let mut warnings = inertia_warnings(&d);
+        warnings.extend(raised);
         let (merged_d, merged) = if options.merge_fixed { merge::merge_fixed(&d)? } else { (d.clone(), Vec::new()) };
         let kept = massless::drop_massless_subtrees(&merged_d, &mut warnings)?;
         let composed = compose::compose_massless_links(&kept, &mut warnings)?;
@@ -197,14 +219,7 @@ impl Urdf {
     /// refused before they are read whole (a path to an endless stream such as
     /// /dev/zero would otherwise be read until memory runs out).
     pub fn from_file_with(path: impl AsRef<Path>, options: &UrdfOptions) -> Result<Urdf> {
-        use std::io::Read;
-        let path = path.as_ref();
-        let cannot = |e: std::io::Error| Error::Urdf(format!("cannot read `{}`: {e}", path.display()));
-        let mut bytes = Vec::new();
-        std::fs::File::open(path).map_err(cannot)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
-        caps::check_size(bytes.len(), &format!("`{}`", path.display()))?;
-        let text = String::from_utf8(bytes).map_err(|e| Error::Urdf(format!("`{}` is not UTF-8 text: {e}", path.display())))?;
-        Urdf::from_str_with(&text, options)
+        Urdf::from_str_with(&read_text(path.as_ref())?, options)
     }
 
     /// The body whose top link is `link` (see [`Urdf::body_of`] for any link).
@@ -232,6 +247,18 @@ impl Urdf {
     pub fn body_mass(&self) -> f64 {
         (0..self.builder.body_count()).filter_map(|i| self.builder.body(i).ok()).map(|b| b.mass).sum()
     }
+}
+
+/// The text of a URDF or SRDF file, refused beyond [`MAX_FILE_BYTES`] before it is read
+/// whole (a path to an endless stream such as /dev/zero would otherwise be read until
+/// memory runs out).
+pub(super) fn read_text(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| Error::Urdf(format!("cannot read `{}`: {e}", path.display()));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).map_err(cannot)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    caps::check_size(bytes.len(), &format!("`{}`", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| Error::Urdf(format!("`{}` is not UTF-8 text: {e}", path.display())))
 }
 
 /// A builder's refusal of what the element `what` describes. The builder names its own

@@ -206,7 +206,6 @@ fn parse_link(n: Node) -> Result<Link> {
                 None if mass == 0.0 => M3::zeros(),
                 None => return Err(err(format!("{what}: <inertial> with mass but without <inertia>"))),
             };
-            check_principal_moments(&inertia, &what)?;
             if mass == 0.0 && inertia == M3::zeros() {
                 None
             } else {
@@ -306,6 +305,17 @@ fn parse_mimic(n: Node, what: &str) -> Result<Option<MimicSpec>> {
     let w = format!("{what} <mimic>");
     let leader = required(m, "joint", &w)?.to_string();
     Ok(Some(MimicSpec { leader, multiplier: number_attr(m, "multiplier", 1.0, &w)?, offset: number_attr(m, "offset", 0.0, &w)? }))
+}
+
+/// Refuses the first link (file order) whose inertia has a negative principal moment
+/// (after the bounds of `bounds.rs`, when on).
+pub fn check_inertias(d: &Description) -> Result<()> {
+    for l in &d.links {
+        if let Some(i) = &l.inertial {
+            check_principal_moments(&i.inertia, &format!("link `{}`", l.name))?;
+        }
+    }
+    Ok(())
 }
 
 /// A link's own inertia must be positive semidefinite: a negative principal moment (beyond

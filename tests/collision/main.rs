@@ -6,8 +6,11 @@ mod require;
 
 mod boxes;
 mod capi;
+mod curved;
 mod overlap;
 mod rolling;
+mod size_bound;
+mod srdf;
 mod robots;
 mod stacks;
 mod state;

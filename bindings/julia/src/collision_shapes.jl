@@ -22,6 +22,10 @@ struct UrdfOptions
     collision::Int32
     ground_plane::Int32
     self_collision::Int32
+    bound_mass::Float64
+    bound_inertia::Float64
+    srdf_path::Ptr{UInt8}
+    srdf_string::Ptr{UInt8}
 end
 
 # --- builder
@@ -67,11 +71,22 @@ end
 
 """Loads a URDF file with options; `collision` makes its `<collision>` spheres, boxes,
 cylinders and capsules shapes, `ground_plane` adds the half-space below z = 0,
-`self_collision` lets the robot's shapes meet each other. Returns (builder, warnings)."""
+`self_collision` lets the robot's shapes meet each other, `srdf_path` (an SRDF file) or
+`srdf` (SRDF text) excludes the pairs of its `<disable_collisions>`, `bound_mass` and
+`bound_inertia` (0: off) raise links' masses and principal moments below them (MuJoCo's
+`boundmass`/`boundinertia`). Returns (builder, warnings)."""
 function builder_from_urdf_with(path::AbstractString; floating::Bool=false, merge_fixed::Bool=true,
                                 joint_limits::Bool=true, collision::Bool=false, ground_plane::Bool=false,
-                                self_collision::Bool=false)
-    o = Ref(UrdfOptions(floating, merge_fixed, joint_limits, collision, ground_plane, self_collision))
+                                self_collision::Bool=false, bound_mass::Real=0.0, bound_inertia::Real=0.0,
+                                srdf_path::Union{Nothing,AbstractString}=nothing,
+                                srdf::Union{Nothing,AbstractString}=nothing)
+    # the strings stay alive (GC.@preserve) while the options point into them
+    sp, st = something(srdf_path, ""), something(srdf, "")
+    GC.@preserve sp st begin
+    o = Ref(UrdfOptions(floating, merge_fixed, joint_limits, collision, ground_plane, self_collision,
+                        Float64(bound_mass), Float64(bound_inertia),
+                        srdf_path === nothing ? Ptr{UInt8}(C_NULL) : pointer(sp),
+                        srdf === nothing ? Ptr{UInt8}(C_NULL) : pointer(st)))
     out, len = Ref{Ptr{Cvoid}}(C_NULL), Ref{Csize_t}(0)
     check(@ccall libmaxdyn.maxdyn_builder_from_urdf_with(path::Cstring, o::Ptr{UrdfOptions}, out::Ptr{Ptr{Cvoid}},
         C_NULL::Ptr{UInt8}, Csize_t(0)::Csize_t, len::Ptr{Csize_t})::Int32)
@@ -83,6 +98,7 @@ function builder_from_urdf_with(path::AbstractString; floating::Bool=false, merg
     close(Builder(again[]))
     text = String(buf[1:len[]])
     return b, (isempty(text) ? String[] : split(text, '\n'))
+    end
 end
 
 # --- model

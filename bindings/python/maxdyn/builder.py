@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import List, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -59,15 +59,26 @@ class Builder(Handle):
     @classmethod
     def from_urdf_with(cls, path: PathLike, floating: bool = False, merge_fixed: bool = True, joint_limits: bool = True,
                        collision: bool = False, ground_plane: bool = False,
-                       self_collision: bool = False) -> Tuple["Builder", List[str]]:
+                       self_collision: bool = False, bound_mass: float = 0.0, bound_inertia: float = 0.0,
+                       srdf_path: Optional[PathLike] = None, srdf: Optional[str] = None) -> Tuple["Builder", List[str]]:
         """Loads a URDF file with options (maxdyn.h maxdyn_urdf_options): `collision` makes
         its <collision> spheres, boxes, cylinders and capsules shapes, `ground_plane` adds
         the half-space below z = 0, `self_collision` lets the robot's shapes meet each
-        other. Returns (builder, warnings: a list of strings)."""
+        other; `srdf_path` (an SRDF file) or `srdf` (SRDF text) excludes the shape pairs of
+        its <disable_collisions link1 link2>; `bound_mass` and `bound_inertia` (0: off)
+        raise links' masses (kg) and principal moments (kg m^2) below them, as MuJoCo's
+        boundmass/boundinertia. Returns (builder, warnings: a list of strings)."""
         o = lib.maxdyn_urdf_options_default()
         for name, v in (("floating", floating), ("merge_fixed", merge_fixed), ("joint_limits", joint_limits),
                         ("collision", collision), ("ground_plane", ground_plane), ("self_collision", self_collision)):
             setattr(o, name, 1 if v else 0)
+        o.bound_mass = real(bound_mass, "bound_mass")
+        o.bound_inertia = real(bound_inertia, "bound_inertia")
+        if srdf is not None and not isinstance(srdf, str):
+            raise TypeError(f"srdf must be a str, got {type(srdf).__name__}")
+        # the encoded strings live as long as `o` is used below
+        o.srdf_path = None if srdf_path is None else os.fsencode(srdf_path)
+        o.srdf_string = None if srdf is None else srdf.encode()
 
         def load(handle: _handle, text: ctypes.Array) -> int:
             n = _size()

@@ -16,6 +16,8 @@ CONE_LINEAR, CONE_NONLINEAR = 0, 1
 # collision shape types (maxdyn.h MAXDYN_SHAPE_*): params plane (), sphere (radius,),
 # capsule and cylinder (radius, half_length along z), box (three half extents)
 SHAPE_PLANE, SHAPE_SPHERE, SHAPE_CAPSULE, SHAPE_BOX, SHAPE_CYLINDER = range(5)
+SHAPE_MAX_SIZE = 1e12
+"""The largest shape size and distance from its body's origin, m (maxdyn.h MAXDYN_SHAPE_MAX_SIZE)."""
 # axes and coordinates of the queries (Sim.frame_jacobian and friends)
 AXES_WORLD, AXES_LOCAL = 0, 1
 COORDS_MINIMAL, COORDS_MAXIMAL = 0, 1

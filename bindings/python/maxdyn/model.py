@@ -71,6 +71,14 @@ class Model(Handle):
         """Joint inputs (see dimensions)."""
         return self.dimensions()[2]
 
+    def shapes_may_collide(self, shape_a: int, shape_b: int) -> bool:
+        """Whether two collision shapes may touch: filters, bodies, joints and excluded
+        pairs (an SRDF's among them; docs/COLLISION.md)."""
+        result = _i32()
+        check(lib.maxdyn_model_get_shapes_may_collide(self.ptr, as_id(shape_a, "shape_a"), as_id(shape_b, "shape_b"),
+                                                      ctypes.byref(result)))
+        return result.value == 1
+
     def joint_dof(self, joint: int) -> int:
         """Free directions (minimal coordinates) of a joint."""
         return count(lib.maxdyn_model_get_joint_dof, self.ptr, as_id(joint, "joint"))

@@ -548,6 +548,43 @@ def test_collision_shapes_and_urdf_collision():
     robot.close()
 
 
+TRIO_URDF = """<robot name="trio"><link name="w"/>
+  <link name="a"><inertial><mass value="1"/><inertia ixx="0.1" iyy="-1e-8" izz="0.1"/></inertial>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <link name="c"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <joint name="ja" type="revolute"><parent link="w"/><child link="a"/><origin xyz="0 0 1"/></joint>
+  <joint name="jb" type="revolute"><parent link="a"/><child link="b"/><origin xyz="0 0 1"/></joint>
+  <joint name="jc" type="revolute"><parent link="b"/><child link="c"/><origin xyz="0 0 1"/></joint>
+</robot>"""
+
+
+def test_urdf_srdf_and_inertia_bounds(tmp_path):
+    """Issue 25 items 4 and 7 from Python: bound_inertia loads a link with a negative
+    principal moment (a warning names it); an SRDF, as text or file, excludes its pairs
+    (an unknown link is a warning); bad bounds and both SRDF sources are refused."""
+    urdf = tmp_path / "trio.urdf"
+    urdf.write_text(TRIO_URDF)
+    expect_status(101, ["link `a`: inertia has a negative principal moment"], lambda: maxdyn.Builder.from_urdf_with(urdf))
+    expect_status(12, ["`options.bound_inertia`"], lambda: maxdyn.Builder.from_urdf_with(urdf, bound_inertia=-1.0))
+    srdf = '<robot name="trio"><disable_collisions link1="a" link2="c"/><disable_collisions link1="c" link2="tool"/></robot>'
+    (tmp_path / "trio.srdf").write_text(srdf)
+    opts = dict(bound_inertia=1e-3, collision=True, self_collision=True)
+    plain, warnings = maxdyn.Builder.from_urdf_with(urdf, **opts)
+    assert warnings == ["link `a`: principal moment(s) -1.000e-8 kg·m² raised to 1e-3 (bound_inertia)"], warnings
+    assert maxdyn.Model(plain).shapes_may_collide(0, 2)
+    for source in (dict(srdf=srdf), dict(srdf_path=tmp_path / "trio.srdf")):
+        robot, warnings = maxdyn.Builder.from_urdf_with(urdf, **opts, **source)
+        assert not maxdyn.Model(robot).shapes_may_collide(0, 2), source
+        assert "SRDF <disable_collisions> naming link(s) not in the model, ignored: `tool` (line 1)" in warnings[-1], warnings
+        robot.close()
+    expect_status(12, ["`options.srdf_path`"], lambda: maxdyn.Builder.from_urdf_with(urdf, srdf=srdf, srdf_path=tmp_path / "trio.srdf"))
+    expect_status(101, ["missing attribute `link2`"], lambda: maxdyn.Builder.from_urdf_with(urdf, **opts, srdf='<robot><disable_collisions link1="a"/></robot>'))
+    plain.close()
+
+
 def test_queries_state_kinematics_dynamics():
     """Issue 13 from Python: restore replays bit for bit (also in a copy); Jacobian and
     dynamics-term shapes; M qdd + b = tau (measured: rounding, asserted 1e-12)."""

@@ -16,15 +16,17 @@
 //! | plane–sphere, sphere–sphere, sphere–capsule, sphere–box, sphere–cylinder | 1 |
 //! | plane–capsule | its two end caps (lying flat: both) |
 //! | plane–box | the 4 corners of the face turned most against the plane |
-//! | plane–cylinder | 4 rim points of the lower face and the upper face's lowest |
+//! | plane–cylinder | 4 rim points of the lower face and the upper face's lowest (off a face, each face's lowest as a sphere through its rim) |
 //! | capsule–capsule | the closest points and the end caps over the other (parallel: 2) |
 //! | capsule–box, capsule–cylinder | the closest points, or the ends of the segment cut over a face (lying: 2) |
-//! | box–box | the incident face clipped to the reference face (≤ 8, reduced to 4) and the nearest corner when lower, or an edge pair (1) |
+//! | box–box | the incident face clipped to the reference face (≤ 8, reduced to 4) and the nearest corner when lower; with an edge axis, the two edges' closest points first (≤ 6) |
 //!
 //! Each point is the distance of a part of one shape (a corner, an end cap, a point over a
 //! face) to the other, along the line between their closest points, so no gap of shapes
-//! apart is below their distance; the lowest is their distance. The tests check the lowest
-//! against the shapes' own signed distance and support functions (`testing.rs`, `sweep.rs`).
+//! apart is below their distance; the lowest is their distance. A cylinder's curved side
+//! is its axis with its radius (a capsule's is too), so rolling moves no point. The tests
+//! check the lowest against the shapes' own signed distance and support functions
+//! (`testing.rs`, `sweep.rs`).
 //! Cylinder–cylinder and box–cylinder have no function (None).
 //!
 //! Adding a shape pair: a file here with its function, its entry in `TABLE`, and `true` at

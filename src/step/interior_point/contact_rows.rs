@@ -176,6 +176,11 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
 /// matrix as assembled (`direction`) and the residual is never touched, so a converged
 /// step is exact.
 pub const CONTACT_REGULARIZATION: f64 = 1e-10;
+/// The friction rows' shift is at least this fraction of the row's own pivot: a contact
+/// sliding between two facets of the linear cone has two friction rows c + η_i/β_i with
+/// η_i/β_i ≪ c = ψ/s_ψ, equal to rounding, where a shift relative to the Delassus
+/// estimate alone (1e-10 × ~1e-2 on an A1 foot) is below the pivot's last digit (c ≈ 8e4).
+pub const FRICTION_PIVOT_FLOOR: f64 = 1e-10;
 
 pub fn regularize(eqs: &Equations, cw: &ContactWork, matrix: &mut BlockMatrix) {
     let model = eqs.model;
@@ -201,7 +206,8 @@ pub fn regularize(eqs: &Equations, cw: &ContactWork, matrix: &mut BlockMatrix) {
         let diag = matrix.block_mut(sym, nc, nc);
         diag[0] -= delta;
         for r in 1..nk {
-            diag[r * nk + r] += delta;
+            let d = &mut diag[r * nk + r];
+            *d += delta.max(FRICTION_PIVOT_FLOOR * d.abs());
         }
     }
 }

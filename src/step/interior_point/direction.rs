@@ -5,16 +5,30 @@
 use super::contact_rows;
 use super::settings::{LINE_SEARCH_HALVINGS, REFINEMENTS, REFINEMENT_FLOOR, REFINEMENT_GAIN, TAU};
 use crate::contact::cone::MAX_Y;
+pub use crate::data::LinearSolve;
 use crate::data::{Iterate, Scratch, StepStats};
 use crate::solver::BlockMatrix;
 use crate::step::problem::{norm2, norm_inf, Equations};
 
 /// Assembles and solves the condensed Newton system at (s, E) for the residual in
-/// (it.r, cw.re); the direction goes to it.ds and cw.de. False when the matrix is
-/// singular or the direction not finite.
+/// (it.r, cw.re); the direction goes to it.ds and cw.de. A plain factorization that meets
+/// a singular pivot is made again regularized and refined (`LinearSolve::Refined`): a
+/// contact sliding between two facets of the linear cone has two friction rows equal to
+/// rounding (c + η/β with η/β ≪ c, the cone term c = ψ/s_ψ large), although the matrix
+/// is not singular. False when even that fails or the direction is not finite.
 pub fn direction(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
-    let Scratch { it: w, matrix, reference, contacts: cw, factored, .. } = sc;
+    if factor(eqs, sc, linear) || (linear == LinearSolve::Plain && factor(eqs, sc, LinearSolve::Refined)) {
+        return resolve_rhs_in_place(eqs, sc);
+    }
+    false
+}
+
+/// Assembles the Newton matrix and its right-hand side (in it.ds) at the iterate, and
+/// factors it as `linear` says; records the factors in `sc.factors`.
+fn factor(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
+    let Scratch { it: w, matrix, reference, contacts: cw, factors, .. } = sc;
     let sym = &eqs.model.symbolic;
+    *factors = None;
     eqs.jacobian(&w.s, matrix);
     w.ds.copy_from_slice(&w.r);
     if !contact_rows::assemble(eqs, &w.s, cw, matrix, &mut w.ds) {
@@ -28,10 +42,18 @@ pub fn direction(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool
             contact_rows::regularize(eqs, cw, matrix);
         }
     }
-    *factored = matrix.factor(sym).is_ok();
-    if !*factored {
+    if matrix.factor(sym).is_err() {
         return false;
     }
+    *factors = Some(linear);
+    true
+}
+
+/// Solves the factored system for the condensed right-hand side in it.ds and recovers
+/// the contacts' eliminated variables.
+fn resolve_rhs_in_place(eqs: &Equations, sc: &mut Scratch) -> bool {
+    let Scratch { it: w, matrix, reference, contacts: cw, factors, .. } = sc;
+    let Some(linear) = *factors else { return false };
     w.ds.iter_mut().for_each(|d| *d = -*d);
     solve(eqs, matrix, reference, w, linear);
     for ci in cw.selection.iter() {
@@ -41,10 +63,10 @@ pub fn direction(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool
     w.ds.iter().chain(cw.vars.de.iter()).all(|d| d.is_finite())
 }
 
-/// Solves the factored Newton system (from the last [`direction`]) again for the
-/// residual now in (it.r, cw.re); the direction goes to it.ds and cw.de.
-pub fn resolve(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
-    let Scratch { it: w, matrix, reference, contacts: cw, .. } = sc;
+/// Solves the factored Newton system (from the last [`direction`], as it was factored)
+/// again for the residual now in (it.r, cw.re); the direction goes to it.ds and cw.de.
+pub fn resolve(eqs: &Equations, sc: &mut Scratch) -> bool {
+    let Scratch { it: w, contacts: cw, .. } = &mut *sc;
     let at = &eqs.model.addresses;
     w.ds.copy_from_slice(&w.r);
     for ci in cw.selection.iter() {
@@ -52,28 +74,7 @@ pub fn resolve(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
         let nk = cw.nodes.layout(ci).nk;
         cw.nodes.condense_rhs(ci, &cw.vars.re, &mut w.ds[on..on + nk]);
     }
-    w.ds.iter_mut().for_each(|d| *d = -*d);
-    solve(eqs, matrix, reference, w, linear);
-    for ci in cw.selection.iter() {
-        let on = at.contact(ci);
-        cw.nodes.recover(ci, &w.ds[on..], &mut cw.vars.de);
-    }
-    w.ds.iter().chain(cw.vars.de.iter()).all(|d| d.is_finite())
-}
-
-/// How the interior point solves its Newton systems.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LinearSolve {
-    /// Factor the matrix as assembled and solve once.
-    Plain,
-    /// Factor it with the contacts' pivots regularized (`contact_rows::regularize`) and
-    /// solve once: the active-set polish, whose closed contacts have zero pivots and whose
-    /// Newton iteration absorbs the regularization's bias (1e-10 relative).
-    Regularized,
-    /// Factor it with the contacts' pivots regularized (`contact_rows::regularize`) and
-    /// refine each solution against the matrix as assembled: for statically indeterminate
-    /// contact sets (piles, grasps), where the plain solve's rounding grows as μ → 0.
-    Refined,
+    resolve_rhs_in_place(eqs, sc)
 }
 
 /// Solves the condensed system for the right-hand side in it.ds (in place). Refined:

@@ -68,7 +68,7 @@ pub fn step(eqs: &Equations, sc: &mut Scratch, eq: f64, mu_end: f64, stats: &mut
         cw.nodes.gather(ci, &w.s[at.contact(ci)..], &cw.vars.e, &mut y);
         l.add_second_order(&y[..l.ny()], &cw.dy_aff[ci][..l.ny()], &mut cw.vars.re[cw.nodes.e_range(ci)]);
     }
-    if resolve(eqs, sc, linear) {
+    if resolve(eqs, sc) {
         let (accepted, alpha) = line_search(eqs, sc, target, merit, stats);
         if accepted && alpha >= CORRECTOR_ALPHA {
             return Some(PcStep { accepted, alpha, target });
@@ -78,7 +78,7 @@ pub fn step(eqs: &Equations, sc: &mut Scratch, eq: f64, mu_end: f64, stats: &mut
     let Scratch { it: w, contacts: cw, .. } = &mut *sc;
     contact_rows::residual(eqs, &w.s, cw, false, target, &mut w.r);
     let merit = norm2(&w.r).hypot(norm2(&cw.vars.re));
-    if !resolve(eqs, sc, linear) {
+    if !resolve(eqs, sc) {
         return None;
     }
     let (accepted, alpha) = line_search(eqs, sc, target, merit, stats);

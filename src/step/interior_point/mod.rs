@@ -43,13 +43,14 @@ use crate::data::{Scratch, StepStats};
 pub enum Start {
     /// Contact variables at the centre of their cones, barrier μ = 1.
     Fresh,
-    /// From the current iterate at barrier `mu`, already centred (a last Coulomb solve
-    /// after the Tresca fixed point).
-    Polish { mu: f64 },
     /// From the last step's contact variables (in the iterate), put on the central path
     /// at a barrier set by the residual there (`contact_rows::warm_contacts`,
     /// `settings::WARM_BARRIER_PER_RESIDUAL`); no centring phase.
     Warm,
+    /// From the current iterate's contact variables put on the central path at `mu`
+    /// (`contact_rows::warm_contacts`), centred again before the predictor–corrector:
+    /// the Coulomb finish of the Tresca rescue, from its last round's solution.
+    Recentred { mu: f64 },
 }
 
 /// How many iterations a solve may take.
@@ -108,14 +109,13 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         IterationCap::AtMost(n) => opts.max_iterations.min(n),
     };
     let mut stats = StepStats { contacts: model.contacts.len(), ..StepStats::default() };
-    sc.factored = false;
+    sc.factors = None;
     let predictor_corrector = opts.contact_predictor_corrector;
     let (mut mu, mut phase) = match start {
         Start::Fresh => {
             contact_rows::start_contacts(eqs, &mut sc.it.s, &mut sc.contacts);
             (MU_INITIAL, if predictor_corrector { Phase::Centring } else { Phase::Monotone })
         }
-        Start::Polish { mu } => (mu, if predictor_corrector { Phase::PredictorCorrector } else { Phase::Monotone }),
         Start::Warm => {
             // the barrier from how far the last solution is from solving this step
             eqs.residual(&sc.it.s, &mut sc.it.r);
@@ -124,6 +124,12 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
                 return Outcome { stats, converged: false };
             }
             (mu, if predictor_corrector { Phase::PredictorCorrector } else { Phase::Monotone })
+        }
+        Start::Recentred { mu } => {
+            if !contact_rows::warm_contacts(eqs, &mut sc.it.s, mu, &mut sc.contacts) {
+                return Outcome { stats, converged: false };
+            }
+            (mu, if predictor_corrector { Phase::Centring } else { Phase::Monotone })
         }
     };
     let mut converged = false;

@@ -115,7 +115,7 @@ pub fn polish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end: f
 /// to the active-set Newton. On the A1 trot it replaces that Newton's assembly and
 /// factorization by one more solve.
 fn affine_finish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end: f64) -> bool {
-    if !sc.factored {
+    if sc.factors.is_none() {
         return false;
     }
     let model = eqs.model;
@@ -205,7 +205,7 @@ fn chord_step(eqs: &Equations, sc: &mut Scratch) -> bool {
             }
         }
     }
-    if !direction::resolve(eqs, sc, LinearSolve::Plain) || TAU * max_step(eqs, sc, |_| true) < 1.0 {
+    if !direction::resolve(eqs, sc) || TAU * max_step(eqs, sc, |_| true) < 1.0 {
         return false;
     }
     let Scratch { it: w, contacts: cw, .. } = &mut *sc;

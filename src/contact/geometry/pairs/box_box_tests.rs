@@ -1,6 +1,6 @@
 //! Tests of box–box (their own file: the pair's is long).
 
-use super::super::testing::{check_closest, check_continuity, check_points, placed, separation, sides, unit_q, world_witness, EXACT};
+use super::super::testing::{check_closest, check_continuity, check_points, checked_points, placed, separation, sides, unit_q, world_witness, EXACT};
 use super::*;
 use crate::model::shape::ShapeKind;
 use std::f64::consts::{FRAC_PI_4, SQRT_2};
@@ -117,6 +117,23 @@ fn general_poses() {
 fn points_expected(a: &Shape, b: &Shape, x: &[V3], q: &[V4]) -> usize {
     let mut out = [ContactPoint::default(); 8];
     let count = crate::contact::geometry::narrow_phase(a, b, x, q, 1.0, &mut out);
-    assert!((1..=5).contains(&count));
+    assert!((1..=6).contains(&count));
     count
+}
+
+/// Crossed edges with a margin wide enough for the faces: the edge point first (the
+/// boxes' distance), then the best face axis' points, each at least the boxes' separation
+/// along its normal (so none stops them before they touch).
+#[test]
+fn an_edge_contact_keeps_the_face_points_within_the_margin() {
+    let (a, b) = (cuboid(0, [0.5; 3]), cuboid(1, [0.5; 3]));
+    let x = vec![V3::new(0.1, -0.1, SQRT_2 + 0.01), V3::zeros()];
+    let q = vec![unit_q(0.0, FRAC_PI_4, 0.0), unit_q(FRAC_PI_4, 0.0, 0.0)];
+    let points = checked_points(&a, &b, &x, &q, 1.0);
+    assert!(points.len() > 1, "{points:?}");
+    assert!((points[0].gap(&x, &q) - 0.01).abs() < 1e-15, "{:?}", points[0]);
+    for p in &points {
+        let (sa, sb) = sides(p, &a, &b, &x, &q);
+        assert!(p.gap(&x, &q) >= separation(&sa, &sb, &p.normal) - EXACT);
+    }
 }

@@ -1,6 +1,6 @@
 //! Capsule against cylinder.
 
-use super::sphere_cylinder::closest_on_cylinder;
+use super::sphere_cylinder::{closest_on_cylinder, cylinder_side};
 use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
@@ -9,7 +9,8 @@ use crate::math::{V3, V4};
 const BISECTION_STEPS: usize = 64;
 
 /// Points at parameters of the capsule's segment, each a contact of the sphere of the
-/// capsule's radius there with the cylinder (its closest point): the segment's closest
+/// capsule's radius there with the cylinder (its closest point; on the curved side the
+/// cylinder's axis point with its radius, `cylinder_side`): the segment's closest
 /// point (where the slope of the signed distance, convex along the segment, changes
 /// sign), its
 /// ends, and the ends of its cuts to the cylinder's slab (|z| ≤ h) and to the cylinder's
@@ -47,7 +48,7 @@ pub fn collide(capsule: &Shape, cylinder: &Shape, x: &[V3], q: &[V4], max_gap: f
     let candidate = |t: f64| {
         let core = V3::new(0.0, 0.0, t);
         let (foot, local_n, distance) = closest_on_cylinder(r, hz, &(a + d * t));
-        Candidate { gap: distance - rc, one: capsule.side_of(&core, rc), two: cylinder.side_of(&foot, 0.0), n: cylinder.r * local_n }
+        Candidate { gap: distance - rc, one: capsule.side_of(&core, rc), two: cylinder_side(&cylinder, r, &foot, &local_n), n: cylinder.r * local_n }
     };
     let candidates: [Candidate; 7] = std::array::from_fn(|k| candidate(params[k.min(len - 1)]));
     let scale = 1e-12 * (1.0 + r + hz + h + rc);
@@ -140,6 +141,11 @@ mod tests {
         assert!((p.gap(&x, &q) - 0.01).abs() < 1e-15, "{}", p.gap(&x, &q));
         check_closest(&p, &capsule, &cylinder, &x, &q);
         check_continuity(&capsule, &cylinder, &x, &q, 0, 2.0);
+        // on the curved side the cylinder's side is its axis point with its radius: the
+        // cylinder turning about its axis leaves the gap as it was
+        assert!(p.anchor[1].xy().norm() == 0.0 && p.radius[1] > 0.0, "{p:?}");
+        let turned = vec![q[0], unit_q(0.0, 0.0, 1.3)];
+        assert!((p.gap(&x, &turned) - 0.01).abs() < 1e-15, "{}", p.gap(&x, &turned));
     }
 
     #[test]
