@@ -159,8 +159,9 @@
 // Twists and Jacobians in the target's own axes.
 #define MAXDYN_AXES_LOCAL 1
 
-// Minimal coordinates: every joint's coordinates (velocities) in joint-id order, as
-// `maxdyn_sim_get_joint_position/velocity` return them.
+// Minimal coordinates: 6 velocities per floating base (a body no joint places: its
+// frame's linear and angular velocity in its own axes), then every joint's coordinates
+// (velocities) in joint-id order, as `maxdyn_sim_get_joint_position/velocity` return them.
 #define MAXDYN_COORDS_MINIMAL 0
 
 // Maximal coordinates: every body's state (velocities: v world, ω body frame) in body order.
@@ -687,6 +688,17 @@ maxdyn_status maxdyn_builder_add_frame(struct maxdyn_builder *builder,
                                        const double *pose,
                                        int32_t *out_frame);
 
+// Sets the reference frame of `body` as a floating base: `pose` (7 doubles: position in
+// the body frame, whose origin is the centre of mass, then orientation w, x, y, z;
+// normalized, must not be zero). The base's configuration and velocities are those of
+// this frame (default: the body frame). Ignored when a joint places the body.
+//
+// # Safety
+// `builder` is NULL or live; `pose` is NULL or 7 doubles.
+maxdyn_status maxdyn_builder_set_base_frame(struct maxdyn_builder *builder,
+                                            int32_t body,
+                                            const double *pose);
+
 // Puts a spring on a joint's free directions (translations first): `stiffness` (each
 // ≥ 0; N/m or N·m/rad) and `rest` position in minimal coordinates, `n` values each
 // (`n` = the joint's dof). Its energy is part of the potential energy. Replaces an
@@ -1135,6 +1147,18 @@ maxdyn_status maxdyn_model_get_body_inertia(const struct maxdyn_model *model,
                                             int32_t body,
                                             double *out_inertia);
 
+// The sizes of the whole-state vectors: `*nq` configuration entries (7 per floating base:
+// position, quaternion w x y z; then every joint's coordinates), `*nv` generalized
+// velocities (6 per floating base, then every joint's) and `*nu` joint inputs. A floating
+// base is a body no joint places (a free root: a URDF loaded floating has one).
+//
+// # Safety
+// `model` is NULL or live; `nq`, `nv`, `nu` are NULL or writable.
+maxdyn_status maxdyn_model_get_dimensions(const struct maxdyn_model *model,
+                                          size_t *nq,
+                                          size_t *nv,
+                                          size_t *nu);
+
 // Number of named frames, in `*out`.
 //
 // # Safety
@@ -1474,6 +1498,70 @@ maxdyn_status maxdyn_sim_set_joint_velocity(struct maxdyn_sim *sim,
                                             const double *values,
                                             size_t n);
 
+// The sizes of `maxdyn_model_get_dimensions` for the sim's model (whose handle may be
+// freed already).
+//
+// # Safety
+// `sim` is NULL or live; `nq`, `nv`, `nu` are NULL or writable.
+maxdyn_status maxdyn_sim_get_dimensions(const struct maxdyn_sim *sim,
+                                        size_t *nq,
+                                        size_t *nv,
+                                        size_t *nu);
+
+// The configuration q into `q` (`n` = nq of `maxdyn_sim_get_dimensions`): per floating
+// base its frame's position (world) and orientation (w, x, y, z), then every joint's
+// coordinates in joint-id order (as `maxdyn_sim_get_joint_position`; angles a limit or
+// mimic tracks unwrapped).
+//
+// # Safety
+// `sim` is NULL or live; `q` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_configuration(const struct maxdyn_sim *sim, double *q, size_t n);
+
+// Sets the whole configuration from `q` (`n` = nq) in one call: the floating bases and
+// every joint; bodies follow their joints, the generalized velocity is kept. Refused,
+// changing nothing: `n` other than nq (`MAXDYN_STATUS_WRONG_LENGTH`), a NaN or infinite
+// entry (`MAXDYN_STATUS_NON_FINITE`), a base quaternion whose norm is off 1 by more than
+// 1e-6 or a model with kinematic loops (`MAXDYN_STATUS_INVALID_ARGUMENT`).
+//
+// # Safety
+// `sim` is NULL or live; `q` is NULL or `n` doubles.
+maxdyn_status maxdyn_sim_set_configuration(struct maxdyn_sim *sim, const double *q, size_t n);
+
+// The generalized velocity v into `v` (`n` = nv): per floating base its frame's linear
+// and angular velocity in the frame's own axes, then every joint's rates in joint-id
+// order (discrete, as `maxdyn_sim_get_joint_velocity`).
+//
+// # Safety
+// `sim` is NULL or live; `v` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_generalized_velocity(const struct maxdyn_sim *sim,
+                                                  double *v,
+                                                  size_t n);
+
+// Sets the whole generalized velocity from `v` (`n` = nv) in one call; the configuration
+// is kept. Refused, changing nothing: `n` other than nv, a NaN or infinite entry, a joint
+// rotating by π or more in one step, a body spinning at |ω| ≥ 2/dt, a model with
+// kinematic loops.
+//
+// # Safety
+// `sim` is NULL or live; `v` is NULL or `n` doubles.
+maxdyn_status maxdyn_sim_set_generalized_velocity(struct maxdyn_sim *sim,
+                                                  const double *v,
+                                                  size_t n);
+
+// Every joint's input in joint-id order into `u` (`n` = nu).
+//
+// # Safety
+// `sim` is NULL or live; `u` is NULL or `n` writable doubles.
+maxdyn_status maxdyn_sim_get_joint_inputs(const struct maxdyn_sim *sim, double *u, size_t n);
+
+// Sets every joint's input at once from `u` (`n` = nu, joint-id order, each joint's as
+// `maxdyn_sim_set_joint_input` takes it); held until changed. Refused, changing nothing:
+// `n` other than nu, a NaN or infinite entry.
+//
+// # Safety
+// `sim` is NULL or live; `u` is NULL or `n` doubles.
+maxdyn_status maxdyn_sim_set_joint_inputs(struct maxdyn_sim *sim, const double *u, size_t n);
+
 // Places every body so that every joint holds, at the current configuration and at the
 // one the next step predicts (so velocities satisfy the joints too): tree bodies from
 // their parents at the joint coordinates and rates their current poses give, then
@@ -1532,8 +1620,8 @@ maxdyn_status maxdyn_sim_set_state(struct maxdyn_sim *sim, const double *in, siz
 // `sim` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_sim_copy(const struct maxdyn_sim *sim, struct maxdyn_sim **out);
 
-// Number of velocities (Jacobian columns) in `coords`, in `*out`: every joint's free
-// directions summed (minimal) or 6 per body (maximal).
+// Number of velocities (Jacobian columns) in `coords`, in `*out`: 6 per floating base
+// plus every joint's free directions (minimal, nv) or 6 per body (maximal).
 //
 // # Safety
 // `model` is NULL or live; `out` is NULL or writable.
@@ -1628,7 +1716,8 @@ maxdyn_status maxdyn_sim_get_bias_forces(const struct maxdyn_sim *sim,
                                          double *out,
                                          size_t n);
 
-// Inverse dynamics: the joint inputs τ = M(q) q̈ + b(q, q̇) for minimal velocities `qd`
+// Inverse dynamics: the generalized forces τ = M(q) q̈ + b(q, q̇) (a floating base's wrench
+// in its frame's axes, then the joint inputs) for minimal velocities `qd`
 // and accelerations `qdd`, into `out` (all of length `n`).
 //
 // # Safety
@@ -1649,9 +1738,10 @@ maxdyn_status maxdyn_sim_get_minimal_velocities(const struct maxdyn_sim *sim,
                                                 size_t n);
 
 // The sizes of a linearization x_{k+1} = f(x_k, u_k) in `coords` into `*nx` and `*nu`.
-// `MAXDYN_COORDS_MINIMAL`: x is every joint's positions then every joint's velocities,
-// in joint-id order, as `maxdyn_sim_get_joint_position/velocity` return them (nx = 2 ×
-// the minimal velocity count); u is every joint's inputs in joint-id order.
+// `MAXDYN_COORDS_MINIMAL`: x is each floating base's tangent (6: a move along, then a
+// turn about, its frame's own axes; 0 at the current state) and every joint's positions,
+// then the generalized velocity of `maxdyn_sim_get_generalized_velocity` (nx = 2 nv);
+// u is every joint's inputs in joint-id order (nu).
 // `MAXDYN_COORDS_MAXIMAL`: x is the 13 doubles of `maxdyn_sim_get_body_state` per body;
 // u is every body's wrench, force (world, 3) then torque (body frame, 3), the force at
 // the point set by `maxdyn_sim_set_body_wrench`.

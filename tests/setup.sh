@@ -33,11 +33,15 @@ fi
 if [ "$octave" = 1 ]; then sh bindings/matlab/install_octave.sh; fi
 cargo --version
 # Python venv for tests/python_package.rs (pip installs bindings/python into it, then
-# pytest): numpy, pytest and the build backend, from PyPI.
+# pytest): numpy, pytest and the build backend, and Pinocchio (PyPI `pin`, the reference
+# of test_floating_base.py), from PyPI.
 VENV=target/python-venv
 if [ ! -x "$VENV/bin/pytest" ]; then
   python3 -m venv "$VENV"
   "$VENV/bin/python" -m pip install --quiet numpy pytest setuptools wheel
+fi
+if ! "$VENV/bin/python" -c "import pinocchio" 2>/dev/null; then
+  "$VENV/bin/python" -m pip install --quiet pin==4.1.0
 fi
 # URDF corpus for tests/urdf_corpus.rs: the *.urdf files of example-robot-data 6.0.0 (PyPI),
 # unpacked under target/ (not committed); skipped when already present.

@@ -14,6 +14,12 @@ classdef MaxdynModel < MaxdynHandle
     function n = jointDof(obj, joint)
       n = maxdyn_mex('model_joint_dof', obj.handle, joint);
     end
+    function [nq, nv, nu] = dimensions(obj)
+      % configuration entries (7 per floating base: position, quaternion w x y z; then
+      % every joint's coordinates), generalized velocities (6 per base, then the joints'),
+      % joint inputs. A floating base is a body no joint places.
+      [nq, nv, nu] = maxdyn_mex('model_dimensions', obj.handle);
+    end
     % names (ids by name: the lowest id if several share it) and structure
     function s = bodyName(obj, body)
       s = maxdyn_mex('model_body_name', obj.handle, body);

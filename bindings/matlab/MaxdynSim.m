@@ -124,6 +124,32 @@ classdef MaxdynSim < MaxdynHandle
     function J = pointJacobian(obj, body, point, axes, coords)
       J = maxdyn_mex('sim_point_jacobian', obj.handle, body, point, axes, coords);
     end
+    % whole-state vectors in minimal coordinates, one call each (docs/QUERIES.md)
+    function [nq, nv, nu] = dimensions(obj)
+      [nq, nv, nu] = maxdyn_mex('sim_dimensions', obj.handle);
+    end
+    function q = configuration(obj)
+      % nq x 1: floating bases (position, quaternion w x y z), then every joint's coordinates
+      q = maxdyn_mex('sim_configuration', obj.handle);
+    end
+    function setConfiguration(obj, q)
+      % moves the whole robot, bases and joints, in one call; velocities kept
+      maxdyn_mex('sim_set_configuration', obj.handle, q);
+    end
+    function v = generalizedVelocity(obj)
+      % nv x 1: floating bases' twists in their own axes, then every joint's rates
+      v = maxdyn_mex('sim_generalized_velocity', obj.handle);
+    end
+    function setGeneralizedVelocity(obj, v)
+      maxdyn_mex('sim_set_generalized_velocity', obj.handle, v);
+    end
+    function u = jointInputs(obj)
+      u = maxdyn_mex('sim_joint_inputs', obj.handle);
+    end
+    function setJointInputs(obj, u)
+      % every joint's input at once, joint-id order; held until changed
+      maxdyn_mex('sim_set_joint_inputs', obj.handle, u);
+    end
     function M = massMatrix(obj)
       M = maxdyn_mex('sim_mass_matrix', obj.handle);
     end

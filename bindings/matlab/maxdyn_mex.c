@@ -14,8 +14,8 @@
  * in maxdyn_mex_names.c; the registry of handles and the argument helpers both use are
  * in maxdyn_mex_registry.c, declared in maxdyn_mex.h.
  *
- * Build (Octave): mkoctfile --mex -I<repo>/include maxdyn_mex.c maxdyn_mex_names.c maxdyn_mex_shapes.c maxdyn_mex_registry.c -L<lib dir> -lmaxdyn
- * Build (MATLAB): mex -I<repo>/include maxdyn_mex.c maxdyn_mex_names.c maxdyn_mex_shapes.c maxdyn_mex_registry.c -L<lib dir> -lmaxdyn
+ * Build (Octave): mkoctfile --mex -I<repo>/include maxdyn_mex*.c -L<lib dir> -lmaxdyn
+ * Build (MATLAB): mex -I<repo>/include maxdyn_mex*.c -L<lib dir> -lmaxdyn
  */
 
 #include <stdint.h>
@@ -412,7 +412,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         s = handle_arg(prhs[1], KIND_SIM);
         check(maxdyn_sim_get_constraint_violation((maxdyn_sim *)s->ptr, &v));
         plhs[0] = mxCreateDoubleScalar(v);
-    } else if (!names_command(cmd, nlhs, plhs, nrhs, prhs) && !sim_command(cmd, nlhs, plhs, nrhs, prhs) && !shapes_command(cmd, nlhs, plhs, nrhs, prhs) && !queries_command(cmd, nlhs, plhs, nrhs, prhs) && !record_command(cmd, nlhs, plhs, nrhs, prhs)) {
+    } else if (!names_command(cmd, nlhs, plhs, nrhs, prhs) && !sim_command(cmd, nlhs, plhs, nrhs, prhs) && !shapes_command(cmd, nlhs, plhs, nrhs, prhs) && !queries_command(cmd, nlhs, plhs, nrhs, prhs) && !record_command(cmd, nlhs, plhs, nrhs, prhs) && !whole_state_command(cmd, nlhs, plhs, nrhs, prhs)) {
         char msg[128];
         snprintf(msg, sizeof msg, "unknown command '%s'", cmd);
         fail("maxdyn:command", msg);

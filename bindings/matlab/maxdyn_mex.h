@@ -2,8 +2,8 @@
  * Shared by the files of the maxdyn_mex gateway: the registry of live objects and the
  * argument helpers (maxdyn_mex_registry.c), the names commands (maxdyn_mex_names.c),
  * the sim's state and diagnostics commands (maxdyn_mex_sim.c), the queries
- * (maxdyn_mex_queries.c), collision shapes (maxdyn_mex_shapes.c) and recordings
- * (maxdyn_mex_record.c).
+ * (maxdyn_mex_queries.c), collision shapes (maxdyn_mex_shapes.c), recordings
+ * (maxdyn_mex_record.c) and whole-state vectors (maxdyn_mex_whole_state.c).
  * Every helper that fails raises a MATLAB/Octave error
  * (mexErrMsgIdAndTxt, which does not return), always after any maxdyn call returned.
  */
@@ -68,5 +68,9 @@ int queries_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const 
 /* The commands of maxdyn_mex_record.c (recordings for the viewer); returns 0 when `cmd`
  * is not one of them. */
 int record_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+
+/* The commands of maxdyn_mex_whole_state.c (configuration, generalized velocity and joint
+ * inputs as vectors, their sizes); returns 0 when `cmd` is not one of them. */
+int whole_state_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 
 #endif

@@ -13,7 +13,7 @@ function failed = test_maxdyn()
            @names_and_structure_after_the_builder_is_freed, @names_limits_mimics_frames_errors, ...
            @collision_shapes, @states_step_n_settings_and_diagnostics, @queries, ...
            @linearization, @lqr_cart_double_pendulum, @violated_start_is_refused_and_assembled, ...
-           @recording};
+           @recording, @whole_state_floating_base};
   for i = 1:numel(tests)
     name = func2str(tests{i});
     try
@@ -483,6 +483,42 @@ function queries()
   expect_status(@() s.setState(saved(1:end-1)), 11);   % WRONG_LENGTH
 end
 
+
+function whole_state_floating_base()
+  % issue 26 from Octave: the A1 loaded floating has nq 19, nv 18, nu 12; q, v and u set
+  % and read in one call each (q back to 1e-12); the trunk's frame where q puts it; a
+  % non-unit quaternion (INVALID_ARGUMENT) and a wrong length (WRONG_LENGTH) change nothing;
+  % linearize('minimal') is 36 x 36 and 36 x 12
+  here = fileparts(mfilename('fullpath'));
+  b = MaxdynBuilder.fromUrdf(fullfile(here, '..', '..', 'tests', 'fixtures', 'a1_unitree_ros.urdf'), true);
+  m = MaxdynModel(b);
+  [nq, nv, nu] = m.dimensions();
+  assert(isequal([nq, nv, nu], [19, 18, 12]));
+  s = MaxdynSim(m, 0.01);
+  [sq, sv, su] = s.dimensions();
+  assert(isequal([sq, sv, su], [19, 18, 12]));
+  turn = [cos(0.2); 0; sin(0.2); 0];
+  q = [0.1; -0.2; 0.5; turn; 0.3 * sin((1:12)')];
+  v = 0.2 * cos((1:18)');
+  s.setConfiguration(q);
+  s.setGeneralizedVelocity(v);
+  s.setJointInputs(linspace(-1, 1, 12));
+  assert(max(abs(s.configuration() - q)) < 1e-12, 'q read back');
+  assert(max(abs(s.generalizedVelocity() - v)) < 1e-9, 'v read back');
+  assert(isequal(s.jointInputs(), linspace(-1, 1, 12)'));
+  p = s.framePose(m.findFrame('trunk'));
+  assert(max(abs(p - q(1:7))) < 1e-12, 'the base frame is where q puts it');
+  saved = s.state();
+  bad = q;  bad(4) = 2;
+  expect_status(@() s.setConfiguration(bad), 12);       % INVALID_ARGUMENT: not unit
+  expect_status(@() s.setConfiguration(q(1:18)), 11);   % WRONG_LENGTH
+  expect_status(@() s.setGeneralizedVelocity([v; 0]), 11);
+  expect_status(@() s.setJointInputs(NaN(12, 1)), 5);   % NON_FINITE
+  assert(isequal(s.state(), saved), 'a refused call changed the sim');
+  [A, B] = s.linearize('minimal');
+  assert(isequal(size(A), [36 36]) && isequal(size(B), [36 12]));
+  assert(isequal(size(s.massMatrix()), [18 18]));
+end
 
 function linearization()
   % issue 13: [A, B] = s.linearize(coords) of one step, the sim not advanced

@@ -5,7 +5,7 @@
 
 use std::ffi::c_char;
 
-use super::args::{array, count_i32, joint_index, name, out, slice};
+use super::args::{array, body_index, count_i32, joint_index, name, out, slice};
 use super::builder::{maxdyn_builder, parent_arg};
 use super::error::Failure;
 use super::guard::{call, with_mut};
@@ -109,5 +109,28 @@ pub unsafe extern "C" fn maxdyn_builder_add_frame(
         })?;
         *o = count_i32(id);
         Ok(())
+    })
+}
+
+/// Sets the reference frame of `body` as a floating base: `pose` (7 doubles: position in
+/// the body frame, whose origin is the centre of mass, then orientation w, x, y, z;
+/// normalized, must not be zero). The base's configuration and velocities are those of
+/// this frame (default: the body frame). Ignored when a joint places the body.
+///
+/// # Safety
+/// `builder` is NULL or live; `pose` is NULL or 7 doubles.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_set_base_frame(builder: *mut maxdyn_builder, body: i32, pose: *const f64) -> maxdyn_status {
+    call("maxdyn_builder_set_base_frame", || {
+        let p = array::<7>(pose, "pose")?;
+        with_mut(builder, "builder", |b| {
+            let id = body_index(body, b.inner.body_count(), "body")?;
+            b.inner.set_base_frame(id, [p[0], p[1], p[2]], [p[3], p[4], p[5], p[6]]).map_err(|e| match e {
+                Error::NonFinite(_) => Error::NonFinite("pose"),
+                Error::ZeroAxis(_) => Error::ZeroAxis("pose"),
+                e => e,
+            })?;
+            Ok(())
+        })
     })
 }

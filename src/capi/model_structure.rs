@@ -84,3 +84,15 @@ pub unsafe extern "C" fn maxdyn_model_get_body_inertia(model: *const maxdyn_mode
         Ok(())
     })
 }
+
+/// The sizes of the whole-state vectors: `*nq` configuration entries (7 per floating base:
+/// position, quaternion w x y z; then every joint's coordinates), `*nv` generalized
+/// velocities (6 per floating base, then every joint's) and `*nu` joint inputs. A floating
+/// base is a body no joint places (a free root: a URDF loaded floating has one).
+///
+/// # Safety
+/// `model` is NULL or live; `nq`, `nv`, `nu` are NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_model_get_dimensions(model: *const maxdyn_model, nq: *mut usize, nv: *mut usize, nu: *mut usize) -> maxdyn_status {
+    call("maxdyn_model_get_dimensions", || with_ref(model, "model", |m| super::sim_whole_state::write_dimensions(&m.inner, nq, nv, nu)))
+}

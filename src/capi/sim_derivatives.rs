@@ -12,9 +12,10 @@ use super::sim_kinematics::coords as coords_arg;
 use super::status::maxdyn_status::{self, *};
 
 /// The sizes of a linearization x_{k+1} = f(x_k, u_k) in `coords` into `*nx` and `*nu`.
-/// `MAXDYN_COORDS_MINIMAL`: x is every joint's positions then every joint's velocities,
-/// in joint-id order, as `maxdyn_sim_get_joint_position/velocity` return them (nx = 2 ×
-/// the minimal velocity count); u is every joint's inputs in joint-id order.
+/// `MAXDYN_COORDS_MINIMAL`: x is each floating base's tangent (6: a move along, then a
+/// turn about, its frame's own axes; 0 at the current state) and every joint's positions,
+/// then the generalized velocity of `maxdyn_sim_get_generalized_velocity` (nx = 2 nv);
+/// u is every joint's inputs in joint-id order (nu).
 /// `MAXDYN_COORDS_MAXIMAL`: x is the 13 doubles of `maxdyn_sim_get_body_state` per body;
 /// u is every body's wrench, force (world, 3) then torque (body frame, 3), the force at
 /// the point set by `maxdyn_sim_set_body_wrench`.

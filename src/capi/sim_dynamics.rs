@@ -52,7 +52,8 @@ pub unsafe extern "C" fn maxdyn_sim_get_bias_forces(sim: *const maxdyn_sim, qd: 
     })
 }
 
-/// Inverse dynamics: the joint inputs τ = M(q) q̈ + b(q, q̇) for minimal velocities `qd`
+/// Inverse dynamics: the generalized forces τ = M(q) q̈ + b(q, q̇) (a floating base's wrench
+/// in its frame's axes, then the joint inputs) for minimal velocities `qd`
 /// and accelerations `qdd`, into `out` (all of length `n`).
 ///
 /// # Safety

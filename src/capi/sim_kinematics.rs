@@ -16,8 +16,9 @@ use crate::sim::Sim;
 pub const MAXDYN_AXES_WORLD: i32 = 0;
 /// Twists and Jacobians in the target's own axes.
 pub const MAXDYN_AXES_LOCAL: i32 = 1;
-/// Minimal coordinates: every joint's coordinates (velocities) in joint-id order, as
-/// `maxdyn_sim_get_joint_position/velocity` return them.
+/// Minimal coordinates: 6 velocities per floating base (a body no joint places: its
+/// frame's linear and angular velocity in its own axes), then every joint's coordinates
+/// (velocities) in joint-id order, as `maxdyn_sim_get_joint_position/velocity` return them.
 pub const MAXDYN_COORDS_MINIMAL: i32 = 0;
 /// Maximal coordinates: every body's state (velocities: v world, ω body frame) in body order.
 pub const MAXDYN_COORDS_MAXIMAL: i32 = 1;
@@ -38,8 +39,8 @@ pub(crate) fn coords(v: i32) -> CResult<Coords> {
     }
 }
 
-/// Number of velocities (Jacobian columns) in `coords`, in `*out`: every joint's free
-/// directions summed (minimal) or 6 per body (maximal).
+/// Number of velocities (Jacobian columns) in `coords`, in `*out`: 6 per floating base
+/// plus every joint's free directions (minimal, nv) or 6 per body (maximal).
 ///
 /// # Safety
 /// `model` is NULL or live; `out` is NULL or writable.

@@ -10,7 +10,10 @@
 //! `set_joint_velocity` (the child's subtree follows, every other joint keeps its
 //! coordinates and rates).
 
+use crate::joints::constraint::Pose;
 use crate::kinematics::Coords;
+use crate::math::{conj, from_rotation_vector, qmul, rotation, rotation_vector, V3};
+use crate::model::floating_base::MinimalEntry;
 use crate::model::{Error, Result};
 use crate::sim::Sim;
 
@@ -45,16 +48,20 @@ impl Sim {
             ));
         }
         let (mut plus, mut minus) = (vec![0.0; nx], vec![0.0; nx]);
+        // floating bases' tangents are taken at the unperturbed step's end
+        let mut nominal = self.clone();
+        nominal.step()?;
+        let nominal = &nominal;
         for c in 0..nx {
-            stepped_state(self, coords, c, h, &mut plus)?;
-            stepped_state(self, coords, c, -h, &mut minus)?;
+            stepped_state(self, nominal, coords, c, h, &mut plus)?;
+            stepped_state(self, nominal, coords, c, -h, &mut minus)?;
             for r in 0..nx {
                 a[r * nx + c] = (plus[r] - minus[r]) / (2.0 * h);
             }
         }
         for c in 0..nu {
-            stepped_input(self, coords, c, h, &mut plus)?;
-            stepped_input(self, coords, c, -h, &mut minus)?;
+            stepped_input(self, nominal, coords, c, h, &mut plus)?;
+            stepped_input(self, nominal, coords, c, -h, &mut minus)?;
             for r in 0..nx {
                 b[r * nu + c] = (plus[r] - minus[r]) / (2.0 * h);
             }
@@ -72,13 +79,21 @@ impl Sim {
         let mut x = vec![0.0; nx];
         self.linearization_state(coords, &mut x)?;
         let mut largest = x.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
+        if coords == Coords::Minimal {
+            // a floating base's tangent is 0, its position is not
+            let mut q = vec![0.0; self.model().configuration_size()];
+            self.configuration(&mut q)?;
+            largest = q.iter().fold(largest, |m: f64, v| m.max(v.abs()));
+        }
         for c in 0..nu {
             largest = largest.max(input_entry(self, coords, c)?.abs());
         }
         Ok((self.options().tolerance.max(MIN_RELATIVE_DIFFERENCE_STEP * largest), MAX_DIFFERENCE_STEP))
     }
 
-    /// The state x in `coords` (length nx of `Model::linearization_size`).
+    /// The state x in `coords` (length nx of `Model::linearization_size`). In minimal
+    /// coordinates a floating base's 6 tangent entries are 0: the tangent is taken at the
+    /// current configuration (its position and orientation are in `Sim::configuration`).
     pub fn linearization_state(&self, coords: Coords, out: &mut [f64]) -> Result<()> {
         let (nx, _) = self.model().linearization_size(coords);
         crate::error::check_len("out", out.len(), nx)?;
@@ -90,13 +105,15 @@ impl Sim {
             }
             Coords::Minimal => {
                 let (pos, vel) = out.split_at_mut(nx / 2);
-                let mut o = 0;
+                // a floating base's tangent at the current configuration is 0
+                let mut o = self.model().base_velocity_count();
+                pos[..o].fill(0.0);
                 for (ji, j) in self.model().joints.iter().enumerate() {
                     let n = j.dof();
                     self.joint_position(ji, &mut pos[o..o + n])?;
-                    self.joint_velocity(ji, &mut vel[o..o + n])?;
                     o += n;
                 }
+                self.generalized_velocity(vel)?;
             }
         }
         Ok(())
@@ -114,13 +131,30 @@ pub(crate) fn check_minimal_state(sim: &Sim) -> Result<()> {
 }
 
 /// The state after one step from `sim` with state entry `c` moved by `h`.
-fn stepped_state(sim: &Sim, coords: Coords, c: usize, h: f64, out: &mut [f64]) -> Result<()> {
+fn stepped_state(sim: &Sim, nominal: &Sim, coords: Coords, c: usize, h: f64, out: &mut [f64]) -> Result<()> {
     let mut s = sim.clone();
     // a maximal state moved by h is off the joints by h: the step map is defined there
     s.set_options(crate::SolverOptions { joint_tolerance: f64::INFINITY, ..s.options() })?;
     move_state(&mut s, coords, c, h).map_err(|e| refused_move("state", c, h, e))?;
     s.step()?;
-    s.linearization_state(coords, out)
+    state_from(&s, nominal, coords, out)
+}
+
+/// `s`'s state with each floating base's tangent taken from `nominal`'s base frame:
+/// (R_fᵀ (o − o_nominal), log(q_f,nominal* ⊗ q_f)), so that central differences of it
+/// are derivatives along the tangent the analytic linearization uses.
+fn state_from(s: &Sim, nominal: &Sim, coords: Coords, out: &mut [f64]) -> Result<()> {
+    s.linearization_state(coords, out)?;
+    if coords == Coords::Minimal {
+        for k in 0..s.model().floating_bases.len() {
+            let (f, f0) = (s.base_frame_pose(k), nominal.base_frame_pose(k));
+            let dp = rotation(&f0.q).transpose() * (f.x - f0.x);
+            let dr = rotation_vector(&qmul(&conj(&f0.q), &f.q));
+            out[6 * k..6 * k + 3].copy_from_slice(dp.as_slice());
+            out[6 * k + 3..6 * k + 6].copy_from_slice(dr.as_slice());
+        }
+    }
+    Ok(())
 }
 
 /// A perturbed entry the setters refuse (a rate the step cannot represent): the step `h`
@@ -147,7 +181,16 @@ fn move_state(s: &mut Sim, coords: Coords, c: usize, h: f64) -> Result<()> {
         }
         Coords::Minimal => {
             let half = s.model().minimal_velocity_count();
-            let (ji, i) = joint_entry(s, c % half);
+            let (ji, i) = match s.model().minimal_entry(c % half) {
+                MinimalEntry::Joint { joint, index } => (joint, index),
+                MinimalEntry::Base { base, index } if c < half => return move_base(s, base, index, h),
+                MinimalEntry::Base { .. } => {
+                    let mut v = vec![0.0; half];
+                    s.generalized_velocity(&mut v)?;
+                    v[c - half] += h;
+                    return s.set_generalized_velocity(&v);
+                }
+            };
             let mut v = [0.0; 6];
             let n = s.model().joints[ji].dof();
             if c < half {
@@ -164,12 +207,27 @@ fn move_state(s: &mut Sim, coords: Coords, c: usize, h: f64) -> Result<()> {
     Ok(())
 }
 
+/// Moves floating base `k` along its tangent entry `i` by `h` through
+/// `Sim::set_configuration`: along the base frame's axis i (i < 3) or turned about its
+/// axis i − 3 (the frame's own axes).
+fn move_base(s: &mut Sim, k: usize, i: usize, h: f64) -> Result<()> {
+    let mut q = vec![0.0; s.model().configuration_size()];
+    s.configuration(&mut q)?;
+    let f = s.base_frame_pose(k);
+    let mut e = V3::zeros();
+    e[i % 3] = h;
+    let moved = if i < 3 { Pose { x: f.x + rotation(&f.q) * e, q: f.q } } else { Pose { x: f.x, q: qmul(&f.q, &from_rotation_vector(&e)) } };
+    q[7 * k..7 * k + 3].copy_from_slice(moved.x.as_slice());
+    q[7 * k + 3..7 * k + 7].copy_from_slice(moved.q.as_slice());
+    s.set_configuration(&q)
+}
+
 /// The state after one step from `sim` with input `c` moved by `h`.
-fn stepped_input(sim: &Sim, coords: Coords, c: usize, h: f64, out: &mut [f64]) -> Result<()> {
+fn stepped_input(sim: &Sim, nominal: &Sim, coords: Coords, c: usize, h: f64, out: &mut [f64]) -> Result<()> {
     let mut s = sim.clone();
     move_input(&mut s, coords, c, h).map_err(|e| refused_move("input", c, h, e))?;
     s.step()?;
-    s.linearization_state(coords, out)
+    state_from(&s, nominal, coords, out)
 }
 
 /// Input entry `c` of `s` in `coords`.

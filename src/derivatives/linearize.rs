@@ -29,16 +29,18 @@ use crate::joints::{Joint, JointType};
 use crate::joints::minimal::Twist;
 use crate::kinematics::Coords;
 use crate::math::{conj, from_rotation_vector, qmul, rotation, step_rotation, vec_part, M3, V3, V4};
+use crate::model::floating_base::{FloatingBase, MinimalEntry};
 use crate::model::{Error, Model, Result};
 use crate::sim::Sim;
 
 impl Model {
-    /// (nx, nu) of a linearization in `coords`: minimal, every joint's positions then its
-    /// velocities (2 × the minimal velocity count) and every joint's inputs; maximal, the
+    /// (nx, nu) of a linearization in `coords`: minimal, the floating bases' tangents and
+    /// every joint's positions, then the generalized velocity (2 nv), and every joint's
+    /// inputs; maximal, the
     /// 13 doubles of `Sim::body_state` per body and 6 wrench entries per body.
     pub fn linearization_size(&self, coords: Coords) -> (usize, usize) {
         match coords {
-            Coords::Minimal => (2 * self.minimal_velocity_count(), self.minimal_velocity_count()),
+            Coords::Minimal => (2 * self.minimal_velocity_count(), self.joint_velocity_count()),
             Coords::Maximal => (13 * self.body_count(), 6 * self.body_count()),
         }
     }
@@ -89,6 +91,10 @@ struct Linearization<'a> {
     gradients: Vec<(CoordinateGradient, CoordinateGradient)>,
     maps1: Vec<(M3, M3)>,
     subtree: Vec<Vec<bool>>,
+    /// Minimal coordinates with floating bases: which bodies ride on each base, and each
+    /// base body's velocities (v, ω) after the step.
+    base_tree: Vec<Vec<bool>>,
+    base_v1: Vec<(V3, V3)>,
     /// z_k and the prediction z_{k+1} (the state after the step) per body.
     z0: Vec<Pose>,
     z1: Vec<Pose>,
@@ -117,7 +123,7 @@ impl<'a> Linearization<'a> {
         let map0_inv = map0.iter().map(|m| m.try_inverse().ok_or_else(|| Error::InvalidArgument("state", "a body's rotation over the step is singular (|ω| at 2/dt)".into()))).collect::<Result<Vec<M3>>>()?;
         let dt = step.dt;
         let maps1: Vec<(M3, M3)> = v1.iter().map(|(_, w)| (rotation(&step_rotation(w, dt)).transpose(), rotation_map(w, dt))).collect();
-        let (mut gradients, mut subtree) = (Vec::new(), Vec::new());
+        let (mut gradients, mut subtree, mut base_tree, mut base_v1) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         if coords == Coords::Minimal {
             let z2: Vec<Pose> = z1.iter().zip(&v1).map(|(z, (v, w))| advance(&z.x, &z.q, v, w, dt)).collect();
             for j in &model.joints {
@@ -127,8 +133,10 @@ impl<'a> Linearization<'a> {
                 }
             }
             subtree = (0..model.joint_count()).map(|ji| (0..nb).map(|m| in_subtree(model, m, ji)).collect()).collect();
+            base_tree = (0..model.floating_bases.len()).map(|k| (0..nb).map(|m| model.base_of(m) == Some(k)).collect()).collect();
+            base_v1 = model.floating_bases.iter().map(|f| v1[f.body]).collect();
         }
-        Ok(Linearization { sim, coords, step, gradients, maps1, subtree, z0, z1, turn0, map0, map0_inv })
+        Ok(Linearization { sim, coords, step, gradients, maps1, subtree, base_tree, base_v1, z0, z1, turn0, map0, map0_inv })
     }
 
     fn model(&self) -> &Model {
@@ -245,9 +253,12 @@ impl<'a> Linearization<'a> {
     fn minimal_column(&self, c: usize, p: &mut Perturbation) {
         let model = self.model();
         let half = model.minimal_velocity_count();
-        let (ji, i) = super::differences::joint_entry(self.sim, c % half);
-        let h0 = self.step.h0;
         let position = c < half;
+        let (ji, i) = match model.minimal_entry(c % half) {
+            MinimalEntry::Base { base, index } => return self.base_column(base, index, position, p),
+            MinimalEntry::Joint { joint, index } => (joint, index),
+        };
+        let h0 = self.step.h0;
         let t0 = self.unit_motion(&self.z0, ji, i);
         let t1 = self.unit_motion(&self.z1, ji, i);
         for (m, inside) in self.subtree[ji].iter().enumerate() {
@@ -257,6 +268,40 @@ impl<'a> Linearization<'a> {
             let a = if position { rigid_motion(&t0, &self.z0[m]) } else { [0.0; 6] };
             let scale = if position { 1.0 } else { h0 };
             let z = rigid_motion(&t1, &self.z1[m]).map(|x| x * scale);
+            let v = (V3::new(z[0], z[1], z[2]) - V3::new(a[0], a[1], a[2])) / h0;
+            let w = self.map0_inv[m] * (V3::new(z[3], z[4], z[5]) - self.turn0[m] * V3::new(a[3], a[4], a[5]));
+            p.dz1[m] = Some(z);
+            p.dzd0[m] = Some(six(&v, &w));
+        }
+    }
+
+    /// The perturbation of floating base `k`'s tangent entry `i` (`position`) or velocity
+    /// entry `i`: its whole tree moves rigidly. A tangent entry moves z_k and z_{k+1} alike
+    /// (translation along, or rotation about the origin of, the base frame at z_k; the
+    /// twist in the base frame and every joint are kept); a velocity entry changes the
+    /// base body's (v, ω) and so only z_{k+1}, by (h₀ δv, M(ω, h₀) δω).
+    fn base_column(&self, k: usize, i: usize, position: bool, p: &mut Perturbation) {
+        let base = &self.model().floating_bases[k];
+        let b = base.body;
+        let frame = base.frame_pose(&self.z0[b]);
+        let h0 = self.step.h0;
+        let mut e = [V3::zeros(); 2];
+        e[i / 3][i % 3] = 1.0;
+        let rf = rotation(&frame.q);
+        let (t0, t1) = if position {
+            let t = (rf * e[0], rf * e[1], frame.x);
+            (t, t)
+        } else {
+            let (dv, dw) = base.body_velocity(&self.z0[b], &e[0], &e[1]);
+            let (dx1, dphi1) = (h0 * dv, self.map0[b] * dw);
+            ((V3::zeros(), V3::zeros(), frame.x), (dx1, rotation(&self.z1[b].q) * dphi1, self.z1[b].x))
+        };
+        for (m, inside) in self.base_tree[k].iter().enumerate() {
+            if !*inside {
+                continue;
+            }
+            let a = rigid_motion(&t0, &self.z0[m]);
+            let z = rigid_motion(&t1, &self.z1[m]);
             let v = (V3::new(z[0], z[1], z[2]) - V3::new(a[0], a[1], a[2])) / h0;
             let w = self.map0_inv[m] * (V3::new(z[3], z[4], z[5]) - self.turn0[m] * V3::new(a[3], a[4], a[5]));
             p.dz1[m] = Some(z);
@@ -302,10 +347,16 @@ impl<'a> Linearization<'a> {
             let dphi = turn * V3::new(dz[3], dz[4], dz[5]) + map * V3::new(dv[3], dv[4], dv[5]);
             six(&dx, &dphi)
         };
-        let mut row = 0;
+        for (k, base) in model.floating_bases.iter().enumerate() {
+            let (dz, dv) = &delta[base.body];
+            let (tangent, twist) = base_rows(base, &self.z1[base.body], &self.base_v1[k], dz, dv);
+            out[6 * k..6 * k + 6].copy_from_slice(&tangent);
+            out[half + 6 * k..half + 6 * k + 6].copy_from_slice(&twist);
+        }
+        let mut row = model.base_velocity_count();
         for j in &model.joints {
             for _ in 0..j.dof() {
-                let (g1, g2) = &self.gradients[row];
+                let (g1, g2) = &self.gradients[row - model.base_velocity_count()];
                 let d1 = coordinate_change(j, g1, |b| delta[b].0);
                 let d2 = coordinate_change(j, g2, dz2);
                 out[row] = d1;
@@ -314,6 +365,24 @@ impl<'a> Linearization<'a> {
             }
         }
     }
+}
+
+/// A floating base's rows from its body's change (δz = (δx, δφ body frame) of z_{k+1},
+/// δż = (δv, δω) of its velocities (v, ω) after the step) at z_{k+1} = `body`: the tangent
+/// (R_fᵀ δo, R_oᵀ δφ) with δo = δx + R (δφ × r) the frame origin's move, and the change of
+/// the twist ν = R_fᵀ y, y = v + R (ω × r), ω_f = R_oᵀ ω (`FloatingBase::twist`):
+/// δν = R_fᵀ δy + R_oᵀ ((Rᵀ y) × δφ), δy = δv + R (δφ × (ω × r) + δω × r).
+fn base_rows(base: &FloatingBase, body: &Pose, vel: &(V3, V3), dz: &[f64; 6], dv: &[f64; 6]) -> ([f64; 6], [f64; 6]) {
+    let (r, ro) = (rotation(&body.q), rotation(&base.frame.q));
+    let rf = r * ro;
+    let arm = base.frame.x;
+    let (dx, dphi) = (V3::new(dz[0], dz[1], dz[2]), V3::new(dz[3], dz[4], dz[5]));
+    let (dvl, dw) = (V3::new(dv[0], dv[1], dv[2]), V3::new(dv[3], dv[4], dv[5]));
+    let (v, w) = vel;
+    let y = v + r * w.cross(&arm);
+    let dy = dvl + r * (dphi.cross(&w.cross(&arm)) + dw.cross(&arm));
+    let dnu = rf.transpose() * dy + ro.transpose() * (r.transpose() * y).cross(&dphi);
+    (six(&(rf.transpose() * (dx + r * dphi.cross(&arm))), &(ro.transpose() * dphi)), six(&dnu, &(ro.transpose() * dw)))
 }
 
 /// The change of joint `j`'s coordinate with gradient `g` for body tangents `dz(body)`.

@@ -56,7 +56,7 @@ impl Sim {
 
 /// Number of inputs in `coords`: every joint's free directions, or 6 per body.
 pub fn input_count(sim: &Sim, coords: Coords) -> usize {
-    sim.model().velocity_count(coords)
+    sim.model().linearization_size(coords).1
 }
 
 /// ∂f/∂u for input `c` into `col` (zeroed): the residual terms of a unit input.

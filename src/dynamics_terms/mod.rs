@@ -10,6 +10,11 @@
 //! accelerations from the root outwards (below), then the bodies' wrenches
 //! [m_b (a_b − g); I ω̇ + ω × I ω] mapped back by J_bᵀ.
 //!
+//! Floating bases (root bodies without a joint to the world) come first, 6 velocities each
+//! (the base frame's linear and angular velocity in its own axes), as in Pinocchio's
+//! free-flyer; their τ is the wrench on the base (force, then moment about the frame's
+//! origin, in the frame's axes).
+//!
 //! Supported: trees (no loop-closing joint) of joints with 0, 1 or 3 free rotations (every
 //! type but the universal joint and the planar-rotation types, whose free angular
 //! velocities depend on the configuration).
@@ -49,15 +54,6 @@ fn pose(sim: &Sim, b: Option<usize>) -> Pose {
     })
 }
 
-/// Each joint's first column in the minimal velocities.
-fn offsets(model: &Model) -> Vec<usize> {
-    let mut o = vec![0; model.joint_count()];
-    for j in 1..model.joint_count() {
-        o[j] = o[j - 1] + model.joints[j - 1].dof();
-    }
-    o
-}
-
 /// World inertia R I Rᵀ of body `b` at `p`.
 fn world_inertia(model: &Model, b: usize, p: &Pose) -> M3 {
     let r = rotation(&p.q);
@@ -70,9 +66,25 @@ fn world_inertia(model: &Model, b: usize, p: &Pose) -> M3 {
 ///   v_c = v_a + ω_a × r + R_a ḋ − ω_c × ρ
 ///   ω̇_c = ω̇_a + ω_a × R_a w_rel + R_a ẇ_rel
 ///   a_c = a_a + ω̇_a × r + ω_a × (ω_a × r) + 2 ω_a × R_a ḋ + R_a d̈ − ω̇_c × ρ − ω_c × (ω_c × ρ)
+///
+/// A floating base's body moves with its frame: with (ν, ω) and their rates (ν̇, ω̇) in the
+/// frame's axes R_f and r = x_b − o from the frame's origin, ω_b = R_f ω, ω̇_b = R_f ω̇, the
+/// origin's velocity R_f ν and acceleration R_f (ν̇ + ω × ν) (ν̇ being the rate of the
+/// frame-axes components: Pinocchio's spatial acceleration), then the rigid-body transport.
 fn motions(sim: &Sim, model: &Model, qd: &[f64], qdd: &[f64]) -> Vec<Motion> {
-    let off = offsets(model);
+    let off = model.joint_offsets();
     let mut m = vec![Motion::default(); model.body_count()];
+    let three = |x: &[f64], o: usize| V3::new(x[o], x[o + 1], x[o + 2]);
+    for (k, base) in model.floating_bases.iter().enumerate() {
+        let frame = sim.base_frame_pose(k);
+        let rf = rotation(&frame.q);
+        let (nu, wl, dnu, dwl) = (three(qd, 6 * k), three(qd, 6 * k + 3), three(qdd, 6 * k), three(qdd, 6 * k + 3));
+        let (w, dw) = (rf * wl, rf * dwl);
+        let r = pose(sim, Some(base.body)).x - frame.x;
+        let v = rf * nu + w.cross(&r);
+        let a = rf * (dnu + wl.cross(&nu)) + dw.cross(&r) + w.cross(&w.cross(&r));
+        m[base.body] = Motion { v, w, a, dw };
+    }
     for &ji in &model.tree_order {
         let j = &model.joints[ji];
         let (pa, pc) = (pose(sim, j.parent), pose(sim, Some(j.child)));

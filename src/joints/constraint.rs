@@ -12,7 +12,7 @@ use super::{Joint, Selection};
 use crate::math::{conj, d_rotate, d_rotate_transpose, lmat, qmul, rmat, rotation, tmat, vec_part, M3, M34, M43, V3, V4};
 
 /// A body pose; the world is the identity pose.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pose {
     pub x: V3,
     pub q: V4,

@@ -6,7 +6,9 @@
 //! velocity, both in world axes ([`Axes::World`]) or both in the target's own axes
 //! ([`Axes::Local`]).
 //!
-//! Minimal velocities are `Joint::child_twist`'s, per joint in joint-id order: the rates
+//! Minimal velocities start with 6 per floating base (a root body without a joint to the
+//! world, `model::floating_base`): the base frame's linear and angular velocity in its own
+//! axes. Then come `Joint::child_twist`'s, per joint in joint-id order: the rates
 //! of the free translations (C_T, parent frame) then of the free rotations — for joints
 //! with one free rotation and the universal joint the angle rates, for joints with two or
 //! three free rotations (spherical, floating, …) the relative angular velocity of the child
@@ -44,18 +46,14 @@ pub enum Axes {
 /// The coordinates a Jacobian is taken with respect to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Coords {
-    /// Every joint's minimal velocities, in joint-id order ([`Model::minimal_velocity_count`]).
+    /// The floating bases' twists, then every joint's minimal velocities, in joint-id order
+    /// ([`Model::minimal_velocity_count`]).
     Minimal,
     /// Every body's (v world, ω body frame), 6 per body in body order.
     Maximal,
 }
 
 impl Model {
-    /// Number of minimal velocities: every joint's free directions summed.
-    pub fn minimal_velocity_count(&self) -> usize {
-        self.joints.iter().map(|j| j.dof()).sum()
-    }
-
     /// Number of columns of a Jacobian in `coords`.
     pub fn velocity_count(&self, coords: Coords) -> usize {
         match coords {
@@ -119,7 +117,12 @@ impl Sim {
         let model = &**self.model();
         crate::error::check_len("out", out.len(), model.minimal_velocity_count())?;
         let twist = |b: Option<usize>| b.map_or((Pose::WORLD, Twist::ZERO), |b| body(self, b));
-        let mut at = 0;
+        for k in 0..model.floating_bases.len() {
+            let (nu, w) = self.base_twist(k);
+            out[6 * k..6 * k + 3].copy_from_slice(nu.as_slice());
+            out[6 * k + 3..6 * k + 6].copy_from_slice(w.as_slice());
+        }
+        let mut at = model.base_velocity_count();
         for j in &model.joints {
             let ((pa, ta), (pb, tb)) = (twist(j.parent), twist(Some(j.child)));
             j.minimal_velocity(&pa, &ta, &pb, &tb, &mut out[at..at + j.dof()]);
@@ -197,12 +200,11 @@ fn maximal_columns(pb: &Pose, point: &V3, r: &M3, n: usize, out: &mut [f64], col
 
 /// Walks the spanning tree from the target's body to its root: a unit rate of a tree
 /// joint on that path (every other rate zero) moves the joint's child, and with it the
-/// target, rigidly with the child's twist from `Joint::child_twist` (parent at rest).
+/// target, rigidly with the child's twist from `Joint::child_twist` (parent at rest). A
+/// root that is a floating base moves the whole tree: a unit linear rate translates it
+/// along the base frame's axis, a unit angular rate turns it about the frame's origin.
 fn minimal_columns(sim: &Sim, model: &Model, b: usize, point: &V3, r: &M3, n: usize, out: &mut [f64]) {
-    let mut offset = vec![0; model.joint_count()];
-    for j in 1..model.joint_count() {
-        offset[j] = offset[j - 1] + model.joints[j - 1].dof();
-    }
+    let offset = model.joint_offsets();
     let mut at = b;
     while let Some(ji) = model.tree_parent[at] {
         let j = &model.joints[ji];
@@ -217,7 +219,16 @@ fn minimal_columns(sim: &Sim, model: &Model, b: usize, point: &V3, r: &M3, n: us
         }
         match j.parent {
             Some(p) => at = p,
-            None => break,
+            None => return,
+        }
+    }
+    if let Some(k) = model.floating_bases.iter().position(|f| f.body == at) {
+        let frame = sim.base_frame_pose(k);
+        let rf = rotation(&frame.q);
+        for i in 0..3 {
+            let axis = rf.column(i).into_owned();
+            put_column(out, n, 6 * k + i, r, axis, V3::zeros());
+            put_column(out, n, 6 * k + 3 + i, r, axis.cross(&(point - frame.x)), axis);
         }
     }
 }

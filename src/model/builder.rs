@@ -40,6 +40,8 @@ pub struct Builder {
     pub(crate) mimics: Vec<Mimic>,
     pub(crate) frames: Vec<Frame>,
     pub(crate) collision: Collision,
+    /// Reference frames of floating bases set by `set_base_frame` (body, frame in body).
+    pub(crate) base_frames: Vec<(BodyId, crate::joints::constraint::Pose)>,
 }
 
 impl Default for Builder {
@@ -51,7 +53,7 @@ impl Default for Builder {
 impl Builder {
     /// An empty mechanism with gravity (0, 0, −9.81).
     pub fn new() -> Builder {
-        Builder { gravity: V3::new(0.0, 0.0, -9.81), bodies: Vec::new(), joints: Vec::new(), forces: ForceElements::default(), contacts: Vec::new(), limits: Vec::new(), mimics: Vec::new(), frames: Vec::new(), collision: Collision::default() }
+        Builder { gravity: V3::new(0.0, 0.0, -9.81), bodies: Vec::new(), joints: Vec::new(), forces: ForceElements::default(), contacts: Vec::new(), limits: Vec::new(), mimics: Vec::new(), frames: Vec::new(), collision: Collision::default(), base_frames: Vec::new() }
     }
 
     pub fn set_gravity(&mut self, g: [f64; 3]) -> Result<()> {
@@ -168,6 +170,19 @@ impl Builder {
         let q = check_quat("q", &q)?;
         self.frames.push(Frame { name: name.to_string(), body, x, q });
         Ok(self.frames.len() - 1)
+    }
+
+    /// The reference frame of `body` when it is a floating base (a body no joint places):
+    /// position `x` and orientation `q` (w, x, y, z; normalized) in the body frame. Its
+    /// configuration and velocities in minimal coordinates are those of this frame
+    /// (default: the body frame, at the centre of mass). The URDF loader sets the root
+    /// link's frame. Ignored for a body a joint places.
+    pub fn set_base_frame(&mut self, body: BodyId, x: [f64; 3], q: [f64; 4]) -> Result<()> {
+        self.body(body)?;
+        let x = check_vec3("x", &x)?;
+        let q = check_quat("q", &q)?;
+        self.base_frames.push((body, crate::joints::constraint::Pose { x, q }));
+        Ok(())
     }
 
     /// The frames added so far.

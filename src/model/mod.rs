@@ -15,6 +15,7 @@ mod builder_universal;
 pub mod collision;
 pub mod contact;
 pub mod coordinates;
+pub mod floating_base;
 pub mod forces;
 mod fingerprint;
 pub mod frame;

@@ -34,6 +34,9 @@ pub struct Model {
     pub tree_order: Vec<usize>,
     /// Per body: the spanning-tree joint that places it (None for a root body).
     pub tree_parent: Vec<Option<usize>>,
+    /// The roots of the spanning tree, each a floating base of the minimal coordinates
+    /// (`floating_base`), in body order.
+    pub floating_bases: Vec<super::floating_base::FloatingBase>,
     /// Joints that close or lie on a kinematic loop (their rows may be redundant and get
     /// a tiny regularization).
     pub in_loop: Vec<bool>,
@@ -118,6 +121,7 @@ impl Model {
             joint_node,
             symbolic,
             tree_order,
+            floating_bases: super::floating_base::compile(&tree_parent, &b.base_frames),
             tree_parent,
             in_loop,
             loop_count,
@@ -176,6 +180,7 @@ impl Model {
             mimics: self.mimics.clone(),
             frames: self.frames.clone(),
             collision: self.collision.clone(),
+            base_frames: self.floating_bases.iter().map(|f| (f.body, f.frame)).collect(),
         };
         let mut m = Model::new(&b)?;
         m.described_contacts = self.described_contacts;

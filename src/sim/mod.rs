@@ -2,6 +2,8 @@
 //! policy. The step itself is `crate::step`; this module is the public face: state
 //! access, inputs, contact outputs and diagnostics.
 
+mod configuration;
+pub use configuration::UNIT_QUATERNION_TOLERANCE;
 #[cfg(feature = "test-support")]
 mod contact_check;
 mod assemble;

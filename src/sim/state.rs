@@ -196,34 +196,49 @@ impl Sim {
     /// tree from the world; body velocities are then the discrete velocities between the
     /// two configurations. (Allocates: a setup call, never part of a step.)
     pub(super) fn reposition(&mut self, change: Option<(usize, &[f64], bool)>) {
+        let mut plan = self.tree_plan();
+        if let Some((ji, values, is_position)) = change {
+            let (c, r) = &mut plan[ji];
+            let target = if is_position { c } else { r };
+            target[..values.len()].copy_from_slice(values);
+        }
+        self.place(&plan);
+    }
+
+    /// Every joint's coordinates at z_k and discrete rates (z_k → z_{k+1}), by joint id:
+    /// what `place` keeps while something else changes.
+    pub(super) fn tree_plan(&self) -> Vec<([f64; 6], [f64; 6])> {
         let model = &*self.model;
-        let (dt, h_old) = (self.data.dt, self.data.dt_prev);
+        let z0 = self.current_poses();
+        let z1 = self.predicted_poses();
+        let pick = |z: &[Pose], b: Option<usize>| b.map_or(Pose::WORLD, |p| z[p]);
+        model
+            .joints
+            .iter()
+            .map(|j| {
+                let n = j.dof();
+                let (mut c, mut r) = ([0.0; 6], [0.0; 6]);
+                Self::coords(j, &z0, &mut c[..n]);
+                Self::rates(j, &pick(&z0, j.parent), &z0[j.child], &pick(&z1, j.parent), &z1[j.child], self.data.dt_prev, &mut r[..n]);
+                (c, r)
+            })
+            .collect()
+    }
+
+    /// Places every tree body at z_k and z_{k+1} from its parent with its joint's
+    /// coordinates and rates in `plan` (by joint id), from the roots as they are; the
+    /// velocities then span the nominal step dt.
+    pub(super) fn place(&mut self, plan: &[([f64; 6], [f64; 6])]) {
+        let model = &*self.model;
+        let dt = self.data.dt;
+        // from here on every velocity spans the nominal step
+        self.data.dt_prev = dt;
         let mut z0 = self.current_poses();
-        let z1_old = self.predicted_poses();
-        let mut plan: Vec<([f64; 6], [f64; 6])> = Vec::with_capacity(model.tree_order.len());
+        let mut z1 = self.predicted_poses();
         for &ji in &model.tree_order {
             let j = &model.joints[ji];
             let n = j.dof();
-            let (mut c, mut r) = ([0.0; 6], [0.0; 6]);
-            Self::coords(j, &z0, &mut c[..n]);
-            let pick = |z: &[Pose], b: Option<usize>| b.map_or(Pose::WORLD, |p| z[p]);
-            Self::rates(j, &pick(&z0, j.parent), &z0[j.child], &pick(&z1_old, j.parent), &z1_old[j.child], h_old, &mut r[..n]);
-            if let Some((_, values, is_position)) = change.filter(|c| c.0 == ji) {
-                if is_position {
-                    c[..n].copy_from_slice(values);
-                } else {
-                    r[..n].copy_from_slice(values);
-                }
-            }
-            plan.push((c, r));
-        }
-        // from here on every velocity spans the nominal step
-        self.data.dt_prev = dt;
-        let mut z1 = self.predicted_poses();
-        for (k, &ji) in model.tree_order.iter().enumerate() {
-            let j = &model.joints[ji];
-            let n = j.dof();
-            let (c, r) = plan[k];
+            let (c, r) = plan[ji];
             let mut c1 = [0.0; 6];
             for i in 0..n {
                 c1[i] = c[i] + r[i] * dt;

@@ -48,7 +48,9 @@
 //! links merged into it, is counted in [`Urdf::world_mass`] and not simulated). With
 //! `floating == true` it is a free body with no joint to the world; a massless root
 //! (such as `base` in the A1 quadruped) then needs exactly one fixed or floating child
-//! joint, which is dropped so that its child becomes the free body.
+//! joint, which is dropped so that its child becomes the free body. The free body is a
+//! floating base of the minimal coordinates, with the root link's frame as its reference
+//! ([`Builder::set_base_frame`]), as Pinocchio's free-flyer has it.
 //!
 //! Pipeline: `parse` (XML → description) → `bounds` (links' masses and principal moments
 //! raised to [`UrdfOptions::bound_mass`] / `bound_inertia` when asked; then the moments
@@ -197,6 +199,16 @@ impl Urdf {
             if let Some(f) = u.frames.get(&l.name) {
                 let on = f.body.map_or(Parent::World, Parent::Body);
                 u.builder.add_frame(&l.name, on, f.x, f.q).map_err(|e| refused_by_builder(&format!("link `{}` frame", l.name), e))?;
+            }
+        }
+        if options.floating {
+            // the free root's minimal coordinates are those of the root link's frame, as in
+            // Pinocchio's free-flyer (not of its body's centre of mass)
+            let root = d.links.iter().find(|l| !d.joints.iter().any(|j| j.child == l.name));
+            if let Some(f) = root.and_then(|l| u.frames.get(&l.name)).copied() {
+                if let Some(body) = f.body {
+                    u.builder.set_base_frame(body, f.x, f.q).map_err(|e| refused_by_builder("root link frame", e))?;
+                }
             }
         }
         collision::add_shapes(&mut u, xml, options)?;

@@ -35,7 +35,9 @@ export MaxDynError, check, Builder, Model, Sim, builder_from_urdf, set_gravity!,
     set_body_name!, set_joint_name!, set_joint_limits!, add_mimic!, add_frame!, body_name,
     joint_name, frame_name, find_frame, joint_type, joint_parent, joint_child, body_mass,
     body_inertia, frame_count, frame_body, frame_pose, limit_count, joint_limits,
-    mimic_count, mimic, state_dimensions, linearize, linearize_differences
+    mimic_count, mimic, state_dimensions, linearize, linearize_differences,
+    set_base_frame!, dimensions, configuration, set_configuration!, generalized_velocity,
+    set_generalized_velocity!, joint_inputs, set_joint_inputs!
 
 const libmaxdyn = get(ENV, "MAXDYN_LIBRARY", get(ENV, "MAXDYN_LIB", "libmaxdyn"))
 
@@ -461,5 +463,6 @@ end
 include("model_queries.jl")
 include("collision_shapes.jl")
 include("linearization.jl")
+include("whole_state.jl")
 
 end # module

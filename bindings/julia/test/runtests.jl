@@ -213,3 +213,25 @@ end
     err = try linearize(s, 7); nothing catch e; e end
     @test err isa MaxDynError && err.status == 10   # INVALID_ENUM
 end
+
+@testset "whole-state vectors: the A1 floating" begin
+    b = builder_from_urdf(joinpath(ROOT, "tests", "fixtures", "a1_unitree_ros.urdf"); floating=true)
+    m = Model(b)
+    close(b)
+    @test dimensions(m) == (19, 18, 12)
+    s = Sim(m, 0.01)
+    @test dimensions(s) == (19, 18, 12)
+    q = vcat([0.1, -0.2, 0.5, cos(0.2), 0, sin(0.2), 0], 0.3 .* sin.(1:12))
+    set_configuration!(s, q)
+    @test maximum(abs.(configuration(s) .- q)) < 1e-12
+    v = 0.2 .* cos.(1:18)
+    set_generalized_velocity!(s, v)
+    @test maximum(abs.(generalized_velocity(s) .- v)) < 1e-9
+    set_joint_inputs!(s, collect(range(-1, 1, length=12)))
+    @test joint_inputs(s) == collect(range(-1, 1, length=12))
+    bad = copy(q); bad[4] = 2.0
+    @test_throws MaxDynError set_configuration!(s, bad)
+    @test_throws MaxDynError set_configuration!(s, q[1:18])
+    A, B = linearize(s, :minimal)
+    @test size(A) == (36, 36) && size(B) == (36, 12)
+end

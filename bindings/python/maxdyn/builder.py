@@ -272,6 +272,13 @@ class Builder(Handle):
                                            ctypes.byref(result)))
         return result.value
 
+    def set_base_frame(self, body: int, pose: ArrayLike = IDENTITY_POSE) -> None:
+        """The reference frame of `body` as a floating base (a body no joint places):
+        `pose` = position (3, body frame) + quaternion (w, x, y, z). Its configuration and
+        velocities in minimal coordinates are this frame's (default: the body frame; a
+        URDF loaded floating uses its root link's frame)."""
+        check(lib.maxdyn_builder_set_base_frame(self.ptr, as_id(body, "body"), doubles(pose, 7, "pose")))
+
     # --- collision shapes (docs/COLLISION.md)
     def add_shape(self, body: int, shape_type: int, params: Sequence[float] = (),
                   pose: ArrayLike = IDENTITY_POSE) -> int:

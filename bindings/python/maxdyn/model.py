@@ -44,8 +44,32 @@ class Model(Handle):
 
     @property
     def dof(self) -> int:
-        """Every joint's free directions together (the size of mass_matrix)."""
+        """Every joint's free directions together (nu; mass_matrix is nv = dof + 6 per
+        floating base)."""
         return sum(self.joint_dof(j) for j in range(self.joint_count))
+
+    def dimensions(self) -> Tuple[int, int, int]:
+        """(nq, nv, nu): configuration entries (7 per floating base: position, quaternion
+        w x y z; then every joint's coordinates), generalized velocities (6 per floating
+        base, then every joint's), joint inputs. A floating base is a body no joint places."""
+        nq, nv, nu = _size(), _size(), _size()
+        check(lib.maxdyn_model_get_dimensions(self.ptr, ctypes.byref(nq), ctypes.byref(nv), ctypes.byref(nu)))
+        return nq.value, nv.value, nu.value
+
+    @property
+    def nq(self) -> int:
+        """Configuration entries (see dimensions)."""
+        return self.dimensions()[0]
+
+    @property
+    def nv(self) -> int:
+        """Generalized velocities (see dimensions)."""
+        return self.dimensions()[1]
+
+    @property
+    def nu(self) -> int:
+        """Joint inputs (see dimensions)."""
+        return self.dimensions()[2]
 
     def shapes_may_collide(self, shape_a: int, shape_b: int) -> bool:
         """Whether two collision shapes may touch: filters, bodies, joints and excluded

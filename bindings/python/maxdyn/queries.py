@@ -2,8 +2,9 @@
 Jacobians of frames and body points, the joint-space mass matrix, bias forces, inverse
 dynamics, and the step's linearization. Every result is a float64 numpy array.
 
-Axes: AXES_WORLD or AXES_LOCAL (the frame's own). Coordinates: COORDS_MINIMAL (every
-joint's minimal velocities in joint-id order) or COORDS_MAXIMAL (every body's v, omega)."""
+Axes: AXES_WORLD or AXES_LOCAL (the frame's own). Coordinates: COORDS_MINIMAL (6 per
+floating base, its frame's twist in its own axes, then every joint's minimal velocities in
+joint-id order) or COORDS_MAXIMAL (every body's v, omega)."""
 
 from __future__ import annotations
 
@@ -82,23 +83,25 @@ class Queries:
 
     # --- dynamics terms in minimal coordinates
     def mass_matrix(self) -> np.ndarray:
-        """Joint-space mass matrix M(q), n x n (n = every joint's free directions)."""
-        n = sum(self._dofs)
+        """Mass matrix M(q) in minimal coordinates, nv x nv (floating bases first)."""
+        n = self.velocity_count("minimal")
         return self._sized(lib.maxdyn_sim_get_mass_matrix, n * n).reshape(n, n)
 
     def bias_forces(self, qd: ArrayLike) -> np.ndarray:
-        """b(q, qd): gravity, Coriolis and centrifugal forces (n)."""
-        n = sum(self._dofs)
+        """b(q, qd): gravity, Coriolis and centrifugal forces (nv)."""
+        n = self.velocity_count("minimal")
         return self._sized(lib.maxdyn_sim_get_bias_forces, n, doubles(qd, n, "qd"))
 
     def inverse_dynamics(self, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:
-        """Joint inputs tau = M(q) qdd + b(q, qd) (n)."""
-        n = sum(self._dofs)
+        """Generalized forces tau = M(q) qdd + b(q, qd) (nv): a floating base's wrench in
+        its frame's axes (force, moment about its origin), then the joint inputs."""
+        n = self.velocity_count("minimal")
         return self._sized(lib.maxdyn_sim_inverse_dynamics, n, doubles(qd, n, "qd"), doubles(qdd, n, "qdd"))
 
     def minimal_velocities(self) -> np.ndarray:
-        """Every joint's minimal velocities at the current state (continuous rates)."""
-        return self._sized(lib.maxdyn_sim_get_minimal_velocities, sum(self._dofs))
+        """The minimal velocities (nv) at the current state: floating bases' twists, then
+        every joint's continuous rates."""
+        return self._sized(lib.maxdyn_sim_get_minimal_velocities, self.velocity_count("minimal"))
 
     # --- linearization: x_{k+1} = f(x_k, u_k) of one step from the current state and
     # inputs; the sim is not advanced.
@@ -126,8 +129,9 @@ class Queries:
     def linearize(self, coords: Coords = "minimal") -> Tuple[np.ndarray, np.ndarray]:
         """(A, B) numpy arrays, A = df/dx (nx x nx) and B = df/du (nx x nu), of one step
         x_{k+1} = f(x_k, u_k) from the current state and inputs (the sim is not advanced).
-        coords "minimal" (COORDS_MINIMAL): x = every joint's positions then every joint's
-        velocities in joint-id order (as joint_position/joint_velocity return them), u =
+        coords "minimal" (COORDS_MINIMAL): x = each floating base's tangent (6: a move along
+        and a turn about its frame's own axes, 0 at the current state), every joint's
+        positions, then the generalized velocity (as generalized_velocity returns it), u =
         every joint's inputs; models with kinematic loops are refused. "maximal"
         (COORDS_MAXIMAL): x = the 13 numbers of body_state per body, u = every body's
         wrench, force (world) then torque (body frame)."""

@@ -22,11 +22,12 @@ from .constants import BODY_STATE_SIZE, CONTACT_SIZE
 from .errors import check
 from .model import Model
 from .queries import Queries
+from .whole_state import WholeState
 
 __all__ = ["Sim"]
 
 
-class Sim(Queries, Handle):
+class Sim(Queries, WholeState, Handle):
     """One simulation of `model` with time step `dt` (s); the model may be closed first
     (the sim shares it). Inputs hold until changed: set them, then step."""
 
