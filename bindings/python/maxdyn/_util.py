@@ -133,3 +133,29 @@ class Handle:
     def __exit__(self, *exc: Any) -> bool:
         self.close()
         return False
+
+
+class Dimensioned:
+    """nq, nv and nu of an object whose dimensions() returns (nq, nv, nu): a model's or a
+    sim's configuration entries (7 per floating base: position, quaternion w x y z; then
+    every joint's coordinates), generalized velocities (6 per floating base, then every
+    joint's free directions) and joint inputs."""
+
+    def dimensions(self) -> Tuple[int, int, int]:
+        """(nq, nv, nu): configuration entries, generalized velocities, joint inputs."""
+        raise NotImplementedError
+
+    @property
+    def nq(self) -> int:
+        """Configuration entries: 7 per floating base, then every joint's coordinates."""
+        return self.dimensions()[0]
+
+    @property
+    def nv(self) -> int:
+        """Generalized velocities: 6 per floating base, then every joint's free directions."""
+        return self.dimensions()[1]
+
+    @property
+    def nu(self) -> int:
+        """Joint inputs: every joint's free directions."""
+        return self.dimensions()[2]

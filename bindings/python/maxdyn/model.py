@@ -8,14 +8,14 @@ from typing import List, Tuple
 import numpy as np
 
 from ._lib import _handle, _i32, _size, lib
-from ._util import Handle, as_id, count, double, name_arg, out
+from ._util import Dimensioned, Handle, as_id, count, double, name_arg, out
 from .builder import Builder
 from .errors import check
 
 __all__ = ["Model"]
 
 
-class Model(Handle):
+class Model(Handle, Dimensioned):
     """A compiled mechanism (immutable, shared by its sims); the builder may be closed
     afterwards. Names and structure are kept."""
 
@@ -55,21 +55,6 @@ class Model(Handle):
         nq, nv, nu = _size(), _size(), _size()
         check(lib.maxdyn_model_get_dimensions(self.ptr, ctypes.byref(nq), ctypes.byref(nv), ctypes.byref(nu)))
         return nq.value, nv.value, nu.value
-
-    @property
-    def nq(self) -> int:
-        """Configuration entries (see dimensions)."""
-        return self.dimensions()[0]
-
-    @property
-    def nv(self) -> int:
-        """Generalized velocities (see dimensions)."""
-        return self.dimensions()[1]
-
-    @property
-    def nu(self) -> int:
-        """Joint inputs (see dimensions)."""
-        return self.dimensions()[2]
 
     def shapes_may_collide(self, shape_a: int, shape_b: int) -> bool:
         """Whether two collision shapes may touch: filters, bodies, joints and excluded

@@ -17,13 +17,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._lib import _size, lib
-from ._util import doubles, out
+from ._util import Dimensioned, doubles, out
 from .errors import check
 
 __all__ = ["WholeState"]
 
 
-class WholeState:
+class WholeState(Dimensioned):
     """Configuration, generalized velocity and joint inputs of a sim (mixed into Sim)."""
 
     ptr: Any
@@ -33,21 +33,6 @@ class WholeState:
         nq, nv, nu = _size(), _size(), _size()
         check(lib.maxdyn_sim_get_dimensions(self.ptr, ctypes.byref(nq), ctypes.byref(nv), ctypes.byref(nu)))
         return nq.value, nv.value, nu.value
-
-    @property
-    def nq(self) -> int:
-        """Configuration entries: 7 per floating base, then every joint's coordinates."""
-        return self.dimensions()[0]
-
-    @property
-    def nv(self) -> int:
-        """Generalized velocities: 6 per floating base, then every joint's free directions."""
-        return self.dimensions()[1]
-
-    @property
-    def nu(self) -> int:
-        """Joint inputs: every joint's free directions."""
-        return self.dimensions()[2]
 
     def _vector(self, fn: Any, n: int) -> np.ndarray:
         result, ptr = out(max(n, 1))
