@@ -6,6 +6,12 @@
 //! start, preallocated workspace, outputs — and the solver options) → `Sim::step`, the
 //! named stages of `step` on `(&Model, &mut Data)`.
 
+// the README's Rust example runs as a doctest (tests/readme_examples.rs runs its C and
+// Python ones)
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;
+
 pub mod error;
 pub mod math;
 pub mod model;
