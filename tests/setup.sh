@@ -40,6 +40,11 @@ if [ ! -x "$VENV/bin/pytest" ]; then
   python3 -m venv "$VENV"
   "$VENV/bin/python" -m pip install --quiet numpy pytest setuptools wheel
 fi
+# Gymnasium (the reinforcement-learning environment API) for the A1 environment example
+# (bindings/python/examples/a1_stand_env.py and its test)
+if ! "$VENV/bin/python" -c "import gymnasium" 2>/dev/null; then
+  "$VENV/bin/python" -m pip install --quiet gymnasium==1.2.2
+fi
 if ! "$VENV/bin/python" -c "import pinocchio" 2>/dev/null; then
   "$VENV/bin/python" -m pip install --quiet pin==4.1.0
 fi
