@@ -18,6 +18,7 @@ pub mod coordinates;
 pub mod forces;
 mod fingerprint;
 pub mod frame;
+pub mod hull;
 mod graph;
 pub mod inertia;
 pub mod joint_limits;

@@ -37,9 +37,13 @@ mod box_clip;
 mod capsule_box;
 mod capsule_capsule;
 mod capsule_cylinder;
+mod convex;
+mod features;
+mod manifold;
 mod plane_box;
 mod plane_capsule;
 mod plane_cylinder;
+mod plane_hull;
 mod plane_sphere;
 mod segment;
 mod sphere_box;
@@ -65,16 +69,18 @@ pub type NarrowPhase = fn(&Shape, &Shape, &[V3], &[V4], f64, &mut [ContactPoint]
 
 /// Pair functions by [first kind][second kind], first ≤ second; None: never in contact.
 pub const TABLE: [[Option<NarrowPhase>; SHAPE_KINDS]; SHAPE_KINDS] = [
-    // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder
-    [None, Some(plane_sphere::collide), Some(plane_capsule::collide), Some(plane_box::collide), Some(plane_cylinder::collide)],
-    // Sphere:   sphere, capsule, box, cylinder
-    [None, Some(sphere_sphere::collide), Some(sphere_capsule::collide), Some(sphere_box::collide), Some(sphere_cylinder::collide)],
-    // Capsule:  capsule, box, cylinder
-    [None, None, Some(capsule_capsule::collide), Some(capsule_box::collide), Some(capsule_cylinder::collide)],
-    // Box:      box, cylinder
-    [None, None, None, Some(box_box::collide), None],
-    // Cylinder: cylinder
-    [None, None, None, None, None],
+    // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder, hull
+    [None, Some(plane_sphere::collide), Some(plane_capsule::collide), Some(plane_box::collide), Some(plane_cylinder::collide), Some(plane_hull::collide)],
+    // Sphere:   sphere, capsule, box, cylinder, hull
+    [None, Some(sphere_sphere::collide), Some(sphere_capsule::collide), Some(sphere_box::collide), Some(sphere_cylinder::collide), Some(convex::collide)],
+    // Capsule:  capsule, box, cylinder, hull
+    [None, None, Some(capsule_capsule::collide), Some(capsule_box::collide), Some(capsule_cylinder::collide), Some(convex::collide)],
+    // Box:      box, cylinder, hull
+    [None, None, None, Some(box_box::collide), Some(convex::collide), Some(convex::collide)],
+    // Cylinder: cylinder, hull
+    [None, None, None, None, Some(convex::collide), Some(convex::collide)],
+    // Hull:     hull
+    [None, None, None, None, None, Some(convex::collide)],
 ];
 
 // The model's list of pairs with a narrow phase is this table's: checked when the crate

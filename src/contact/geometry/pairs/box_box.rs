@@ -20,7 +20,7 @@ const EDGE_PREFERENCE: f64 = 1e-6;
 /// points (boxes apart across a corner or an edge; then up to 5 points).
 pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (a, b) = (Solid::at(first, x, q), Solid::at(second, x, q));
-    let (Geometry::Box { half_extents: ea }, Geometry::Box { half_extents: eb }) = (a.geometry, b.geometry) else {
+    let (&Geometry::Box { half_extents: ea }, &Geometry::Box { half_extents: eb }) = (&a.geometry, &b.geometry) else {
         unreachable!("pair table: box_box gets two boxes")
     };
     let t = b.x - a.x;

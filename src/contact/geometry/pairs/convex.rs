@@ -1,0 +1,59 @@
+//! Any two convex shapes of which one is a hull or both are boxes and cylinders (the pairs
+//! without a closed form here): box–cylinder, cylinder–cylinder, and the hull against
+//! sphere, capsule, box, cylinder and hull.
+//!
+//! The normal and the closest points come from parry's GJK (EPA when the cores overlap)
+//! on the shapes' cores (a sphere's centre, a capsule's segment), through their support
+//! functions (`features.rs`). Then each side's support feature across that normal is
+//! clipped to the other's (`manifold.rs`), at most 4 points kept; the closest points are
+//! added when they are lower than all of those (shapes touching at a corner or an edge).
+
+use super::features::Core;
+use super::manifold::{clip, reduce_to_four};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
+use crate::contact::geometry::{ContactPoint, Shape};
+use crate::math::parry::closest;
+use crate::math::{V3, V4};
+
+/// Contact points of two convex shapes (neither a half-space), lowest first.
+pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
+    let (s1, s2) = (Solid::at(first, x, q), Solid::at(second, x, q));
+    let (Some(c1), Some(c2)) = (Core::of(&s1), Core::of(&s2)) else { unreachable!("pair table: convex pairs have no half-space") };
+    let mut points = Points::new(out, max_gap);
+    let radii = c1.radius + c2.radius;
+    let finite = |s: &Solid| s.x.iter().chain(s.r.iter()).all(|v| v.is_finite());
+    let closest = if finite(&s1) && finite(&s2) { closest(&c1, &c2) } else { None };
+    let Some(cl) = closest else {
+        // NaN configuration (or GJK and EPA both failed): one point with a NaN gap, which
+        // the step reports
+        points.push(Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() });
+        return points.count();
+    };
+    let m = clip(&c1.feature(&-cl.normal), &c2.feature(&cl.normal), &cl.normal);
+    let n = m.normal;
+    let gap_of = |a: &V3, b: &V3| n.dot(&(a - b)) - radii;
+    let mut on_a = [V3::zeros(); 32];
+    let mut gaps = [0.0; 32];
+    for (k, p) in m.pairs[..m.len].iter().enumerate() {
+        on_a[k] = p.a;
+        gaps[k] = gap_of(&p.a, &p.b);
+    }
+    let (kept, count) = reduce_to_four(&on_a[..m.len], &gaps[..m.len], &n);
+    let mut candidates = [Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n }; 5];
+    let mut len = 0;
+    for &k in &kept[..count] {
+        let p = &m.pairs[k];
+        candidates[len] = Candidate { gap: gaps[k], one: s1.side_at(&p.a, c1.radius), two: s2.side_at(&p.b, c2.radius), n };
+        len += 1;
+    }
+    // the closest points of the cores, when the manifold misses them
+    let lowest = candidates[..len].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min);
+    let scale = 1e-12 * (1.0 + s1.x.norm().max(s2.x.norm()));
+    if cl.distance - radii < lowest - scale {
+        let (a, b) = (cl.on_a, cl.on_b);
+        candidates[len] = Candidate { gap: cl.distance - radii, one: s1.side_at(&a, c1.radius), two: s2.side_at(&b, c2.radius), n: cl.normal };
+        len += 1;
+    }
+    points.push_lowest_first(&mut candidates[..len]);
+    points.count()
+}

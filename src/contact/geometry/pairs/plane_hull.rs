@@ -1,0 +1,40 @@
+//! Hull against a half-space.
+
+use super::features::Core;
+use super::manifold::reduce_to_four;
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
+use crate::contact::geometry::{ContactPoint, Geometry, Shape};
+use crate::math::{V3, V4};
+
+/// The hull's support feature against the plane (the face turned most against it: all of
+/// its vertices, cut to the 4 spanning the most area with the lowest; an edge's two ends;
+/// a vertex) and the lowest vertex when lower, each within the margin, lowest first.
+pub fn collide(plane: &Shape, hull: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
+    let (plane, hull) = (Solid::at(plane, x, q), Solid::at(hull, x, q));
+    let Geometry::Hull(ref h) = hull.geometry else { unreachable!("pair table: plane_hull gets a hull") };
+    let core = Core::of(&hull).expect("a hull has a core");
+    let n = plane.axis(2);
+    let feature = core.feature(&-n);
+    let pts = feature.points();
+    let mut gaps = [0.0; 16];
+    for (g, p) in gaps.iter_mut().zip(pts) {
+        *g = plane.height(p);
+    }
+    let (kept, count) = reduce_to_four(pts, &gaps[..pts.len()], &n);
+    let candidate = |w: &V3| Candidate { gap: plane.height(w), one: hull.side_at(w, 0.0), two: plane.plane_side(w), n };
+    let mut candidates = [candidate(&pts[0]); 5];
+    for (c, &k) in candidates.iter_mut().zip(&kept[..count]) {
+        *c = candidate(&pts[k]);
+    }
+    let mut len = count;
+    // the lowest vertex: in the feature unless the feature's tolerance took a face tilted
+    // by less than `FEATURE_ANGLE`, whose lowest vertex is then among the kept ones anyway
+    let lowest = hull.world(&h.points[h.support_index(&(hull.r.transpose() * -n))]);
+    if plane.height(&lowest) < candidates[..len].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min) {
+        candidates[len] = candidate(&lowest);
+        len += 1;
+    }
+    let mut points = Points::new(out, max_gap);
+    points.push_lowest_first(&mut candidates[..len]);
+    points.count()
+}
