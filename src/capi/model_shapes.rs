@@ -18,7 +18,7 @@ fn geometry_params(g: &Geometry) -> ([f64; 3], usize) {
         Geometry::Sphere { radius } => ([radius, 0.0, 0.0], 1),
         Geometry::Capsule { radius, half_length } | Geometry::Cylinder { radius, half_length } => ([radius, half_length, 0.0], 2),
         Geometry::Box { half_extents: e } => ([e.x, e.y, e.z], 3),
-        // a hull's points come from maxdyn_model_shape_hull_points
+        // a hull has no parameters (its points: maxdyn_builder_add_hull_shape)
         Geometry::Hull(_) => ([0.0; 3], 0),
     }
 }

@@ -41,15 +41,22 @@ pub struct maxdyn_urdf_options {
     /// 1 (default): `<limit>` bounds revolute and prismatic joints; 0: the file's limits
     /// are not read.
     pub joint_limits: i32,
-    /// 0 (default): no collision shapes; 1: `<collision>` spheres, boxes, cylinders and
-    /// capsules become collision shapes on their links' bodies (meshes are skipped with
-    /// a warning).
+    /// 0 (default): no collision shapes; 1: `<collision>` spheres, boxes, cylinders,
+    /// capsules and meshes (their convex hulls; files found through `mesh_roots`) become
+    /// collision shapes on their links' bodies.
     pub collision: i32,
     /// 0 (default): no ground; 1: a world half-space below z = 0 (the ground).
     pub ground_plane: i32,
     /// 0 (default): the robot's shapes collide only with the world's (the ground); 1:
     /// also with each other (never those of one joint's two bodies).
     pub self_collision: i32,
+    /// NULL (default) or a NUL-terminated list of directories separated by `:`, searched
+    /// for `<mesh filename>` files (`package://pkg/…` as `dir/pkg/…`, or `dir/…` for a
+    /// directory named `pkg`; relative and absolute paths) after the URDF file's directory
+    /// and its ancestors and before the directories of the environment variable
+    /// `MAXDYN_PACKAGE_PATH`. A mesh resolving outside its directory is refused. Read
+    /// during the call only.
+    pub mesh_roots: *const c_char,
 }
 
 /// The default URDF options: fixed base, fixed links merged, joint limits read, no
@@ -64,6 +71,7 @@ pub extern "C" fn maxdyn_urdf_options_default() -> maxdyn_urdf_options {
         collision: i32::from(o.collision),
         ground_plane: i32::from(o.ground_plane),
         self_collision: i32::from(o.self_collision),
+        mesh_roots: std::ptr::null(),
     }
 }
 
@@ -90,6 +98,7 @@ unsafe fn options_arg(options: *const maxdyn_urdf_options) -> CResult<UrdfOption
         collision: flag(o.collision, "options.collision")?,
         ground_plane: flag(o.ground_plane, "options.ground_plane")?,
         self_collision: flag(o.self_collision, "options.self_collision")?,
+        mesh_roots: if o.mesh_roots.is_null() { Vec::new() } else { std::env::split_paths(text_arg(o.mesh_roots, "options.mesh_roots")?).collect() },
     })
 }
 

@@ -65,11 +65,12 @@ mod inertial;
 mod limits;
 mod massless;
 mod merge;
+pub mod mesh;
 mod parse;
 mod tree;
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use caps::{MAX_ATTRIBUTES, MAX_FILE_BYTES, MAX_LINKS};
 pub use frames::rpy_quaternion;
@@ -88,7 +89,7 @@ pub struct LinkFrame {
 }
 
 /// How a URDF becomes a model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrdfOptions {
     /// false: the root link is the world; true: the root is a free body.
     pub floating: bool,
@@ -99,8 +100,8 @@ pub struct UrdfOptions {
     /// true (default): `<limit lower upper>` bounds revolute and prismatic joints;
     /// false: the file's limits are not read (e.g. a controller tuned without them).
     pub joint_limits: bool,
-    /// true: `<collision>` spheres, boxes, cylinders and capsules become collision shapes
-    /// on their links' bodies (meshes are skipped with a warning); false (default): none.
+    /// true: `<collision>` spheres, boxes, cylinders, capsules and meshes (as their convex
+    /// hulls, `mesh`) become collision shapes on their links' bodies; false (default): none.
     pub collision: bool,
     /// true: a world half-space below z = 0 (the ground) collides with the robot's shapes;
     /// false (default): no ground.
@@ -108,11 +109,15 @@ pub struct UrdfOptions {
     /// true: the robot's shapes on different bodies collide with each other (never those
     /// of one joint's two bodies); false (default): only with the world's shapes (the ground).
     pub self_collision: bool,
+    /// Directories searched for `<mesh filename>` files (`package://` packages, relative
+    /// and absolute paths), after the URDF file's own directory and its ancestors and
+    /// before those of the environment variable `MAXDYN_PACKAGE_PATH` (`mesh` module).
+    pub mesh_roots: Vec<PathBuf>,
 }
 
 impl Default for UrdfOptions {
     fn default() -> Self {
-        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true, collision: false, ground_plane: false, self_collision: false }
+        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true, collision: false, ground_plane: false, self_collision: false, mesh_roots: Vec::new() }
     }
 }
 
@@ -155,6 +160,12 @@ impl Urdf {
     /// more than [`MAX_ATTRIBUTES`] attributes and more than [`MAX_LINKS`] links or joints
     /// are refused (`caps`).
     pub fn from_str_with(xml: &str, options: &UrdfOptions) -> Result<Urdf> {
+        Urdf::from_str_in(xml, options, None)
+    }
+
+    /// [`Urdf::from_str_with`] for the text of a file in directory `dir` (where its meshes
+    /// are searched first).
+    fn from_str_in(xml: &str, options: &UrdfOptions, dir: Option<&Path>) -> Result<Urdf> {
         caps::check_size(xml.len(), "the URDF text")?;
         let d = parse::parse(xml)?;
         let mut warnings = inertia_warnings(&d);
@@ -177,7 +188,7 @@ impl Urdf {
                 u.builder.add_frame(&l.name, on, f.x, f.q).map_err(|e| refused_by_builder(&format!("link `{}` frame", l.name), e))?;
             }
         }
-        collision::add_shapes(&mut u, xml, options)?;
+        collision::add_shapes(&mut u, xml, options, dir)?;
         Ok(u)
     }
 
@@ -192,7 +203,8 @@ impl Urdf {
         std::fs::File::open(path).map_err(cannot)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
         caps::check_size(bytes.len(), &format!("`{}`", path.display()))?;
         let text = String::from_utf8(bytes).map_err(|e| Error::Urdf(format!("`{}` is not UTF-8 text: {e}", path.display())))?;
-        Urdf::from_str_with(&text, options)
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Urdf::from_str_in(&text, options, Some(dir))
     }
 
     /// The body whose top link is `link` (see [`Urdf::body_of`] for any link).

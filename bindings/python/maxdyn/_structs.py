@@ -96,4 +96,5 @@ class UrdfOptions(ctypes.Structure):
     """maxdyn.h maxdyn_urdf_options (fields only ever added at the end)."""
 
     _fields_ = [(name, ctypes.c_int32) for name in
-                ("floating", "merge_fixed", "joint_limits", "collision", "ground_plane", "self_collision")]
+                ("floating", "merge_fixed", "joint_limits", "collision", "ground_plane", "self_collision")] + [
+                    ("mesh_roots", ctypes.c_char_p)]

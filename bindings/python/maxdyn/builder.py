@@ -59,15 +59,20 @@ class Builder(Handle):
     @classmethod
     def from_urdf_with(cls, path: PathLike, floating: bool = False, merge_fixed: bool = True, joint_limits: bool = True,
                        collision: bool = False, ground_plane: bool = False,
-                       self_collision: bool = False) -> Tuple["Builder", List[str]]:
+                       self_collision: bool = False,
+                       mesh_roots: Sequence[PathLike] = ()) -> Tuple["Builder", List[str]]:
         """Loads a URDF file with options (maxdyn.h maxdyn_urdf_options): `collision` makes
-        its <collision> spheres, boxes, cylinders and capsules shapes, `ground_plane` adds
-        the half-space below z = 0, `self_collision` lets the robot's shapes meet each
-        other. Returns (builder, warnings: a list of strings)."""
+        its <collision> spheres, boxes, cylinders, capsules and meshes (their convex hulls)
+        shapes, `ground_plane` adds the half-space below z = 0, `self_collision` lets the
+        robot's shapes meet each other; `mesh_roots`: directories searched for mesh files
+        (package://pkg/... as dir/pkg/...), after the file's own directory and its
+        ancestors. Returns (builder, warnings: a list of strings)."""
         o = lib.maxdyn_urdf_options_default()
         for name, v in (("floating", floating), ("merge_fixed", merge_fixed), ("joint_limits", joint_limits),
                         ("collision", collision), ("ground_plane", ground_plane), ("self_collision", self_collision)):
             setattr(o, name, 1 if v else 0)
+        roots = os.pathsep.encode().join(os.fsencode(r) for r in mesh_roots)
+        o.mesh_roots = roots if mesh_roots else None
 
         def load(handle: _handle, text: ctypes.Array) -> int:
             n = _size()
@@ -273,6 +278,18 @@ class Builder(Handle):
                                            doubles(pose, 7, "pose"),
                                            (ctypes.c_double * len(values))(*values) if values else None,
                                            len(values), ctypes.byref(result)))
+        return result.value
+
+    def add_hull_shape(self, body: int, points: ArrayLike, pose: ArrayLike = IDENTITY_POSE) -> int:
+        """A collision shape that is the convex hull of `points` (n x 3, shape frame; at
+        least 4, not coplanar) on `body` (or WORLD) at `pose`. Returns the shape's id."""
+        flat = array(points, "points")
+        if flat.size % 3 != 0:
+            raise ValueError(f"points needs x, y, z triples, got {flat.size} numbers")
+        values, n = c_doubles(flat, "points")
+        result = _i32()
+        check(lib.maxdyn_builder_add_hull_shape(self.ptr, as_id(body, "body"), doubles(pose, 7, "pose"), values, n // 3,
+                                                ctypes.byref(result)))
         return result.value
 
     def set_shape_friction(self, shape: int, mu: float) -> None:
