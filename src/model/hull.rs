@@ -45,17 +45,18 @@ impl Hull {
             return Err(bad(format!("a hull needs at least 4 points, got {}", points.len())));
         }
         let (vertices, raw) = crate::math::parry::hull_faces(points).map_err(bad)?;
+        // faces around each vertex, from the whole faces (a cut polygon leaves some out)
+        let mut vertex_faces = vec![Vec::new(); vertices.len()];
+        for (i, (_, ring)) in raw.iter().enumerate() {
+            for &v in ring {
+                vertex_faces[v as usize].push(i as u32);
+            }
+        }
         let faces: Vec<HullFace> = raw.into_iter().map(|(normal, ring)| face(&vertices, normal, ring)).collect();
         let scale = vertices.iter().map(|p| p.norm()).fold(0.0, f64::max);
         let volume: f64 = faces.iter().map(|f| f.offset * polygon_area(&vertices, f)).sum::<f64>() / 3.0;
         if faces.len() < 4 || !(volume > 1e-12 * scale.powi(3)) {
             return Err(bad(format!("the {} points are coplanar or collinear: their hull has no volume", points.len())));
-        }
-        let mut vertex_faces = vec![Vec::new(); vertices.len()];
-        for (i, f) in faces.iter().enumerate() {
-            for &v in &f.polygon {
-                vertex_faces[v as usize].push(i as u32);
-            }
         }
         Ok(Hull { bounding_radius: scale, points: vertices, faces, vertex_faces })
     }

@@ -6,6 +6,7 @@ mod require;
 
 mod boxes;
 mod capi;
+mod hulls;
 mod overlap;
 mod rolling;
 mod robots;

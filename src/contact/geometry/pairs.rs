@@ -38,6 +38,8 @@ mod capsule_box;
 mod capsule_capsule;
 mod capsule_cylinder;
 mod convex;
+#[cfg(test)]
+mod convex_tests;
 mod features;
 mod manifold;
 mod plane_box;

@@ -9,10 +9,10 @@
 //! added when they are lower than all of those (shapes touching at a corner or an edge).
 
 use super::features::Core;
-use super::manifold::{clip, reduce_to_four};
+use super::manifold::{clip, feature_normal, reduce_to_four};
 use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Shape};
-use crate::math::parry::closest;
+use crate::math::parry::{closest, Support};
 use crate::math::{V3, V4};
 
 /// Contact points of two convex shapes (neither a half-space), lowest first.
@@ -29,8 +29,46 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         points.push(Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() });
         return points.count();
     };
-    let m = clip(&c1.feature(&-cl.normal), &c2.feature(&cl.normal), &cl.normal);
-    let n = m.normal;
+    // the normal: the direction of largest separation (separating axis theorem) among
+    // GJK's, the shapes' axes, the directions their lines give (across two lines, across
+    // one line to the other's centre) and the normal of the features across the best (a
+    // face's, two edges'). GJK stops within 1e-8 rad of it on a curved side, and touching
+    // shapes leave EPA a degenerate start whose normal can be any face of the difference's.
+    // Near-ties go to these exact directions.
+    let separation = |d: &V3| d.dot(&(c1.support(&-d) - c2.support(d)));
+    let tie = 1e-12 * (1.0 + s1.x.norm().max(s2.x.norm()));
+    let better = |best: (f64, V3), d: V3| {
+        let norm = d.norm();
+        if !(norm > 0.0) {
+            return best;
+        }
+        let d = d / norm;
+        let s = separation(&d);
+        if s > best.0 - tie { (s.max(best.0), d) } else { best }
+    };
+    let mut best = (separation(&cl.normal), cl.normal);
+    for core in [&c1, &c2] {
+        let (axes, count) = core.axes();
+        for a in &axes[..count] {
+            best = better(better(best, *a), -a);
+        }
+    }
+    let centres = s1.x - s2.x;
+    let lines = [c1.line(), c2.line()];
+    for u in lines.iter().flatten() {
+        best = better(best, centres - u * u.dot(&centres));
+    }
+    if let [Some(u1), Some(u2)] = lines {
+        let c = u1.cross(&u2);
+        if c.norm() > 1e-9 {
+            best = better(better(best, c), -c);
+        }
+    }
+    let (f1, f2) = (c1.feature(&-best.1), c2.feature(&best.1));
+    best = better(best, feature_normal(&f1, &f2, &best.1));
+    let n = best.1;
+    let (f1, f2) = (c1.feature(&-n), c2.feature(&n));
+    let m = clip(&f1, &f2, &n);
     let gap_of = |a: &V3, b: &V3| n.dot(&(a - b)) - radii;
     let mut on_a = [V3::zeros(); 32];
     let mut gaps = [0.0; 32];
@@ -46,12 +84,15 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         candidates[len] = Candidate { gap: gaps[k], one: s1.side_at(&p.a, c1.radius), two: s2.side_at(&p.b, c2.radius), n };
         len += 1;
     }
-    // the closest points of the cores, when the manifold misses them
+    // the closest points of the cores when the manifold misses them (its features' plane
+    // do not overlap: corners and edges apart), along the manifold's normal: an overlap's
+    // EPA normal is off by up to 1e-4 rad on a curved side, and its depth with it
     let lowest = candidates[..len].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min);
     let scale = 1e-12 * (1.0 + s1.x.norm().max(s2.x.norm()));
-    if cl.distance - radii < lowest - scale {
-        let (a, b) = (cl.on_a, cl.on_b);
-        candidates[len] = Candidate { gap: cl.distance - radii, one: s1.side_at(&a, c1.radius), two: s2.side_at(&b, c2.radius), n: cl.normal };
+    let (a, b) = (cl.on_a, cl.on_b);
+    let (gap, normal) = if len == 0 { (cl.distance - radii, cl.normal) } else { (gap_of(&a, &b), n) };
+    if gap < lowest - scale {
+        candidates[len] = Candidate { gap, one: s1.side_at(&a, c1.radius), two: s2.side_at(&b, c2.radius), n: normal };
         len += 1;
     }
     points.push_lowest_first(&mut candidates[..len]);

@@ -89,6 +89,22 @@ impl<'s> Core<'s> {
         }
     }
 
+    /// Directions (world) along which the shape has faces of fixed normal: a box's three
+    /// axes, a cylinder's axis; the normal of a contact is often one of them.
+    pub fn axes(&self) -> ([V3; 3], usize) {
+        let s = self.solid;
+        match self.shape {
+            CoreShape::Cuboid(_) => ([s.axis(0), s.axis(1), s.axis(2)], 3),
+            CoreShape::Cylinder { .. } => ([s.axis(2), V3::zeros(), V3::zeros()], 1),
+            _ => ([V3::zeros(); 3], 0),
+        }
+    }
+
+    /// The direction of the shape's straight line (a cylinder's or capsule's axis).
+    pub fn line(&self) -> Option<V3> {
+        matches!(self.shape, CoreShape::Cylinder { .. } | CoreShape::Segment(_)).then(|| self.solid.axis(2))
+    }
+
     /// The support feature along the unit world direction `d`.
     pub fn feature(&self, d: &V3) -> Feature {
         let s = self.solid;

@@ -20,11 +20,10 @@ pub struct Pair {
     pub b: V3,
 }
 
-/// The clipped points and the normal they are taken along.
+/// The clipped points.
 pub struct Manifold {
     pub pairs: [Pair; MOST],
     pub len: usize,
-    pub normal: V3,
 }
 
 impl Manifold {
@@ -119,8 +118,7 @@ fn closest_2d(flat: &[V2], q: &V2) -> V2 {
 /// along n), normal `n` from b to a. Empty when their projections do not overlap (then
 /// the closest points, which the caller adds, are the contact).
 pub fn clip(fa: &Feature, fb: &Feature, n: &V3) -> Manifold {
-    let n = &feature_normal(fa, fb, n);
-    let mut m = Manifold { pairs: [Pair { a: V3::zeros(), b: V3::zeros() }; MOST], len: 0, normal: *n };
+    let mut m = Manifold { pairs: [Pair { a: V3::zeros(), b: V3::zeros() }; MOST], len: 0 };
     let plane = Plane::new(n);
     let mut flat_a = [V2::zeros(); FACE_POINTS];
     let mut flat_b = [V2::zeros(); FACE_POINTS];
@@ -147,7 +145,7 @@ pub fn clip(fa: &Feature, fb: &Feature, n: &V3) -> Manifold {
 /// The normal of the features' contact: a face's normal (the one closer to `n` when both
 /// are faces), or across two crossing edges; else `n`. GJK's normal ends within its
 /// tolerance of these (about 1e-8 rad on a cylinder's curved side), the features' own is exact.
-fn feature_normal(fa: &Feature, fb: &Feature, n: &V3) -> V3 {
+pub fn feature_normal(fa: &Feature, fb: &Feature, n: &V3) -> V3 {
     let oriented = |v: V3| {
         let v = v.normalize();
         if v.dot(n) < 0.0 { -v } else { v }
