@@ -49,7 +49,7 @@ fn from_string_and_with_options() {
 
         // options: the A1 (unitree_ros) has 12 bodies merged, 18 welded (fixed base)
         let defaults = maxdyn_urdf_options_default();
-        assert_eq!(defaults, maxdyn_urdf_options { floating: 0, merge_fixed: 1, joint_limits: 1, collision: 0, ground_plane: 0, self_collision: 0 });
+        assert_eq!(defaults, maxdyn_urdf_options { floating: 0, merge_fixed: 1, joint_limits: 1, collision: 0, ground_plane: 0, self_collision: 0, mesh_roots: std::ptr::null() });
         let a1 = fixture("a1_unitree_ros.urdf");
         for (merge_fixed, floating, expected) in [(1, 0, 12), (0, 0, 18), (1, 1, 13)] {
             let o = maxdyn_urdf_options { floating, merge_fixed, ..defaults };

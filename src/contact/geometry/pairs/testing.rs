@@ -25,22 +25,6 @@ pub fn hull(body: Option<usize>, x: V3, q: V4, points: &[V3]) -> Shape {
     Shape::with_geometry(body, x.into(), q.into(), Geometry::Hull(std::sync::Arc::new(h))).unwrap()
 }
 
-/// The 8 corners of a box of half extents `e` (a hull that is that box).
-pub fn box_points(e: &V3) -> Vec<V3> {
-    (0..8).map(|i| V3::new(if i & 1 == 0 { -e.x } else { e.x }, if i & 2 == 0 { -e.y } else { e.y }, if i & 4 == 0 { -e.z } else { e.z })).collect()
-}
-
-/// `k` points around each rim of a cylinder (radius `r`, half length `h`).
-pub fn cylinder_points(r: f64, h: f64, k: usize) -> Vec<V3> {
-    let mut pts = Vec::new();
-    for i in 0..k {
-        let a = 2.0 * std::f64::consts::PI * i as f64 / k as f64;
-        pts.push(V3::new(r * a.cos(), r * a.sin(), -h));
-        pts.push(V3::new(r * a.cos(), r * a.sin(), h));
-    }
-    pts
-}
-
 /// Signed distance of world point `w` to the solid (negative inside).
 pub fn signed_distance(s: &Solid, w: &V3) -> f64 {
     let p = s.to_shape(w);
