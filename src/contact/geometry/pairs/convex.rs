@@ -15,6 +15,10 @@ use crate::contact::geometry::{ContactPoint, Shape};
 use crate::math::parry::{closest, Support};
 use crate::math::{V3, V4};
 
+/// How much lower than the kept points (m) the deepest point must be to be added: less is
+/// a face at rest, whose points should not change with each rocking nanoradian.
+pub const SETTLED: f64 = 1e-9;
+
 /// Contact points of two convex shapes (neither a half-space), lowest first.
 pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (s1, s2) = (Solid::at(first, x, q), Solid::at(second, x, q));
@@ -76,19 +80,29 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         on_a[k] = p.a;
         gaps[k] = gap_of(&p.a, &p.b);
     }
-    let (kept, count) = reduce_to_four(&on_a[..m.len], &gaps[..m.len], &n);
-    let mut candidates = [Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n }; 5];
+    let (kept, count) = reduce_to_four(&on_a[..m.len], &n);
+    let mut candidates = [Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n }; 6];
     let mut len = 0;
     for &k in &kept[..count] {
         let p = &m.pairs[k];
         candidates[len] = Candidate { gap: gaps[k], one: s1.side_at(&p.a, c1.radius), two: s2.side_at(&p.b, c2.radius), n };
         len += 1;
     }
+    // the manifold's deepest point when the 4 leave it out and it is lower by more than
+    // SETTLED (a tilted face)
+    let lowest = candidates[..len].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min);
+    if let Some(k) = (0..m.len).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])) {
+        if gaps[k] < lowest - SETTLED {
+            let p = &m.pairs[k];
+            candidates[len] = Candidate { gap: gaps[k], one: s1.side_at(&p.a, c1.radius), two: s2.side_at(&p.b, c2.radius), n };
+            len += 1;
+        }
+    }
     // the closest points of the cores when the manifold misses them (its features' plane
     // do not overlap: corners and edges apart), along the manifold's normal: an overlap's
     // EPA normal is off by up to 1e-4 rad on a curved side, and its depth with it
     let lowest = candidates[..len].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min);
-    let scale = 1e-12 * (1.0 + s1.x.norm().max(s2.x.norm()));
+    let scale = if m.len == 0 { 0.0 } else { SETTLED };
     let (a, b) = (cl.on_a, cl.on_b);
     let (gap, normal) = if len == 0 { (cl.distance - radii, cl.normal) } else { (gap_of(&a, &b), n) };
     if gap < lowest - scale {

@@ -257,17 +257,21 @@ fn polygons(a: &[V2], b: &[V2], emit: &mut impl FnMut(&V2)) {
     }
 }
 
-/// Indices of at most 4 of `points` (2D, with their gaps) that keep the deepest and span
-/// the most area with it: the deepest, the farthest from it, the farthest from their line,
-/// and the one adding the most area to their triangle.
-pub fn reduce_to_four(points: &[V3], gaps: &[f64], n: &V3) -> ([usize; 4], usize) {
+/// Indices of at most 4 of `points` (projected across `n`) that span the most area: the
+/// farthest along a fixed skew direction of the plane, the farthest from it, the farthest
+/// from their line, and the one adding the most area to their triangle. Not the deepest
+/// first: on a resting face every vertex is about as deep, and a choice that follows the
+/// deepest swaps its points at each nanoradian of rocking (a limit cycle of ±7e-4 rad/s
+/// on the Panda's base); the caller adds the deepest when it is clearly lower.
+pub fn reduce_to_four(points: &[V3], n: &V3) -> ([usize; 4], usize) {
     let plane = Plane::new(n);
     let count = points.len();
     if count <= 4 {
         return ([0, 1, 2, 3], count);
     }
     let flat = |i: usize| plane.flat(&points[i]);
-    let i0 = (0..count).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])).expect("points");
+    let skew = V2::new(0.3f64.cos(), 0.3f64.sin());
+    let i0 = (0..count).max_by(|&a, &b| flat(a).dot(&skew).total_cmp(&flat(b).dot(&skew))).expect("points");
     let i1 = (0..count).max_by(|&a, &b| (flat(a) - flat(i0)).norm_squared().total_cmp(&(flat(b) - flat(i0)).norm_squared())).expect("points");
     let tri = |i: usize| cross2(&(flat(i1) - flat(i0)), &(flat(i) - flat(i0)));
     let i2 = (0..count).max_by(|&a, &b| tri(a).abs().total_cmp(&tri(b).abs())).expect("points");
@@ -339,17 +343,14 @@ mod tests {
     }
 
     #[test]
-    fn reduction_keeps_the_deepest_and_the_most_area() {
-        // a 16-gon with its deepest point at angle 3: the kept 4 include it and cover
-        // more than half the 16-gon's area (a square inscribed covers 2/π·… ≈ 0.64)
+    fn reduction_keeps_the_most_area() {
+        // a 16-gon: the kept 4 cover 0.65 of its area (an inscribed square: 0.64)
         let pts: Vec<V3> = (0..16).map(|i| {
             let a = 2.0 * std::f64::consts::PI * i as f64 / 16.0;
             V3::new(a.cos(), a.sin(), 0.0)
         }).collect();
-        let gaps: Vec<f64> = (0..16).map(|i| if i == 3 { -1.0 } else { 0.0 }).collect();
-        let (kept, len) = reduce_to_four(&pts, &gaps, &V3::z());
+        let (kept, len) = reduce_to_four(&pts, &V3::z());
         assert_eq!(len, 4);
-        assert_eq!(kept[0], 3);
         let quad: Vec<V2> = {
             let mut q: Vec<V3> = kept.iter().map(|&i| pts[i]).collect();
             q.sort_by(|a, b| a.y.atan2(a.x).total_cmp(&b.y.atan2(b.x)));
@@ -357,6 +358,6 @@ mod tests {
         };
         let area = 0.5 * signed_area(&quad).abs();
         let full = 0.5 * 16.0 * (2.0 * std::f64::consts::PI / 16.0).sin();
-        assert!(area / full > 0.6, "{}", area / full);
+        assert!(area / full > 0.64, "{}", area / full);
     }
 }

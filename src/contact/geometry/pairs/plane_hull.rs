@@ -1,6 +1,7 @@
 //! Hull against a half-space.
 
 use super::features::Core;
+use super::convex::SETTLED;
 use super::manifold::reduce_to_four;
 use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
@@ -20,19 +21,22 @@ pub fn collide(plane: &Shape, hull: &Shape, x: &[V3], q: &[V4], max_gap: f64, ou
     for (g, p) in gaps.iter_mut().zip(pts) {
         *g = plane.height(p);
     }
-    let (kept, count) = reduce_to_four(pts, &gaps[..pts.len()], &n);
+    let (kept, count) = reduce_to_four(pts, &n);
     let candidate = |w: &V3| Candidate { gap: plane.height(w), one: hull.side_at(w, 0.0), two: plane.plane_side(w), n };
-    let mut candidates = [candidate(&pts[0]); 5];
+    let mut candidates = [candidate(&pts[0]); 6];
     for (c, &k) in candidates.iter_mut().zip(&kept[..count]) {
         *c = candidate(&pts[k]);
     }
     let mut len = count;
-    // the lowest vertex: in the feature unless the feature's tolerance took a face tilted
-    // by less than `FEATURE_ANGLE`, whose lowest vertex is then among the kept ones anyway
+    // the feature's lowest point and the hull's lowest vertex, when lower than the kept by
+    // more than SETTLED (a face tilted within `FEATURE_ANGLE`, a vertex below an edge)
+    let deepest = (0..pts.len()).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])).expect("a feature has points");
     let lowest = hull.world(&h.points[h.support_index(&(hull.r.transpose() * -n))]);
-    if plane.height(&lowest) < candidates[..len].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min) {
-        candidates[len] = candidate(&lowest);
-        len += 1;
+    for w in [pts[deepest], lowest] {
+        if plane.height(&w) < candidates[..len].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min) - SETTLED {
+            candidates[len] = candidate(&w);
+            len += 1;
+        }
     }
     let mut points = Points::new(out, max_gap);
     points.push_lowest_first(&mut candidates[..len]);
