@@ -19,9 +19,12 @@ fn from_glam(v: Vector) -> V3 {
     V3::new(v.x, v.y, v.z)
 }
 
+/// A hull face: outward unit normal and its vertices' indices.
+pub type Face = (V3, Vec<u32>);
+
 /// The convex hull of `points`: its vertices and its faces (outward unit normal, vertex
 /// indices around the face, coplanar triangles merged), or why it has none.
-pub fn hull_faces(points: &[V3]) -> Result<(Vec<V3>, Vec<(V3, Vec<u32>)>), String> {
+pub fn hull_faces(points: &[V3]) -> Result<(Vec<V3>, Vec<Face>), String> {
     let pts: Vec<Vector> = points.iter().map(to_glam).collect();
     let (vertices, triangles) = parry3d_f64::transformation::try_convex_hull(&pts).map_err(|e| format!("no convex hull: {e:?}"))?;
     if triangles.len() < 4 {

@@ -55,7 +55,7 @@ impl Hull {
         let faces: Vec<HullFace> = raw.into_iter().map(|(normal, ring)| face(&vertices, normal, ring)).collect();
         let scale = vertices.iter().map(|p| p.norm()).fold(0.0, f64::max);
         let volume: f64 = faces.iter().map(|f| f.offset * polygon_area(&vertices, f)).sum::<f64>() / 3.0;
-        if faces.len() < 4 || !(volume > 1e-12 * scale.powi(3)) {
+        if faces.len() < 4 || volume.is_nan() || volume <= 1e-12 * scale.powi(3) {
             return Err(bad(format!("the {} points are coplanar or collinear: their hull has no volume", points.len())));
         }
         Ok(Hull { bounding_radius: scale, points: vertices, faces, vertex_faces })

@@ -191,7 +191,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("maxdyn-mesh-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("pkg/meshes")).unwrap();
         std::fs::write(dir.join("pkg/meshes/t.stl"), tetra_stl(b"solid by SolidWorks\r\n")).unwrap();
-        let mut m = Meshes::new(None, &[dir.clone()]);
+        let mut m = Meshes::new(None, std::slice::from_ref(&dir));
         let h = m.hull("package://pkg/meshes/t.stl", [2.0, -1.0, 1.0]).unwrap();
         assert_eq!(h.points.len(), 4);
         assert!((h.volume() - 2.0 / 6.0).abs() < 1e-15, "{}", h.volume());

@@ -43,7 +43,10 @@ struct Rest {
     body: usize,
 }
 
-fn rest(upper: &Upper, m: f64, inertia: Inertia, z: f64, q: [f64; 4], lower: Option<(ShapeKind, Vec<f64>, [f64; 3], [f64; 4])>) -> Rest {
+/// A world shape: kind, parameters, position, orientation.
+type Lower = Option<(ShapeKind, Vec<f64>, [f64; 3], [f64; 4])>;
+
+fn rest(upper: &Upper, m: f64, inertia: Inertia, z: f64, q: [f64; 4], lower: Lower) -> Rest {
     let mut b = Builder::new();
     let body = b.add_body(m, inertia).unwrap();
     b.set_body_pose(body, [0.0, 0.0, z], q).unwrap();

@@ -43,7 +43,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let tie = 1e-12 * (1.0 + s1.x.norm().max(s2.x.norm()));
     let better = |best: (f64, V3), d: V3| {
         let norm = d.norm();
-        if !(norm > 0.0) {
+        if norm.is_nan() || norm <= 0.0 {
             return best;
         }
         let d = d / norm;
