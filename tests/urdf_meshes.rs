@@ -214,3 +214,23 @@ fn hull_shapes_from_c() {
         maxdyn_builder_free(b);
     }
 }
+
+/// A model's fingerprint (what a saved state names) changes with any hull point; cloning a
+/// model shares its hulls.
+#[test]
+fn hull_points_are_in_the_fingerprint_and_shared_by_clones() {
+    let model = |nudge: f64| {
+        let mut b = Builder::new();
+        let body = b.add_body(1.0, Inertia::sphere(1.0, 0.1).unwrap()).unwrap();
+        let mut pts: Vec<[f64; 3]> = (0..8).map(|i| [(i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64]).collect();
+        pts[7][2] += nudge;
+        b.add_hull_shape(body.into(), [0.0; 3], [1.0, 0.0, 0.0, 0.0], &pts).unwrap();
+        Model::new(&b).unwrap()
+    };
+    let (a, b) = (model(0.0), model(1e-15));
+    assert_ne!(a.fingerprint(), b.fingerprint());
+    assert_eq!(a.fingerprint(), model(0.0).fingerprint());
+    let copy = a.clone();
+    let (Geometry::Hull(x), Geometry::Hull(y)) = (&a.collision.shapes[0].geometry, &copy.collision.shapes[0].geometry) else { panic!("hulls") };
+    assert!(Arc::ptr_eq(x, y));
+}
