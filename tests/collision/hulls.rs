@@ -179,3 +179,50 @@ fn boxes_and_cylinders_rest_on_each_other_at_their_heights() {
 }
 
 
+
+/// Hull on hull: a hull box on a world hull (a 32-gon prism of radius 0.5, top at z = 0)
+/// rests at its analytic height with four points carrying m g.
+#[test]
+fn a_hull_rests_on_a_hull() {
+    let (e, m) = ([0.2, 0.1, 0.05], 2.0);
+    let upper = Upper::Hull(box_points(e));
+    let mut b = Builder::new();
+    let body = b.add_body(m, Inertia::cuboid(m, 0.4, 0.2, 0.1).unwrap()).unwrap();
+    b.set_body_pose(body, [0.03, -0.02, e[2]], [(0.1f64).cos(), 0.0, 0.0, (0.1f64).sin()]).unwrap();
+    let Upper::Hull(points) = &upper else { unreachable!() };
+    b.add_hull_shape(body.into(), [0.0; 3], ID, points).unwrap();
+    b.add_hull_shape(Parent::World, [0.0, 0.0, -0.1], ID, &cylinder_points(0.5, 0.1, 32)).unwrap();
+    let mut rest = Rest { sim: Sim::new(Arc::new(Model::new(&b).unwrap()), DT).unwrap(), body };
+    let (deepest, total, z, speed, points) = run(&mut rest, &upper, 0.0);
+    println!("hull box on a hull prism: deepest {deepest:e}, forces {total} (m g {}), height {z}, speed {speed:e}, {points} points", m * G);
+    assert_eq!(points, 4);
+    assert!(deepest < 1e-12 && (z - e[2]).abs() < 1e-12, "penetration {deepest:e}, height {z}");
+    assert!((total - m * G).abs() < 1e-12 * m * G, "forces {total}");
+}
+
+/// Sliding and tipping as the box: a hull box sliding at 1 m/s (μ = 0.8) stops where the
+/// box stops, and one released tilted 0.3 rad on an edge falls flat as the box does.
+#[test]
+fn a_hull_box_slides_and_tips_as_the_box() {
+    let (e, m) = ([0.1, 0.1, 0.05], 1.0);
+    let tilt = 0.3f64;
+    let on_edge = [(tilt / 2.0).cos(), (tilt / 2.0).sin(), 0.0, 0.0];
+    let edge_z = e[1] * tilt.sin() + e[2] * tilt.cos();
+    for (name, z, q, v0) in [("sliding", e[2], ID, 1.0), ("tipping", edge_z, on_edge, 0.0)] {
+        let mut ends = Vec::new();
+        for upper in [Upper::Primitive(ShapeKind::Box, e.to_vec()), Upper::Hull(box_points(e))] {
+            let mut r = rest(&upper, m, Inertia::cuboid(m, 0.2, 0.2, 0.1).unwrap(), z, q, None);
+            let mut s = r.sim.body_state(r.body).unwrap();
+            s[7] = v0;
+            r.sim.set_body_state(r.body, &s).unwrap();
+            let (deepest, _, _, speed, points) = run(&mut r, &upper, 0.0);
+            let s = r.sim.body_state(r.body).unwrap();
+            println!("{name} {}: x {} z {} speed {speed:e} deepest {deepest:e} {points} points", if matches!(upper, Upper::Hull(_)) { "hull" } else { "box" }, s[0], s[2]);
+            assert!(deepest < 1e-9 && speed < 1e-9 && points == 4, "{name}: deepest {deepest:e}, speed {speed:e}, {points} points");
+            ends.push(s);
+        }
+        let differ = (0..7).map(|k| (ends[0][k] - ends[1][k]).abs()).fold(0.0, f64::max);
+        println!("{name}: hull and box end {differ:e} apart");
+        assert!(differ < 1e-9, "{name}: hull and box end {differ:e} apart");
+    }
+}
