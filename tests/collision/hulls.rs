@@ -135,12 +135,12 @@ fn a_hull_rests_on_a_face_of_many_vertices_without_rocking() {
     let s = rest.sim.body_state(rest.body).unwrap();
     let tilt = 1.0 - axis(&s, 2)[2];
     println!("32-gon prism: deepest {deepest:e}, forces {total}, height {z}, speed {speed:e}, tilt {tilt:e}, {points} points");
-    // measured: penetration 9.8e-13 (the bar 1e-6), forces to 4.0e-11 relative,
-    // speed 2.4e-10 m/s, no tilt
+    // measured: no penetration (the bar 1e-6 m), forces to 8e-15 relative, speed
+    // 1.5e-15 m/s, no tilt
     assert_eq!(points, 4);
-    assert!(deepest < 1e-11, "penetration {deepest:e}");
-    assert!((total - m * G).abs() < 1e-9 * m * G, "forces {total}");
-    assert!(speed < 1e-9 && tilt < 1e-12, "rocking: speed {speed:e}, tilt {tilt:e}");
+    assert!(deepest < 1e-12, "penetration {deepest:e}");
+    assert!((total - m * G).abs() < 1e-12 * m * G, "forces {total}");
+    assert!(speed < 1e-12 && tilt < 1e-12, "rocking: speed {speed:e}, tilt {tilt:e}");
 }
 
 /// Boxes and cylinders on each other (the pairs that had no narrow phase): each rests at its
@@ -222,7 +222,8 @@ fn a_hull_box_slides_and_tips_as_the_box() {
             ends.push(s);
         }
         let differ = (0..7).map(|k| (ends[0][k] - ends[1][k]).abs()).fold(0.0, f64::max);
+        // measured 9.6e-12 (sliding), 2.3e-12 (tipping)
         println!("{name}: hull and box end {differ:e} apart");
-        assert!(differ < 1e-9, "{name}: hull and box end {differ:e} apart");
+        assert!(differ < 1e-10, "{name}: hull and box end {differ:e} apart");
     }
 }

@@ -105,7 +105,63 @@ impl<'s> Core<'s> {
         matches!(self.shape, CoreShape::Cylinder { .. } | CoreShape::Segment(_)).then(|| self.solid.axis(2))
     }
 
-    /// The support feature along the unit world direction `d`.
+    /// The face turned most towards the unit world direction `d`, whatever the angle: a
+    /// box's face of the largest component (its 4 corners), a hull's face most along `d`
+    /// among those at its support vertex, a cylinder's cap within 45° of its axis and its
+    /// side line beyond, a segment's two ends, a point. What a contact clips: the corners
+    /// that are about to land (a box tipping from an edge onto its face) are among its
+    /// points before they do, at their gaps, as `plane_box` does.
+    pub fn face(&self, d: &V3) -> Feature {
+        let s = self.solid;
+        let l = s.r.transpose() * d;
+        let mut f = Feature::new();
+        match self.shape {
+            CoreShape::Point => f.push(s.x),
+            CoreShape::Segment(h) => {
+                f.push(s.world(&V3::new(0.0, 0.0, -h)));
+                f.push(s.world(&V3::new(0.0, 0.0, h)));
+            }
+            CoreShape::Cuboid(e) => {
+                let i = (1..3).fold(0, |best, k| if l[k].abs() > l[best].abs() { k } else { best });
+                let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+                let side = if l[i] < 0.0 { -e[i] } else { e[i] };
+                let turn = if l[i] > 0.0 { [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] } else { [(-1.0, -1.0), (-1.0, 1.0), (1.0, 1.0), (1.0, -1.0)] };
+                for (sj, sk) in turn {
+                    let mut c = V3::zeros();
+                    (c[i], c[j], c[k]) = (side, sj * e[j], sk * e[k]);
+                    f.push(s.world(&c));
+                }
+            }
+            CoreShape::Cylinder { radius, half_length } => {
+                let r = l.xy().norm();
+                if l.z.abs() >= r {
+                    let z = if l.z < 0.0 { -half_length } else { half_length };
+                    let turn = if l.z < 0.0 { -1.0 } else { 1.0 };
+                    for i in 0..CAP_POINTS {
+                        let a = turn * 2.0 * std::f64::consts::PI * i as f64 / CAP_POINTS as f64;
+                        f.push(s.world(&V3::new(radius * a.cos(), radius * a.sin(), z)));
+                    }
+                } else {
+                    let (cx, cy) = (l.x / r, l.y / r);
+                    f.push(s.world(&V3::new(radius * cx, radius * cy, -half_length)));
+                    f.push(s.world(&V3::new(radius * cx, radius * cy, half_length)));
+                }
+            }
+            CoreShape::Hull(h) => {
+                let v = h.support_index(&l);
+                let best = h.vertex_faces[v].iter().map(|&i| &h.faces[i as usize]).max_by(|a, b| a.normal.dot(&l).total_cmp(&b.normal.dot(&l)));
+                match best {
+                    Some(face) => face.polygon.iter().for_each(|&i| f.push(s.world(&h.points[i as usize]))),
+                    None => f.push(s.world(&h.points[v])),
+                }
+            }
+        }
+        f
+    }
+
+    /// The support feature along the unit world direction `d`: the vertex, edge or face
+    /// farthest along it, an edge or face only within `FEATURE_ANGLE` (what the contact's
+    /// normal is taken from).
     pub fn feature(&self, d: &V3) -> Feature {
         let s = self.solid;
         let l = s.r.transpose() * d;

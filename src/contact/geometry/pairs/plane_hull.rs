@@ -7,15 +7,16 @@ use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
-/// The hull's support feature against the plane (the face turned most against it: all of
-/// its vertices, cut to the 4 spanning the most area with the lowest; an edge's two ends;
-/// a vertex) and the lowest vertex when lower, each within the margin, lowest first.
+/// The hull's face turned most against the plane (at its lowest vertex; its vertices cut to
+/// the 4 spanning the most area, as `plane_box` takes a box's face: corners about to land
+/// are seen at their gaps) and the lowest vertex when lower by more than 1 nm, each within
+/// the margin, lowest first.
 pub fn collide(plane: &Shape, hull: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (plane, hull) = (Solid::at(plane, x, q), Solid::at(hull, x, q));
     let Geometry::Hull(ref h) = hull.geometry else { unreachable!("pair table: plane_hull gets a hull") };
     let core = Core::of(&hull).expect("a hull has a core");
     let n = plane.axis(2);
-    let feature = core.feature(&-n);
+    let feature = core.face(&-n);
     let pts = feature.points();
     let mut gaps = [0.0; 16];
     for (g, p) in gaps.iter_mut().zip(pts) {
