@@ -199,6 +199,8 @@ enum maxdyn_shape_type
     MAXDYN_SHAPE_BOX = 3,
     // A cylinder {radius, half_length along the shape's z}.
     MAXDYN_SHAPE_CYLINDER = 4,
+    // The convex hull of points (`maxdyn_builder_add_hull_shape`; a URDF `<mesh>`).
+    MAXDYN_SHAPE_HULL = 5,
 };
 #ifndef __cplusplus
 typedef int32_t maxdyn_shape_type;
@@ -329,9 +331,9 @@ typedef struct maxdyn_urdf_options {
     // 1 (default): `<limit>` bounds revolute and prismatic joints; 0: the file's limits
     // are not read.
     int32_t joint_limits;
-    // 0 (default): no collision shapes; 1: `<collision>` spheres, boxes, cylinders and
-    // capsules become collision shapes on their links' bodies (meshes are skipped with
-    // a warning).
+    // 0 (default): no collision shapes; 1: `<collision>` spheres, boxes, cylinders,
+    // capsules and meshes (their convex hulls; files found through `mesh_roots`) become
+    // collision shapes on their links' bodies.
     int32_t collision;
     // 0 (default): no ground; 1: a world half-space below z = 0 (the ground).
     int32_t ground_plane;
@@ -355,6 +357,13 @@ typedef struct maxdyn_urdf_options {
     const char *srdf_path;
     // NULL (default), or SRDF text (NUL-terminated, UTF-8), as `srdf_path`.
     const char *srdf_string;
+    // NULL (default) or a NUL-terminated list of directories separated by `:`, searched
+    // for `<mesh filename>` files (`package://pkg/…` as `dir/pkg/…`, or `dir/…` for a
+    // directory named `pkg`; relative and absolute paths) after the URDF file's directory
+    // and its ancestors and before the directories of the environment variable
+    // `MAXDYN_PACKAGE_PATH`. A mesh resolving outside its directory is refused. Read
+    // during the call only.
+    const char *mesh_roots;
 } maxdyn_urdf_options;
 
 // Called by `maxdyn_sim_step` before each step with the sim and the user data given to
@@ -852,6 +861,25 @@ maxdyn_status maxdyn_builder_add_shape(struct maxdyn_builder *builder,
                                        const double *params,
                                        size_t n,
                                        int32_t *out_shape);
+
+// Adds a collision shape that is the convex hull of `n_points` points (`points`: x, y, z
+// each, 3·n_points doubles, in the shape frame) to `body` (or `MAXDYN_WORLD`) at `pose`
+// (7 doubles as for `maxdyn_builder_add_shape`). The points are hulled (interior points
+// dropped); the shape's type is `MAXDYN_SHAPE_HULL`, with friction 1, group 1 and mask
+// all bits. Its id goes to `*out_shape`. Errors: fewer than 4 points, or all of them
+// coplanar, `MAXDYN_STATUS_INVALID_SHAPE` (naming `points`); NaN or infinity
+// `MAXDYN_STATUS_NON_FINITE`; a non-unit quaternion `MAXDYN_STATUS_INVALID_SHAPE`; an
+// unknown body `MAXDYN_STATUS_UNKNOWN_BODY`. Nothing changes on an error.
+//
+// # Safety
+// `builder` is NULL or live; `pose` is NULL or 7 doubles; `points` is NULL or
+// 3·`n_points` doubles; `out_shape` is NULL or writable.
+maxdyn_status maxdyn_builder_add_hull_shape(struct maxdyn_builder *builder,
+                                            int32_t body,
+                                            const double *pose,
+                                            const double *points,
+                                            size_t n_points,
+                                            int32_t *out_shape);
 
 // Sets the surface friction coefficient of `shape` (finite, ≥ 0; 1 by default). A pair
 // of shapes uses the smaller of its two coefficients.

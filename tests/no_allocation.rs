@@ -165,7 +165,8 @@ fn shape_contacts_do_not_allocate_once_the_pairs_settle() {
     let id = [1.0, 0.0, 0.0, 0.0];
     let mut b = Builder::new();
     b.add_shape(Parent::World, ShapeKind::Plane, [0.0; 3], id, &[]).unwrap();
-    // a box dropped on its face, a capsule lying on the floor, a sphere resting on the box
+    // a box dropped on its face, a capsule lying on the floor, a sphere and a hull resting
+    // on the box
     let cube = b.add_body(1.0, Inertia::cuboid(1.0, 0.4, 0.4, 0.2).unwrap()).unwrap();
     b.set_body_pose(cube, [0.0, 0.0, 0.15], id).unwrap();
     b.add_shape(cube.into(), ShapeKind::Box, [0.0; 3], id, &[0.2, 0.2, 0.1]).unwrap();
@@ -175,6 +176,11 @@ fn shape_contacts_do_not_allocate_once_the_pairs_settle() {
     let ball = b.add_body(0.5, Inertia::sphere(0.5, 0.05).unwrap()).unwrap();
     b.set_body_pose(ball, [0.05, 0.0, 0.3], id).unwrap();
     b.add_shape(ball.into(), ShapeKind::Sphere, [0.0; 3], id, &[0.05]).unwrap();
+    // a hull (a cube's corners) on the box: GJK/EPA and the clipped manifold
+    let little = b.add_body(0.2, Inertia::cuboid(0.2, 0.1, 0.1, 0.1).unwrap()).unwrap();
+    b.set_body_pose(little, [-0.12, 0.0, 0.25], id).unwrap();
+    let corners: Vec<[f64; 3]> = (0..8).map(|i| [if i & 1 == 0 { -0.05 } else { 0.05 }, if i & 2 == 0 { -0.05 } else { 0.05 }, if i & 4 == 0 { -0.05 } else { 0.05 }]).collect();
+    b.add_hull_shape(little.into(), [0.0; 3], id, &corners).unwrap();
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
     for _ in 0..100 {
         sim.step().unwrap();
@@ -182,7 +188,7 @@ fn shape_contacts_do_not_allocate_once_the_pairs_settle() {
     let rebuilds = sim.layout_rebuilds();
     let (n, _, _) = count(&mut sim, 200);
     assert_eq!(sim.layout_rebuilds(), rebuilds, "the pairs changed after settling");
-    assert!(sim.shape_contact_count() >= 4 + 2 + 1, "{} points", sim.shape_contact_count());
+    assert!(sim.shape_contact_count() >= 4 + 2 + 1 + 4, "{} points", sim.shape_contact_count());
     assert_eq!(n, 0, "resting shapes: Sim::step allocated {n} times");
 }
 

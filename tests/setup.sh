@@ -48,24 +48,29 @@ fi
 if ! "$VENV/bin/python" -c "import pinocchio" 2>/dev/null; then
   "$VENV/bin/python" -m pip install --quiet pin==4.1.0
 fi
-# URDF corpus for tests/urdf_corpus.rs: the *.urdf files of example-robot-data 6.0.0 (PyPI),
-# unpacked under target/ (not committed); skipped when already present.
+# URDF corpus for tests/urdf_corpus.rs and tests/urdf_meshes.rs: the *.urdf and *.srdf
+# files of example-robot-data 6.0.0 (PyPI) and their collision and visual meshes (.stl,
+# .dae, .obj in any letter case), unpacked under target/ (not committed); skipped when
+# already present. The marker `.complete-meshes` is new with the meshes: a machine that has
+# only the URDFs (marker `.complete`) unpacks again.
 CORPUS=target/corpus/example-robot-data-6.0.0
-if [ ! -f "$CORPUS/.complete" ]; then
+if [ ! -f "$CORPUS/.complete-meshes" ]; then
   tmp=$(mktemp -d)
   python3 -m pip download --no-deps --quiet example-robot-data==6.0.0 -d "$tmp"
   python3 - "$tmp" "$CORPUS" <<'PY'
 import glob, os, sys, zipfile
 tmp, out = sys.argv[1], sys.argv[2]
 wheel = glob.glob(os.path.join(tmp, "example_robot_data-6.0.0-*.whl"))[0]
+kept = (".urdf", ".srdf", ".stl", ".dae", ".obj")
 with zipfile.ZipFile(wheel) as z:
     for name in z.namelist():
-        if name.endswith(".urdf"):
+        if name.lower().endswith(kept):
             dest = os.path.join(out, name)
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             with open(dest, "wb") as f:
                 f.write(z.read(name))
-open(os.path.join(out, ".complete"), "w").close()
+for marker in (".complete", ".complete-meshes"):
+    open(os.path.join(out, marker), "w").close()
 PY
   rm -rf "$tmp"
 fi

@@ -62,6 +62,7 @@ fn from_string_and_with_options() {
                 bound_inertia: 0.0,
                 srdf_path: std::ptr::null(),
                 srdf_string: std::ptr::null(),
+                mesh_roots: std::ptr::null(),
             }
         );
         let a1 = fixture("a1_unitree_ros.urdf");

@@ -28,7 +28,7 @@ fn shape_type_arg(shape_type: i32) -> CResult<ShapeKind> {
             "shape_type",
             shape_type,
             "shape type",
-            "MAXDYN_SHAPE_PLANE = 0, MAXDYN_SHAPE_SPHERE = 1, MAXDYN_SHAPE_CAPSULE = 2, MAXDYN_SHAPE_BOX = 3, MAXDYN_SHAPE_CYLINDER = 4",
+            "MAXDYN_SHAPE_PLANE = 0, MAXDYN_SHAPE_SPHERE = 1, MAXDYN_SHAPE_CAPSULE = 2, MAXDYN_SHAPE_BOX = 3, MAXDYN_SHAPE_CYLINDER = 4, MAXDYN_SHAPE_HULL = 5",
         )
     })
 }
@@ -83,6 +83,45 @@ pub unsafe extern "C" fn maxdyn_builder_add_shape(
             let parent = parent_arg(body, b.inner.body_count(), "body")?;
             let (x, q) = ([pose[0], pose[1], pose[2]], [pose[3], pose[4], pose[5], pose[6]]);
             Ok(b.inner.add_shape(parent, kind, x, q, params)?)
+        })?;
+        *o = count_i32(id);
+        Ok(())
+    })
+}
+
+/// Adds a collision shape that is the convex hull of `n_points` points (`points`: x, y, z
+/// each, 3·n_points doubles, in the shape frame) to `body` (or `MAXDYN_WORLD`) at `pose`
+/// (7 doubles as for `maxdyn_builder_add_shape`). The points are hulled (interior points
+/// dropped); the shape's type is `MAXDYN_SHAPE_HULL`, with friction 1, group 1 and mask
+/// all bits. Its id goes to `*out_shape`. Errors: fewer than 4 points, or all of them
+/// coplanar, `MAXDYN_STATUS_INVALID_SHAPE` (naming `points`); NaN or infinity
+/// `MAXDYN_STATUS_NON_FINITE`; a non-unit quaternion `MAXDYN_STATUS_INVALID_SHAPE`; an
+/// unknown body `MAXDYN_STATUS_UNKNOWN_BODY`. Nothing changes on an error.
+///
+/// # Safety
+/// `builder` is NULL or live; `pose` is NULL or 7 doubles; `points` is NULL or
+/// 3·`n_points` doubles; `out_shape` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_add_hull_shape(
+    builder: *mut maxdyn_builder,
+    body: i32,
+    pose: *const f64,
+    points: *const f64,
+    n_points: usize,
+    out_shape: *mut i32,
+) -> maxdyn_status {
+    call("maxdyn_builder_add_hull_shape", || {
+        let pose = array::<7>(pose, "pose")?;
+        let Some(len) = n_points.checked_mul(3) else {
+            return Err(Failure::new(MAXDYN_STATUS_INVALID_SHAPE, format!("argument `points`: {n_points} points is too many")));
+        };
+        let flat = slice(points, len, "points")?;
+        let o = out(out_shape, "out_shape")?;
+        let pts: Vec<[f64; 3]> = flat.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+        let id = with_mut(builder, "builder", |b| {
+            let parent = parent_arg(body, b.inner.body_count(), "body")?;
+            let (x, q) = ([pose[0], pose[1], pose[2]], [pose[3], pose[4], pose[5], pose[6]]);
+            Ok(b.inner.add_hull_shape(parent, x, q, &pts)?)
         })?;
         *o = count_i32(id);
         Ok(())

@@ -20,6 +20,8 @@ pub enum maxdyn_shape_type {
     MAXDYN_SHAPE_BOX = 3,
     /// A cylinder {radius, half_length along the shape's z}.
     MAXDYN_SHAPE_CYLINDER = 4,
+    /// The convex hull of points (`maxdyn_builder_add_hull_shape`; a URDF `<mesh>`).
+    MAXDYN_SHAPE_HULL = 5,
 }
 
 impl From<ShapeKind> for maxdyn_shape_type {
@@ -30,6 +32,7 @@ impl From<ShapeKind> for maxdyn_shape_type {
             ShapeKind::Capsule => maxdyn_shape_type::MAXDYN_SHAPE_CAPSULE,
             ShapeKind::Box => maxdyn_shape_type::MAXDYN_SHAPE_BOX,
             ShapeKind::Cylinder => maxdyn_shape_type::MAXDYN_SHAPE_CYLINDER,
+            ShapeKind::Hull => maxdyn_shape_type::MAXDYN_SHAPE_HULL,
         }
     }
 }
@@ -42,6 +45,7 @@ impl From<maxdyn_shape_type> for ShapeKind {
             maxdyn_shape_type::MAXDYN_SHAPE_CAPSULE => ShapeKind::Capsule,
             maxdyn_shape_type::MAXDYN_SHAPE_BOX => ShapeKind::Box,
             maxdyn_shape_type::MAXDYN_SHAPE_CYLINDER => ShapeKind::Cylinder,
+            maxdyn_shape_type::MAXDYN_SHAPE_HULL => ShapeKind::Hull,
         }
     }
 }
@@ -69,7 +73,8 @@ mod tests {
         assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_PLANE as i32, 0);
         assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_SPHERE as i32, 1);
         assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_CYLINDER as i32, 4);
-        assert_eq!(maxdyn_shape_type::from_i32(5), None);
+        assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_HULL as i32, 5);
+        assert_eq!(maxdyn_shape_type::from_i32(6), None);
         assert_eq!(maxdyn_shape_type::from_i32(-1), None);
     }
 }

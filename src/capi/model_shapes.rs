@@ -18,6 +18,8 @@ fn geometry_params(g: &Geometry) -> ([f64; 3], usize) {
         Geometry::Sphere { radius } => ([radius, 0.0, 0.0], 1),
         Geometry::Capsule { radius, half_length } | Geometry::Cylinder { radius, half_length } => ([radius, half_length, 0.0], 2),
         Geometry::Box { half_extents: e } => ([e.x, e.y, e.z], 3),
+        // a hull has no parameters (its points: maxdyn_builder_add_hull_shape)
+        Geometry::Hull(_) => ([0.0; 3], 0),
     }
 }
 
@@ -61,7 +63,7 @@ pub unsafe extern "C" fn maxdyn_model_get_shape(
         let n = out(out_n_params, "out_n_params")?;
         let s = with_ref(model, "model", |m| {
             let c = &m.inner.collision;
-            Ok(c.shapes[shape_index(shape, c.shapes.len(), "shape")?])
+            Ok(c.shapes[shape_index(shape, c.shapes.len(), "shape")?].clone())
         })?;
         *t = maxdyn_shape_type::from(s.geometry.kind()) as i32;
         *b = s.body.map_or(MAXDYN_WORLD, count_i32);
@@ -102,7 +104,7 @@ pub unsafe extern "C" fn maxdyn_model_get_collision_filter(model: *const maxdyn_
         let k = out(out_mask, "out_mask")?;
         let s = with_ref(model, "model", |m| {
             let c = &m.inner.collision;
-            Ok(c.shapes[shape_index(shape, c.shapes.len(), "shape")?])
+            Ok(c.shapes[shape_index(shape, c.shapes.len(), "shape")?].clone())
         })?;
         (*g, *k) = (s.group, s.mask);
         Ok(())

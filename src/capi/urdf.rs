@@ -41,9 +41,9 @@ pub struct maxdyn_urdf_options {
     /// 1 (default): `<limit>` bounds revolute and prismatic joints; 0: the file's limits
     /// are not read.
     pub joint_limits: i32,
-    /// 0 (default): no collision shapes; 1: `<collision>` spheres, boxes, cylinders and
-    /// capsules become collision shapes on their links' bodies (meshes are skipped with
-    /// a warning).
+    /// 0 (default): no collision shapes; 1: `<collision>` spheres, boxes, cylinders,
+    /// capsules and meshes (their convex hulls; files found through `mesh_roots`) become
+    /// collision shapes on their links' bodies.
     pub collision: i32,
     /// 0 (default): no ground; 1: a world half-space below z = 0 (the ground).
     pub ground_plane: i32,
@@ -67,6 +67,13 @@ pub struct maxdyn_urdf_options {
     pub srdf_path: *const c_char,
     /// NULL (default), or SRDF text (NUL-terminated, UTF-8), as `srdf_path`.
     pub srdf_string: *const c_char,
+    /// NULL (default) or a NUL-terminated list of directories separated by `:`, searched
+    /// for `<mesh filename>` files (`package://pkg/…` as `dir/pkg/…`, or `dir/…` for a
+    /// directory named `pkg`; relative and absolute paths) after the URDF file's directory
+    /// and its ancestors and before the directories of the environment variable
+    /// `MAXDYN_PACKAGE_PATH`. A mesh resolving outside its directory is refused. Read
+    /// during the call only.
+    pub mesh_roots: *const c_char,
 }
 
 /// The default URDF options: fixed base, fixed links merged, joint limits read, no
@@ -85,6 +92,7 @@ pub extern "C" fn maxdyn_urdf_options_default() -> maxdyn_urdf_options {
         bound_inertia: o.bound_inertia,
         srdf_path: std::ptr::null(),
         srdf_string: std::ptr::null(),
+        mesh_roots: std::ptr::null(),
     }
 }
 
@@ -134,6 +142,7 @@ unsafe fn options_arg<'a>(options: *const maxdyn_urdf_options) -> CResult<(UrdfO
         self_collision: flag(o.self_collision, "options.self_collision")?,
         bound_mass: bound(o.bound_mass, "options.bound_mass")?,
         bound_inertia: bound(o.bound_inertia, "options.bound_inertia")?,
+        mesh_roots: if o.mesh_roots.is_null() { Vec::new() } else { std::env::split_paths(text_arg(o.mesh_roots, "options.mesh_roots")?).collect() },
     };
     Ok((options, srdf))
 }

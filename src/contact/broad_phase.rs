@@ -63,7 +63,19 @@ impl Aabb {
             Geometry::Capsule { radius, half_length } => Aabb::capsule(c, &axis, half_length, radius),
             Geometry::Box { half_extents } => Aabb::cuboid(c, r, &half_extents),
             Geometry::Cylinder { radius, half_length } => Aabb::cylinder(c, &axis, radius, half_length),
+            Geometry::Hull(ref h) => Aabb::points(c, r, &h.points),
         })
+    }
+
+    /// The box around points given in a frame at `c`, rotated by `r`.
+    pub fn points(c: &V3, r: &M3, points: &[V3]) -> Aabb {
+        let (mut min, mut max) = (V3::repeat(f64::INFINITY), V3::repeat(f64::NEG_INFINITY));
+        for p in points {
+            let w = c + r * p;
+            min = min.inf(&w);
+            max = max.sup(&w);
+        }
+        Aabb { min, max }
     }
 
     /// This box grown by `margin` on every side.

@@ -3,6 +3,7 @@
 pub mod quaternion;
 pub mod block;
 pub mod dense;
+pub mod parry;
 
 pub use quaternion::*;
 

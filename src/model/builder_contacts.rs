@@ -39,13 +39,13 @@ impl Builder {
     pub fn add_contact(&mut self, shape_a: Shape, shape_b: Shape, friction: f64) -> Result<ContactId> {
         self.check_shape("shape_a", &shape_a)?;
         self.check_shape("shape_b", &shape_b)?;
+        let (ka, kb) = (shape_a.kind(), shape_b.kind());
         let shapes = match (shape_a.body(), shape_b.body()) {
             (None, None) => return Err(Error::InvalidArgument("shape_b", "a contact needs a shape on a body; both are on the world".into())),
             (Some(a), Some(b)) if a == b => return Err(Error::InvalidArgument("shape_b", "a contact cannot connect a body to itself".into())),
             (None, Some(_)) => [shape_b, shape_a],
             _ => [shape_a, shape_b],
         };
-        let (ka, kb) = (shape_a.kind(), shape_b.kind());
         if !pair_supported(ka, kb) {
             return Err(Error::InvalidArgument("shape_b", format!("no single-point narrow phase for a {ka:?} against a {kb:?}")));
         }

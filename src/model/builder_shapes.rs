@@ -4,6 +4,9 @@
 use super::collision::{CollisionShape, ShapeId, DEFAULT_SHAPE_FRICTION, MAX_CONTACT_CAPACITY};
 use super::contact::{ConeType, MAX_DIRECTIONS};
 use super::error::{check_finite, Error, Result};
+use std::sync::Arc;
+
+use super::hull::Hull;
 use super::shape::{Geometry, Shape, ShapeKind};
 use super::{Builder, Parent};
 use crate::math::V3;
@@ -20,8 +23,27 @@ impl Builder {
             self.body(b)?;
         }
         let geometry = Geometry::new(kind, params).map_err(|e| as_shape_error("params", e))?;
-        let placed = Shape::placed(body, x, q, kind, params).map_err(|e| as_shape_error("pose", e))?;
-        let Shape::Placed { q, .. } = placed else { unreachable!("Shape::placed places") };
+        self.add_geometry(parent, x, q, geometry)
+    }
+
+    /// A collision shape that is the convex hull of `points` (in the shape frame, at `x`,
+    /// `q` in `parent`'s frame as for [`Builder::add_shape`]): finite, at least 4 and not
+    /// coplanar (hulled by parry; interior points are dropped).
+    pub fn add_hull_shape(&mut self, parent: Parent, x: [f64; 3], q: [f64; 4], points: &[[f64; 3]]) -> Result<ShapeId> {
+        let points: Vec<V3> = points.iter().map(|&p| V3::from(p)).collect();
+        let hull = Hull::new(&points)?;
+        self.add_geometry(parent, x, q, Geometry::Hull(Arc::new(hull)))
+    }
+
+    /// A collision shape of an already built geometry (a hull shared between shapes).
+    pub fn add_geometry(&mut self, parent: Parent, x: [f64; 3], q: [f64; 4], geometry: Geometry) -> Result<ShapeId> {
+        let body = parent.body();
+        if let Some(b) = body {
+            self.body(b)?;
+        }
+        geometry.validate("params").map_err(|e| as_shape_error("params", e))?;
+        let placed = Shape::with_geometry(body, x, q, geometry).map_err(|e| as_shape_error("pose", e))?;
+        let Shape::Placed { q, geometry, .. } = placed else { unreachable!("Shape::with_geometry places") };
         self.collision.shapes.push(CollisionShape { body, x: V3::from(x), q, geometry, friction: DEFAULT_SHAPE_FRICTION, group: 1, mask: u32::MAX });
         Ok(self.collision.shapes.len() - 1)
     }

@@ -22,7 +22,7 @@ pub type ShapeId = usize;
 pub const DEFAULT_SHAPE_FRICTION: f64 = 1.0;
 
 /// One collision shape: its placed geometry, surface friction and filter.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CollisionShape {
     /// The carrying body (None: the world).
     pub body: Option<BodyId>,
@@ -39,7 +39,7 @@ pub struct CollisionShape {
 impl CollisionShape {
     /// The shape as the narrow phase reads it.
     pub fn shape(&self) -> Shape {
-        Shape::Placed { body: self.body, x: self.x, q: self.q, geometry: self.geometry }
+        Shape::Placed { body: self.body, x: self.x, q: self.q, geometry: self.geometry.clone() }
     }
 }
 

@@ -44,7 +44,7 @@ pub struct Contact {
 impl Contact {
     /// Bodies the contact acts on: (first, optional second).
     pub fn bodies(&self) -> (usize, Option<usize>) {
-        let [a, b] = self.shapes.map(|s| s.body());
+        let [a, b] = [self.shapes[0].body(), self.shapes[1].body()];
         (a.expect("side a of a contact is a body's shape (Builder::add_contact)"), b)
     }
 
@@ -78,7 +78,7 @@ mod tests {
     #[test]
     fn node_size_counts_the_normal_force_and_the_coupled_friction_variables() {
         let shapes = [Shape::Sphere { body: 0, centre: V3::zeros(), radius: 0.0 }, Shape::Plane { normal: V3::z(), offset: 0.0 }];
-        let c = |friction, cone, directions| Contact { shapes, friction, cone, directions }.node_size();
+        let c = |friction, cone, directions| Contact { shapes: shapes.clone(), friction, cone, directions }.node_size();
         assert_eq!(c(0.0, ConeType::Linear, 8), 1);
         assert_eq!(c(0.0, ConeType::Nonlinear, 4), 1);
         assert_eq!(c(0.5, ConeType::Linear, 8), 9);

@@ -19,6 +19,7 @@ pub mod floating_base;
 pub mod forces;
 mod fingerprint;
 pub mod frame;
+pub mod hull;
 mod graph;
 pub mod inertia;
 pub mod joint_limits;

@@ -8,6 +8,9 @@
 //! [`Shape::Plane`] (a world half-space by normal and offset) and [`Shape::Sphere`] (a
 //! sphere on a body by its centre) are the short forms today's contact setters use.
 
+use std::sync::Arc;
+
+use super::hull::Hull;
 use super::BodyId;
 use crate::error::{check_finite, check_len, Error, Result};
 use crate::math::{V3, V4};
@@ -30,24 +33,27 @@ pub enum ShapeKind {
     Capsule = 2,
     Box = 3,
     Cylinder = 4,
+    /// A convex hull of points (`Builder::add_hull_shape`; a URDF `<mesh>`).
+    Hull = 5,
 }
 
 /// Number of shape kinds (the pair table's size).
-pub const SHAPE_KINDS: usize = 5;
+pub const SHAPE_KINDS: usize = 6;
 
 impl ShapeKind {
     /// Every kind, in discriminant order.
-    pub const ALL: [ShapeKind; SHAPE_KINDS] = [ShapeKind::Plane, ShapeKind::Sphere, ShapeKind::Capsule, ShapeKind::Box, ShapeKind::Cylinder];
+    pub const ALL: [ShapeKind; SHAPE_KINDS] = [ShapeKind::Plane, ShapeKind::Sphere, ShapeKind::Capsule, ShapeKind::Box, ShapeKind::Cylinder, ShapeKind::Hull];
 
     /// The kind with C shape number `v`.
     pub fn from_i32(v: i32) -> Option<ShapeKind> {
         ShapeKind::ALL.into_iter().find(|&k| k as i32 == v)
     }
 
-    /// Number of parameters of the kind (C `params`, in [`Geometry`]'s field order).
+    /// Number of parameters of the kind (C `params`, in [`Geometry`]'s field order; a hull
+    /// takes points instead).
     pub fn parameter_count(self) -> usize {
         match self {
-            ShapeKind::Plane => 0,
+            ShapeKind::Plane | ShapeKind::Hull => 0,
             ShapeKind::Sphere => 1,
             ShapeKind::Capsule | ShapeKind::Cylinder => 2,
             ShapeKind::Box => 3,
@@ -59,16 +65,18 @@ impl ShapeKind {
 /// checks its table against this one when it compiles (`contact::geometry::pairs`), so
 /// the two cannot disagree.
 pub const PAIRS: [[bool; SHAPE_KINDS]; SHAPE_KINDS] = [
-    // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder
-    [false, true, true, true, true],
-    // Sphere:   sphere, capsule, box, cylinder
-    [false, true, true, true, true],
-    // Capsule:  capsule, box, cylinder
-    [false, false, true, true, true],
-    // Box:      box, cylinder
-    [false, false, false, true, false],
-    // Cylinder: cylinder
-    [false, false, false, false, false],
+    // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder, hull
+    [false, true, true, true, true, true],
+    // Sphere:   sphere, capsule, box, cylinder, hull
+    [false, true, true, true, true, true],
+    // Capsule:  capsule, box, cylinder, hull
+    [false, false, true, true, true, true],
+    // Box:      box, cylinder, hull
+    [false, false, false, true, true, true],
+    // Cylinder: cylinder, hull
+    [false, false, false, false, true, true],
+    // Hull:     hull
+    [false, false, false, false, false, true],
 ];
 
 /// Whether shapes of kinds `a` and `b` (either order) have a narrow-phase function.
@@ -85,7 +93,7 @@ pub fn pair_supported(a: ShapeKind, b: ShapeKind) -> bool {
 }
 
 /// A shape's geometry in its own frame (the frame its pose places).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Geometry {
     /// The half-space below the x–y plane (z ≤ 0); its boundary's outward normal is +z.
     HalfSpace,
@@ -97,6 +105,8 @@ pub enum Geometry {
     Box { half_extents: V3 },
     /// x² + y² ≤ radius², |z| ≤ half_length.
     Cylinder { radius: f64, half_length: f64 },
+    /// The convex hull of points (shared: cloning a model shares it).
+    Hull(Arc<Hull>),
 }
 
 impl Geometry {
@@ -107,6 +117,7 @@ impl Geometry {
             Geometry::Capsule { .. } => ShapeKind::Capsule,
             Geometry::Box { .. } => ShapeKind::Box,
             Geometry::Cylinder { .. } => ShapeKind::Cylinder,
+            Geometry::Hull(_) => ShapeKind::Hull,
         }
     }
 
@@ -119,6 +130,7 @@ impl Geometry {
             Geometry::Capsule { radius, half_length } => radius + half_length,
             Geometry::Box { half_extents } => half_extents.norm(),
             Geometry::Cylinder { radius, half_length } => radius.hypot(half_length),
+            Geometry::Hull(ref h) => h.bounding_radius(),
         }
     }
 
@@ -132,6 +144,7 @@ impl Geometry {
             ShapeKind::Capsule => Geometry::Capsule { radius: params[0], half_length: params[1] },
             ShapeKind::Box => Geometry::Box { half_extents: V3::new(params[0], params[1], params[2]) },
             ShapeKind::Cylinder => Geometry::Cylinder { radius: params[0], half_length: params[1] },
+            ShapeKind::Hull => return Err(Error::InvalidArgument("kind", "a hull is made from points (add_hull_shape), not parameters".into())),
         };
         g.validate("params")?;
         g.check_size("params")?;
@@ -174,6 +187,8 @@ impl Geometry {
                     return bad("cylinder half_length", half_length, "≥ 0");
                 }
             }
+            // checked when it was built (Hull::new)
+            Geometry::Hull(_) => {}
         }
         Ok(())
     }
@@ -182,11 +197,17 @@ impl Geometry {
     /// shape's bound (contact descriptions, `Shape::Sphere` and `Shape::Plane`, are not
     /// searched and keep their own checks).
     pub fn check_size(&self, side: &'static str) -> Result<()> {
+        let hull_radius;
         let sizes: &[f64] = match self {
             Geometry::HalfSpace => &[],
             Geometry::Sphere { radius } => &[*radius],
             Geometry::Capsule { radius, half_length } | Geometry::Cylinder { radius, half_length } => &[*radius, *half_length],
             Geometry::Box { half_extents } => half_extents.as_slice(),
+            // a hull's size: its farthest point from its frame's origin
+            Geometry::Hull(h) => {
+                hull_radius = [h.bounding_radius()];
+                &hull_radius
+            }
         };
         if let Some(&v) = sizes.iter().find(|v| v.abs() > MAX_SHAPE_SIZE) {
             return Err(beyond_the_bound(side, &format!("{:?} size", self.kind()).to_lowercase(), v));
@@ -215,7 +236,7 @@ fn beyond_the_bound(side: &'static str, what: &str, v: f64) -> Error {
 }
 
 /// A primitive shape.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
     /// The world half-space {x : normal·x ≤ offset} (`normal` unit length), which keeps
     /// bodies on the side normal·x ≥ offset.
@@ -231,11 +252,15 @@ impl Shape {
     /// A shape of `kind` with C-order `params` on `body` (None: the world) at pose
     /// (`x`, `q`) in the body frame; `q` must be unit to 1e-9 on |q|² and is normalized.
     pub fn placed(body: Option<BodyId>, x: [f64; 3], q: [f64; 4], kind: ShapeKind, params: &[f64]) -> Result<Shape> {
-        let geometry = Geometry::new(kind, params)?;
+        Shape::with_geometry(body, x, q, Geometry::new(kind, params)?)
+    }
+
+    /// [`Shape::placed`] for a geometry already built and checked (a hull).
+    pub fn with_geometry(body: Option<BodyId>, x: [f64; 3], q: [f64; 4], geometry: Geometry) -> Result<Shape> {
         let shape = Shape::Placed { body, x: V3::from(x), q: V4::from(q), geometry };
         shape.validate("pose")?;
-        let q = V4::from(q).normalize();
-        Ok(Shape::Placed { body, x: V3::from(x), q, geometry })
+        let Shape::Placed { geometry, .. } = shape else { unreachable!() };
+        Ok(Shape::Placed { body, x: V3::from(x), q: V4::from(q).normalize(), geometry })
     }
 
     pub fn kind(&self) -> ShapeKind {
@@ -269,7 +294,7 @@ impl Shape {
                 check_finite(side, &[centre.x, centre.y, centre.z])?;
                 Geometry::Sphere { radius }.validate(side)?;
             }
-            Shape::Placed { x, q, geometry, .. } => {
+            Shape::Placed { x, q, ref geometry, .. } => {
                 check_finite(side, &[x.x, x.y, x.z, q[0], q[1], q[2], q[3]])?;
                 if (q.norm_squared() - 1.0).abs() > UNIT_QUATERNION_TOLERANCE {
                     return Err(Error::InvalidArgument(side, format!("pose quaternion {:?} must have unit length", q.as_slice())));
@@ -296,7 +321,7 @@ mod tests {
             assert_eq!(ShapeKind::from_i32(i as i32), Some(k));
         }
         assert_eq!((ShapeKind::Plane as i32, ShapeKind::Sphere as i32, ShapeKind::Capsule as i32), (0, 1, 2));
-        assert_eq!((ShapeKind::Box as i32, ShapeKind::Cylinder as i32), (3, 4));
+        assert_eq!((ShapeKind::Box as i32, ShapeKind::Cylinder as i32, ShapeKind::Hull as i32), (3, 4, 5));
         assert_eq!(ShapeKind::from_i32(SHAPE_KINDS as i32), None);
         assert_eq!(ShapeKind::from_i32(-1), None);
     }
@@ -309,7 +334,7 @@ mod tests {
         assert!(!pair_supported(Plane, Plane));
         // several-point pairs have a narrow phase but no description slot yet
         assert!(has_narrow_phase(Box, Plane) && has_narrow_phase(Plane, Box) && !pair_supported(Box, Plane));
-        assert!(has_narrow_phase(Capsule, Box) && !has_narrow_phase(Cylinder, Box));
+        assert!(has_narrow_phase(Capsule, Box) && has_narrow_phase(Cylinder, Box) && has_narrow_phase(Hull, Cylinder));
         for a in ShapeKind::ALL {
             for b in ShapeKind::ALL {
                 assert_eq!(has_narrow_phase(a, b), has_narrow_phase(b, a));

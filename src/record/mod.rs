@@ -230,13 +230,13 @@ fn write_shape(w: &mut impl Write, s: &DrawnShape) -> std::io::Result<()> {
     json::numbers(w, s.x.as_slice())?;
     w.write_all(b",\"quat\":")?;
     json::numbers(w, s.q.as_slice())?;
-    match s.geometry {
+    match &s.geometry {
         Geometry::HalfSpace => w.write_all(b",\"type\":\"plane\"")?,
-        Geometry::Sphere { radius } => {
+        &Geometry::Sphere { radius } => {
             w.write_all(b",\"type\":\"sphere\",\"radius\":")?;
             json::number(w, radius)?;
         }
-        Geometry::Capsule { radius, half_length } | Geometry::Cylinder { radius, half_length } => {
+        &Geometry::Capsule { radius, half_length } | &Geometry::Cylinder { radius, half_length } => {
             let kind = if matches!(s.geometry, Geometry::Capsule { .. }) { "capsule" } else { "cylinder" };
             write!(w, ",\"type\":\"{kind}\",\"radius\":")?;
             json::number(w, radius)?;
@@ -246,6 +246,12 @@ fn write_shape(w: &mut impl Write, s: &DrawnShape) -> std::io::Result<()> {
         Geometry::Box { half_extents } => {
             w.write_all(b",\"type\":\"box\",\"half_extents\":")?;
             json::numbers(w, half_extents.as_slice())?;
+        }
+        Geometry::Hull(h) => {
+            // vertices as x, y, z triples in the shape frame
+            w.write_all(b",\"type\":\"hull\",\"points\":")?;
+            let flat: Vec<f64> = h.points.iter().flat_map(|p| [p.x, p.y, p.z]).collect();
+            json::numbers(w, &flat)?;
         }
     }
     w.write_all(b"}")

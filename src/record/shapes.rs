@@ -35,7 +35,7 @@ impl Role {
 
 /// A geometry on `body` (None: the world) at position `x`, orientation `q` (w, x, y, z)
 /// in the body frame (centre of mass origin).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct DrawnShape {
     pub body: Option<usize>,
     pub x: V3,
@@ -67,7 +67,7 @@ pub fn drawn_shapes(model: &Model) -> Vec<DrawnShape> {
         }
     }
     for c in &model.collision.shapes {
-        let d = DrawnShape { body: c.body, x: c.x, q: c.q, geometry: c.geometry, role: Role::Contact };
+        let d = DrawnShape { body: c.body, x: c.x, q: c.q, geometry: c.geometry.clone(), role: Role::Contact };
         if !out.contains(&d) {
             out.push(d);
         }
@@ -94,7 +94,7 @@ pub fn drawn_shapes(model: &Model) -> Vec<DrawnShape> {
 fn has_volume(g: &Geometry) -> bool {
     match *g {
         Geometry::Sphere { radius } | Geometry::Capsule { radius, .. } => radius > 0.0,
-        Geometry::HalfSpace | Geometry::Box { .. } | Geometry::Cylinder { .. } => true,
+        Geometry::HalfSpace | Geometry::Box { .. } | Geometry::Cylinder { .. } | Geometry::Hull(_) => true,
     }
 }
 
@@ -103,7 +103,7 @@ fn contact_shape(s: &Shape) -> DrawnShape {
         // the half-space n·x ≤ offset: its boundary through n·offset, +z turned onto n
         Shape::Plane { normal, offset } => (None, normal * offset, z_onto(&normal), Geometry::HalfSpace),
         Shape::Sphere { body, centre, radius } => (Some(body), centre, IDENTITY, Geometry::Sphere { radius }),
-        Shape::Placed { body, x, q, geometry } => (body, x, q, geometry),
+        Shape::Placed { body, x, q, ref geometry } => (body, x, q, geometry.clone()),
     };
     DrawnShape { body, x, q, geometry, role: Role::Contact }
 }

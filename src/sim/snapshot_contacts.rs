@@ -45,7 +45,7 @@ impl Sizes {
     pub fn of(model: &Model) -> Sizes {
         let col = &model.collision;
         // a found contact with friction has the most variables of its cone
-        let widest = Contact { shapes: [crate::model::Shape::Plane { normal: V3::z(), offset: 0.0 }; 2], friction: 1.0, cone: col.cone, directions: col.directions }.layout();
+        let widest = Contact { shapes: std::array::from_fn(|_| crate::model::Shape::Plane { normal: V3::z(), offset: 0.0 }), friction: 1.0, cone: col.cone, directions: col.directions }.layout();
         let e = model.contacts.iter().map(|c| c.layout().ne).sum::<usize>() + model.limit_sides.len();
         Sizes { unknowns: model.system_size(), e, described: model.described_contacts, capacity: col.slot_capacity(), nk: widest.nk, ne: widest.ne }
     }

@@ -4,9 +4,11 @@
 //! Geometry: `<sphere radius>`, `<box size>` (full sizes; shapes take half extents),
 //! `<cylinder radius length>` and the capsule extension `<capsule radius length>` (also
 //! Drake's `<drake:capsule>`; `length` is the distance between the two hemispheres'
-//! centres, along z, as for the cylinder). A `<mesh>` is skipped, all of them listed in
-//! one warning; so is a shape the model refuses (a box of size 0) and the collisions of a
-//! link left out of the model. Each shape sits on the body that carries its link (its own
+//! centres, along z, as for the cylinder). A `<mesh filename scale>` is its convex hull
+//! (`mesh`: search roots, formats, one hull per file and scale); a mesh that cannot be
+//! found, read or hulled fails the load, naming the link and the file. A shape the model
+//! refuses (a box of size 0) and the collisions of a link left out of the model are
+//! skipped with a warning. Each shape sits on the body that carries its link (its own
 //! or the one it was merged into), at the link frame composed with the collision's
 //! `<origin>`, expressed in the body frame (centre of mass); a link of the world gives a
 //! static shape. PyBullet's `<contact><lateral_friction value>` in a `<link>` sets its
@@ -19,33 +21,45 @@
 //! and shapes of the bodies jointed to the world are excluded pairwise, as the bodies of
 //! one joint are.
 
+use std::path::Path;
+use std::sync::Arc;
+
 use roxmltree::Node;
 
 use super::frames::{compose, pose};
 use super::parse::{child, number, origin_child, required, vec3};
+use super::mesh::Meshes;
 use super::{refused_by_builder, Urdf, UrdfOptions};
 use crate::joints::constraint::Pose;
+use crate::model::shape::Geometry;
 use crate::model::{Error, Parent, Result, ShapeId, ShapeKind};
 
 /// Collision group bit of the shapes loaded from a URDF (the ground and default shapes
 /// are group 1).
 pub const ROBOT_GROUP: u32 = 2;
 
-/// One `<collision>` of a link with a primitive geometry, in the link frame.
+/// One `<collision>` of a link, in the link frame.
 #[derive(Debug, Clone)]
 struct LinkShape {
     link: String,
+    /// `link `name` <collision> k`, for messages.
+    what: String,
     origin: Pose,
-    kind: ShapeKind,
-    params: Vec<f64>,
+    geometry: Source,
+}
+
+/// A collision's geometry as the file gives it.
+#[derive(Debug, Clone, PartialEq)]
+enum Source {
+    Primitive(ShapeKind, Vec<f64>),
+    /// `<mesh filename scale>`.
+    Mesh(String, [f64; 3]),
 }
 
 /// What the file's `<collision>` elements hold.
 #[derive(Debug, Default)]
 struct Collisions {
     shapes: Vec<LinkShape>,
-    /// `link `name` (filename)` of each mesh collision.
-    meshes: Vec<String>,
     /// Per link, PyBullet's `<contact><lateral_friction value>`.
     friction: Vec<(String, f64)>,
 }
@@ -68,21 +82,25 @@ fn read(xml: &str) -> Result<Collisions> {
             };
             let w = format!("{what} <{}>", g.tag_name().name());
             let attr = |a: &str| number(required(g, a, &w)?, &format!("{w} `{a}`"));
-            let (kind, params) = match g.tag_name().name() {
-                "sphere" => (ShapeKind::Sphere, vec![attr("radius")?]),
+            let geometry = match g.tag_name().name() {
+                "sphere" => Source::Primitive(ShapeKind::Sphere, vec![attr("radius")?]),
                 "box" => {
                     let size = vec3(required(g, "size", &w)?, &format!("{w} `size`"))?;
-                    (ShapeKind::Box, (0.5 * size).as_slice().to_vec())
+                    Source::Primitive(ShapeKind::Box, (0.5 * size).as_slice().to_vec())
                 }
-                "cylinder" => (ShapeKind::Cylinder, vec![attr("radius")?, 0.5 * attr("length")?]),
-                "capsule" => (ShapeKind::Capsule, vec![attr("radius")?, 0.5 * attr("length")?]),
+                "cylinder" => Source::Primitive(ShapeKind::Cylinder, vec![attr("radius")?, 0.5 * attr("length")?]),
+                "capsule" => Source::Primitive(ShapeKind::Capsule, vec![attr("radius")?, 0.5 * attr("length")?]),
                 "mesh" => {
-                    c.meshes.push(format!("link `{name}` ({})", g.attribute("filename").unwrap_or("no filename")));
-                    continue;
+                    let filename = required(g, "filename", &w)?.to_string();
+                    let scale = match g.attribute("scale") {
+                        Some(s) => vec3(s, &format!("{w} `scale`"))?.into(),
+                        None => [1.0; 3],
+                    };
+                    Source::Mesh(filename, scale)
                 }
                 other => return Err(err(format!("{what}: unknown geometry <{other}>"))),
             };
-            c.shapes.push(LinkShape { link: name.to_string(), origin, kind, params });
+            c.shapes.push(LinkShape { link: name.to_string(), what: w, origin, geometry });
         }
         if let Some(f) = child(link, "contact").and_then(|n| child(n, "lateral_friction")) {
             let w = format!("link `{name}` <contact> <lateral_friction>");
@@ -94,7 +112,7 @@ fn read(xml: &str) -> Result<Collisions> {
 
 /// Adds the ground and the collision shapes `options` ask for to the loaded `u` (its
 /// frames are final), with their warnings.
-pub fn add_shapes(u: &mut Urdf, xml: &str, options: &UrdfOptions) -> Result<()> {
+pub fn add_shapes(u: &mut Urdf, xml: &str, options: &UrdfOptions, dir: Option<&Path>) -> Result<()> {
     if options.ground_plane {
         u.builder.add_shape(Parent::World, ShapeKind::Plane, [0.0; 3], [1.0, 0.0, 0.0, 0.0], &[])?;
     }
@@ -102,6 +120,7 @@ pub fn add_shapes(u: &mut Urdf, xml: &str, options: &UrdfOptions) -> Result<()> 
         return Ok(());
     }
     let c = read(xml)?;
+    let mut meshes = Meshes::new(dir, &options.mesh_roots);
     let mask = if options.self_collision { u32::MAX } else { !ROBOT_GROUP };
     let (mut on_world, mut on_bodies): (Vec<ShapeId>, Vec<ShapeId>) = (Vec::new(), Vec::new());
     let (mut left_out, mut refused) = (Vec::new(), Vec::new());
@@ -112,7 +131,14 @@ pub fn add_shapes(u: &mut Urdf, xml: &str, options: &UrdfOptions) -> Result<()> 
         };
         let p = compose(&pose(&frame), &s.origin);
         let on = frame.body.map_or(Parent::World, Parent::Body);
-        let id = match u.builder.add_shape(on, s.kind, p.x.into(), p.q.into(), &s.params) {
+        let added = match &s.geometry {
+            Source::Primitive(kind, params) => u.builder.add_shape(on, *kind, p.x.into(), p.q.into(), params),
+            Source::Mesh(filename, scale) => {
+                let hull = meshes.hull(filename, *scale).map_err(|m| err(format!("{}: {m}", s.what)))?;
+                u.builder.add_geometry(on, p.x.into(), p.q.into(), Geometry::Hull(Arc::clone(&hull)))
+            }
+        };
+        let id = match added {
             Ok(id) => id,
             Err(Error::InvalidShape(_, m)) => {
                 refused.push(format!("link `{}`: {m}", s.link));
@@ -129,9 +155,6 @@ pub fn add_shapes(u: &mut Urdf, xml: &str, options: &UrdfOptions) -> Result<()> 
     }
     if options.self_collision {
         exclude_world_neighbours(u, &on_world, &on_bodies)?;
-    }
-    if !c.meshes.is_empty() {
-        u.warnings.push(format!("{} mesh collision(s) skipped (not simulated): {}", c.meshes.len(), c.meshes.join(", ")));
     }
     if !refused.is_empty() {
         u.warnings.push(format!("collision shape(s) skipped: {}", refused.join("; ")));
@@ -168,24 +191,25 @@ mod tests {
             <collision><origin xyz="1 2 3"/><geometry><box size="0.2 0.4 0.6"/></geometry></collision>
             <collision><geometry><cylinder radius="0.1" length="0.5"/></geometry></collision>
             <collision><geometry><capsule radius="0.05" length="0.3"/></geometry></collision>
-            <collision><geometry><mesh filename="a.stl"/></geometry></collision>
+            <collision><geometry><mesh filename="a.stl" scale="1 -1 0.001"/></geometry></collision>
             <contact><lateral_friction value="0.6"/></contact>
           </link>
           <link name="b"><collision><geometry><sphere radius="0.25"/></geometry></collision></link>
         </robot>"#;
         let c = read(xml).unwrap();
-        let got: Vec<(&str, ShapeKind, Vec<f64>)> = c.shapes.iter().map(|s| (s.link.as_str(), s.kind, s.params.clone())).collect();
+        let got: Vec<(&str, Source)> = c.shapes.iter().map(|s| (s.link.as_str(), s.geometry.clone())).collect();
         assert_eq!(
             got,
             vec![
-                ("a", ShapeKind::Box, vec![0.1, 0.2, 0.3]),
-                ("a", ShapeKind::Cylinder, vec![0.1, 0.25]),
-                ("a", ShapeKind::Capsule, vec![0.05, 0.15]),
-                ("b", ShapeKind::Sphere, vec![0.25]),
+                ("a", Source::Primitive(ShapeKind::Box, vec![0.1, 0.2, 0.3])),
+                ("a", Source::Primitive(ShapeKind::Cylinder, vec![0.1, 0.25])),
+                ("a", Source::Primitive(ShapeKind::Capsule, vec![0.05, 0.15])),
+                ("a", Source::Mesh("a.stl".into(), [1.0, -1.0, 0.001])),
+                ("b", Source::Primitive(ShapeKind::Sphere, vec![0.25])),
             ]
         );
         assert_eq!(c.shapes[0].origin.x, crate::math::V3::new(1.0, 2.0, 3.0));
-        assert_eq!(c.meshes, vec!["link `a` (a.stl)".to_string()]);
+        assert_eq!(c.shapes[3].what, "link `a` <collision> 3 <mesh>");
         assert_eq!(c.friction, vec![("a".to_string(), 0.6)]);
     }
 
@@ -199,6 +223,8 @@ mod tests {
         assert!(bad("<geometry><box size=\"1 2\"/></geometry>").contains("must have 3 numbers"));
         assert!(bad("<geometry><cone radius=\"1\"/></geometry>").contains("unknown geometry <cone>"));
         assert!(bad("").contains("no <geometry>"));
+        assert!(bad("<geometry><mesh/></geometry>").contains("link `a` <collision> 0 <mesh>: missing attribute `filename`"));
+        assert!(bad("<geometry><mesh filename=\"a.stl\" scale=\"1 1\"/></geometry>").contains("must have 3 numbers"));
         assert!(bad("<geometry><sphere radius=\"nan\"/></geometry>").contains("not finite"));
     }
 }

@@ -71,12 +71,13 @@ mod inertial;
 mod limits;
 mod massless;
 mod merge;
+pub mod mesh;
 mod parse;
 mod srdf;
 mod tree;
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use caps::{MAX_ATTRIBUTES, MAX_FILE_BYTES, MAX_LINKS};
 pub use frames::rpy_quaternion;
@@ -96,7 +97,7 @@ pub struct LinkFrame {
 }
 
 /// How a URDF becomes a model.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct UrdfOptions {
     /// false: the root link is the world; true: the root is a free body.
     pub floating: bool,
@@ -107,8 +108,8 @@ pub struct UrdfOptions {
     /// true (default): `<limit lower upper>` bounds revolute and prismatic joints;
     /// false: the file's limits are not read (e.g. a controller tuned without them).
     pub joint_limits: bool,
-    /// true: `<collision>` spheres, boxes, cylinders and capsules become collision shapes
-    /// on their links' bodies (meshes are skipped with a warning); false (default): none.
+    /// true: `<collision>` spheres, boxes, cylinders, capsules and meshes (as their convex
+    /// hulls, `mesh`) become collision shapes on their links' bodies; false (default): none.
     pub collision: bool,
     /// true: a world half-space below z = 0 (the ground) collides with the robot's shapes;
     /// false (default): no ground.
@@ -125,11 +126,15 @@ pub struct UrdfOptions {
     /// file, zero ones of a point mass) are raised to it about the link's principal axes,
     /// with a warning naming the link.
     pub bound_inertia: f64,
+    /// Directories searched for `<mesh filename>` files (`package://` packages, relative
+    /// and absolute paths), after the URDF file's own directory and its ancestors and
+    /// before those of the environment variable `MAXDYN_PACKAGE_PATH` (`mesh` module).
+    pub mesh_roots: Vec<PathBuf>,
 }
 
 impl Default for UrdfOptions {
     fn default() -> Self {
-        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true, collision: false, ground_plane: false, self_collision: false, bound_mass: 0.0, bound_inertia: 0.0 }
+        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true, collision: false, ground_plane: false, self_collision: false, bound_mass: 0.0, bound_inertia: 0.0, mesh_roots: Vec::new() }
     }
 }
 
@@ -175,6 +180,12 @@ impl Urdf {
     /// more than [`MAX_ATTRIBUTES`] attributes and more than [`MAX_LINKS`] links or joints
     /// are refused (`caps`).
     pub fn from_str_with(xml: &str, options: &UrdfOptions) -> Result<Urdf> {
+        Urdf::from_str_in(xml, options, None)
+    }
+
+    /// [`Urdf::from_str_with`] for the text of a file in directory `dir` (where its meshes
+    /// are searched first).
+    fn from_str_in(xml: &str, options: &UrdfOptions, dir: Option<&Path>) -> Result<Urdf> {
         caps::check_size(xml.len(), "the URDF text")?;
         bounds::check(options.bound_mass, options.bound_inertia)?;
         let mut d = parse::parse(xml)?;
@@ -211,7 +222,7 @@ impl Urdf {
                 }
             }
         }
-        collision::add_shapes(&mut u, xml, options)?;
+        collision::add_shapes(&mut u, xml, options, dir)?;
         Ok(u)
     }
 
@@ -219,7 +230,10 @@ impl Urdf {
     /// refused before they are read whole (a path to an endless stream such as
     /// /dev/zero would otherwise be read until memory runs out).
     pub fn from_file_with(path: impl AsRef<Path>, options: &UrdfOptions) -> Result<Urdf> {
-        Urdf::from_str_with(&read_text(path.as_ref())?, options)
+        let path = path.as_ref();
+        let text = read_text(path)?;
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Urdf::from_str_in(&text, options, Some(dir))
     }
 
     /// The body whose top link is `link` (see [`Urdf::body_of`] for any link).

@@ -1,5 +1,6 @@
 //! Collision shapes on bodies (issue 12): contacts found every step between shapes, several
-//! points per pair, body–body contacts through the broad phase.
+//! points per pair, body–body contacts through the broad phase; convex hulls and the pairs
+//! parry serves (issue 25, `hulls.rs`).
 
 #[path = "../common/require.rs"]
 mod require;
@@ -7,6 +8,7 @@ mod require;
 mod boxes;
 mod capi;
 mod curved;
+mod hulls;
 mod overlap;
 mod rolling;
 mod size_bound;

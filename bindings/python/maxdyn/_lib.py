@@ -184,6 +184,7 @@ declare("maxdyn_builder_from_urdf_string", _i32, ctypes.c_char_p, _i32, _handle_
 declare("maxdyn_builder_get_gravity", _i32, _handle, _c_double_p)
 declare("maxdyn_builder_add_universal_joint", _i32, _handle, _i32, _i32, _c_double_p, _c_double_p, _c_double_p, _c_double_p, _i32_p)
 declare("maxdyn_builder_add_shape", _i32, _handle, _i32, _i32, _c_double_p, _c_double_p, _size, _i32_p)
+declare("maxdyn_builder_add_hull_shape", _i32, _handle, _i32, _c_double_p, _c_double_p, _size, _i32_p)
 declare("maxdyn_builder_set_shape_friction", _i32, _handle, _i32, ctypes.c_double)
 declare("maxdyn_builder_set_collision_filter", _i32, _handle, _i32, ctypes.c_uint32, ctypes.c_uint32)
 declare("maxdyn_builder_exclude_shape_pair", _i32, _handle, _i32, _i32)

@@ -98,4 +98,5 @@ class UrdfOptions(ctypes.Structure):
     _fields_ = [(name, ctypes.c_int32) for name in
                 ("floating", "merge_fixed", "joint_limits", "collision", "ground_plane", "self_collision")] + [
                 ("bound_mass", ctypes.c_double), ("bound_inertia", ctypes.c_double),
-                ("srdf_path", ctypes.c_char_p), ("srdf_string", ctypes.c_char_p)]
+                ("srdf_path", ctypes.c_char_p), ("srdf_string", ctypes.c_char_p),
+                ("mesh_roots", ctypes.c_char_p)]

@@ -60,14 +60,17 @@ class Builder(Handle):
     def from_urdf_with(cls, path: PathLike, floating: bool = False, merge_fixed: bool = True, joint_limits: bool = True,
                        collision: bool = False, ground_plane: bool = False,
                        self_collision: bool = False, bound_mass: float = 0.0, bound_inertia: float = 0.0,
-                       srdf_path: Optional[PathLike] = None, srdf: Optional[str] = None) -> Tuple["Builder", List[str]]:
+                       srdf_path: Optional[PathLike] = None, srdf: Optional[str] = None,
+                       mesh_roots: Sequence[PathLike] = ()) -> Tuple["Builder", List[str]]:
         """Loads a URDF file with options (maxdyn.h maxdyn_urdf_options): `collision` makes
-        its <collision> spheres, boxes, cylinders and capsules shapes, `ground_plane` adds
-        the half-space below z = 0, `self_collision` lets the robot's shapes meet each
-        other; `srdf_path` (an SRDF file) or `srdf` (SRDF text) excludes the shape pairs of
-        its <disable_collisions link1 link2>; `bound_mass` and `bound_inertia` (0: off)
-        raise links' masses (kg) and principal moments (kg m^2) below them, as MuJoCo's
-        boundmass/boundinertia. Returns (builder, warnings: a list of strings)."""
+        its <collision> spheres, boxes, cylinders, capsules and meshes (their convex hulls)
+        shapes, `ground_plane` adds the half-space below z = 0, `self_collision` lets the
+        robot's shapes meet each other; `srdf_path` (an SRDF file) or `srdf` (SRDF text)
+        excludes the shape pairs of its <disable_collisions link1 link2>; `bound_mass` and
+        `bound_inertia` (0: off) raise links' masses (kg) and principal moments (kg m^2)
+        below them, as MuJoCo's boundmass/boundinertia; `mesh_roots`: directories searched
+        for mesh files (package://pkg/... as dir/pkg/...), after the file's own directory
+        and its ancestors. Returns (builder, warnings: a list of strings)."""
         o = lib.maxdyn_urdf_options_default()
         for name, v in (("floating", floating), ("merge_fixed", merge_fixed), ("joint_limits", joint_limits),
                         ("collision", collision), ("ground_plane", ground_plane), ("self_collision", self_collision)):
@@ -79,6 +82,8 @@ class Builder(Handle):
         # the encoded strings live as long as `o` is used below
         o.srdf_path = None if srdf_path is None else os.fsencode(srdf_path)
         o.srdf_string = None if srdf is None else srdf.encode()
+        roots = os.pathsep.encode().join(os.fsencode(r) for r in mesh_roots)
+        o.mesh_roots = roots if mesh_roots else None
 
         def load(handle: _handle, text: ctypes.Array) -> int:
             n = _size()
@@ -291,6 +296,18 @@ class Builder(Handle):
                                            doubles(pose, 7, "pose"),
                                            (ctypes.c_double * len(values))(*values) if values else None,
                                            len(values), ctypes.byref(result)))
+        return result.value
+
+    def add_hull_shape(self, body: int, points: ArrayLike, pose: ArrayLike = IDENTITY_POSE) -> int:
+        """A collision shape that is the convex hull of `points` (n x 3, shape frame; at
+        least 4, not coplanar) on `body` (or WORLD) at `pose`. Returns the shape's id."""
+        flat = array(points, "points")
+        if flat.size % 3 != 0:
+            raise ValueError(f"points needs x, y, z triples, got {flat.size} numbers")
+        values, n = c_doubles(flat, "points")
+        result = _i32()
+        check(lib.maxdyn_builder_add_hull_shape(self.ptr, as_id(body, "body"), doubles(pose, 7, "pose"), values, n // 3,
+                                                ctypes.byref(result)))
         return result.value
 
     def set_shape_friction(self, shape: int, mu: float) -> None:

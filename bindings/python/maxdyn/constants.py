@@ -14,8 +14,9 @@ CONE_LINEAR, CONE_NONLINEAR = 0, 1
 (FIXED, PRISMATIC, PLANAR, FIXED_ORIENTATION, REVOLUTE, CYLINDRICAL, PLANAR_AXIS,
  FREE_REVOLUTE, SPHERICAL, CYLINDRICAL_FREE, PLANAR_FREE, FLOATING, UNIVERSAL) = range(13)
 # collision shape types (maxdyn.h MAXDYN_SHAPE_*): params plane (), sphere (radius,),
-# capsule and cylinder (radius, half_length along z), box (three half extents)
-SHAPE_PLANE, SHAPE_SPHERE, SHAPE_CAPSULE, SHAPE_BOX, SHAPE_CYLINDER = range(5)
+# capsule and cylinder (radius, half_length along z), box (three half extents); a hull
+# takes points (Builder.add_hull_shape)
+SHAPE_PLANE, SHAPE_SPHERE, SHAPE_CAPSULE, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_HULL = range(6)
 SHAPE_MAX_SIZE = 1e12
 """The largest shape size and distance from its body's origin, m (maxdyn.h MAXDYN_SHAPE_MAX_SIZE)."""
 # axes and coordinates of the queries (Sim.frame_jacobian and friends)

@@ -538,6 +538,12 @@ def test_collision_shapes_and_urdf_collision():
         expect_status(16, ["`shape_b`"], lambda: b.exclude_shape_pair(0, 7))
         expect_status(12, ["`directions`"], lambda: b.set_collision_cone(maxdyn.CONE_LINEAR, 3))
         assert b.shape_count == 3, "failed calls change nothing"
+        # a convex hull from points (issue 25)
+        cube = [[x, y, z] for x in (-0.05, 0.05) for y in (-0.05, 0.05) for z in (-0.05, 0.05)]
+        assert b.add_hull_shape(body, cube) == 3 and maxdyn.SHAPE_HULL == 5
+        expect_status(15, ["`points`", "coplanar"], lambda: b.add_hull_shape(body, [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]))
+        expect_status(15, ["`points`", "at least 4 points, got 3"], lambda: b.add_hull_shape(body, cube[:3]))
+        assert b.shape_count == 4, "refused hulls add nothing"
     a1 = os.path.join(ROOT, "tests", "fixtures", "a1_unitree_ros.urdf")
     plain, _ = maxdyn.Builder.from_urdf_with(a1, floating=True)
     robot, warnings = maxdyn.Builder.from_urdf_with(a1, floating=True, collision=True, ground_plane=True)

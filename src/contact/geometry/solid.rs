@@ -6,7 +6,7 @@ use super::{ContactPoint, Geometry, Shape};
 use crate::math::{rotation, M3, V3, V4};
 
 /// A shape at (x, q): its frame in the world (`x`, `r`) and in its body's frame.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Solid {
     /// The carrying body; None: the world.
     pub body: Option<usize>,
@@ -36,7 +36,7 @@ impl Solid {
                 let c = x[body] + rb * centre;
                 Solid { body: Some(body), geometry: Geometry::Sphere { radius }, x: c, r: rb, local_x: centre, local_r: M3::identity(), offset: 0.0 }
             }
-            Shape::Placed { body, x: px, q: pq, geometry } => {
+            Shape::Placed { body, x: px, q: pq, ref geometry } => {
                 let pr = rotation(&pq);
                 let (wx, wr) = match body {
                     Some(b) => {
@@ -46,7 +46,7 @@ impl Solid {
                     None => (px, pr),
                 };
                 let offset = wr.column(2).dot(&wx);
-                Solid { body, geometry, x: wx, r: wr, local_x: px, local_r: pr, offset }
+                Solid { body, geometry: geometry.clone(), x: wx, r: wr, local_x: px, local_r: pr, offset }
             }
         }
     }

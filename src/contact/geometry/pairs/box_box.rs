@@ -24,7 +24,7 @@ const MAX_BOX_POINTS: usize = 6;
 /// corner or an edge). At most 6 points.
 pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (a, b) = (Solid::at(first, x, q), Solid::at(second, x, q));
-    let (Geometry::Box { half_extents: ea }, Geometry::Box { half_extents: eb }) = (a.geometry, b.geometry) else {
+    let (&Geometry::Box { half_extents: ea }, &Geometry::Box { half_extents: eb }) = (&a.geometry, &b.geometry) else {
         unreachable!("pair table: box_box gets two boxes")
     };
     let t = b.x - a.x;

@@ -14,7 +14,7 @@ use crate::math::{V3, V4};
 /// far cap's point as the margin reaches it.
 pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (one, two) = (Solid::at(first, x, q), Solid::at(second, x, q));
-    let (Geometry::Capsule { radius: r1, half_length: h1 }, Geometry::Capsule { radius: r2, half_length: h2 }) = (one.geometry, two.geometry) else {
+    let (&Geometry::Capsule { radius: r1, half_length: h1 }, &Geometry::Capsule { radius: r2, half_length: h2 }) = (&one.geometry, &two.geometry) else {
         unreachable!("pair table: capsule_capsule gets two capsules")
     };
     let (u1, u2) = (one.axis(2), two.axis(2));

@@ -19,6 +19,12 @@ pub fn placed(body: Option<usize>, x: V3, q: V4, kind: ShapeKind, params: &[f64]
     Shape::placed(body, x.into(), q.into(), kind, params).unwrap()
 }
 
+/// A hull of `points` on `body` at (x, q).
+pub fn hull(body: Option<usize>, x: V3, q: V4, points: &[V3]) -> Shape {
+    let h = crate::model::hull::Hull::new(points).unwrap();
+    Shape::with_geometry(body, x.into(), q.into(), Geometry::Hull(std::sync::Arc::new(h))).unwrap()
+}
+
 /// Signed distance of world point `w` to the solid (negative inside).
 pub fn signed_distance(s: &Solid, w: &V3) -> f64 {
     let p = s.to_shape(w);
@@ -34,6 +40,9 @@ pub fn signed_distance(s: &Solid, w: &V3) -> f64 {
             let (dr, dz) = (p.xy().norm() - radius, p.z.abs() - half_length);
             dr.max(0.0).hypot(dz.max(0.0)) + dr.max(dz).min(0.0)
         }
+        // the farthest face plane: 0 on the surface, the depth inside, a lower bound of
+        // the distance outside
+        Geometry::Hull(ref h) => h.faces.iter().map(|f| f.normal.dot(&p) - f.offset).fold(f64::NEG_INFINITY, f64::max),
     }
 }
 
@@ -49,6 +58,7 @@ pub fn support(s: &Solid, d: &V3) -> f64 {
         Geometry::Capsule { radius, half_length } => c + half_length * u.dot(d).abs() + radius * d.norm(),
         Geometry::Box { half_extents: e } => c + (0..3).map(|i| e[i] * s.axis(i).dot(d).abs()).sum::<f64>(),
         Geometry::Cylinder { radius, half_length } => c + half_length * u.dot(d).abs() + radius * (d - u * u.dot(d)).norm(),
+        Geometry::Hull(ref h) => h.points.iter().map(|p| s.world(p).dot(d)).fold(f64::NEG_INFINITY, f64::max),
     }
 }
 
@@ -115,13 +125,17 @@ pub fn checked_points(s1: &Shape, s2: &Shape, x: &[V3], q: &[V4], max_gap: f64) 
 /// The closest point of a contact: its witnesses are on the surfaces and its gap is the
 /// separation along its normal (so the distance, when the shapes are apart).
 pub fn check_closest(p: &ContactPoint, s1: &Shape, s2: &Shape, x: &[V3], q: &[V4]) {
+    let (off, gap_error) = closest_errors(p, s1, s2, x, q);
+    assert!(off < EXACT, "a witness of {p:?} is {off:e} off its surface");
+    assert!(gap_error < EXACT, "gap {} is {gap_error:e} from the separation along its normal", p.gap(x, q));
+}
+
+/// How far the closest point's witnesses are off their surfaces (the larger), and its gap
+/// from the separation along its normal.
+pub fn closest_errors(p: &ContactPoint, s1: &Shape, s2: &Shape, x: &[V3], q: &[V4]) -> (f64, f64) {
     let (a, b) = sides(p, s1, s2, x, q);
-    for (side, solid) in [(0, &a), (1, &b)] {
-        let d = signed_distance(solid, &world_witness(p, side, x, q));
-        assert!(d.abs() < EXACT, "witness {side} of {p:?} is {d:e} off its surface");
-    }
-    let sep = separation(&a, &b, &p.normal);
-    assert!((p.gap(x, q) - sep).abs() < EXACT, "gap {} separation {sep}", p.gap(x, q));
+    let off = [(0, &a), (1, &b)].iter().map(|&(side, solid)| signed_distance(solid, &world_witness(p, side, x, q)).abs()).fold(0.0, f64::max);
+    (off, (p.gap(x, q) - separation(&a, &b, &p.normal)).abs())
 }
 
 /// The lowest point of `s1` against `s2` at a general pose (the margin keeps it alone),
