@@ -174,7 +174,11 @@ fn scaled_sweep(scale: f64) -> Result<(), String> {
     let mut rng = Sequence(12345);
     for first in ShapeKind::ALL {
         for second in ShapeKind::ALL.into_iter().filter(|&k| k >= first) {
-            if TABLE[first as usize][second as usize].is_none() {
+            // the GJK pairs (hulls, box and cylinder against a cylinder) are checked at the
+            // bound only: at 1e100 parry builds no hull of these points and its GJK returns
+            // NaN gaps (a step reports them as non-finite)
+            let gjk = second == ShapeKind::Hull || (first >= ShapeKind::Box && second == ShapeKind::Cylinder);
+            if TABLE[first as usize][second as usize].is_none() || (gjk && scale > crate::model::shape::MAX_SHAPE_SIZE) {
                 continue;
             }
             for case in 0..100 {
@@ -188,6 +192,10 @@ fn scaled_sweep(scale: f64) -> Result<(), String> {
                             Geometry::Capsule { radius, half_length } => Geometry::Capsule { radius: radius * scale, half_length: half_length * scale },
                             Geometry::Cylinder { radius, half_length } => Geometry::Cylinder { radius: radius * scale, half_length: half_length * scale },
                             Geometry::Box { half_extents } => Geometry::Box { half_extents: half_extents * scale },
+                            Geometry::Hull(h) => {
+                                let points: Vec<V3> = h.points.iter().map(|p| p * scale).collect();
+                                Geometry::Hull(std::sync::Arc::new(crate::model::hull::Hull::new(&points).expect("a scaled hull")))
+                            }
                             g => g,
                         };
                         Shape::Placed { body, x: x * scale, q, geometry }
@@ -211,7 +219,11 @@ fn scaled_sweep(scale: f64) -> Result<(), String> {
                 if gaps[k] > 1e-9 * scale {
                     let (a, b) = sides(&out[k], &s1, &s2, &x, &q);
                     let sep = separation(&a, &b, &out[k].normal);
-                    if !((gaps[k] - sep).abs() <= 1e-12 * scale) {
+                    // the unit sweep's tolerances, scaled: GJK on a cylinder's curved side
+                    // stops within its tolerance (1e-7 there)
+                    let curved_gjk = gjk && (first == ShapeKind::Cylinder || second == ShapeKind::Cylinder);
+                    let tolerance = if curved_gjk { 1e-7 } else { 1e-12 };
+                    if !((gaps[k] - sep).abs() <= tolerance * scale) {
                         return Err(format!("{what}: lowest gap {:e} against the separation {sep:e}", gaps[k]));
                     }
                 }
