@@ -4,6 +4,8 @@ pointing at libmaxdyn.so (default: the repository's target/release or target/deb
 import gc
 import math
 import os
+import pathlib
+import tempfile
 import sys
 
 import numpy as np
@@ -567,10 +569,12 @@ TRIO_URDF = """<robot name="trio"><link name="w"/>
 </robot>"""
 
 
-def test_urdf_srdf_and_inertia_bounds(tmp_path):
+def test_urdf_srdf_and_inertia_bounds():
     """Issue 25 items 4 and 7 from Python: bound_inertia loads a link with a negative
     principal moment (a warning names it); an SRDF, as text or file, excludes its pairs
     (an unknown link is a warning); bad bounds and both SRDF sources are refused."""
+    # no pytest fixture: the valgrind driver (tests/valgrind_bindings.rs) calls tests bare
+    tmp_path = pathlib.Path(tempfile.mkdtemp())
     urdf = tmp_path / "trio.urdf"
     urdf.write_text(TRIO_URDF)
     expect_status(101, ["link `a`: inertia has a negative principal moment"], lambda: maxdyn.Builder.from_urdf_with(urdf))
