@@ -1,6 +1,7 @@
 // Builds the three.js scene of a recording (docs/RECORDING.md): one group per body
 // holding its shapes, world shapes, joint frames and a pool of contact-force arrows.
 import * as THREE from 'three';
+import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
 
 const COLORS = { link: 0xe07b39, contact: 0x3a6fb0, inertia: 0x8fa7c4 };
 
@@ -17,7 +18,9 @@ export function extent(frames) {
 // Twice the reach of a body's shape from the body's origin (0 for world shapes).
 function bodyShapeSize(s) {
   if (s.body === null) return 0;
-  const reach = Math.hypot(...s.pos) + (s.radius ?? 0) + (s.half_length ?? 0) + Math.hypot(...(s.half_extents ?? [0]));
+  let hull = 0;
+  for (let i = 0; i < (s.points ?? []).length; i += 3) hull = Math.max(hull, Math.hypot(s.points[i], s.points[i + 1], s.points[i + 2]));
+  const reach = Math.hypot(...s.pos) + (s.radius ?? 0) + (s.half_length ?? 0) + Math.hypot(...(s.half_extents ?? [0])) + hull;
   return 2 * reach;
 }
 
@@ -49,6 +52,13 @@ function shapeMesh(s, dot, planeSize, modelSize) {
     case 'capsule': g = new THREE.CapsuleGeometry(s.radius, 2 * s.half_length, 6, 16).rotateX(Math.PI / 2); break;
     case 'cylinder': g = new THREE.CylinderGeometry(s.radius, s.radius, 2 * s.half_length, 24).rotateX(Math.PI / 2); break;
     case 'box': g = new THREE.BoxGeometry(...s.half_extents.map((h) => 2 * h)); break;
+    case 'hull': {
+      // a mesh collides as its convex hull: the recording holds the hull's points
+      const points = [];
+      for (let i = 0; i < s.points.length; i += 3) points.push(new THREE.Vector3(s.points[i], s.points[i + 1], s.points[i + 2]));
+      g = new ConvexGeometry(points);
+      break;
+    }
     case 'plane': {
       // grid lines a round 1, 2 or 5 × 10^k metres apart, about a model size
       const step = [1, 2, 5].map((m) => m * 10 ** Math.floor(Math.log10(modelSize))).filter((v) => v <= modelSize).pop();
