@@ -1,7 +1,32 @@
-//! Face clipping for box–box: the incident face cut to the reference face's rectangle
-//! (Sutherland–Hodgman), and the choice of at most four of the points.
+//! Polygon clipping (Sutherland–Hodgman, one half-plane at a time, shared by box–box and
+//! the convex pairs' `manifold`), box–box's incident face cut to the reference face's
+//! rectangle, and the choice of at most four of the points.
 
 use crate::math::V3;
+use std::ops::{Add, Mul, Sub};
+
+/// The polygon `poly` (vertices in order) cut to the half-plane where `inside` ≥ 0, into
+/// `out`; returns the count (each cut adds at most one vertex; beyond `out`'s room the
+/// last ones are dropped).
+pub fn clip_half_plane<P, const N: usize>(poly: &[P], out: &mut [P; N], inside: impl Fn(&P) -> f64) -> usize
+where
+    P: Copy + Add<Output = P> + Sub<Output = P> + Mul<f64, Output = P>,
+{
+    let mut n = 0;
+    for i in 0..poly.len() {
+        let (p, r) = (poly[i], poly[(i + 1) % poly.len()]);
+        let (dp, dr) = (inside(&p), inside(&r));
+        if dp >= 0.0 && n < N {
+            out[n] = p;
+            n += 1;
+        }
+        if (dp >= 0.0) != (dr >= 0.0) && n < N {
+            out[n] = p + (r - p) * (dp / (dp - dr));
+            n += 1;
+        }
+    }
+    n
+}
 
 /// Most vertices of a quadrilateral clipped by four half-planes (each adds at most one).
 pub const MAX_CLIPPED: usize = 8;
@@ -22,23 +47,9 @@ pub fn clip(quad: &[V3; 4], rect: &Rectangle) -> ([V3; MAX_CLIPPED], usize) {
     for (axis, half) in rect.axes.iter().zip(rect.half) {
         for sign in [1.0, -1.0] {
             // keep sign·axis·(p − centre) ≤ half
-            let inside = |p: &V3| half - sign * axis.dot(&(p - rect.centre));
             let mut next = [V3::zeros(); MAX_CLIPPED];
-            let mut n = 0;
-            for i in 0..len {
-                let (p, r) = (poly[i], poly[(i + 1) % len]);
-                let (dp, dr) = (inside(&p), inside(&r));
-                if dp >= 0.0 {
-                    next[n] = p;
-                    n += 1;
-                }
-                if (dp >= 0.0) != (dr >= 0.0) && n < MAX_CLIPPED {
-                    next[n] = p + (r - p) * (dp / (dp - dr));
-                    n += 1;
-                }
-            }
+            len = clip_half_plane(&poly[..len], &mut next, |p: &V3| half - sign * axis.dot(&(p - rect.centre)));
             poly = next;
-            len = n;
         }
     }
     (poly, len)

@@ -6,6 +6,7 @@
 //! span the most area with it. parry's own manifolds take the first 4 vertices of a face
 //! (`PolygonalFeature`), which on a many-sided face covers a sliver of it, hence our own.
 
+use super::box_clip::clip_half_plane;
 use super::features::Feature;
 use crate::math::V3;
 use crate::model::hull::FACE_POINTS;
@@ -232,22 +233,8 @@ fn polygons(a: &[V2], b: &[V2], emit: &mut impl FnMut(&V2)) {
     let s = signed_area(b).signum();
     for i in 0..b.len() {
         let (e0, e1) = (b[i], b[(i + 1) % b.len()]);
-        let side = |p: &V2| s * cross2(&(e1 - e0), &(p - e0));
-        let mut k = 0;
-        for j in 0..len {
-            let (p, q) = (cur[j], cur[(j + 1) % len]);
-            let (sp, sq) = (side(&p), side(&q));
-            if sp >= 0.0 && k < MOST {
-                next[k] = p;
-                k += 1;
-            }
-            if (sp >= 0.0) != (sq >= 0.0) && k < MOST {
-                next[k] = p + (q - p) * (sp / (sp - sq));
-                k += 1;
-            }
-        }
+        len = clip_half_plane(&cur[..len], &mut next, |p: &V2| s * cross2(&(e1 - e0), &(p - e0)));
         cur = next;
-        len = k;
         if len == 0 {
             break;
         }
