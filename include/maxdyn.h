@@ -457,7 +457,8 @@ typedef struct maxdyn_step_stats {
     // Largest complementarity product at the end of the step (0 without contacts);
     // below the contact tolerance when the step converged.
     double complementarity;
-    // 1 if the direct contact solve failed and the Tresca fixed point solved the step.
+    // 1 if the direct contact solve failed and a rescue (the Tresca fixed point, or the
+    // relaxed solve) took over.
     int32_t fallback;
     // Intervals the step took: 1, or more when Newton found no solution of the whole
     // step and it was split in halves (see `maxdyn_sim_step`).
@@ -467,6 +468,11 @@ typedef struct maxdyn_step_stats {
     // Warm-started contact solves that failed and were restarted cold (their
     // iterations are counted in `iterations`).
     int32_t cold_restarts;
+    // 1 if Coulomb's problem had no solution the solver could reach and the step is the
+    // solution of Anitescu's convex relaxation: rigid (no penetration) and in the friction
+    // cone, sliding contacts separating by dt·μ·(slip speed) over the step
+    // (docs/COLLISION.md, "Piles").
+    int32_t relaxed;
 } maxdyn_step_stats;
 
 // Called by `maxdyn_batch_step` before each step of each sim, with the sim, its index

@@ -385,18 +385,19 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         check(maxdyn_sim_set_options((maxdyn_sim *)s->ptr, &op));
     } else if (!strcmp(cmd, "sim_step_stats")) {
         /* [iterations, residual, stalled, line_search_halvings, contacts, active_contacts,
-            complementarity, fallback, substeps, tresca_rounds] */
+            complementarity, fallback, substeps, tresca_rounds, cold_restarts, relaxed] */
         entry *s;
         maxdyn_step_stats st;
         double *o;
         need_args(nrhs, 2, cmd);
         s = handle_arg(prhs[1], KIND_SIM);
         check(maxdyn_sim_get_step_stats((maxdyn_sim *)s->ptr, &st));
-        plhs[0] = mxCreateDoubleMatrix(10, 1, mxREAL);
+        plhs[0] = mxCreateDoubleMatrix(12, 1, mxREAL);
         o = mxGetPr(plhs[0]);
         o[0] = st.iterations; o[1] = st.residual; o[2] = st.stalled; o[3] = st.line_search_halvings;
         o[4] = st.contacts; o[5] = st.active_contacts; o[6] = st.complementarity;
         o[7] = st.fallback; o[8] = st.substeps; o[9] = st.tresca_rounds;
+        o[10] = st.cold_restarts; o[11] = st.relaxed;
     } else if (!strcmp(cmd, "sim_energy")) {
         entry *s;
         double k = 0.0, p = 0.0;

@@ -30,7 +30,8 @@ pub struct maxdyn_step_stats {
     /// Largest complementarity product at the end of the step (0 without contacts);
     /// below the contact tolerance when the step converged.
     pub complementarity: f64,
-    /// 1 if the direct contact solve failed and the Tresca fixed point solved the step.
+    /// 1 if the direct contact solve failed and a rescue (the Tresca fixed point, or the
+    /// relaxed solve) took over.
     pub fallback: i32,
     /// Intervals the step took: 1, or more when Newton found no solution of the whole
     /// step and it was split in halves (see `maxdyn_sim_step`).
@@ -40,6 +41,11 @@ pub struct maxdyn_step_stats {
     /// Warm-started contact solves that failed and were restarted cold (their
     /// iterations are counted in `iterations`).
     pub cold_restarts: i32,
+    /// 1 if Coulomb's problem had no solution the solver could reach and the step is the
+    /// solution of Anitescu's convex relaxation: rigid (no penetration) and in the friction
+    /// cone, sliding contacts separating by dt·μ·(slip speed) over the step
+    /// (docs/COLLISION.md, "Piles").
+    pub relaxed: i32,
 }
 
 /// Statistics of the last step (successful or not) in `*out`; all zero before the first.
@@ -64,6 +70,7 @@ pub unsafe extern "C" fn maxdyn_sim_get_step_stats(sim: *const maxdyn_sim, out: 
                 substeps: count_i32(st.substeps),
                 tresca_rounds: count_i32(st.tresca_rounds),
                 cold_restarts: count_i32(st.cold_restarts),
+                relaxed: i32::from(st.relaxed),
             })
         })?;
         Ok(())

@@ -133,6 +133,7 @@ mod tests {
     use crate::contact::geometry::Shape;
     use crate::contact::{ConeType, Contact};
     use crate::math::dense::tests::{random, Rng};
+    use crate::contact::cone::FrictionLaw;
     use crate::math::{dense, V3};
 
     fn layouts() -> Vec<Layout> {
@@ -156,7 +157,7 @@ mod tests {
                     y[l.nk + 2] += 2.0; // η₀ > |e|
                 }
                 let mut a = vec![0.0; ny * ny];
-                l.jacobian(&y, 0.5, trial % 2 == 1, 0.01, &mut a);
+                l.jacobian(&y, 0.5, if trial % 2 == 1 { FrictionLaw::Tresca(1.0) } else { FrictionLaw::Coulomb }, 0.01, &mut a);
                 let m = 1 + trial % l.nk.max(1);
                 let b = random(&mut rng, ne * m);
                 // dense reference
@@ -181,7 +182,7 @@ mod tests {
             let mut y = vec![1.0; l.ny()];
             y[0] = 0.0; // γ = 0: the row γ s_φ − μ loses its E entry
             let mut a = vec![0.0; l.ny() * l.ny()];
-            l.jacobian(&y, 0.5, false, 0.01, &mut a);
+            l.jacobian(&y, 0.5, FrictionLaw::Coulomb, 0.01, &mut a);
             let ne = l.ne;
             let (mut lu, mut piv, mut inv) = (vec![0.0; ne * ne], vec![0; ne], vec![0.0; ne]);
             assert!(!factor(&l, &a, Factors { lu: &mut lu, piv: &mut piv, inv: &mut inv }), "{:?}", l.kind);

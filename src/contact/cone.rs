@@ -90,6 +90,36 @@ trait ConeKind {
     fn cone_equality(&self, re: &[f64]) -> f64;
     /// The friction directions from the tangent basis (t1, t2).
     fn directions(&self, t1: &V3, t2: &V3, out: &mut [V3]);
+    /// Index in E of the variable that equals the sliding speed at a solution (the linear
+    /// cone's ψ, the second-order cone's η₀); None without friction.
+    fn slip_speed(&self) -> Option<usize>;
+}
+
+/// The friction law a contact solve imposes.
+///
+/// Coulomb's law couples the friction bound to the normal force, which makes the
+/// complementarity problem non-monotone; the step's rescues change the law for a solve
+/// (`step::tresca`, `step::relaxed`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FrictionLaw {
+    /// Friction bounded by μ_f γ (the paper's law).
+    Coulomb,
+    /// Friction bounded by μ_f ĝ with ĝ a fixed normal force (Tresca): monotone.
+    Tresca(f64),
+    /// Coulomb's cone with Anitescu's relaxation of the gap row: the gap at z_{k+2} is
+    /// held at least dt μ_f times the sliding speed, s_φ = φ − dt μ_f v_slip ≥ 0. The
+    /// coupling −μ_f of the cone row to γ then meets +μ_f of the gap row to the sliding
+    /// speed, the problem is monotone (the optimality conditions of a convex program)
+    /// and has a solution the interior point reaches. Sticking contacts (v_slip = 0) are
+    /// exactly Coulomb's; a sliding one lifts by dt μ_f v_slip in the step.
+    Relaxed,
+}
+
+impl FrictionLaw {
+    /// Whether the friction bound depends on γ (∂bound/∂γ = μ_f).
+    fn coupled(&self) -> bool {
+        !matches!(self, FrictionLaw::Tresca(_))
+    }
 }
 
 /// The single dispatch from a layout to its cone kind (static: each arm a concrete type).
@@ -164,18 +194,22 @@ impl Layout {
     }
 
     /// Local residual: K rows (without the body terms −φ/dt and bv, added by the caller
-    /// through `phi` and `bv`) and E rows. `limit`: the normal force that bounds friction,
-    /// None for γ itself (Coulomb); Some(ĝ) freezes it (Tresca, see `interior_point`).
+    /// through `phi` and `bv`) and E rows under the friction `law`.
     // many arguments: per-contact kernel of every Newton iteration: the contact's inputs and its two output row slices
     #[allow(clippy::too_many_arguments)]
-    pub fn residual(&self, y: &[f64], phi: f64, bv: &[f64], mu_f: f64, limit: Option<f64>, dt: f64, mu: f64, rk: &mut [f64], re: &mut [f64]) {
+    pub fn residual(&self, y: &[f64], phi: f64, bv: &[f64], mu_f: f64, law: FrictionLaw, dt: f64, mu: f64, rk: &mut [f64], re: &mut [f64]) {
         let (k, e) = y.split_at(self.nk);
         let gamma = k[0];
-        let g_lim = limit.unwrap_or(gamma);
+        let g_lim = if let FrictionLaw::Tresca(limit) = law { limit } else { gamma };
         let sphi = e[0];
         rk[0] = (sphi - phi) / dt;
         re[0] = gamma * sphi - mu;
-        with_cone!(self, |cone| cone.residual(k, e, bv, mu_f * g_lim, mu, rk, re))
+        with_cone!(self, |cone| {
+            if let (FrictionLaw::Relaxed, Some(v)) = (law, cone.slip_speed()) {
+                rk[0] += mu_f * e[v];
+            }
+            cone.residual(k, e, bv, mu_f * g_lim, mu, rk, re)
+        })
     }
 
     /// The normal pair closed (the active-set polish, `step::interior_point::polish`): its
@@ -200,10 +234,10 @@ impl Layout {
         with_cone!(self, |cone| cone.shift_barrier(re, d))
     }
 
-    /// Local Jacobian ∂[K rows; E rows]/∂y (ny × ny, row-major), body columns excluded;
-    /// `frozen`: the friction bound does not depend on γ (Tresca).
-    pub fn jacobian(&self, y: &[f64], mu_f: f64, frozen: bool, dt: f64, a: &mut [f64]) {
-        let mu_f_gamma = if frozen { 0.0 } else { mu_f };
+    /// Local Jacobian ∂[K rows; E rows]/∂y (ny × ny, row-major), body columns excluded,
+    /// under the friction `law`.
+    pub fn jacobian(&self, y: &[f64], mu_f: f64, law: FrictionLaw, dt: f64, a: &mut [f64]) {
+        let mu_f_gamma = if law.coupled() { mu_f } else { 0.0 };
         let (ny, nk) = (self.ny(), self.nk);
         a[..ny * ny].iter_mut().for_each(|v| *v = 0.0);
         let (k, e) = y.split_at(nk);
@@ -211,7 +245,12 @@ impl Layout {
         a[nk] = 1.0 / dt;
         a[nk * ny] = e[0];
         a[nk * ny + nk] = k[0];
-        with_cone!(self, |cone| cone.jacobian(k, e, mu_f_gamma, a))
+        with_cone!(self, |cone| {
+            if let (FrictionLaw::Relaxed, Some(v)) = (law, cone.slip_speed()) {
+                a[nk + v] = mu_f;
+            }
+            cone.jacobian(k, e, mu_f_gamma, a)
+        })
     }
 
     /// Largest α ≤ `limit` with y + α dy still in the cones (strictly: the boundary itself

@@ -19,7 +19,7 @@
 //! buffers, the contact frames, which contacts take part, the Tresca bound. Storage for
 //! all contacts is allocated once; nothing here allocates during a step.
 
-use super::cone::{Kind, Layout, MAX_Y};
+use super::cone::{FrictionLaw, Kind, Layout, MAX_Y};
 use super::condense::{self, Factors};
 use super::geometry::{ContactFrame, ContactPoint};
 use super::Contact;
@@ -151,17 +151,17 @@ impl ContactNodes {
         y[l.nk..l.ny()].copy_from_slice(&e[o..o + l.ne]);
     }
 
-    /// Condenses contact `ci` at its variables `y` with E residual rows `re` (flat; Tresca
-    /// friction when `frozen`): writes the node's diagonal block (nk × nk) into `diag` and
+    /// Condenses contact `ci` at its variables `y` with E residual rows `re` (flat; under
+    /// the friction `law`): writes the node's diagonal block (nk × nk) into `diag` and
     /// turns `rk` (the K rows of the residual) into r_K − A_KE A_EE⁻¹ r_E. Returns false
     /// if A_EE is singular (the iterate left the cones' interior).
     // many arguments: per-contact kernel of every Newton iteration: the iterate, the inputs and the two outputs as slices
     #[allow(clippy::too_many_arguments)]
-    pub fn condense(&mut self, ci: usize, y: &[f64], re: &[f64], frozen: bool, dt: f64, diag: &mut [f64], rk: &mut [f64]) -> bool {
+    pub fn condense(&mut self, ci: usize, y: &[f64], re: &[f64], law: FrictionLaw, dt: f64, diag: &mut [f64], rk: &mut [f64]) -> bool {
         let l = self.layouts[ci];
         let (nk, ne, ny) = (l.nk, l.ne, l.ny());
         let a = &mut self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
-        l.jacobian(y, self.friction[ci], frozen, dt, a);
+        l.jacobian(y, self.friction[ci], law, dt, a);
         if self.closed[ci] {
             l.close_normal_jacobian(a);
         }
@@ -253,15 +253,39 @@ impl ContactVariables {
     }
 }
 
-/// Tresca friction: each contact's friction bounded by μ_f·limit instead of μ_f·γ while
-/// frozen (the rescue's fixed point, `step::tresca`).
+/// The friction law of the current solve (`FrictionLaw`): Coulomb's, or while frozen
+/// Tresca's, each contact's friction bounded by μ_f·limit instead of μ_f·γ (the rescue's
+/// fixed point, `step::tresca`), or while relaxed Anitescu's (`step::tresca`'s last
+/// resort).
 #[derive(Debug, Clone, Default)]
 pub struct TrescaBound {
     frozen: bool,
+    relaxed: bool,
     limit: Vec<f64>,
 }
 
 impl TrescaBound {
+    /// Contact `ci`'s friction law.
+    #[inline]
+    pub fn law(&self, ci: usize) -> FrictionLaw {
+        if self.frozen {
+            FrictionLaw::Tresca(self.limit[ci])
+        } else if self.relaxed {
+            FrictionLaw::Relaxed
+        } else {
+            FrictionLaw::Coulomb
+        }
+    }
+
+    pub fn is_relaxed(&self) -> bool {
+        self.relaxed
+    }
+
+    /// Relaxes (or restores) the gap rows (`FrictionLaw::Relaxed`).
+    pub fn set_relaxed(&mut self, relaxed: bool) {
+        self.relaxed = relaxed;
+    }
+
     pub fn is_frozen(&self) -> bool {
         self.frozen
     }
@@ -348,7 +372,7 @@ impl ContactWork {
             vars: ContactVariables::new(nodes.e_len()),
             points: vec![ContactPoint::default(); contacts.len()],
             frames: vec![ContactFrame::default(); n],
-            tresca: TrescaBound { frozen: false, limit: vec![0.0; n] },
+            tresca: TrescaBound { frozen: false, relaxed: false, limit: vec![0.0; n] },
             dy_aff: vec![[0.0; MAX_Y]; n],
             selection: Selection { active: vec![true; n] },
             nodes,

@@ -83,6 +83,22 @@ pub struct Unpolished {
     pub polished: bool,
 }
 
+impl Unpolished {
+    /// Keeps the solution in the iterate `it` and the contacts `cw`.
+    pub fn keep(&mut self, it: &Iterate, cw: &ContactWork) {
+        self.s.copy_from_slice(&it.s);
+        self.e.copy_from_slice(&cw.vars.e);
+        self.selection.copy_from(&cw.selection);
+    }
+
+    /// Puts the kept solution back.
+    pub fn put_back(&self, it: &mut Iterate, cw: &mut ContactWork) {
+        cw.selection.copy_from(&self.selection);
+        it.s.copy_from_slice(&self.s);
+        cw.vars.e.copy_from_slice(&self.e);
+    }
+}
+
 impl Scratch {
     pub fn new(model: &Model) -> Scratch {
         let contacts = ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len());

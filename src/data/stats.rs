@@ -23,6 +23,10 @@ pub struct StepStats {
     /// Warm-started contact solves that failed and were restarted cold (their iterations
     /// are counted in `iterations`).
     pub cold_restarts: usize,
+    /// The Coulomb solve and the Tresca rescue failed and the step was solved with the gap
+    /// rows relaxed (Anitescu's convex relaxation, `step::relaxed`): rigid and in the cone,
+    /// sliding contacts separating by dt μ_f v_slip.
+    pub relaxed: bool,
     /// Intervals the step took: 1, or more when it had to be split (see `Sim::step`).
     pub substeps: usize,
 }
@@ -42,7 +46,7 @@ impl StepStats {
     /// This solve followed by `next`, whose result is kept: the work adds up, the flags
     /// (`fallback`, `stalled`) hold if either set them, the measurements are `next`'s.
     pub fn then(self, next: StepStats) -> StepStats {
-        let mut total = StepStats { fallback: self.fallback || next.fallback, stalled: self.stalled || next.stalled, ..next };
+        let mut total = StepStats { fallback: self.fallback || next.fallback, relaxed: self.relaxed || next.relaxed, stalled: self.stalled || next.stalled, ..next };
         total.add_work(&self);
         total
     }

@@ -40,6 +40,7 @@ fn system_after(model: &Model, d: &mut Data, opts: SolverOptions, iterations: us
     let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
     let opts = SolverOptions { contact_margin: f64::INFINITY, ..opts };
     d.scratch.contacts.tresca.set_frozen(false);
+    d.scratch.contacts.tresca.set_relaxed(false);
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
     let _ = interior_point::solve_with(&eqs, &mut d.scratch, &opts, Start::Fresh, IterationCap::AtMost(iterations), interior_point::LinearSolve::Plain);
     let sc = &mut d.scratch;

@@ -33,6 +33,7 @@ pub(crate) mod newton;
 pub(crate) mod options;
 pub mod penetration;
 pub(crate) mod problem;
+mod relaxed;
 pub(crate) mod split;
 mod tresca;
 pub(crate) mod warm_start;
@@ -88,6 +89,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
     warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
     let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
     d.scratch.contacts.tresca.set_frozen(false);
+    d.scratch.contacts.tresca.set_relaxed(false);
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
     let mut iterations = 0;
     let outcome = loop {
@@ -155,8 +157,13 @@ fn solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates
         return newton::solve(eqs, sc, opts);
     }
     let mut outcome = contact_solve(eqs, sc, warm, state, opts);
-    if !outcome.converged && rescue == Rescue::Allowed && sc.contacts.nodes.has_friction() {
-        outcome = tresca::rescue(eqs, sc, opts, outcome, warm, state);
+    if !outcome.converged && sc.contacts.nodes.has_friction() {
+        if rescue == Rescue::Allowed {
+            outcome = tresca::rescue(eqs, sc, opts, outcome, warm, state);
+        }
+        if !outcome.converged {
+            outcome = relaxed::rescue(eqs, sc, opts, outcome, warm, state);
+        }
     }
     if outcome.converged {
         // exact complementarity: no force across a gap, no gap under a force

@@ -23,8 +23,9 @@ class StepStats(_Struct):
     """What the last step did (maxdyn_step_stats): Newton `iterations`, final `residual`,
     `stalled` (1 if the solve stalled), `line_search_halvings`, `contacts` and
     `active_contacts` in the solve, the interior point's `complementarity`, `fallback`
-    (1 if a fallback solve was used), `substeps` (split steps), `tresca_rounds`,
-    `cold_restarts`."""
+    (1 if a rescue solve took over), `substeps` (split steps), `tresca_rounds`,
+    `cold_restarts`, `relaxed` (1 if the step is the solution of the convex relaxation of
+    Coulomb friction: rigid and in the cone, sliding contacts lifting by dt·μ·slip)."""
 
     _fields_ = [
         ("iterations", ctypes.c_int32),
@@ -38,6 +39,7 @@ class StepStats(_Struct):
         ("substeps", ctypes.c_int32),
         ("tresca_rounds", ctypes.c_int32),
         ("cold_restarts", ctypes.c_int32),
+        ("relaxed", ctypes.c_int32),
     ]
 
 

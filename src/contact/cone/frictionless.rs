@@ -37,4 +37,8 @@ impl ConeKind for Frictionless {
     }
 
     fn directions(&self, _t1: &V3, _t2: &V3, _out: &mut [V3]) {}
+
+    fn slip_speed(&self) -> Option<usize> {
+        None
+    }
 }

@@ -127,4 +127,8 @@ impl ConeKind for Linear {
             *d = t1 * c + t2 * s;
         }
     }
+
+    fn slip_speed(&self) -> Option<usize> {
+        Some(1)
+    }
 }

@@ -142,6 +142,10 @@ impl ConeKind for Soc {
         out[0] = *t1;
         out[1] = *t2;
     }
+
+    fn slip_speed(&self) -> Option<usize> {
+        Some(2)
+    }
 }
 
 /// Largest α > 0 with x + α dx in the second-order cone {x₀ ≥ |x₁:₂|}, x interior;

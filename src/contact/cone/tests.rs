@@ -21,11 +21,11 @@ fn sample(l: &Layout) -> [f64; MAX_Y] {
 }
 
 /// [K rows; E rows] of the residual at y.
-fn rows(l: &Layout, y: &[f64], limit: Option<f64>) -> [f64; MAX_Y] {
+fn rows(l: &Layout, y: &[f64], law: FrictionLaw) -> [f64; MAX_Y] {
     let bv = [0.3, -0.2, 0.1, 0.4, -0.5, 0.25, 0.05, -0.15, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
     let mut r = [0.0; MAX_Y];
     let (rk, re) = r.split_at_mut(l.nk);
-    l.residual(y, 0.02, &bv, 0.7, limit, 0.01, 0.1, rk, re);
+    l.residual(y, 0.02, &bv, 0.7, law, 0.01, 0.1, rk, re);
     r
 }
 
@@ -34,24 +34,24 @@ fn rows(l: &Layout, y: &[f64], limit: Option<f64>) -> [f64; MAX_Y] {
 #[test]
 fn jacobian_matches_finite_differences_of_the_residual() {
     for l in LAYOUTS {
-        for (frozen, limit) in [(false, None), (true, Some(1.3))] {
+        for law in [FrictionLaw::Coulomb, FrictionLaw::Tresca(1.3), FrictionLaw::Relaxed] {
             let y = sample(&l);
             let ny = l.ny();
             let mut a = [f64::NAN; MAX_Y * MAX_Y];
-            l.jacobian(&y, 0.7, frozen, 0.01, &mut a);
+            l.jacobian(&y, 0.7, law, 0.01, &mut a);
             let h = 1e-6;
             for c in 0..ny {
                 let (mut up, mut dn) = (y, y);
                 up[c] += h;
                 dn[c] -= h;
-                let (ru, rd) = (rows(&l, &up, limit), rows(&l, &dn, limit));
+                let (ru, rd) = (rows(&l, &up, law), rows(&l, &dn, law));
                 for r in 0..ny {
                     if l.kind == Kind::Soc && r >= l.nk + 2 {
                         continue;
                     }
                     let fd = (ru[r] - rd[r]) / (2.0 * h);
                     let an = a[r * ny + c];
-                    assert!((an - fd).abs() < 1e-7 * (1.0 + fd.abs()), "{l:?} frozen {frozen}: ∂r{r}/∂y{c} analytic {an} fd {fd}");
+                    assert!((an - fd).abs() < 1e-7 * (1.0 + fd.abs()), "{l:?} {law:?}: ∂r{r}/∂y{c} analytic {an} fd {fd}");
                 }
             }
         }
@@ -75,7 +75,7 @@ fn soc_complementarity_rows_are_the_scaled_newton_rows() {
         jordan(&w.apply_inverse(&b), &w.apply(&e))
     };
     let mut a = [f64::NAN; MAX_Y * MAX_Y];
-    l.jacobian(&y, 0.7, false, 0.01, &mut a);
+    l.jacobian(&y, 0.7, FrictionLaw::Coulomb, 0.01, &mut a);
     let (ny, h) = (l.ny(), 1e-6);
     for c in 0..ny {
         let (mut up, mut dn) = (y, y);
@@ -93,7 +93,7 @@ fn soc_complementarity_rows_are_the_scaled_newton_rows() {
     let det = beta[0] * beta[0] - beta[1] * beta[1] - beta[2] * beta[2];
     let mut c = y;
     (c[nk + 2], c[nk + 3], c[nk + 4]) = (mu * beta[0] / det, -mu * beta[1] / det, -mu * beta[2] / det);
-    let r = rows(&l, &c, None);
+    let r = rows(&l, &c, FrictionLaw::Coulomb);
     for row in nk + 2..nk + 5 {
         let target = if row == nk + 2 { 0.1 - mu } else { 0.0 };
         assert!((r[row] + target).abs() < 1e-15, "row {row}: {}", r[row]);
@@ -132,8 +132,8 @@ fn shift_barrier_equals_evaluation_at_the_new_barrier() {
     for l in LAYOUTS {
         let y = sample(&l);
         let (mut rk, mut re, mut re_new) = ([0.0; MAX_Y], [0.0; MAX_Y], [0.0; MAX_Y]);
-        l.residual(&y, 0.02, &bv, 0.7, None, 0.01, 0.1, &mut rk, &mut re);
-        l.residual(&y, 0.02, &bv, 0.7, None, 0.01, 0.1 + 0.03, &mut rk, &mut re_new);
+        l.residual(&y, 0.02, &bv, 0.7, FrictionLaw::Coulomb, 0.01, 0.1, &mut rk, &mut re);
+        l.residual(&y, 0.02, &bv, 0.7, FrictionLaw::Coulomb, 0.01, 0.1 + 0.03, &mut rk, &mut re_new);
         l.shift_barrier(&mut re, 0.03);
         for i in 0..l.ne {
             assert!((re[i] - re_new[i]).abs() < 1e-15, "{l:?} row {i}: {} vs {}", re[i], re_new[i]);

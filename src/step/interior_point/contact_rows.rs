@@ -115,7 +115,7 @@ pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, m
         y[..l.nk].copy_from_slice(&s[on..on + l.nk]);
         y[l.nk..l.ny()].copy_from_slice(&e[er.clone()]);
         let (rk, re_c) = (&mut r[on..on + l.nk], &mut re[er]);
-        l.residual(&y, phi, &bv[..l.nt], nodes.friction(ci), tresca.bound(ci), dt, mu, rk, re_c);
+        l.residual(&y, phi, &bv[..l.nt], nodes.friction(ci), tresca.law(ci), dt, mu, rk, re_c);
         if nodes.is_closed(ci) {
             l.close_normal_row(&y, re_c);
         }
@@ -130,7 +130,6 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
     let sym = &model.symbolic;
     let at = &model.addresses;
     let dt = eqs.dt;
-    let frozen = cw.tresca.is_frozen();
     for ci in 0..cw.count() {
         let l = cw.nodes.layout(ci);
         let nc = model.inequality_node(ci);
@@ -158,7 +157,7 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
         let mut y = [0.0; MAX_Y];
         cw.nodes.gather(ci, &s[on..], &cw.vars.e, &mut y);
         let diag = matrix.block_mut(sym, nc, nc);
-        if !cw.nodes.condense(ci, &y, &cw.vars.re, frozen, dt, diag, &mut rhs[on..on + l.nk]) {
+        if !cw.nodes.condense(ci, &y, &cw.vars.re, cw.tresca.law(ci), dt, diag, &mut rhs[on..on + l.nk]) {
             return false;
         }
     }

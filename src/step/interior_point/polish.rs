@@ -63,12 +63,7 @@ pub fn polish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end: f
     if sc.contacts.selection.iter().next().is_none() {
         return false;
     }
-    {
-        let Scratch { it, contacts: cw, polish: saved, .. } = &mut *sc;
-        saved.s.copy_from_slice(&it.s);
-        saved.e.copy_from_slice(&cw.vars.e);
-        saved.selection.copy_from(&cw.selection);
-    }
+    sc.polish.keep(&sc.it, &sc.contacts);
     let aff = affine_finish(eqs, sc, opts, mu_end);
     if aff {
         sc.polish.polished = true;
@@ -354,8 +349,5 @@ fn open_all(sc: &mut Scratch) {
 
 /// The interior point's solution back.
 fn restore(sc: &mut Scratch) {
-    let Scratch { it, contacts: cw, polish: saved, .. } = &mut *sc;
-    cw.selection.copy_from(&saved.selection);
-    it.s.copy_from_slice(&saved.s);
-    cw.vars.e.copy_from_slice(&saved.e);
+    sc.polish.put_back(&mut sc.it, &mut sc.contacts);
 }
