@@ -121,7 +121,8 @@ fn a_hull_box_rests_as_the_box() {
             assert!(deepest < 1e-15, "penetration {deepest:e}");
             heights.push(z);
         }
-        assert!((heights[0] - heights[1]).abs() < 1e-12, "hull {} vs box {}", heights[1], heights[0]);
+        // measured 1e-17 m (bound: round-off)
+        assert!((heights[0] - heights[1]).abs() < 1e-15, "hull {} vs box {}", heights[1], heights[0]);
     }
 }
 

@@ -45,7 +45,7 @@ fn roll_down(kind: ShapeKind) {
     // measured −0.200 % for both (the bar: 1 %): the scheme's first-order lag
     assert!((travelled / expected - 1.0).abs() < 0.003, "{kind:?} travelled {travelled} vs {expected}");
     // measured 2.7e-10 relative
-    assert!((speed.abs() - w_axis.abs() * r).abs() < 1e-8 * speed.abs(), "{kind:?} slips: v {speed}, ω r {}", w_axis * r);
+    assert!((speed.abs() - w_axis.abs() * r).abs() < 3e-9 * speed.abs(), "{kind:?} slips: v {speed}, ω r {}", w_axis * r);
 }
 
 #[test]
