@@ -15,7 +15,11 @@ use std::sync::Arc;
 /// (measured 2.16e-11 m) stays below 1e-10 m, no step stalls, and the violation has no
 /// trend (the last 100 s are no worse than 10× the first 100 s). Beside it, explicit RK4
 /// in minimal coordinates (loop enforced at the acceleration level) drifts: its closure
-/// error at 600 s, measured 0.268 m, asserted within 10 %.
+/// error at 600 s, measured 0.268 m (printed). Only its magnitude is asserted (more than
+/// 0.05 m): it is the test's own integrator, and its drift depends on round-off (an
+/// independent numpy RK4 of the same equations drifts 0.16 m by 100 s and 0.20 m by
+/// 200 s, then meets a singular configuration; with the velocity terms written another
+/// way, 0.12 m and 0.25 m).
 #[test]
 fn three_link_loop_holds_its_constraints_for_600_s() {
     let mut sim = mechanisms::three_link_loop(0.01);
@@ -41,7 +45,7 @@ fn three_link_loop_holds_its_constraints_for_600_s() {
     assert!(worst < 1e-10, "violation {worst:e}");
     assert_eq!(stalls, 0);
     assert!(last <= 10.0 * first, "violation grows: {first:e} → {last:e}");
-    assert!((rk4_closure - 0.268).abs() < 0.1 * 0.268, "RK4 closure error {rk4_closure} m");
+    assert!(rk4_closure > 0.05, "RK4 closure error {rk4_closure} m");
 }
 
 /// C1, the learned gait (seed 1, `quadruped::LEARNED_SEED1`) rolled out for the paper's
