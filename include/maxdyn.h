@@ -62,6 +62,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#if defined(__GNUC__) || defined(__clang__)
+#define MAXDYN_DEPRECATED(note) __attribute__((deprecated(note)))
+#elif defined(_MSC_VER)
+#define MAXDYN_DEPRECATED(note) __declspec(deprecated(note))
+#else
+#define MAXDYN_DEPRECATED(note)
+#endif
+
+// ================================================================================================
+// Constants
+// ================================================================================================
 
 // Version of this header (the library's is `maxdyn_version()`).
 #define MAXDYN_VERSION_MAJOR 0
@@ -180,6 +191,10 @@
 
 // Doubles written by `maxdyn_sim_get_limit`: position, lower, upper, violation, force.
 #define MAXDYN_LIMIT_SIZE 5
+
+// ================================================================================================
+// Types
+// ================================================================================================
 
 // Contact shape types (values are `ShapeKind` discriminants, the order of the narrow
 // phase's pair table; checked by a test). A new shape takes the next number.
@@ -490,9 +505,17 @@ typedef int (*maxdyn_batch_control)(struct maxdyn_sim *sim, size_t index, void *
 extern "C" {
 #endif // __cplusplus
 
+// ================================================================================================
+// Status codes (src/capi/status.rs)
+// ================================================================================================
+
 // A static description of a status code; never NULL (unknown codes give
 // "unknown status code"). The string must not be freed.
 const char *maxdyn_status_string(int32_t code);
+
+// ================================================================================================
+// Errors: the last error message (src/capi/error.rs)
+// ================================================================================================
 
 // The message of the most recent failed call on this thread ("" if none failed yet).
 // Never NULL. The text names the function and the offending argument. It stays valid
@@ -500,9 +523,17 @@ const char *maxdyn_status_string(int32_t code);
 // do not clear it.
 const char *maxdyn_last_error_message(void);
 
+// ================================================================================================
+// Version (src/capi/version.rs)
+// ================================================================================================
+
 // The library's version, "MAJOR.MINOR.PATCH" (static; do not free). Compare it with
 // the header's `MAXDYN_VERSION_*` macros to detect a header/library mismatch.
 const char *maxdyn_version(void);
+
+// ================================================================================================
+// Builder: bodies, joints, gravity (src/capi/builder.rs)
+// ================================================================================================
 
 // Creates an empty builder (gravity (0, 0, −9.81), no bodies) in `*out`.
 //
@@ -620,6 +651,10 @@ maxdyn_status maxdyn_builder_get_body_count(const struct maxdyn_builder *builder
 // `builder` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_builder_get_joint_count(const struct maxdyn_builder *builder, int32_t *out);
 
+// ================================================================================================
+// Builder: names of bodies and joints (src/capi/builder_names.rs)
+// ================================================================================================
+
 // Names a body (`name`: a non-empty NUL-terminated UTF-8 string, copied).
 //
 // # Safety
@@ -655,6 +690,10 @@ maxdyn_status maxdyn_builder_find_body(const struct maxdyn_builder *builder,
 maxdyn_status maxdyn_builder_find_joint(const struct maxdyn_builder *builder,
                                         const char *name,
                                         int32_t *out_joint);
+
+// ================================================================================================
+// Builder: joint limits, mimic joints, frames (src/capi/builder_constraints.rs)
+// ================================================================================================
 
 // Limits of every free direction of `joint` (translations first, as
 // `maxdyn_sim_get_joint_position` orders them): `lower` and `upper`, `n` values each (`n`
@@ -714,6 +753,10 @@ maxdyn_status maxdyn_builder_set_base_frame(struct maxdyn_builder *builder,
                                             int32_t body,
                                             const double *pose);
 
+// ================================================================================================
+// Builder: springs and dampers (src/capi/builder_forces.rs)
+// ================================================================================================
+
 // Puts a spring on a joint's free directions (translations first): `stiffness` (each
 // ≥ 0; N/m or N·m/rad) and `rest` position in minimal coordinates, `n` values each
 // (`n` = the joint's dof). Its energy is part of the potential energy. Replaces an
@@ -763,6 +806,10 @@ maxdyn_status maxdyn_builder_add_spring(struct maxdyn_builder *builder,
 // # Safety
 // `builder` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_builder_get_spring_count(const struct maxdyn_builder *builder, int32_t *out);
+
+// ================================================================================================
+// Builder: point and sphere contacts, friction cones (src/capi/builder_contacts.rs)
+// ================================================================================================
 
 // Adds a contact between a sphere of `radius` (≥ 0; 0 is a point) centred at `p` (body
 // frame of `body`) and the fixed half-space `normal · x ≥ offset` (world frame; `normal`
@@ -840,6 +887,10 @@ maxdyn_status maxdyn_builder_get_contact_cone(const struct maxdyn_builder *build
 // # Safety
 // `builder` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_builder_get_contact_count(const struct maxdyn_builder *builder, int32_t *out);
+
+// ================================================================================================
+// Builder: collision shapes and their filters (src/capi/builder_collision.rs)
+// ================================================================================================
 
 // Adds a collision shape of `shape_type` (`MAXDYN_SHAPE_*`) to `body` (a body id, or
 // `MAXDYN_WORLD` for a static shape) at `pose` in the body frame: 7 doubles, position (3;
@@ -951,6 +1002,10 @@ maxdyn_status maxdyn_builder_set_jointed_bodies_collide(struct maxdyn_builder *b
 // `builder` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_builder_get_shape_count(const struct maxdyn_builder *builder, int32_t *out);
 
+// ================================================================================================
+// Builder from URDF (src/capi/urdf.rs)
+// ================================================================================================
+
 // The default URDF options: fixed base, fixed links merged, joint limits read, no
 // collision shapes, no ground.
 struct maxdyn_urdf_options maxdyn_urdf_options_default(void);
@@ -1024,6 +1079,10 @@ maxdyn_status maxdyn_builder_from_urdf_string_with(const char *xml,
                                                    size_t warnings_capacity,
                                                    size_t *warnings_length);
 
+// ================================================================================================
+// Model: creation and counts (src/capi/model.rs)
+// ================================================================================================
+
 // Validates and compiles the builder's mechanism into a new model in `*out`. The
 // builder is not changed and may be freed or reused afterwards. A mechanism without
 // bodies, and mimics that form a cycle (a follows b and b follows a, or longer), are
@@ -1072,6 +1131,10 @@ maxdyn_status maxdyn_model_get_loop_count(const struct maxdyn_model *model, int3
 // # Safety
 // `model` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_model_get_contact_count(const struct maxdyn_model *model, int32_t *out);
+
+// ================================================================================================
+// Model: names (src/capi/model_names.rs)
+// ================================================================================================
 
 // Copies the name of `body` ("" if unnamed) into `name` (`name_size` bytes, always
 // NUL-terminated, truncated to fit at a UTF-8 character boundary) and its full length
@@ -1140,6 +1203,10 @@ maxdyn_status maxdyn_model_find_frame(const struct maxdyn_model *model,
                                       const char *name,
                                       int32_t *out_frame);
 
+// ================================================================================================
+// Model: joint types, parents, masses, inertias (src/capi/model_structure.rs)
+// ================================================================================================
+
 // The type of `joint` (a `MAXDYN_JOINT_*` value) in `*out_type`.
 //
 // # Safety
@@ -1193,6 +1260,10 @@ maxdyn_status maxdyn_model_get_dimensions(const struct maxdyn_model *model,
                                           size_t *nv,
                                           size_t *nu);
 
+// ================================================================================================
+// Model: named frames (src/capi/model_frames.rs)
+// ================================================================================================
+
 // Number of named frames, in `*out`.
 //
 // # Safety
@@ -1216,6 +1287,10 @@ maxdyn_status maxdyn_model_get_frame_body(const struct maxdyn_model *model,
 maxdyn_status maxdyn_model_get_frame_pose(const struct maxdyn_model *model,
                                           int32_t frame,
                                           double *out_pose);
+
+// ================================================================================================
+// Model: collision shapes (src/capi/model_shapes.rs)
+// ================================================================================================
 
 // Number of collision shapes, in `*out`.
 //
@@ -1287,6 +1362,10 @@ maxdyn_status maxdyn_model_get_collision_cone(const struct maxdyn_model *model,
 maxdyn_status maxdyn_model_get_contact_capacity(const struct maxdyn_model *model,
                                                 int32_t *out_slots);
 
+// ================================================================================================
+// Model: joint limits and mimics (src/capi/model_constraints.rs)
+// ================================================================================================
+
 // Number of bounded joint coordinates (each coordinate with a finite lower or upper
 // limit counts once), in `*out`.
 //
@@ -1324,6 +1403,10 @@ maxdyn_status maxdyn_model_get_mimic(const struct maxdyn_model *model,
                                      int32_t *out_leader,
                                      double *out_multiplier,
                                      double *out_offset);
+
+// ================================================================================================
+// Sim: creation, control callback, stepping (src/capi/sim.rs)
+// ================================================================================================
 
 // Creates a sim of `model` with time step `dt` (s, in [MAXDYN_MIN_DT, MAXDYN_MAX_DT]) in `*out`, starting from the
 // bodies' initial states set on the builder. The sim shares the model: the model may be
@@ -1366,6 +1449,10 @@ maxdyn_status maxdyn_sim_step(struct maxdyn_sim *sim);
 // # Safety
 // `sim` is NULL or live.
 maxdyn_status maxdyn_sim_step_n(struct maxdyn_sim *sim, int32_t steps);
+
+// ================================================================================================
+// Sim: solver options (src/capi/options.rs)
+// ================================================================================================
 
 // The default solver options (those of a new sim).
 struct maxdyn_solver_options maxdyn_solver_options_default(void);
@@ -1440,6 +1527,10 @@ maxdyn_status maxdyn_sim_set_contact_margin(struct maxdyn_sim *sim, double margi
 // # Safety
 // `sim` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_sim_get_contact_margin(const struct maxdyn_sim *sim, double *out);
+
+// ================================================================================================
+// Sim: time, body states, joint coordinates (src/capi/sim_state.rs)
+// ================================================================================================
 
 // Simulated time (s) in `*out`: the running sum of the steps' dt, so after k steps it
 // may differ from k·dt by rounding (1.0000000000000007 s after 100 steps of 0.01 s).
@@ -1532,6 +1623,10 @@ maxdyn_status maxdyn_sim_set_joint_velocity(struct maxdyn_sim *sim,
                                             const double *values,
                                             size_t n);
 
+// ================================================================================================
+// Sim: whole-state vectors q, v, u (src/capi/sim_whole_state.rs)
+// ================================================================================================
+
 // The sizes of `maxdyn_model_get_dimensions` for the sim's model (whose handle may be
 // freed already).
 //
@@ -1596,6 +1691,10 @@ maxdyn_status maxdyn_sim_get_joint_inputs(const struct maxdyn_sim *sim, double *
 // `sim` is NULL or live; `u` is NULL or `n` doubles.
 maxdyn_status maxdyn_sim_set_joint_inputs(struct maxdyn_sim *sim, const double *u, size_t n);
 
+// ================================================================================================
+// Sim: assembled start (src/capi/sim_assemble.rs)
+// ================================================================================================
+
 // Places every body so that every joint holds, at the current configuration and at the
 // one the next step predicts (so velocities satisfy the joints too): tree bodies from
 // their parents at the joint coordinates and rates their current poses give, then
@@ -1615,6 +1714,10 @@ maxdyn_status maxdyn_sim_assemble(struct maxdyn_sim *sim, double *out_violation)
 maxdyn_status maxdyn_sim_get_joint_violation(const struct maxdyn_sim *sim,
                                              int32_t *out_joint,
                                              double *out_violation);
+
+// ================================================================================================
+// Sim: exact state and copies (src/capi/sim_snapshot.rs)
+// ================================================================================================
 
 // The length (in doubles) of this sim's exact state, in `*n`. It depends on the model
 // only (bodies, joints, contacts, limits, and the contact slots of its capacity,
@@ -1653,6 +1756,10 @@ maxdyn_status maxdyn_sim_set_state(struct maxdyn_sim *sim, const double *in, siz
 // # Safety
 // `sim` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_sim_copy(const struct maxdyn_sim *sim, struct maxdyn_sim **out);
+
+// ================================================================================================
+// Sim: kinematics (poses, twists, Jacobians) (src/capi/sim_kinematics.rs)
+// ================================================================================================
 
 // Number of velocities (Jacobian columns) in `coords`, in `*out`: 6 per floating base
 // plus every joint's free directions (minimal, nv) or 6 per body (maximal).
@@ -1734,6 +1841,10 @@ maxdyn_status maxdyn_sim_get_point_jacobian(const struct maxdyn_sim *sim,
                                             double *out,
                                             size_t n);
 
+// ================================================================================================
+// Sim: dynamics terms (mass matrix, bias forces, inverse dynamics) (src/capi/sim_dynamics.rs)
+// ================================================================================================
+
 // The joint-space mass matrix M(q) into `out`, n × n row-major (`n_out` = n²).
 //
 // # Safety
@@ -1770,6 +1881,10 @@ maxdyn_status maxdyn_sim_inverse_dynamics(const struct maxdyn_sim *sim,
 maxdyn_status maxdyn_sim_get_minimal_velocities(const struct maxdyn_sim *sim,
                                                 double *out,
                                                 size_t n);
+
+// ================================================================================================
+// Sim: step derivatives (linearization) (src/capi/sim_derivatives.rs)
+// ================================================================================================
 
 // The sizes of a linearization x_{k+1} = f(x_k, u_k) in `coords` into `*nx` and `*nu`.
 // `MAXDYN_COORDS_MINIMAL`: x is each floating base's tangent (6: a move along, then a
@@ -1850,6 +1965,10 @@ maxdyn_status maxdyn_sim_linearize_differences(const struct maxdyn_sim *sim,
                                                double *a,
                                                double *b);
 
+// ================================================================================================
+// Sim: joint inputs and body wrenches (src/capi/sim_inputs.rs)
+// ================================================================================================
+
 // Applies a force (world frame, N, through the centre of mass) and a torque (body
 // frame, N·m) to a body. They act on every following step until changed.
 //
@@ -1901,6 +2020,10 @@ maxdyn_status maxdyn_sim_set_body_wrench(struct maxdyn_sim *sim,
 // `sim` is NULL or live.
 maxdyn_status maxdyn_sim_clear_inputs(struct maxdyn_sim *sim);
 
+// ================================================================================================
+// Sim: contact results (src/capi/sim_contacts.rs)
+// ================================================================================================
+
 // Copies a contact's state to `out` (`MAXDYN_CONTACT_SIZE` = 5 doubles): the gap (m) at
 // the current configuration (negative: penetration), then the normal force (N, ≥ 0) and
 // the friction force (3, N, world frame) of the last step, acting on the contact's body
@@ -1910,6 +2033,10 @@ maxdyn_status maxdyn_sim_clear_inputs(struct maxdyn_sim *sim);
 // # Safety
 // `sim` is NULL or live; `out` is NULL or 5 writable doubles.
 maxdyn_status maxdyn_sim_get_contact(const struct maxdyn_sim *sim, int32_t contact, double *out);
+
+// ================================================================================================
+// Sim: contacts between collision shapes (src/capi/sim_shape_contacts.rs)
+// ================================================================================================
 
 // The number of contact points between collision shapes after the last step (0 before
 // the first step), into `*out`.
@@ -1937,6 +2064,10 @@ maxdyn_status maxdyn_sim_get_shape_contacts(const struct maxdyn_sim *sim,
                                             struct maxdyn_shape_contact *out_contacts,
                                             size_t capacity,
                                             size_t *written);
+
+// ================================================================================================
+// Sim: joint-limit and mimic results (src/capi/sim_limits.rs)
+// ================================================================================================
 
 // Writes the number of limits (bounded joint coordinates) to `out_count`.
 //
@@ -1968,6 +2099,10 @@ maxdyn_status maxdyn_sim_get_limit_violation(const struct maxdyn_sim *sim, doubl
 // # Safety
 // `sim` is NULL or live; the out-pointer is NULL or writable.
 maxdyn_status maxdyn_sim_get_mimic_violation(const struct maxdyn_sim *sim, double *out_violation);
+
+// ================================================================================================
+// Sim: step statistics, energy, constraint diagnostics (src/capi/diagnostics.rs)
+// ================================================================================================
 
 // Statistics of the last step (successful or not) in `*out`; all zero before the first.
 //
@@ -2053,6 +2188,10 @@ maxdyn_status maxdyn_sim_get_deepest_penetration(const struct maxdyn_sim *sim, d
 // `sim` is NULL or live; `out` is NULL or writable.
 maxdyn_status maxdyn_sim_get_resolved_penetration(const struct maxdyn_sim *sim, double *out);
 
+// ================================================================================================
+// Sim: step statistics at the caller's struct size (src/capi/step_stats_sized.rs)
+// ================================================================================================
+
 // As `maxdyn_sim_get_step_stats`, writing only the first `out_size` bytes of the
 // struct (pass `sizeof(maxdyn_step_stats)` of the header you compiled against); the
 // bytes beyond are untouched. Fields are only ever added at the end, so this call stays
@@ -2065,6 +2204,10 @@ maxdyn_status maxdyn_sim_get_resolved_penetration(const struct maxdyn_sim *sim, 
 maxdyn_status maxdyn_sim_get_step_stats_sized(const struct maxdyn_sim *sim,
                                               struct maxdyn_step_stats *out,
                                               size_t out_size);
+
+// ================================================================================================
+// Recorder: trajectories for the viewer (src/capi/recorder.rs)
+// ================================================================================================
 
 // Creates (or truncates) the file at `path` (NUL-terminated) and writes the header of
 // `sim`'s model: bodies, joints and the shapes to draw. A file that cannot be created
@@ -2098,6 +2241,10 @@ maxdyn_status maxdyn_recorder_add_frame(struct maxdyn_recorder *recorder,
 // # Safety
 // `recorder` is NULL or from `maxdyn_sim_record_open` and not closed yet.
 maxdyn_status maxdyn_recorder_close(struct maxdyn_recorder *recorder);
+
+// ================================================================================================
+// Batch: many sims on a thread pool (src/capi/batch.rs)
+// ================================================================================================
 
 // Creates a batch of `n_sims` sims of `model` with time step `dt` (> 0, s), all at
 // the bodies' initial states, stepped on `n_threads` threads (0: the machine's
@@ -2184,46 +2331,63 @@ maxdyn_status maxdyn_batch_clear_failure(struct maxdyn_batch *batch, size_t inde
 // `batch` is NULL or live; `out` is NULL or `n` writable doubles.
 maxdyn_status maxdyn_batch_get_body_states(const struct maxdyn_batch *batch, double *out, size_t n);
 
+// ================================================================================================
+// Deprecated names (aliases of the maxdyn_<object>_get_<thing> functions) (src/capi/deprecated.rs)
+// ================================================================================================
+
 // Deprecated alias of `maxdyn_builder_get_body_count`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_builder_get_body_count`.
-maxdyn_status maxdyn_builder_body_count(const struct maxdyn_builder *builder, int32_t *out);
+MAXDYN_DEPRECATED("use maxdyn_builder_get_body_count")
+maxdyn_status maxdyn_builder_body_count(const struct maxdyn_builder *builder,
+                                        int32_t *out);
 
 // Deprecated alias of `maxdyn_builder_get_joint_count`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_builder_get_joint_count`.
-maxdyn_status maxdyn_builder_joint_count(const struct maxdyn_builder *builder, int32_t *out);
+MAXDYN_DEPRECATED("use maxdyn_builder_get_joint_count")
+maxdyn_status maxdyn_builder_joint_count(const struct maxdyn_builder *builder,
+                                         int32_t *out);
 
 // Deprecated alias of `maxdyn_builder_get_spring_count`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_builder_get_spring_count`.
-maxdyn_status maxdyn_builder_spring_count(const struct maxdyn_builder *builder, int32_t *out);
+MAXDYN_DEPRECATED("use maxdyn_builder_get_spring_count")
+maxdyn_status maxdyn_builder_spring_count(const struct maxdyn_builder *builder,
+                                          int32_t *out);
 
 // Deprecated alias of `maxdyn_builder_get_contact_count`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_builder_get_contact_count`.
-maxdyn_status maxdyn_builder_contact_count(const struct maxdyn_builder *builder, int32_t *out);
+MAXDYN_DEPRECATED("use maxdyn_builder_get_contact_count")
+maxdyn_status maxdyn_builder_contact_count(const struct maxdyn_builder *builder,
+                                           int32_t *out);
 
 // Deprecated alias of `maxdyn_model_get_body_count`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_model_get_body_count`.
-maxdyn_status maxdyn_model_body_count(const struct maxdyn_model *model, int32_t *out);
+MAXDYN_DEPRECATED("use maxdyn_model_get_body_count")
+maxdyn_status maxdyn_model_body_count(const struct maxdyn_model *model,
+                                      int32_t *out);
 
 // Deprecated alias of `maxdyn_model_get_joint_count`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_model_get_joint_count`.
-maxdyn_status maxdyn_model_joint_count(const struct maxdyn_model *model, int32_t *out);
+MAXDYN_DEPRECATED("use maxdyn_model_get_joint_count")
+maxdyn_status maxdyn_model_joint_count(const struct maxdyn_model *model,
+                                       int32_t *out);
 
 // Deprecated alias of `maxdyn_model_get_joint_dof`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_model_get_joint_dof`.
+MAXDYN_DEPRECATED("use maxdyn_model_get_joint_dof")
 maxdyn_status maxdyn_model_joint_dof(const struct maxdyn_model *model,
                                      int32_t joint,
                                      int32_t *out_dof);
@@ -2232,36 +2396,48 @@ maxdyn_status maxdyn_model_joint_dof(const struct maxdyn_model *model,
 //
 // # Safety
 // As `maxdyn_model_get_loop_count`.
-maxdyn_status maxdyn_model_loop_count(const struct maxdyn_model *model, int32_t *out);
+MAXDYN_DEPRECATED("use maxdyn_model_get_loop_count")
+maxdyn_status maxdyn_model_loop_count(const struct maxdyn_model *model,
+                                      int32_t *out);
 
 // Deprecated alias of `maxdyn_model_get_contact_count`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_model_get_contact_count`.
-maxdyn_status maxdyn_model_contact_count(const struct maxdyn_model *model, int32_t *out);
+MAXDYN_DEPRECATED("use maxdyn_model_get_contact_count")
+maxdyn_status maxdyn_model_contact_count(const struct maxdyn_model *model,
+                                         int32_t *out);
 
 // Deprecated alias of `maxdyn_sim_get_energy`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_sim_get_energy`.
-maxdyn_status maxdyn_sim_energy(const struct maxdyn_sim *sim, double *kinetic, double *potential);
+MAXDYN_DEPRECATED("use maxdyn_sim_get_energy")
+maxdyn_status maxdyn_sim_energy(const struct maxdyn_sim *sim,
+                                double *kinetic,
+                                double *potential);
 
 // Deprecated alias of `maxdyn_sim_get_spring_energy`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_sim_get_spring_energy`.
-maxdyn_status maxdyn_sim_spring_energy(const struct maxdyn_sim *sim, double *out);
+MAXDYN_DEPRECATED("use maxdyn_sim_get_spring_energy")
+maxdyn_status maxdyn_sim_spring_energy(const struct maxdyn_sim *sim,
+                                       double *out);
 
 // Deprecated alias of `maxdyn_sim_get_constraint_violation`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_sim_get_constraint_violation`.
-maxdyn_status maxdyn_sim_constraint_violation(const struct maxdyn_sim *sim, double *out);
+MAXDYN_DEPRECATED("use maxdyn_sim_get_constraint_violation")
+maxdyn_status maxdyn_sim_constraint_violation(const struct maxdyn_sim *sim,
+                                              double *out);
 
 // Deprecated alias of `maxdyn_sim_get_constraint_rank`; kept for existing code.
 //
 // # Safety
 // As `maxdyn_sim_get_constraint_rank`.
+MAXDYN_DEPRECATED("use maxdyn_sim_get_constraint_rank")
 maxdyn_status maxdyn_sim_constraint_rank(const struct maxdyn_sim *sim,
                                          int32_t *rows,
                                          int32_t *rank,

@@ -6,7 +6,8 @@
 //! its status (so no NaN is ever returned with OK), no query that returns OK writes a
 //! non-finite number (kinematics, dynamics terms, derivatives, state), every object is
 //! freed (live count 0), every refusal's message names only parameters of its function
-//! (as include/maxdyn.h declares them), and no sequence takes more than 20 s (a hang).
+//! (as include/maxdyn.h declares them), and every sequence finishes (the slowest one's
+//! time is printed, not asserted: a wall-clock limit depends on the machine's load).
 //! The derivative calls are drawn rarely (a linearization by differences costs 2 (nx +
 //! nu) steps; the models have at most 4 bodies); the difference step is sometimes one of
 //! its edge values (NaN, ±∞, 0, 1e-20, the ends of its range, 1000). Issue 30's surfaces
@@ -659,7 +660,6 @@ fn random_call_sequences_never_panic_nor_leave_a_non_finite_state() {
     );
     assert_eq!(c.internal, 0, "a call panicked");
     assert!(c.foreign.is_empty(), "messages naming arguments their function does not have: {:#?}", c.foreign);
-    assert!(slowest < std::time::Duration::from_secs(20), "a sequence took {:.1} s (a hang)", slowest.as_secs_f64());
     assert!(c.failed_writes > 0 && c.batches > 0, "the sequences reach the recorder's failed writes and the batches");
     // measured: 1785 sims and 1111 ok steps of 2000 sequences (seed 1)
     assert!(c.sims > sequences / 2 && c.steps_ok > sequences / 3, "the sequences reach the step: {} sims, {} ok steps", c.sims, c.steps_ok);

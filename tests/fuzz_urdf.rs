@@ -5,8 +5,10 @@
 //! and stepped a few times. Issue 30's surfaces: names made empty or blank, elements given
 //! 64, 65, 1000 or 100 000 attributes (beyond 64 they are refused before the XML parser),
 //! and a quarter of the mutants loaded through the C entry `maxdyn_builder_from_urdf_string`
-//! (its refusals name only its parameters). Holds: no panic, no hang (each mutant < 20 s),
-//! no step returns OK with a non-finite state. The counts are printed.
+//! (its refusals name only its parameters). Holds: no panic, no step returns OK with a
+//! non-finite state, and every mutant finishes (a hang keeps the test from finishing; the
+//! slowest mutant's time is printed, not asserted: a wall-clock limit fails on a loaded
+//! machine and passes a slow regression on a fast one). The counts are printed.
 //!
 //! 2000 mutants by default (~2 s in a debug build); `MAXDYN_FUZZ_URDFS=10000`
 //! and `MAXDYN_FUZZ_SEED=k` for longer runs (docs/RELIABILITY.md records them).
@@ -26,7 +28,6 @@ mod capi_helpers;
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/models");
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus");
-const HANG: Duration = Duration::from_secs(20);
 
 #[path = "common/rng.rs"]
 mod rng;
@@ -173,7 +174,6 @@ struct Counts {
     steps_failed: usize,
     nan_with_ok: usize,
     panics: usize,
-    hangs: usize,
     /// Mutants loaded through the C entry, and its refusals that were internal errors or
     /// named an argument it does not have.
     c_loads: usize,
@@ -272,13 +272,10 @@ fn mutated_urdfs_never_panic_hang_or_step_ok_into_nan() {
                 std::fs::write(format!("{}/fuzz_urdf_panic_{seed}_{k}.urdf", std::env::temp_dir().display()), &text).ok();
             }
         }
-        if took > HANG {
-            counts.hangs += 1;
-        }
     }
     let _ = std::panic::take_hook();
     println!("URDF fuzz, seed {seed}, {} seed files: {counts:?}", seeds.len());
     println!("  {:.1} s in all, slowest mutant {:.2} s", start.elapsed().as_secs_f64(), slowest.as_secs_f64());
-    assert_eq!((counts.panics, counts.hangs, counts.nan_with_ok, counts.c_bad_refusals), (0, 0, 0, 0), "{counts:?}");
+    assert_eq!((counts.panics, counts.nan_with_ok, counts.c_bad_refusals), (0, 0, 0), "{counts:?}");
     assert!(counts.refused > 0 && counts.steps_ok > 0, "the mutants reach both the refusals and the steps: {counts:?}");
 }

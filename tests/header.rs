@@ -21,7 +21,114 @@ fn generate() -> String {
         .expect("cbindgen generate");
     let mut out = Vec::new();
     bindings.write(&mut out);
-    String::from_utf8(out).expect("utf-8 header")
+    with_dividers(&String::from_utf8(out).expect("utf-8 header"))
+}
+
+/// The header's sections: one per file of `src/capi` that exports functions, in the
+/// order of `src/capi/mod.rs` (which is the header's), with the title its divider shows.
+/// A new file with functions must be named here (`generate` fails naming it).
+const SECTIONS: [(&str, &str); 34] = [
+    ("status", "Status codes"),
+    ("error", "Errors: the last error message"),
+    ("version", "Version"),
+    ("builder", "Builder: bodies, joints, gravity"),
+    ("builder_names", "Builder: names of bodies and joints"),
+    ("builder_constraints", "Builder: joint limits, mimic joints, frames"),
+    ("builder_forces", "Builder: springs and dampers"),
+    ("builder_contacts", "Builder: point and sphere contacts, friction cones"),
+    ("builder_collision", "Builder: collision shapes and their filters"),
+    ("urdf", "Builder from URDF"),
+    ("model", "Model: creation and counts"),
+    ("model_names", "Model: names"),
+    ("model_structure", "Model: joint types, parents, masses, inertias"),
+    ("model_frames", "Model: named frames"),
+    ("model_shapes", "Model: collision shapes"),
+    ("model_constraints", "Model: joint limits and mimics"),
+    ("sim", "Sim: creation, control callback, stepping"),
+    ("options", "Sim: solver options"),
+    ("sim_state", "Sim: time, body states, joint coordinates"),
+    ("sim_whole_state", "Sim: whole-state vectors q, v, u"),
+    ("sim_assemble", "Sim: assembled start"),
+    ("sim_snapshot", "Sim: exact state and copies"),
+    ("sim_kinematics", "Sim: kinematics (poses, twists, Jacobians)"),
+    ("sim_dynamics", "Sim: dynamics terms (mass matrix, bias forces, inverse dynamics)"),
+    ("sim_derivatives", "Sim: step derivatives (linearization)"),
+    ("sim_inputs", "Sim: joint inputs and body wrenches"),
+    ("sim_contacts", "Sim: contact results"),
+    ("sim_shape_contacts", "Sim: contacts between collision shapes"),
+    ("sim_limits", "Sim: joint-limit and mimic results"),
+    ("diagnostics", "Sim: step statistics, energy, constraint diagnostics"),
+    ("step_stats_sized", "Sim: step statistics at the caller's struct size"),
+    ("recorder", "Recorder: trajectories for the viewer"),
+    ("batch", "Batch: many sims on a thread pool"),
+    ("deprecated", "Deprecated names (aliases of the maxdyn_<object>_get_<thing> functions)"),
+];
+
+fn divider(title: &str) -> String {
+    let rule = format!("// {}", "=".repeat(96));
+    format!("{rule}\n// {title}\n{rule}\n\n")
+}
+
+/// The file of `src/capi` that defines each exported function.
+fn function_files() -> std::collections::BTreeMap<String, String> {
+    let mut files = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(manifest_dir().join("src/capi")).expect("src/capi") {
+        let path = entry.unwrap().path();
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (i, _) in text.match_indices("extern \"C\" fn maxdyn_") {
+            let name: String = text[i + "extern \"C\" fn ".len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            files.insert(name, stem.clone());
+        }
+    }
+    files
+}
+
+/// cbindgen's header with a divider before the constants, the types and each file's
+/// functions. Items are separated by blank lines; an item's function is the first
+/// `maxdyn_…(` outside its comment lines.
+fn with_dividers(header: &str) -> String {
+    let files = function_files();
+    let (mut constants, mut types) = (false, false);
+    let mut file = String::new();
+    let mut out = String::new();
+    for item in header.split_inclusive("\n\n") {
+        let code: Vec<&str> = item
+            .lines()
+            .filter(|l| {
+                let t = l.trim_start();
+                !(t.starts_with("//") || t.starts_with("/*") || t.starts_with('*'))
+            })
+            .collect();
+        if !constants && code.iter().any(|l| l.starts_with("#define MAXDYN_VERSION_MAJOR")) {
+            constants = true;
+            out += &divider("Constants");
+        } else if !types && code.iter().any(|l| l.starts_with("enum ") || l.starts_with("typedef ")) {
+            types = true;
+            out += &divider("Types");
+        } else if let Some(name) = code.iter().find_map(|l| declared_function(l)) {
+            let f = files.get(&name).unwrap_or_else(|| panic!("{name}: no file of src/capi defines it"));
+            if *f != file {
+                let title = SECTIONS.iter().find(|(s, _)| s == f).unwrap_or_else(|| panic!("src/capi/{f}.rs has no section title in tests/header.rs SECTIONS")).1;
+                out += &divider(&format!("{title} (src/capi/{f}.rs)"));
+                file = f.clone();
+            }
+        }
+        out += item;
+    }
+    out
+}
+
+/// The function a declaration line names: `maxdyn_…(` not preceded by `(*` (a function
+/// pointer).
+fn declared_function(line: &str) -> Option<String> {
+    if line.starts_with('#') {
+        return None;
+    }
+    line.match_indices("maxdyn_").find_map(|(i, _)| {
+        let name: String = line[i..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        (line[i + name.len()..].starts_with('(') && !line[..i].ends_with("(*")).then_some(name)
+    })
 }
 
 #[test]
@@ -138,8 +245,9 @@ fn version_macros_and_runtime_version_match_cargo_toml() {
 }
 
 /// A C program calling every deprecated name beside its `get_` function: the old names
-/// compile against the header (C99, -Werror), link against the library and give the
-/// same values. It also passes `maxdyn_solver_options` across the ABI both ways.
+/// compile against the header (C99, warnings on but not errors: each old name is declared
+/// deprecated), link against the library and give the same values. It also passes
+/// `maxdyn_solver_options` across the ABI both ways.
 const DEPRECATED_NAMES_C: &str = r#"
 #include <stdio.h>
 #include <string.h>
@@ -229,10 +337,57 @@ fn deprecated_names_compile_link_and_match_in_c() {
     let src = dir.join("deprecated_names.c");
     let exe = dir.join("deprecated_names");
     std::fs::write(&src, DEPRECATED_NAMES_C).unwrap();
-    compile_c_program(&src, &exe, false);
+    let warnings = compile_c_program_warnings(&src, &exe);
+    println!("{warnings}");
+    // the compiler warns at every deprecated call, naming the old function and the new
+    // one (the note), and at nothing else
+    let deprecated = deprecated_aliases();
+    assert_eq!(deprecated.len(), 13, "deprecated aliases in src/capi/deprecated.rs: {deprecated:?}");
+    for (old, new) in &deprecated {
+        let warned = warnings.lines().any(|l| l.contains("warning:") && l.contains(&format!("'{old}' is deprecated")) && l.contains(&format!("use {new}")));
+        assert!(warned, "no deprecation warning for {old} (replacement {new}):\n{warnings}");
+    }
+    let count = warnings.lines().filter(|l| l.contains("warning:")).count();
+    let calls = warnings.lines().filter(|l| l.contains("warning:") && l.contains("is deprecated")).count();
+    assert_eq!(count, calls, "warnings other than deprecations:\n{warnings}");
     let out = Command::new(&exe).env("LD_LIBRARY_PATH", lib_dir(&lib)).output().expect("run deprecated_names");
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{stdout}");
     assert!(out.status.success(), "deprecated_names failed: {stdout}");
     assert!(stdout.contains("deprecated names: 0 failures"), "{stdout}");
+}
+
+/// The deprecated aliases and their replacements, from the `#[deprecated(note = "use …")]`
+/// attributes of src/capi/deprecated.rs.
+fn deprecated_aliases() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(manifest_dir().join("src/capi/deprecated.rs")).unwrap();
+    let mut pairs = Vec::new();
+    let mut note: Option<String> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("#[deprecated(note = \"use ") {
+            note = Some(rest.trim_end_matches("\")]").to_string());
+        } else if let (Some(i), Some(new)) = (line.find("extern \"C\" fn "), note.as_ref()) {
+            let old: String = line[i + "extern \"C\" fn ".len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            pairs.push((old, new.clone()));
+            note = None;
+        }
+    }
+    pairs
+}
+
+/// Every C test and example compiled with `-Werror` includes the header: the deprecation
+/// macro must stay silent where nothing deprecated is called (`-Wall -Wextra
+/// -Wpedantic`, C99 and C++11, checked by compiling the header alone above), and the
+/// header declares each deprecated alias with it.
+#[test]
+fn header_declares_every_deprecated_alias_deprecated() {
+    let header = std::fs::read_to_string(header_path()).expect("read header");
+    for (old, new) in deprecated_aliases() {
+        let decl = format!("MAXDYN_DEPRECATED(\"use {new}\")");
+        let at = header.find(&format!(" {old}(")).unwrap_or_else(|| panic!("{old} not declared"));
+        let before = &header[..at];
+        let start = before.rfind(";\n").map_or(0, |i| i + 2);
+        assert!(before[start..].contains(&decl), "{old} is not declared with {decl}");
+    }
+    assert!(header.contains("#define MAXDYN_DEPRECATED(note) __attribute__((deprecated(note)))"));
 }

@@ -41,7 +41,8 @@ fn strip_comments(text: &str) -> String {
             cplusplus = true;
         } else if cplusplus && directive.starts_with("#endif") {
             cplusplus = false;
-        } else if !cplusplus && !directive.starts_with('#') {
+        } else if !cplusplus && !directive.starts_with('#') && !directive.starts_with("MAXDYN_DEPRECATED(") {
+            // (a deprecated alias's attribute line does not change its signature)
             kept.push(line.split("//").next().unwrap());
         }
     }

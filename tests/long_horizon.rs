@@ -12,10 +12,14 @@ use std::sync::Arc;
 
 /// A1, the three-link loop (4 revolute joints, 3 redundant rows) at dt = 0.01 for the
 /// full 600 s of the claim: the largest constraint violation over all 60 000 steps
-/// (measured 1.09e-11 m) stays below 1e-10 m, no step stalls, and the violation has no
+/// (measured 2.16e-11 m) stays below 1e-10 m, no step stalls, and the violation has no
 /// trend (the last 100 s are no worse than 10× the first 100 s). Beside it, explicit RK4
 /// in minimal coordinates (loop enforced at the acceleration level) drifts: its closure
-/// error at 600 s, measured 0.268 m, asserted within 10 %.
+/// error at 600 s, measured 0.268 m (printed). Only its magnitude is asserted (more than
+/// 0.05 m): it is the test's own integrator, and its drift depends on round-off (an
+/// independent numpy RK4 of the same equations drifts 0.16 m by 100 s and 0.20 m by
+/// 200 s, then meets a singular configuration; with the velocity terms written another
+/// way, 0.12 m and 0.25 m).
 #[test]
 fn three_link_loop_holds_its_constraints_for_600_s() {
     let mut sim = mechanisms::three_link_loop(0.01);
@@ -41,14 +45,15 @@ fn three_link_loop_holds_its_constraints_for_600_s() {
     assert!(worst < 1e-10, "violation {worst:e}");
     assert_eq!(stalls, 0);
     assert!(last <= 10.0 * first, "violation grows: {first:e} → {last:e}");
-    assert!((rk4_closure - 0.268).abs() < 0.1 * 0.268, "RK4 closure error {rk4_closure} m");
+    assert!(rk4_closure > 0.05, "RK4 closure error {rk4_closure} m");
 }
 
 /// C1, the learned gait (seed 1, `quadruped::LEARNED_SEED1`) rolled out for the paper's
 /// 10 s: measured 19.21 m walked (paper: more than 12 m), deepest foot penetration
-/// 1.4e-17 m (round-off: standing feet converge to a gap of zero). Asserted: at least the
-/// paper's 12 m and within 5 % of the measured distance (a walk over 10 000 contact steps;
-/// 5 % leaves room for round-off-level changes of the trajectory), penetration below
+/// 8.3e-17 m (round-off: standing feet converge to a gap of zero). Asserted: at least the
+/// paper's 12 m (the independent reference) and within 5 % of the measured distance (a
+/// regression guard on this engine's own trajectory: a walk over 10 000 contact steps,
+/// where 5 % leaves room for round-off-level changes), penetration below
 /// 1e-14 m (round-off of positions up to 19 m from the origin: ε·19 m ≈ 4e-15 m), every
 /// step converges.
 #[test]
@@ -62,14 +67,15 @@ fn learned_quadruped_gait_walks_19_m_in_10_s() {
     assert!((r.distance - 19.21).abs() < 0.05 * 19.21, "walked {} m (measured 19.21 m)", r.distance);
     assert!(r.max_penetration < 1e-14, "penetration {:e} m", r.max_penetration);
     assert!(r.min_trunk_z > 0.2, "trunk down to {} m", r.min_trunk_z);
-    // measured 5.2 interior-point iterations per step (warm-started; cold 15.4)
+    // measured 5.2 interior-point iterations per step (warm-started; cold 15.6)
     assert!(r.iterations as f64 <= 5.5 * r.steps as f64, "{} iterations in {} steps", r.iterations, r.steps);
 }
 
 /// The same gait on second-order friction cones (Nesterov–Todd scaled) for 10 s: every
 /// step converges (before the scaling, the solve jammed at step 596), measured 23.27 m
 /// walked (the exact cone grips better than its 4-direction linearization), penetration
-/// at round-off, 14.2 iterations per step.
+/// at round-off (1.5e-14 m), 14.0 iterations per step. Independent reference: the paper's more than
+/// 12 m; the 23.27 m is a regression guard on this engine's own trajectory (5 %).
 #[test]
 fn learned_quadruped_gait_runs_10_s_on_second_order_cones() {
     let q = quadruped::Quadruped::load_with_cone(ConeType::Nonlinear);
@@ -77,6 +83,7 @@ fn learned_quadruped_gait_runs_10_s_on_second_order_cones() {
     println!("learned gait 10 s, second-order cones: {}", r.summary());
     assert!(r.failure.is_none(), "{:?}", r.failure);
     assert_eq!(r.steps, 10_000);
+    assert!(r.distance > 12.0, "paper: more than 12 m; walked {} m", r.distance);
     assert!((r.distance - 23.27).abs() < 0.05 * 23.27, "walked {} m (measured 23.27 m)", r.distance);
     // a closed foot's gap is zero to what its row resolves, tolerance × dt = 1e-13 m
     // (measured 1.5e-14 m with the active-set polish; 1e-14 before, the barrier's gaps)
@@ -103,7 +110,11 @@ fn exo(p: exoskeleton::Patient, scale: f64) -> exoskeleton::Rollout {
 /// the paper meets there (measured 1.2 % over: our cuff springs, offsets and the PD's
 /// rate term are the SCENARIOS model, not the paper's unpublished one, and a hand-tuned
 /// scale need not sit at the threshold). The loops hold to round-off at every step
-/// (measured 5.6e-16; bound 1e-14) in 2.0 Newton iterations per step (bound 2.2).
+/// (measured up to 6.0e-15; bound 1e-14) in 1.5–1.7 Newton iterations per step (bound
+/// 2.2). The
+/// independent references are the paper's results (both patients against the limit, at
+/// either gain); the peak torques 3.966, 7.116 and 5.06 N·m are regression guards on this
+/// engine's own trajectories (the paper publishes no peaks, and its model differs).
 #[test]
 fn exoskeleton_gain_threshold_matches_the_paper() {
     use exoskeleton::{Patient, TORQUE_LIMIT};
@@ -113,6 +124,10 @@ fn exoskeleton_gain_threshold_matches_the_paper() {
     let spastic = exo(Patient::Spastic, 1.0);
     assert!(healthy.max_elbow_torque <= TORQUE_LIMIT && spastic.max_elbow_torque > TORQUE_LIMIT);
     assert!((healthy.max_elbow_torque - 3.966).abs() < 0.02, "{}", healthy.max_elbow_torque);
+    // the healthy peak is the derivative term's start-up kick, 5·π/4 N·m in closed form
+    // (tests/applications/exoskeleton.rs): measured 1.0 % above it
+    let kick = 5.0 * std::f64::consts::FRAC_PI_4;
+    assert!((healthy.max_elbow_torque - kick).abs() < 0.02 * kick, "{} vs the kick {kick}", healthy.max_elbow_torque);
     assert!((spastic.max_elbow_torque - 7.116).abs() < 0.05, "{}", spastic.max_elbow_torque);
     for r in [&healthy, &spastic] {
         assert!(r.max_violation < 1e-14, "violation {:e}", r.max_violation);
@@ -135,8 +150,9 @@ fn exoskeleton_gain_threshold_matches_the_paper() {
 
 /// B2, the sphere chain on the ground (r = 0.25, μ = 1, linear cone, dt = 0.01, 500
 /// steps), at every n from 1 to 32 and at 48, 64, 96 and 128 (and the benchmark's third
-/// start at 128): every step succeeds (split where Newton finds no full step) and no sphere ever penetrates the ground: measured,
-/// every gap ≥ 0 at every step for every n; bound 1e-12 m (round-off). (All 128 sizes:
+/// start at 128): every step succeeds (split where Newton finds no full step) and no
+/// sphere sinks into the ground beyond 1e-12 m: measured, the deepest 9.9e-13 m (n = 3)
+/// over every step of every n. (All 128 sizes:
 /// `cargo run --release --example diag_chain`, printed.)
 #[test]
 fn sphere_chain_never_penetrates_for_any_size() {

@@ -20,6 +20,7 @@ use super::status::maxdyn_status;
 ///
 /// # Safety
 /// As `maxdyn_builder_get_body_count`.
+#[deprecated(note = "use maxdyn_builder_get_body_count")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_builder_body_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
     maxdyn_builder_get_body_count(builder, out)
@@ -29,6 +30,7 @@ pub unsafe extern "C" fn maxdyn_builder_body_count(builder: *const maxdyn_builde
 ///
 /// # Safety
 /// As `maxdyn_builder_get_joint_count`.
+#[deprecated(note = "use maxdyn_builder_get_joint_count")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_builder_joint_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
     maxdyn_builder_get_joint_count(builder, out)
@@ -38,6 +40,7 @@ pub unsafe extern "C" fn maxdyn_builder_joint_count(builder: *const maxdyn_build
 ///
 /// # Safety
 /// As `maxdyn_builder_get_spring_count`.
+#[deprecated(note = "use maxdyn_builder_get_spring_count")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_builder_spring_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
     maxdyn_builder_get_spring_count(builder, out)
@@ -47,6 +50,7 @@ pub unsafe extern "C" fn maxdyn_builder_spring_count(builder: *const maxdyn_buil
 ///
 /// # Safety
 /// As `maxdyn_builder_get_contact_count`.
+#[deprecated(note = "use maxdyn_builder_get_contact_count")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_builder_contact_count(builder: *const maxdyn_builder, out: *mut i32) -> maxdyn_status {
     maxdyn_builder_get_contact_count(builder, out)
@@ -56,6 +60,7 @@ pub unsafe extern "C" fn maxdyn_builder_contact_count(builder: *const maxdyn_bui
 ///
 /// # Safety
 /// As `maxdyn_model_get_body_count`.
+#[deprecated(note = "use maxdyn_model_get_body_count")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_model_body_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
     maxdyn_model_get_body_count(model, out)
@@ -65,6 +70,7 @@ pub unsafe extern "C" fn maxdyn_model_body_count(model: *const maxdyn_model, out
 ///
 /// # Safety
 /// As `maxdyn_model_get_joint_count`.
+#[deprecated(note = "use maxdyn_model_get_joint_count")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_model_joint_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
     maxdyn_model_get_joint_count(model, out)
@@ -74,6 +80,7 @@ pub unsafe extern "C" fn maxdyn_model_joint_count(model: *const maxdyn_model, ou
 ///
 /// # Safety
 /// As `maxdyn_model_get_joint_dof`.
+#[deprecated(note = "use maxdyn_model_get_joint_dof")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_model_joint_dof(model: *const maxdyn_model, joint: i32, out_dof: *mut i32) -> maxdyn_status {
     maxdyn_model_get_joint_dof(model, joint, out_dof)
@@ -83,6 +90,7 @@ pub unsafe extern "C" fn maxdyn_model_joint_dof(model: *const maxdyn_model, join
 ///
 /// # Safety
 /// As `maxdyn_model_get_loop_count`.
+#[deprecated(note = "use maxdyn_model_get_loop_count")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_model_loop_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
     maxdyn_model_get_loop_count(model, out)
@@ -92,6 +100,7 @@ pub unsafe extern "C" fn maxdyn_model_loop_count(model: *const maxdyn_model, out
 ///
 /// # Safety
 /// As `maxdyn_model_get_contact_count`.
+#[deprecated(note = "use maxdyn_model_get_contact_count")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_model_contact_count(model: *const maxdyn_model, out: *mut i32) -> maxdyn_status {
     maxdyn_model_get_contact_count(model, out)
@@ -101,6 +110,7 @@ pub unsafe extern "C" fn maxdyn_model_contact_count(model: *const maxdyn_model, 
 ///
 /// # Safety
 /// As `maxdyn_sim_get_energy`.
+#[deprecated(note = "use maxdyn_sim_get_energy")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_energy(sim: *const maxdyn_sim, kinetic: *mut f64, potential: *mut f64) -> maxdyn_status {
     maxdyn_sim_get_energy(sim, kinetic, potential)
@@ -110,6 +120,7 @@ pub unsafe extern "C" fn maxdyn_sim_energy(sim: *const maxdyn_sim, kinetic: *mut
 ///
 /// # Safety
 /// As `maxdyn_sim_get_spring_energy`.
+#[deprecated(note = "use maxdyn_sim_get_spring_energy")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_spring_energy(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
     maxdyn_sim_get_spring_energy(sim, out)
@@ -119,6 +130,7 @@ pub unsafe extern "C" fn maxdyn_sim_spring_energy(sim: *const maxdyn_sim, out: *
 ///
 /// # Safety
 /// As `maxdyn_sim_get_constraint_violation`.
+#[deprecated(note = "use maxdyn_sim_get_constraint_violation")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_constraint_violation(sim: *const maxdyn_sim, out: *mut f64) -> maxdyn_status {
     maxdyn_sim_get_constraint_violation(sim, out)
@@ -128,6 +140,7 @@ pub unsafe extern "C" fn maxdyn_sim_constraint_violation(sim: *const maxdyn_sim,
 ///
 /// # Safety
 /// As `maxdyn_sim_get_constraint_rank`.
+#[deprecated(note = "use maxdyn_sim_get_constraint_rank")]
 #[no_mangle]
 pub unsafe extern "C" fn maxdyn_sim_constraint_rank(
     sim: *const maxdyn_sim,

@@ -105,8 +105,8 @@ fn cylinder_rolls_down_an_incline_without_sinking() {
     println!("incline: deepest {deepest:e} m, normal force off by {worst_force:e} relative, ω r {speed} m/s after 1 s");
     // measured: 1.4e-16 m and 3.2e-11 relative (a rim point held in the body: 2.5e-5 m,
     // and 1.7 relative at a step where the rim point changed)
-    assert!(deepest < 1e-12, "sank {deepest:e} m");
-    assert!(worst_force < 1e-9, "normal force off by {worst_force:e}");
+    assert!(deepest < 1e-15, "sank {deepest:e} m (round-off of positions near 1 m)");
+    assert!(worst_force < 3e-10, "normal force off by {worst_force:e}");
     // and it rolled: a = g sin θ / (1 + I_axis/(m r²)) = 2.236 m/s² (the scheme lags by dt)
     assert!(speed.abs() > 2.2, "ω r {speed}");
 }

@@ -78,7 +78,7 @@ fn run_two_seconds(sim: &mut Sim, n: usize) -> Run {
 /// first step returned OK with ±100 m/s for three and ±198 m/s for five, kinetic energy
 /// 0 → 1e4 J). Now the first step projects them apart in one round (a row along x, one
 /// metre apart) and every step of 2 s is OK with no kinetic energy: measured, after the
-/// first step 5.8e-15 / 2.0e-14 / 4.9e-14 J, at most 2.7e-13 / 3.7e-13 / 1.7e-10 J over
+/// first step 5.8e-15 / 2.0e-14 / 4.9e-14 J, at most 3.0e-13 / 3.7e-13 / 1.4e-12 J over
 /// the run.
 ///
 /// The bar "kinetic energy ≤ the work gravity did + 1e-9 J" holds for every step
@@ -107,15 +107,16 @@ fn coincident_boxes_are_separated_without_kinetic_energy() {
         );
         assert_eq!((depth, rounds), (1.0, 1), "{n} boxes: one metre deep, one round");
         // measured 5.8e-15, 2.0e-14, 4.9e-14 J
-        assert!(run.first_kinetic < 1e-12, "{n} boxes: kinetic after the first step {:e}", run.first_kinetic);
-        // the bar, where gravity's work is positive (measured 2.7e-13, 3.7e-13,
-        // 1.7e-10 J)
-        assert!(run.kinetic_over_fall < 1e-9, "{n} boxes: kinetic above gravity's work {:e}", run.kinetic_over_fall);
-        // resting on the ground: measured 0 … 5.4e-9, 4.7e-9, 3.3e-8 m (the control 5.5e-9,
-        // 4.7e-9, 3.9e-9 m: neighbours' side friction carries part of a box's weight)
-        assert!(run.sink > -1e-9 && run.rise < 1e-7, "{n} boxes: centres {:e} .. {:e} m from rest", run.sink, run.rise);
-        // measured 4.9e-7, 4.4e-7, 6.4e-6 m/s (the control 5.0e-7, 4.6e-7, 3.3e-7)
-        assert!(run.fastest < 2e-5, "{n} boxes: fastest {:e} m/s", run.fastest);
+        assert!(run.first_kinetic < 5e-13, "{n} boxes: kinetic after the first step {:e}", run.first_kinetic);
+        // the bar 1e-9 J, where gravity's work is positive (measured 3.0e-13,
+        // 3.7e-13, 1.4e-12 J)
+        assert!(run.kinetic_over_fall < 1e-11, "{n} boxes: kinetic above gravity's work {:e}", run.kinetic_over_fall);
+        // resting on the ground: measured 0 … 5.6e-9, 5.3e-9, 4.4e-9 m (the control 5.3e-9,
+        // 4.8e-9, 3.9e-9 m: neighbours' side friction carries part of a box's weight);
+        // sinking bounded by the contact tolerance
+        assert!(run.sink > -1e-9 && run.rise < 5e-8, "{n} boxes: centres {:e} .. {:e} m from rest", run.sink, run.rise);
+        // measured 5.2e-7, 4.4e-7, 3.8e-7 m/s (the control 4.4e-7, 4.6e-7, 3.2e-7)
+        assert!(run.fastest < 5e-6, "{n} boxes: fastest {:e} m/s", run.fastest);
         // a row along x, a metre apart, nothing penetrating
         let mut x: Vec<f64> = (0..n).map(|i| sim.body_state(i).unwrap()[0]).collect();
         x.sort_by(f64::total_cmp);
@@ -134,21 +135,23 @@ fn first_resolution(n: usize) -> (f64, usize) {
 
 /// 50 coincident boxes (1225 pairs, 4900 contact points at one point): the first step took
 /// 41 s on main. Now one projection round, frictionless, then the step: measured 0.42 s
-/// (test profile, shared 2-core machine). The bound here is only a sanity check; the
-/// median is `cargo bench --bench overlap`.
+/// (test profile, shared 2-core machine), printed, not asserted (a wall-clock limit
+/// depends on the machine's load; the median is `cargo bench --bench overlap`). What
+/// bounds the time is asserted: one projection round and the step's iterations.
 #[test]
 fn fifty_coincident_boxes_take_one_bounded_step() {
     let mut sim = boxes(50, false);
     let t = Instant::now();
-    sim.step().unwrap();
+    let st = sim.step().unwrap();
     let first = t.elapsed().as_secs_f64();
     let (kinetic, _) = sim.energy();
-    println!("50 coincident boxes: first step {first:.3} s, {} round(s), kinetic {kinetic:.2e} J, deepest after {:.2e} m", sim.projection_rounds(), sim.deepest_penetration());
-    assert!(first < 5.0, "first step {first} s");
+    println!("50 coincident boxes: first step {first:.3} s, {} round(s), {} iterations, kinetic {kinetic:.2e} J, deepest after {:.2e} m", sim.projection_rounds(), st.iterations, sim.deepest_penetration());
+    // measured 13
+    assert!(st.iterations <= 50, "{} iterations", st.iterations);
     assert_eq!(sim.projection_rounds(), 1);
-    // measured 1.2e-13 J
-    assert!(kinetic < 1e-11, "{kinetic}");
-    assert!(sim.deepest_penetration() < 1e-9);
+    // measured 1.2e-13 J and 1.9e-14 m
+    assert!(kinetic < 1e-12, "{kinetic}");
+    assert!(sim.deepest_penetration() < 2e-13, "{}", sim.deepest_penetration());
 }
 
 /// A chain of three links (1 kg boxes 0.4 × 0.1 × 0.1 m, the last with a sphere at its
@@ -217,23 +220,24 @@ fn a_chain_below_the_ground_comes_out_at_rest() {
         );
         assert!((sim.resolved_penetration() - 0.3).abs() < 1e-9, "{}", sim.resolved_penetration());
         // the bar 1 m/s; measured 6.3e-8 m/s straight, 0.10 m/s bent (gravity's
-        // g dt = 0.098 m/s: the bent chain lies on its tip and falls)
-        assert!(fastest < 1.0, "bent {bend}: fastest {fastest} m/s");
-        assert!(bend > 0.0 || fastest < 1e-6, "straight: fastest {fastest} m/s");
-        assert!(sim.constraint_violation() < 1e-9);
+        // g dt = 0.098 m/s: the bent chain lies on its tip and falls); joints to 8.3e-17
+        assert!(fastest < 0.2, "bent {bend}: fastest {fastest} m/s");
+        assert!(bend > 0.0 || fastest < 6e-7, "straight: fastest {fastest} m/s");
+        assert!(sim.constraint_violation() < 1e-15, "{:e}", sim.constraint_violation());
         for _ in 0..200 {
             sim.step().unwrap();
         }
         let fastest = (0..3).map(|i| speed(&sim.body_state(i).unwrap())).fold(0.0, f64::max);
         println!("  after 2 s: fastest {fastest:.1e} m/s, deepest {:.1e} m", sim.deepest_penetration());
-        assert!(sim.deepest_penetration() < 1e-9);
+        // measured 0 (round-off bound)
+        assert!(sim.deepest_penetration() < 1e-15, "{:e}", sim.deepest_penetration());
     }
 }
 
 /// The A1 from its URDF at the file's pose (floating base at the origin: legs, calves and
 /// feet 0.42 m into the ground plane), collision shapes on, dt 0.001: on main every step
 /// returned NOT_CONVERGED (residual 560); now the first step moves it out in one round, its
-/// joints held (violation 9.7e-17), no body faster than 4.1e-5 m/s after it, and it steps on.
+/// joints held (violation 1.5e-16), no body faster than 4.1e-5 m/s after it, and it steps on.
 #[test]
 fn the_a1_at_its_file_pose_in_the_ground_comes_out_at_rest() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/a1_unitree_ros.urdf");
@@ -246,9 +250,9 @@ fn the_a1_at_its_file_pose_in_the_ground_comes_out_at_rest() {
     let fastest = (0..n).map(|i| speed(&sim.body_state(i).unwrap())).fold(0.0, f64::max);
     println!("A1 at its file pose: resolved {:.3} m in {} round(s); fastest after the first step {fastest:.2e} m/s; joint violation {:.1e}", sim.resolved_penetration(), sim.projection_rounds(), sim.constraint_violation());
     assert!((sim.resolved_penetration() - 0.42).abs() < 1e-9, "{}", sim.resolved_penetration());
-    // measured 4.1e-5 m/s, 9.7e-17
-    assert!(fastest < 1e-3, "{fastest} m/s");
-    assert!(sim.constraint_violation() < 1e-12);
+    // measured 4.1e-5 m/s, 1.5e-16
+    assert!(fastest < 4e-4, "{fastest} m/s");
+    assert!(sim.constraint_violation() < 1.5e-15, "{:e}", sim.constraint_violation());
     for _ in 0..100 {
         sim.step().unwrap();
     }

@@ -55,7 +55,8 @@ pub fn header_parameters() -> &'static std::collections::HashMap<String, Vec<Str
     static PARAMS: std::sync::OnceLock<std::collections::HashMap<String, Vec<String>>> = std::sync::OnceLock::new();
     PARAMS.get_or_init(|| {
         let header = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/maxdyn.h")).unwrap();
-        let code: String = header.lines().filter(|l| !l.trim_start().starts_with("//") && !l.trim_start().starts_with('#')).collect::<Vec<_>>().join(" ");
+        // comments, directives and a deprecated alias's attribute line left out
+        let code: String = header.lines().filter(|l| !l.trim_start().starts_with("//") && !l.trim_start().starts_with('#') && !l.starts_with("MAXDYN_DEPRECATED(")).collect::<Vec<_>>().join(" ");
         let mut out = std::collections::HashMap::new();
         for decl in code.split(';').map(str::trim).filter(|d| !d.starts_with("typedef") && d.ends_with(')')) {
             let Some(open) = decl.find('(') else { continue };
@@ -66,7 +67,7 @@ pub fn header_parameters() -> &'static std::collections::HashMap<String, Vec<Str
             }
             let params = decl[open + 1..decl.len() - 1]
                 .split(',')
-                .filter_map(|p| p.split(|c: char| c.is_whitespace() || c == '*').filter(|t| !t.is_empty()).last())
+                .filter_map(|p| p.split(|c: char| c.is_whitespace() || c == '*').rfind(|t| !t.is_empty()))
                 .map(|p| p.split('[').next().unwrap_or(p).to_string())
                 .filter(|p| p != "void")
                 .collect();

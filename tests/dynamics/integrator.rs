@@ -12,6 +12,14 @@ fn heun_energy_error(dt: f64, steps: usize) -> f64 {
     energy(s) - energy(START)
 }
 
+/// Largest |E − E0| over the first 10 s (1000 steps) of the same pendulum by the Python
+/// reference integrator of the paper (`vi.py`, dense Newton, complex-step Jacobians,
+/// written independently of maxdyn; run once, the number ported here).
+const REFERENCE_FIRST_10_S: f64 = 0.3776001253628962;
+
+/// A2: the double pendulum's energy error is bounded and has no trend over an hour, and
+/// its first 10 s agree with the independent reference integrator; an explicit method
+/// (Heun) on the same pendulum gains energy without bound.
 #[test]
 fn double_pendulum_energy_is_bounded_without_trend_for_an_hour() {
     let dt = 0.01;
@@ -20,7 +28,7 @@ fn double_pendulum_energy_is_bounded_without_trend_for_an_hour() {
     let e0 = k0 + p0;
     let steps = 360_000; // 3600 s
     let window = 60_000; // 10 min
-    let (mut first, mut last) = (0.0f64, 0.0f64);
+    let (mut first, mut last, mut first_10_s) = (0.0f64, 0.0f64, 0.0f64);
     let mut viol = 0.0f64;
     for k in 0..steps {
         sim.step().unwrap();
@@ -29,20 +37,27 @@ fn double_pendulum_energy_is_bounded_without_trend_for_an_hour() {
         if k < window {
             first = first.max(e);
         }
+        if k < 1000 {
+            first_10_s = first_10_s.max(e);
+        }
         if k >= steps - window {
             last = last.max(e);
         }
         viol = viol.max(sim.constraint_violation());
     }
     let heun = heun_energy_error(dt, steps);
-    println!("A2: max |E−E0| first 10 min {first:.4e} J, last 10 min {last:.4e} J; Heun at 3600 s: {heun:+.4e} J; violation {viol:.2e}");
+    let reference_off = (first_10_s - REFERENCE_FIRST_10_S).abs();
+    println!("A2: max |E−E0| first 10 s {first_10_s:.10e} J (reference integrator {REFERENCE_FIRST_10_S:.10e}, off by {reference_off:.1e}), first 10 min {first:.4e} J, last 10 min {last:.4e} J; Heun at 3600 s: {heun:+.4e} J; violation {viol:.2e}");
+    // measured 4.2e-9 J: the two solves' tolerances (1e-10) over 1000 steps
+    assert!(reference_off < 4e-8, "first 10 s: {first_10_s} J, reference {REFERENCE_FIRST_10_S} J");
     assert!(last <= 1.5 * first, "energy error grows: {first} → {last}");
-    assert!(first < 0.5, "energy error {first} J");
     assert!(viol < 1e-9, "constraint violation {viol:e}");
-    assert!(heun > 10.0 * last, "Heun should gain energy without bound: {heun}");
-    // measured: 0.4161 J (first 10 min) and 0.4157 J (last); Heun +5.857 J (a deterministic reference run)
+    // the scenario's bar is 0.5 J; measured 0.4161 J (first 10 min) and 0.4157 J (last)
     assert!(first < 0.42 && last < 0.42, "{first} {last}");
-    assert!((heun - 5.857).abs() < 0.01, "Heun {heun}");
+    // Heun's own number (+5.857 J) is not asserted: it is the test's integrator, not
+    // maxdyn, and over an hour of this chaotic pendulum it is a magnitude, not a digit
+    // string (an independent numpy Heun in relative angles gains +5.94 J)
+    assert!(heun > 10.0 * last, "Heun should gain energy without bound: {heun}");
 }
 
 /// Complete elliptic integral of the first kind K(k) by the arithmetic–geometric mean.
@@ -82,7 +97,6 @@ fn pendulum_period_matches_the_elliptic_integral() {
         let exact = 4.0 * (2.0f64 / (3.0 * 9.81)).sqrt() * ellip_k((amp / 2.0).sin());
         let rel = (measured - exact).abs() / exact;
         println!("A5: amplitude {amp:.4}: period {measured:.5} s, exact {exact:.5} s, error {:.3} %", 100.0 * rel);
-        assert!(rel < 0.01, "period error {rel}");
         assert!(rel < bound, "period error {rel} (bound {bound})");
     }
 }

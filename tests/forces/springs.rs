@@ -69,7 +69,6 @@ fn mass_on_prismatic_spring_has_period_two_pi_sqrt_m_over_k() {
     println!("prismatic spring: T = {t:.6} s over {n} periods, exact {exact:.6} s, rel. error {rel:.2e}");
     println!("  max |E − E0| first quarter {d0:.3e} J, last quarter {d1:.3e} J (oscillation energy {amp:.3} J)");
     assert!(n >= 9);
-    assert!(rel.abs() < 5e-3);
     assert!(rel.abs() < 1e-5, "measured −1.04e-6: {rel:e}");
     assert!(d1 < 1e-2 * amp && d1 < 1.5 * d0 + 1e-12, "energy must stay bounded");
 }
@@ -95,7 +94,6 @@ fn torsional_spring_on_revolute_has_period_two_pi_sqrt_inertia_over_k() {
     println!("torsional spring: T = {t:.6} s over {n} periods, exact {exact:.6} s, rel. error {rel:.2e}");
     println!("  max |E − E0| first quarter {d0:.3e} J, last quarter {d1:.3e} J (oscillation energy {amp:.3} J)");
     assert!(n >= 9);
-    assert!(rel.abs() < 5e-3);
     assert!(rel.abs() < 4e-5, "measured −4.34e-6: {rel:e}");
     assert!(d1 < 1e-2 * amp && d1 < 1.5 * d0 + 1e-12);
 }
