@@ -39,6 +39,26 @@ impl StepStats {
         self.substeps += other.substeps;
     }
 
+    /// A restart (cold, or refined) after the solve `failed`, whose work counts.
+    pub fn restarted_after(mut self, failed: &StepStats) -> StepStats {
+        self.add_work(failed);
+        self.cold_restarts += 1;
+        self
+    }
+
+    /// Adds a Tresca round (`step::tresca`), whose result is not kept: its work counts.
+    pub fn add_round(&mut self, round: &StepStats) {
+        self.add_work(round);
+        self.tresca_rounds += 1;
+    }
+
+    /// This solve after earlier attempts of the same interval that took `iterations`
+    /// (solves again with a contact added, a whole step before it was split): their
+    /// iterations count, everything else is this one's.
+    pub fn after_attempts(self, iterations: usize) -> StepStats {
+        StepStats { iterations: self.iterations + iterations, ..self }
+    }
+
     /// This solve followed by `next`, whose result is kept: the work adds up, the flags
     /// (`fallback`, `stalled`) hold if either set them, the measurements are `next`'s.
     pub fn then(self, next: StepStats) -> StepStats {

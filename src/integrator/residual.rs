@@ -3,14 +3,15 @@
 //! each joint's constraint g(z_{k+2}(s)). Force elements add theirs (`forces`).
 
 use super::multipliers::MultiplierJacobians;
+use super::next_poses::NextPoses;
 use super::{body_dynamics, Inputs, StepFrame};
 use crate::model::Model;
 
-/// Body and joint rows of f(s) into `r` (every row of bodies and joints is written).
-pub fn residual_into(model: &Model, f: &StepFrame, inputs: &Inputs, g: &MultiplierJacobians, dt: f64, s: &[f64], r: &mut [f64]) {
+/// Body and joint rows of f(s) into `r` (every row of bodies and joints is written);
+/// `next` holds the poses z_{k+2}(s) (`NextPoses::update` at `s`).
+#[allow(clippy::too_many_arguments)] // the step's fixed parts, the iterate and its poses, the output: `Equations::residual` is the one caller
+pub fn residual_into(model: &Model, f: &StepFrame, inputs: &Inputs, g: &MultiplierJacobians, dt: f64, s: &[f64], next: &NextPoses, r: &mut [f64]) {
     let at = &model.addresses;
-    let mut next = f.next.borrow_mut();
-    next.update(model, f, dt, s, false);
     for (i, b) in model.bodies.iter().enumerate() {
         let o = at.body(i);
         let (v, w) = at.velocities(s, i);

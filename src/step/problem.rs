@@ -4,7 +4,7 @@
 
 use crate::data::StepStats;
 use crate::forces;
-use crate::integrator::{self, Inputs, MultiplierJacobians, StepFrame};
+use crate::integrator::{self, Inputs, MultiplierJacobians, NextPoses, StepFrame};
 use crate::limits::TrackedValues;
 use crate::mimic;
 use crate::model::Model;
@@ -19,18 +19,50 @@ pub struct Equations<'a> {
     /// The caller's forces and joint inputs.
     pub inputs: &'a Inputs,
     pub g: &'a MultiplierJacobians,
-    /// Interval of the unknown velocities.
+    /// Interval of the unknown velocities (the step's, or a split step's half: an
+    /// argument of `step::step_once`).
     pub dt: f64,
     /// The joint coordinates of limits and mimics at z_{k+1}, angles unwrapped.
     pub tracked: &'a TrackedValues,
+    /// The contacts' friction bound: Coulomb's, or the Tresca rescue's frozen one.
+    pub friction: Friction<'a>,
+}
+
+/// What bounds a contact's friction force in the step equations.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Friction<'a> {
+    /// μ_f γ, the contact's own normal force (Coulomb).
+    Coulomb,
+    /// μ_f ĝ with ĝ fixed per inequality (Tresca: the rescue's rounds, `step::tresca`).
+    Tresca(&'a [f64]),
+}
+
+impl Friction<'_> {
+    /// Inequality `ci`'s fixed bound ĝ (None: Coulomb's μ_f γ).
+    #[inline]
+    pub fn bound(self, ci: usize) -> Option<f64> {
+        match self {
+            Friction::Coulomb => None,
+            Friction::Tresca(limits) => Some(limits[ci]),
+        }
+    }
+
+    /// Whether the bound is fixed (it does not depend on γ).
+    #[inline]
+    pub fn is_frozen(self) -> bool {
+        matches!(self, Friction::Tresca(_))
+    }
 }
 
 impl Equations<'_> {
-    /// f(s) into `r`: bodies and joints, then the force elements, then the mimics.
-    pub fn residual(&self, s: &[f64], r: &mut [f64]) {
-        integrator::residual_into(self.model, self.frame, self.inputs, self.g, self.dt, s, r);
+    /// f(s) into `r`: bodies and joints, then the force elements, then the mimics. The
+    /// poses z_{k+2}(s) are placed into `next` first and the joints' and mimics' rows
+    /// read them there.
+    pub fn residual(&self, s: &[f64], next: &mut NextPoses, r: &mut [f64]) {
+        next.update(self.model, self.frame, self.dt, s, false);
+        integrator::residual_into(self.model, self.frame, self.inputs, self.g, self.dt, s, next, r);
         forces::add_step_residual(self.model, self.frame, self.g, self.inputs, s, r);
-        mimic::add_residual(self.model, self.frame, self.tracked, s, r);
+        mimic::add_residual(self.model, self.frame, self.tracked, next, s, r);
         // a limit side's row as left out of the solve, γ = 0 (the interior point writes
         // the rows of those it solves)
         let at = &self.model.addresses;
@@ -40,11 +72,13 @@ impl Equations<'_> {
         }
     }
 
-    /// ∂f/∂s at `s` into `matrix` (cleared first).
-    pub fn jacobian(&self, s: &[f64], matrix: &mut BlockMatrix) {
-        integrator::assemble_jacobian(self.model, self.frame, self.g, self.dt, s, matrix);
+    /// ∂f/∂s at `s` into `matrix` (cleared first), through the poses z_{k+2}(s) and
+    /// their rotation maps placed into `next` first.
+    pub fn jacobian(&self, s: &[f64], next: &mut NextPoses, matrix: &mut BlockMatrix) {
+        next.update(self.model, self.frame, self.dt, s, true);
+        integrator::assemble_jacobian(self.model, self.frame, self.g, self.dt, s, next, matrix);
         forces::add_step_jacobian(self.model, self.frame, self.g, s, matrix);
-        mimic::add_jacobian(self.model, self.frame, self.tracked, self.dt, matrix);
+        mimic::add_jacobian(self.model, self.frame, self.tracked, next, self.dt, matrix);
     }
 
     /// ‖r‖∞ with each body's rows weighted by `Model::residual_weights` (velocity units
@@ -110,7 +144,14 @@ pub fn norm2(v: &[f64]) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::norm_inf;
+    use super::{norm_inf, Friction};
+
+    #[test]
+    fn the_tresca_bound_is_the_fixed_limit_and_coulomb_has_none() {
+        let limits = [0.0, 1.0, 4.5];
+        assert_eq!((Friction::Coulomb.bound(2), Friction::Coulomb.is_frozen()), (None, false));
+        assert_eq!((Friction::Tresca(&limits).bound(2), Friction::Tresca(&limits).is_frozen()), (Some(4.5), true));
+    }
 
     #[test]
     fn norm_inf_is_the_largest_magnitude_and_sees_nan_and_infinity() {
