@@ -26,7 +26,7 @@ pub use jacobian::assemble_jacobian;
 pub use multipliers::MultiplierJacobians;
 pub use next_poses::NextPoses;
 pub use prediction::{frame_pose, pose_next, predict};
-pub use residual::residual_into;
+pub use residual::{body_rows_into, joint_rows_into};
 
 use crate::math::{V3, V4};
 

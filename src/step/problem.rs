@@ -60,7 +60,8 @@ impl Equations<'_> {
     /// read them there.
     pub fn residual(&self, s: &[f64], next: &mut NextPoses, r: &mut [f64]) {
         next.update(self.model, self.frame, self.dt, s, false);
-        integrator::residual_into(self.model, self.frame, self.inputs, self.g, self.dt, s, next, r);
+        integrator::body_rows_into(self.model, self.frame, self.inputs, self.g, self.dt, s, r);
+        integrator::joint_rows_into(self.model, self.g, next, s, r);
         forces::add_step_residual(self.model, self.frame, self.g, self.inputs, s, r);
         mimic::add_residual(self.model, self.frame, self.tracked, next, s, r);
         // a limit side's row as left out of the solve, γ = 0 (the interior point writes
