@@ -16,7 +16,7 @@
 //!
 //! [`ContactNodes`] holds the layout and the condensation of every contact;
 //! [`ContactWork`] adds what a step's solve keeps per contact: the interior point's E
-//! buffers, the contact frames, which contacts take part, the Tresca bound. Storage for
+//! buffers, the contact frames, which contacts take part. Storage for
 //! all contacts is allocated once; nothing here allocates during a step.
 
 use super::cone::{FrictionLaw, Kind, Layout, MAX_Y};
@@ -253,69 +253,6 @@ impl ContactVariables {
     }
 }
 
-/// The friction law of the current solve (`FrictionLaw`): Coulomb's, or while frozen
-/// Tresca's, each contact's friction bounded by μ_f·limit instead of μ_f·γ (the rescue's
-/// fixed point, `step::tresca`), or while relaxed Anitescu's (`step::tresca`'s last
-/// resort).
-#[derive(Debug, Clone, Default)]
-pub struct TrescaBound {
-    frozen: bool,
-    relaxed: bool,
-    limit: Vec<f64>,
-}
-
-impl TrescaBound {
-    /// Contact `ci`'s friction law.
-    #[inline]
-    pub fn law(&self, ci: usize) -> FrictionLaw {
-        if self.frozen {
-            FrictionLaw::Tresca(self.limit[ci])
-        } else if self.relaxed {
-            FrictionLaw::Relaxed
-        } else {
-            FrictionLaw::Coulomb
-        }
-    }
-
-    pub fn is_relaxed(&self) -> bool {
-        self.relaxed
-    }
-
-    /// Relaxes (or restores) the gap rows (`FrictionLaw::Relaxed`).
-    pub fn set_relaxed(&mut self, relaxed: bool) {
-        self.relaxed = relaxed;
-    }
-
-    pub fn is_frozen(&self) -> bool {
-        self.frozen
-    }
-
-    /// Freezes (or releases) the bounds.
-    pub fn set_frozen(&mut self, frozen: bool) {
-        self.frozen = frozen;
-    }
-
-    /// Contact `ci`'s bound while frozen (None: the Coulomb bound μ_f·γ).
-    #[inline]
-    pub fn bound(&self, ci: usize) -> Option<f64> {
-        if self.frozen {
-            Some(self.limit[ci])
-        } else {
-            None
-        }
-    }
-
-    /// The normal force ĝ that bounds contact `ci`'s friction.
-    #[inline]
-    pub fn limit(&self, ci: usize) -> f64 {
-        self.limit[ci]
-    }
-
-    pub fn set_limit(&mut self, ci: usize, g: f64) {
-        self.limit[ci] = g;
-    }
-}
-
 /// The contacts taking part in the current step's solve (see `step::culling`); a left-out
 /// contact's node is an identity block with zero multipliers.
 #[derive(Debug, Clone, Default)]
@@ -351,7 +288,6 @@ pub struct ContactWork {
     pub points: Vec<ContactPoint>,
     /// Contact frames at z_{k+1} (set when a solve starts).
     pub frames: Vec<ContactFrame>,
-    pub tresca: TrescaBound,
     /// Predictor (affine) direction of each node's variables y = [K; E].
     pub dy_aff: Vec<[f64; MAX_Y]>,
     /// Change through [`ContactWork::set_active`].
@@ -372,7 +308,6 @@ impl ContactWork {
             vars: ContactVariables::new(nodes.e_len()),
             points: vec![ContactPoint::default(); contacts.len()],
             frames: vec![ContactFrame::default(); n],
-            tresca: TrescaBound { frozen: false, relaxed: false, limit: vec![0.0; n] },
             dy_aff: vec![[0.0; MAX_Y]; n],
             selection: Selection { active: vec![true; n] },
             nodes,
@@ -446,14 +381,5 @@ mod tests {
         assert!(cw.vars.e.iter().all(|&v| v == 7.0));
         cw.set_active(1, true);
         assert!(cw.selection.contains(1));
-    }
-
-    #[test]
-    fn the_tresca_bound_applies_only_while_frozen() {
-        let mut cw = ContactWork::new(&three());
-        cw.tresca.set_limit(2, 4.5);
-        assert_eq!(cw.tresca.bound(2), None);
-        cw.tresca.set_frozen(true);
-        assert_eq!((cw.tresca.bound(2), cw.tresca.limit(2)), (Some(4.5), 4.5));
     }
 }

@@ -21,7 +21,8 @@ use crate::model::Model;
 
 #[derive(Debug, Clone)]
 pub struct Data {
-    /// Step size of the step being taken (the nominal one except inside a split step).
+    /// The step size the caller set (a split step's parts are arguments of
+    /// `step::step_once`, and this stays as it is).
     pub(crate) dt: f64,
     /// Interval spanned by the current velocities: positions are predicted with it.
     pub(crate) dt_prev: f64,
@@ -39,6 +40,8 @@ pub struct Data {
     pub(crate) g: MultiplierJacobians,
     /// Iterate, Newton matrix and contact condensation of the step being solved.
     pub(crate) scratch: Scratch,
+    /// The Tresca rescue's friction bounds, one per inequality of the layout (`step::tresca`).
+    pub(crate) friction_limits: Vec<f64>,
     /// What the last step did.
     pub(crate) stats: StepStats,
     /// Per contact after the last step: normal force and world friction force.
@@ -77,6 +80,7 @@ impl Data {
             warm: WarmStart::new(model),
             g: MultiplierJacobians::new(model),
             scratch: Scratch::new(model),
+            friction_limits: vec![0.0; model.inequality_count()],
             stats: StepStats::default(),
             contact_forces: vec![[0.0; 4]; model.contacts.len()],
             energy: EnergyAccount::default(),

@@ -1,6 +1,7 @@
 //! Workspace of the step being solved, allocated once per simulation.
 
 use crate::contact::node::{ContactWork, Selection};
+use crate::integrator::NextPoses;
 use crate::model::Model;
 use crate::solver::BlockMatrix;
 
@@ -37,6 +38,9 @@ impl Iterate {
 #[derive(Debug, Clone)]
 pub struct Scratch {
     pub it: Iterate,
+    /// Each body's pose z_{k+2}(s) at the iterate last evaluated (`Equations::residual`,
+    /// `Equations::jacobian` place them; the joints' and mimics' rows read them).
+    pub next: NextPoses,
     /// The Newton matrix in the model's block pattern (factored in place).
     pub matrix: BlockMatrix,
     /// The interior point's Newton matrix as assembled, before regularization and
@@ -103,6 +107,6 @@ impl Scratch {
     pub fn new(model: &Model) -> Scratch {
         let contacts = ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len());
         let polish = Unpolished { s: vec![0.0; model.system_size()], e: vec![0.0; contacts.vars.e.len()], selection: contacts.selection.clone(), polished: false };
-        Scratch { it: Iterate::new(model.system_size()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, factors: None }
+        Scratch { it: Iterate::new(model.system_size()), next: NextPoses::new(model.body_count()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, factors: None }
     }
 }

@@ -16,7 +16,8 @@ pub struct StepStats {
     pub active_contacts: usize,
     /// Largest complementarity product at the end of the step (0 without contacts).
     pub complementarity: f64,
-    /// The direct contact solve failed and the Tresca fixed point took over.
+    /// The direct contact solve failed and a rescue (the Tresca fixed point, the relaxed
+    /// solve) took over.
     pub fallback: bool,
     /// Rounds of the Tresca fixed point (0 unless `fallback`).
     pub tresca_rounds: usize,
@@ -41,6 +42,26 @@ impl StepStats {
         self.tresca_rounds += other.tresca_rounds;
         self.cold_restarts += other.cold_restarts;
         self.substeps += other.substeps;
+    }
+
+    /// A restart (cold, or refined) after the solve `failed`, whose work counts.
+    pub fn restarted_after(mut self, failed: &StepStats) -> StepStats {
+        self.add_work(failed);
+        self.cold_restarts += 1;
+        self
+    }
+
+    /// Adds a Tresca round (`step::tresca`), whose result is not kept: its work counts.
+    pub fn add_round(&mut self, round: &StepStats) {
+        self.add_work(round);
+        self.tresca_rounds += 1;
+    }
+
+    /// This solve after earlier attempts of the same interval that took `iterations`
+    /// (solves again with a contact added, a whole step before it was split): their
+    /// iterations count, everything else is this one's.
+    pub fn after_attempts(self, iterations: usize) -> StepStats {
+        StepStats { iterations: self.iterations + iterations, ..self }
     }
 
     /// This solve followed by `next`, whose result is kept: the work adds up, the flags

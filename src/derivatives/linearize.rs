@@ -25,7 +25,7 @@ use crate::forces::configuration_derivative::rows;
 use crate::forces::rotation_log::inverse_right_jacobian;
 use crate::joints::coordinate::CoordinateGradient;
 use crate::joints::tangent::Placement;
-use crate::joints::{Joint, JointType};
+use crate::joints::{Joint, RotationChart};
 use crate::joints::minimal::Twist;
 use crate::kinematics::Coords;
 use crate::math::{conj, from_rotation_vector, qmul, rotation, step_rotation, vec_part, M3, V3, V4};
@@ -318,7 +318,7 @@ impl<'a> Linearization<'a> {
         let c = z[j.child];
         let mut e = [0.0; 6];
         let nt = j.ct.len;
-        if j.is_single_axis(i) || j.kind == JointType::Universal {
+        if j.is_single_axis(i) || j.rotation_chart() == RotationChart::Angles {
             e[i] = 1.0;
         } else {
             // a rotation-vector coordinate r_k turns the relative rotation exp(r) by

@@ -22,6 +22,7 @@ use super::{contact_sensitivity, coordinate_sensitivity};
 use super::block::Block;
 use super::input_column;
 use crate::integrator::prediction::advance;
+use crate::integrator::NextPoses;
 use crate::joints::constraint::Side;
 use crate::joints::force_derivative::{CHILD, PARENT};
 use crate::joints::tangent::{Placement, RotationMap};
@@ -30,7 +31,7 @@ use crate::math::{rotation, skew, step_rotation, M3, V3};
 use crate::model::{Error, Model, Result};
 use crate::sim::Sim;
 use crate::solver::{BlockMatrix, Symbolic};
-use crate::step::problem::Equations;
+use crate::step::problem::{Equations, Friction};
 
 /// A step taken from a sim, with what its derivatives need.
 pub(crate) struct StepSensitivity {
@@ -66,11 +67,11 @@ impl StepSensitivity {
         if contacts {
             contact_sensitivity::check(&model)?;
         }
-        let eqs = Equations { model: &model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
+        let eqs = Equations { model: &model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: Friction::Coulomb };
         let s = &d.scratch.it.s;
         let sym = &model.symbolic;
         let mut k = BlockMatrix::new(sym);
-        eqs.jacobian(s, &mut k);
+        eqs.jacobian(s, &mut NextPoses::new(model.body_count()), &mut k);
         if contacts {
             contact_sensitivity::assemble(&eqs, s, &d.scratch.contacts, &mut k)?;
         }
@@ -129,7 +130,7 @@ impl StepSensitivity {
         }
         if let Some((coords, c)) = input {
             let (d, _) = self.next.data_and_options();
-            let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
+            let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: Friction::Coulomb };
             input_column(&eqs, coords, c, rhs);
         }
         rhs.iter_mut().for_each(|x| *x = -*x);

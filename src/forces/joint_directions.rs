@@ -57,8 +57,8 @@ pub fn gradient_rows(j: &Joint, a: &Pose, b: &Pose, i: usize) -> WrenchPair {
     if i < nt {
         return translation_rows(j, &Placement::of(a), &Placement::of(b), &j.ct.dirs[i]);
     }
-    if j.kind == crate::joints::JointType::Universal {
-        // its angles' gradients are its rates' rows (`joints::hooke`)
+    if j.rotation_chart() == crate::joints::RotationChart::Angles {
+        // angles' gradients are their rates' rows (`joints::hooke`)
         return rate_rows(j, a, b, i);
     }
     let c = j.cr.dirs[i - nt];

@@ -8,6 +8,7 @@
 //! factorization's fill-in, depend on the matrix being cleared first.
 
 use super::multipliers::MultiplierJacobians;
+use super::next_poses::NextPoses;
 use super::{body_dynamics, StepFrame};
 use crate::joints::constraint::Side;
 use crate::joints::tangent::RotationMap;
@@ -15,10 +16,9 @@ use crate::model::Model;
 use crate::solver::BlockMatrix;
 
 /// Resets `matrix` (`BlockMatrix::reset`: what this assembly does not assign) and writes
-/// the body and joint blocks at iterate `s`, every entry of them.
-pub fn assemble_jacobian(model: &Model, f: &StepFrame, g: &MultiplierJacobians, dt: f64, s: &[f64], matrix: &mut BlockMatrix) {
-    let mut next = f.next.borrow_mut();
-    next.update(model, f, dt, s, true);
+/// the body and joint blocks at iterate `s`, every entry of them; `next` holds the poses
+/// z_{k+2}(s) and their rotation maps (`NextPoses::update` at `s` with maps).
+pub fn assemble_jacobian(model: &Model, f: &StepFrame, g: &MultiplierJacobians, dt: f64, s: &[f64], next: &NextPoses, matrix: &mut BlockMatrix) {
     let sym = &model.symbolic;
     let at = &model.addresses;
     matrix.reset(sym);

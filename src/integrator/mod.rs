@@ -24,17 +24,16 @@ pub mod residual;
 
 pub use jacobian::assemble_jacobian;
 pub use multipliers::MultiplierJacobians;
+pub use next_poses::NextPoses;
 pub use prediction::{frame_pose, pose_next, predict};
-pub use residual::residual_into;
+pub use residual::{body_rows_into, joint_rows_into};
 
 use crate::math::{V3, V4};
-use next_poses::NextPoses;
-use std::cell::RefCell;
 
 /// What a step holds fixed during its Newton iterations: the interval of the known
-/// velocities, those velocities ż_k and the prediction z_{k+1} (`prediction::predict`);
-/// and the workspace of the poses z_{k+2}(s) at the iterate being evaluated (the step's
-/// equations are evaluated through shared references).
+/// velocities, those velocities ż_k and the prediction z_{k+1} (`prediction::predict`).
+/// (The poses z_{k+2}(s) at the iterate being evaluated are the solver's workspace,
+/// `NextPoses` in `data::Scratch`.)
 #[derive(Debug, Clone)]
 pub struct StepFrame {
     /// Interval spanned by the known velocities.
@@ -45,12 +44,11 @@ pub struct StepFrame {
     /// Configuration z_{k+1}.
     pub x1: Vec<V3>,
     pub q1: Vec<V4>,
-    pub(crate) next: RefCell<NextPoses>,
 }
 
 impl StepFrame {
     pub fn new(nb: usize, dt: f64) -> StepFrame {
-        StepFrame { dt, v0: vec![V3::zeros(); nb], w0: vec![V3::zeros(); nb], x1: vec![V3::zeros(); nb], q1: vec![crate::math::IDENTITY; nb], next: RefCell::new(NextPoses::new(nb)) }
+        StepFrame { dt, v0: vec![V3::zeros(); nb], w0: vec![V3::zeros(); nb], x1: vec![V3::zeros(); nb], q1: vec![crate::math::IDENTITY; nb] }
     }
 }
 

@@ -3,14 +3,14 @@
 //! each joint's constraint g(z_{k+2}(s)). Force elements add theirs (`forces`).
 
 use super::multipliers::MultiplierJacobians;
+use super::next_poses::NextPoses;
 use super::{body_dynamics, Inputs, StepFrame};
 use crate::model::Model;
 
-/// Body and joint rows of f(s) into `r` (every row of bodies and joints is written).
-pub fn residual_into(model: &Model, f: &StepFrame, inputs: &Inputs, g: &MultiplierJacobians, dt: f64, s: &[f64], r: &mut [f64]) {
+/// Body rows of f(s) into `r` (every row of bodies is written), before the joints'
+/// constraint forces ([`joint_rows_into`]).
+pub fn body_rows_into(model: &Model, f: &StepFrame, inputs: &Inputs, g: &MultiplierJacobians, dt: f64, s: &[f64], r: &mut [f64]) {
     let at = &model.addresses;
-    let mut next = f.next.borrow_mut();
-    next.update(model, f, dt, s, false);
     for (i, b) in model.bodies.iter().enumerate() {
         let o = at.body(i);
         let (v, w) = at.velocities(s, i);
@@ -18,6 +18,13 @@ pub fn residual_into(model: &Model, f: &StepFrame, inputs: &Inputs, g: &Multipli
         let known = body_dynamics::Known { mass: b.mass, inertia: &b.inertia, gravity: &model.gravity, h0: f.dt, h1: dt, v0: &f.v0[i], force: &inputs.force[i], torque: &inputs.torque[i] };
         body_dynamics::residual_from(&known, p0, &v, &w, &mut r[o..o + 6]);
     }
+}
+
+/// Joint rows of f(s) into `r` (every row of joints is written), and the constraint
+/// forces −G(z_{k+1})ᵀλ into the body rows; `next` holds the poses z_{k+2}(s)
+/// (`NextPoses::update` at `s`).
+pub fn joint_rows_into(model: &Model, g: &MultiplierJacobians, next: &NextPoses, s: &[f64], r: &mut [f64]) {
+    let at = &model.addresses;
     for (ji, j) in model.joints.iter().enumerate() {
         let Some(oj) = at.joint(ji) else { continue };
         let nc = j.constraint_count();

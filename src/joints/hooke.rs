@@ -22,8 +22,8 @@
 //! ```
 
 use super::constraint::{Pose, Side};
-use super::Joint;
-use crate::math::{d_rotate, from_rotation_vector, qmul, rotation, vec_part, IDENTITY, V3, V4};
+use super::{Joint, RotationChart};
+use crate::math::{conj, d_rotate, from_rotation_vector, qmul, rotation, vec_part, IDENTITY, V3, V4};
 use std::f64::consts::PI;
 
 /// Angle wrapped to (−π, π].
@@ -110,15 +110,53 @@ impl Joint {
 
 impl Joint {
     /// Rotational free direction `k` (parent frame) at the relative rotation of body
-    /// orientations q_a, q_b: `cr[k]`, except the universal joint's second, the child's
-    /// axis u, which turns with α.
+    /// orientations q_a, q_b: `cr[k]`, except an axis fixed in the child
+    /// ([`Joint::child_fixed_axis`]: the universal joint's second, u), which turns with α.
     pub fn rotational_free_direction(&self, qa: &V4, qb: &V4, k: usize) -> V3 {
-        if self.kind == super::JointType::Universal && k == 1 {
+        if self.is_child_fixed(k) {
             let q_rel = qmul(&qmul(&crate::math::conj(qa), qb), &crate::math::conj(&self.q_offset));
             self.hooke_child_axis(&q_rel)
         } else {
             self.cr.dirs[k]
         }
+    }
+
+    /// Whether rotational free direction `k` turns with the child: the second axis of the
+    /// angles' chart.
+    #[inline]
+    fn is_child_fixed(&self, k: usize) -> bool {
+        self.rotation_chart() == RotationChart::Angles && k == 1
+    }
+
+    /// Rotational free direction `k` in the child frame if it is fixed in the child (the
+    /// angles' second axis b = Q(q_off)ᵀ b'); None for a direction fixed in the parent.
+    pub fn child_fixed_axis(&self, k: usize) -> Option<V3> {
+        self.is_child_fixed(k).then(|| rotation(&self.q_offset).tr_mul(&self.second_axis))
+    }
+
+    /// Gradients of the angles (α, β) with respect to a left perturbation exp(δψ) ⊗ q_rel
+    /// of the relative rotation (parent frame), at body orientations q_a, q_b where the
+    /// constraint need not hold. With u = Q(q_rel) b', α = atan2(y, x), y = (a × b')ᵀu,
+    /// x = b'ᵀu, and δu = δψ × u:
+    ///   ∇α = (x u × (a × b') − y u × b') / (x² + y²).
+    /// β = 2 atan2(b'ᵀv, w) of (w, v) = exp(−α a) ⊗ q_rel, which moves by the left
+    /// perturbation η = Q(−α a)(δψ − a δα):
+    ///   ∇_η β = (w (w b' + v × b') + (b'ᵀv) v) / (w² + (b'ᵀv)²),  ∇β = Q(α a) ∇_η β − (aᵀ∇_η β) ∇α.
+    /// Both reduce to a and u where the constraint aᵀu = 0 holds.
+    pub fn angle_gradients(&self, qa: &V4, qb: &V4) -> (V3, V3) {
+        let (a, bp) = (&self.axis, &self.second_axis);
+        let q_rel = qmul(&qmul(&conj(qa), qb), &conj(&self.q_offset));
+        let u = rotation(&q_rel) * bp;
+        let axb = a.cross(bp);
+        let (x, y) = (bp.dot(&u), axb.dot(&u));
+        let alpha = y.atan2(x);
+        let g_alpha = (u.cross(&axb) * x - u.cross(bp) * y) / (x * x + y * y);
+        let spin = from_rotation_vector(&(alpha * a));
+        let rest = qmul(&conj(&spin), &q_rel);
+        let (w, v) = (rest[0], vec_part(&rest));
+        let yb = bp.dot(&v);
+        let g_eta = (w * (w * bp + v.cross(bp)) + yb * v) / (w * w + yb * yb);
+        (g_alpha, rotation(&spin) * g_eta - g_alpha * a.dot(&g_eta))
     }
 }
 

@@ -6,7 +6,7 @@
 //! b').
 
 use super::constraint::Pose;
-use super::Joint;
+use super::{Joint, RotationChart};
 use crate::math::{from_rotation_vector, qmul, rotation, rotation_vector, V3};
 
 /// Body velocity: linear (world) and angular (body frame).
@@ -21,16 +21,18 @@ impl Twist {
 }
 
 impl Joint {
+    /// Whether the rotational coordinates are angles about their axes (`hooke`), not a
+    /// rotation vector's components.
     #[inline]
-    fn is_universal(&self) -> bool {
-        self.kind == super::JointType::Universal
+    fn has_angles(&self) -> bool {
+        self.rotation_chart() == RotationChart::Angles
     }
 
     /// Whether minimal coordinate `k` is an angle that wraps at ±π: the rotation of a
-    /// joint with one free rotation, and both of the universal joint's.
+    /// joint with one free rotation, and every angle of the angles' chart.
     pub fn is_wrapping_angle(&self, k: usize) -> bool {
         let n = self.dof();
-        (self.cr.len == 1 && k == n - 1) || (self.is_universal() && k >= self.ct.len && k < n)
+        (self.cr.len == 1 && k == n - 1) || (self.has_angles() && k >= self.ct.len && k < n)
     }
 
     /// Minimal coordinates into `out` (length `dof()`).
@@ -40,7 +42,7 @@ impl Joint {
         for (i, c) in self.ct.as_slice().iter().enumerate() {
             out[i] = c.dot(&d);
         }
-        if self.is_universal() {
+        if self.has_angles() {
             (out[nt], out[nt + 1]) = self.hooke_angles(&self.relative_rotation(a, b));
             return;
         }
@@ -61,7 +63,7 @@ impl Joint {
         for (i, c) in self.ct.as_slice().iter().enumerate() {
             out[i] = c.dot(&ddot);
         }
-        if self.is_universal() {
+        if self.has_angles() {
             (out[nt], out[nt + 1]) = self.hooke_rates(&self.relative_rotation(a, b), &w_rel);
             return;
         }
@@ -77,7 +79,7 @@ impl Joint {
         for (i, c) in self.ct.as_slice().iter().enumerate() {
             d += c * coords[i];
         }
-        let rel = if self.is_universal() {
+        let rel = if self.has_angles() {
             self.hooke_rotation(coords[nt], coords[nt + 1])
         } else {
             let mut rv = V3::zeros();
@@ -102,7 +104,7 @@ impl Joint {
             ddot += c * rates[i];
         }
         let mut w_rel = V3::zeros();
-        if self.is_universal() {
+        if self.has_angles() {
             w_rel = self.hooke_angular_velocity(&self.relative_rotation(a, b), &rates[nt..]);
         } else {
             for (i, c) in self.cr.as_slice().iter().enumerate() {

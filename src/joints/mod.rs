@@ -49,6 +49,34 @@ pub enum Selection {
     Hooke,
 }
 
+/// How a joint's rotational minimal coordinates chart its relative rotation
+/// q_rel = q_a* ⊗ q_b ⊗ q_off*. It follows from the rotational column of the joint table
+/// ([`JointType::selection`]); what differs between the charts is in `minimal` (the
+/// coordinates, rates, poses) and `hooke` (the angles' axes and gradients), and every
+/// other module asks the joint (`Joint::rotation_chart`, `Joint::child_fixed_axis`,
+/// `Joint::angle_gradients`) instead of naming a joint type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RotationChart {
+    /// The rotation vector log(q_rel) projected on the free directions C_R, all fixed in
+    /// the parent frame: every joint of appendix B.
+    RotationVector,
+    /// One angle per free axis, turned in turn: the first axis fixed in the parent, the
+    /// second in the child (`hooke`'s α, β). Each angle's rate is the relative angular
+    /// velocity along its axis, and where the constraint holds its gradient rows are
+    /// those rates' rows.
+    Angles,
+}
+
+impl Selection {
+    /// The chart of rotational coordinates this rotational selection leaves free.
+    fn rotation_chart(self) -> RotationChart {
+        match self {
+            Selection::Hooke => RotationChart::Angles,
+            Selection::None | Selection::Plane | Selection::Axis | Selection::Full => RotationChart::RotationVector,
+        }
+    }
+}
+
 impl JointType {
     pub const ALL: [JointType; 13] = [
         JointType::Fixed,
@@ -88,6 +116,12 @@ impl JointType {
             JointType::Floating => (None, None),
             JointType::Universal => (Full, Hooke),
         }
+    }
+
+    /// How the rotational coordinates chart the relative rotation (from the table's
+    /// rotational column).
+    pub fn rotation_chart(self) -> RotationChart {
+        self.selection().1.rotation_chart()
     }
 
     /// Whether the joint needs an axis (some selection uses V₃).
@@ -188,5 +222,31 @@ impl Joint {
     /// Number of minimal coordinates (free directions).
     pub fn dof(&self) -> usize {
         self.ct.len + self.cr.len
+    }
+
+    /// How the rotational coordinates chart the relative rotation ([`RotationChart`]).
+    #[inline]
+    pub fn rotation_chart(&self) -> RotationChart {
+        self.kind.rotation_chart()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table decides the chart: the Hooke row is the one joint with angles, and a
+    /// joint built from the table asks its kind.
+    #[test]
+    fn only_the_hooke_row_charts_its_rotations_by_angles() {
+        let angles: Vec<JointType> = JointType::ALL.into_iter().filter(|k| k.rotation_chart() == RotationChart::Angles).collect();
+        assert_eq!(angles, [JointType::Universal]);
+        for kind in JointType::ALL {
+            let j = Joint::new(kind, None, 0, V3::zeros(), V3::zeros(), V3::z());
+            assert_eq!(j.rotation_chart(), kind.rotation_chart());
+            // an axis fixed in the child only where the chart turns one with it
+            let child_fixed: Vec<usize> = (0..j.cr.len).filter(|&k| j.child_fixed_axis(k).is_some()).collect();
+            assert_eq!(child_fixed, if kind == JointType::Universal { vec![1] } else { vec![] }, "{kind:?}");
+        }
     }
 }

@@ -11,7 +11,7 @@
 //! ∂h(z_{k+2}(s))/∂(v, ω) = [∂h/∂x dt, M(ω)ᵀ ∂h/∂δφ] (`integrator::next_poses`).
 //! A body on both joints (a hand carrying two fingers) gets the sum of both terms.
 
-use crate::integrator::StepFrame;
+use crate::integrator::{NextPoses, StepFrame};
 use crate::joints::constraint::Pose;
 use crate::joints::coordinate::unwrap_angle;
 use crate::limits::TrackedValues;
@@ -68,14 +68,12 @@ fn evaluate(model: &Model, mi: usize, reference: &[f64], pose: impl Fn(Option<us
 }
 
 /// Adds the mimics' rows to the step residual at `s`: h(z_{k+2}) into each mimic's row
-/// and −H(z_{k+1})ᵀλ to its bodies. Reads the poses z_{k+2}(s) the integrator's residual
-/// just placed (`StepFrame::next`).
-pub fn add_residual(model: &Model, f: &StepFrame, tracked: &TrackedValues, s: &[f64], r: &mut [f64]) {
+/// and −H(z_{k+1})ᵀλ to its bodies; `next` holds the poses z_{k+2}(s).
+pub fn add_residual(model: &Model, f: &StepFrame, tracked: &TrackedValues, next: &NextPoses, s: &[f64], r: &mut [f64]) {
     if model.mimics.is_empty() {
         return;
     }
     let at = &model.addresses;
-    let next = f.next.borrow();
     let next_pose = |b: Option<usize>| b.map_or(Pose::WORLD, |i| Pose { x: next.placement(Some(i)).x, q: next.placement(Some(i)).q });
     let now_pose = |b: Option<usize>| b.map_or(Pose::WORLD, |i| Pose { x: f.x1[i], q: f.q1[i] });
     for mi in 0..model.mimics.len() {
@@ -94,14 +92,13 @@ pub fn add_residual(model: &Model, f: &StepFrame, tracked: &TrackedValues, s: &[
 }
 
 /// Writes the mimics' blocks of the Newton matrix (every block of a mimic node is
-/// assigned: `Symbolic`'s reset leaves joint-like nodes' blocks to the assembly). Reads
-/// the poses and rotation maps at z_{k+2}(s) the integrator's assembly just placed.
-pub fn add_jacobian(model: &Model, f: &StepFrame, tracked: &TrackedValues, dt: f64, matrix: &mut BlockMatrix) {
+/// assigned: `Symbolic`'s reset leaves joint-like nodes' blocks to the assembly); `next`
+/// holds the poses and rotation maps at z_{k+2}(s).
+pub fn add_jacobian(model: &Model, f: &StepFrame, tracked: &TrackedValues, next: &NextPoses, dt: f64, matrix: &mut BlockMatrix) {
     if model.mimics.is_empty() {
         return;
     }
     let sym = &model.symbolic;
-    let next = f.next.borrow();
     let next_pose = |b: Option<usize>| b.map_or(Pose::WORLD, |i| Pose { x: next.placement(Some(i)).x, q: next.placement(Some(i)).q });
     let now_pose = |b: Option<usize>| b.map_or(Pose::WORLD, |i| Pose { x: f.x1[i], q: f.q1[i] });
     for mi in 0..model.mimics.len() {
@@ -134,7 +131,7 @@ mod tests {
     use crate::data::Data;
     use crate::joints::JointType;
     use crate::model::{Builder, Inertia, Model, Parent};
-    use crate::step::problem::Equations;
+    use crate::step::problem::{Equations, Friction};
 
     /// The mimic's Newton rows and columns against central differences of the step
     /// residual, on a hand (itself on a hinge) with a prismatic finger mimicking a revolute
@@ -162,8 +159,8 @@ mod tests {
             model.addresses.set_velocities(&mut s, i, &d.state.v[i], &d.state.w[i]);
         }
         s[model.addresses.mimic(0)] = 0.37;
-        let eqs = Equations { model: &model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
-        eqs.jacobian(&s, &mut d.scratch.matrix);
+        let eqs = Equations { model: &model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: Friction::Coulomb };
+        eqs.jacobian(&s, &mut d.scratch.next, &mut d.scratch.matrix);
         let n = model.system_size();
         let dense = d.scratch.matrix.to_dense(&model.symbolic);
         let (row, h) = (model.addresses.mimic(0), 1e-6);
@@ -176,8 +173,8 @@ mod tests {
             let (mut up, mut dn) = (s.clone(), s.clone());
             up[c] += h;
             dn[c] -= h;
-            eqs.residual(&up, &mut rp);
-            eqs.residual(&dn, &mut rm);
+            eqs.residual(&up, &mut d.scratch.next, &mut rp);
+            eqs.residual(&dn, &mut d.scratch.next, &mut rm);
             // the mimic's row, and each body row's dependence on λ
             let rows: Vec<usize> = if c == row { (0..model.body_count()).flat_map(|i| model.addresses.body(i)..model.addresses.body(i) + 6).collect() } else { vec![row] };
             for r in rows {

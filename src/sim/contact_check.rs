@@ -9,7 +9,7 @@ use crate::data::Data;
 use crate::model::Model;
 use crate::solver::dense_reference::dense_solve;
 use crate::step::interior_point::{self, contact_rows, IterationCap, Start};
-use crate::step::problem::Equations;
+use crate::step::problem::{Equations, Friction};
 use crate::step::warm_start::warm_start;
 use crate::step::{culling, narrow_phase, predict, SolverOptions};
 
@@ -37,15 +37,13 @@ fn system_after(model: &Model, d: &mut Data, opts: SolverOptions, iterations: us
     predict(model, d);
     narrow_phase(model, d);
     warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
-    let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
+    let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: Friction::Coulomb };
     let opts = SolverOptions { contact_margin: f64::INFINITY, ..opts };
-    d.scratch.contacts.tresca.set_frozen(false);
-    d.scratch.contacts.tresca.set_relaxed(false);
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
     let _ = interior_point::solve_with(&eqs, &mut d.scratch, &opts, Start::Fresh, IterationCap::AtMost(iterations), interior_point::LinearSolve::Plain);
     let sc = &mut d.scratch;
-    contact_rows::residual(&eqs, &sc.it.s, &mut sc.contacts, false, mu, &mut sc.it.r);
-    eqs.jacobian(&sc.it.s, &mut sc.matrix);
+    contact_rows::residual(&eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, mu, &mut sc.it.r);
+    eqs.jacobian(&sc.it.s, &mut sc.next, &mut sc.matrix);
     let mut rhs = sc.it.r.clone();
     assert!(contact_rows::assemble(&eqs, &sc.it.s, &mut sc.contacts, &mut sc.matrix, &mut rhs));
     rhs
@@ -119,9 +117,9 @@ impl Sim {
         // analytic: graph blocks (contact diagonal replaced by the local A_KK) + local blocks
         let _ = system_after(model, &mut self.data, self.options, iterations, mu);
         let d = &mut self.data;
-        let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
+        let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: Friction::Coulomb };
         let sc = &mut d.scratch;
-        let (w, cw) = (&mut sc.it, &mut sc.contacts);
+        let (w, next, cw) = (&mut sc.it, &mut sc.next, &mut sc.contacts);
         let (n, ne) = (model.symbolic.dim, cw.nodes.e_len());
         let nf = n + ne;
         let dense = sc.matrix.to_dense(&model.symbolic);
@@ -151,7 +149,7 @@ impl Sim {
                 } else {
                     cw.vars.e[col - n] += sign * h;
                 }
-                contact_rows::residual(&eqs, &w.s, cw, false, mu, &mut w.r);
+                contact_rows::residual(&eqs, &w.s, next, cw, false, mu, &mut w.r);
                 out[..n].copy_from_slice(&w.r);
                 out[n..].copy_from_slice(&cw.vars.re);
             }

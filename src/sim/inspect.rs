@@ -84,8 +84,8 @@ impl Sim {
         let (model, d) = (&*layout, &mut self.data);
         crate::step::predict(model, d);
         crate::step::warm_start::warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
-        let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
-        eqs.jacobian(&d.scratch.it.s, &mut d.scratch.matrix);
+        let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: crate::step::problem::Friction::Coulomb };
+        eqs.jacobian(&d.scratch.it.s, &mut d.scratch.next, &mut d.scratch.matrix);
         d.scratch.matrix.clone()
     }
 
@@ -97,16 +97,16 @@ impl Sim {
         let layout = self.layout();
         let (model, d) = (&*layout, &mut self.data);
         crate::step::predict(model, d);
-        let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
-        let (s, r) = (&mut d.scratch.it.s, &mut d.scratch.it.r);
+        let eqs = crate::step::problem::Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: crate::step::problem::Friction::Coulomb };
+        let (s, r, next) = (&mut d.scratch.it.s, &mut d.scratch.it.r, &mut d.scratch.next);
         crate::step::warm_start::warm_start(model, &d.warm, &d.state, d.dt, s);
-        eqs.residual(s, r);
+        eqs.residual(s, next, r);
         let warm = crate::step::problem::norm_inf(r);
         s.copy_from_slice(&d.warm.solution);
         for i in 0..d.state.v.len() {
             model.addresses.set_velocities(s, i, &d.state.v[i], &d.state.w[i]);
         }
-        eqs.residual(s, r);
+        eqs.residual(s, next, r);
         (warm, crate::step::problem::norm_inf(r))
     }
 

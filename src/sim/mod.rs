@@ -49,6 +49,13 @@ pub struct Sim {
     start: crate::step::checkpoint::Checkpoint,
 }
 
+// A `Sim` is stepped on other threads (`batch`) and read from several at once: it holds
+// no interior mutability (the step's workspace is `Data`'s, written through `&mut`).
+const _: fn() = || {
+    fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<Sim>();
+};
+
 /// The smallest time step (s) a sim takes: below it the step's divisions by dt and dt²
 /// leave the range where its tolerances mean anything.
 pub const MIN_DT: f64 = 1e-9;

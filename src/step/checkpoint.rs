@@ -88,7 +88,9 @@ impl Checkpoint {
         c.layout.clone_from(&self.layout);
         c.rebuilds = self.rebuilds;
         if !same_layout {
-            d.scratch = Scratch::new(self.layout.as_deref().unwrap_or(model));
+            let layout = self.layout.as_deref().unwrap_or(model);
+            d.scratch = Scratch::new(layout);
+            d.friction_limits = vec![0.0; layout.inequality_count()];
         }
     }
 }

@@ -7,8 +7,8 @@ use crate::model::Model;
 /// joint coordinates); the solution and the inequalities' variables become the warm
 /// start (a polished solution's inequalities start from the interior point's solution
 /// it came from: `data::Unpolished`); the contact and limit forces are reported; the
-/// clock advances.
-pub fn commit(model: &Model, d: &mut Data) {
+/// clock advances by the step's interval `dt`, which the new velocities span.
+pub fn commit(model: &Model, d: &mut Data, dt: f64) {
     let at = &model.addresses;
     let s = &d.scratch.it.s;
     for i in 0..model.body_count() {
@@ -20,7 +20,7 @@ pub fn commit(model: &Model, d: &mut Data) {
     // last one (not a half of a split step) makes the pair an extrapolation base
     std::mem::swap(&mut d.warm.previous, &mut d.warm.solution);
     d.warm.solution.copy_from_slice(s);
-    d.warm.pair_interval = if d.steps > 0 && d.dt == d.dt_prev { d.dt } else { f64::NAN };
+    d.warm.pair_interval = if d.steps > 0 && dt == d.dt_prev { dt } else { f64::NAN };
     d.tracked.commit();
     if model.inequality_count() > 0 {
         let cw = &d.scratch.contacts;
@@ -47,7 +47,7 @@ pub fn commit(model: &Model, d: &mut Data) {
             *force = s[at.contact(model.contacts.len() + l)];
         }
     }
-    d.time += d.dt;
+    d.time += dt;
     d.steps += 1;
-    d.dt_prev = d.dt;
+    d.dt_prev = dt;
 }

@@ -115,7 +115,7 @@ mod tests {
             let (mut worst, mut largest): (f64, f64) = (0.0, 0.0);
             for _ in 0..200 {
                 let kinetic0 = kinetic(&model, &d);
-                step_once(&model, &mut d, &SolverOptions::default(), Rescue::Allowed).unwrap();
+                step_once(&model, &mut d, &SolverOptions::default(), Rescue::Allowed, 0.01).unwrap();
                 // after the step the frame still holds v_k and z_{k+1}
                 let (v, w) = (&d.state.v, &d.state.w);
                 let work = super::spring_work(&model, &d.frame, |i| (v[i], w[i]));

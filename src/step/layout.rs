@@ -71,6 +71,7 @@ pub fn rebuild(model: &Model, d: &mut Data) -> Result<()> {
 
     d.warm = warm;
     d.scratch = scratch;
+    d.friction_limits = vec![0.0; to.inequality_count()];
     d.contact_forces = contact_forces;
     let c = &mut d.collision;
     c.pairs = pairs;

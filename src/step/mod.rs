@@ -41,7 +41,7 @@ pub(crate) mod warm_start;
 pub use options::SolverOptions;
 
 use self::checkpoint::Checkpoint;
-use self::problem::{Equations, Outcome};
+use self::problem::{Equations, Friction, Outcome};
 use self::warm_start::warm_start;
 use crate::data::{BodyStates, Data, Scratch, StepStats, WarmStart};
 use crate::contact::geometry::contact_points;
@@ -81,28 +81,27 @@ fn advance_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: 
     policy.step(layout.as_deref().unwrap_or(model), d, opts)
 }
 
-/// One step of the current `data.dt` (no splitting). On failure the state is unchanged
-/// and `data.stats` describes the attempt.
-pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue) -> Result<StepStats> {
+/// One step of interval `dt` (the step's, or a part of a split step; no splitting), from
+/// velocities that span `d.dt_prev`. On failure the state is unchanged and `d.stats`
+/// describes the attempt.
+pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue, dt: f64) -> Result<StepStats> {
     predict(model, d);
     narrow_phase(model, d);
-    warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
-    let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked };
-    d.scratch.contacts.tresca.set_frozen(false);
-    d.scratch.contacts.tresca.set_relaxed(false);
+    warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
+    let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt, tracked: &d.tracked, friction: Friction::Coulomb };
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
-    let mut iterations = 0;
+    let mut earlier = 0;
     let outcome = loop {
-        let outcome = solve(&eqs, &mut d.scratch, &d.warm, &d.state, opts, rescue);
-        iterations += outcome.stats.iterations;
+        let outcome = solve(&eqs, &mut d.scratch, &mut d.friction_limits, &d.warm, &d.state, opts, rescue);
         // a negative margin (the projection's) leaves contacts shallower than it out
         if !outcome.converged || culling::left_out_contacts_hold(&eqs, &mut d.scratch, opts.contact_margin.min(0.0)) {
             break outcome;
         }
+        earlier += outcome.stats.iterations;
         // a left-out contact penetrates at the solution: it is in now, solve again
-        warm_start(model, &d.warm, &d.state, d.dt, &mut d.scratch.it.s);
+        warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
     };
-    let stats = StepStats { iterations, substeps: 1, ..outcome.stats };
+    let stats = StepStats { substeps: 1, ..outcome.stats.after_attempts(earlier) };
     d.stats = stats;
     if !outcome.converged {
         return Err(Error::NotConverged { residual: stats.residual, iterations: stats.iterations });
@@ -112,7 +111,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
         return Err(Error::NonFiniteState(what));
     }
     divergence::check(model, d)?;
-    commit::commit(model, d);
+    commit::commit(model, d, dt);
     account_energy(model, d);
     Ok(stats)
 }
@@ -148,8 +147,9 @@ pub fn narrow_phase(model: &Model, d: &mut Data) {
     }
 }
 
-/// Stage 4: the nonlinear solve from the iterate in `d.scratch`.
-fn solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions, rescue: Rescue) -> Outcome {
+/// Stage 4: the nonlinear solve from the iterate in `sc`; `limits` is the Tresca
+/// rescue's workspace (its friction bounds, `tresca`).
+fn solve(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart, state: &BodyStates, opts: &SolverOptions, rescue: Rescue) -> Outcome {
     sc.polish.polished = false;
     // without contacts and with every limit left out (far from its bound) the step is
     // Newton's; a limit found crossed at the solution joins and the interior point runs
@@ -159,15 +159,17 @@ fn solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates
     let mut outcome = contact_solve(eqs, sc, warm, state, opts);
     if !outcome.converged && sc.contacts.nodes.has_friction() {
         if rescue == Rescue::Allowed {
-            outcome = tresca::rescue(eqs, sc, opts, outcome, warm, state);
+            outcome = tresca::rescue(eqs, sc, limits, opts, outcome, warm, state);
         }
         if !outcome.converged {
             outcome = relaxed::rescue(eqs, sc, opts, outcome, warm, state);
         }
     }
     if outcome.converged {
-        // exact complementarity: no force across a gap, no gap under a force
-        interior_point::polish(eqs, sc, opts, interior_point::final_barrier(opts));
+        // exact complementarity: no force across a gap, no gap under a force (of the law
+        // the answer solves)
+        let law = if outcome.stats.relaxed { Friction::Relaxed } else { eqs.friction };
+        interior_point::polish(&Equations { friction: law, ..*eqs }, sc, opts, interior_point::final_barrier(opts));
     }
     outcome
 }
@@ -186,8 +188,7 @@ fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &Bo
     }
     warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
     let mut cold = interior_point::solve(eqs, sc, opts);
-    cold.stats.add_work(&first.stats);
-    cold.stats.cold_restarts += 1;
+    cold.stats = cold.stats.restarted_after(&first.stats);
     if cold.converged {
         return cold;
     }
@@ -200,8 +201,7 @@ fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &Bo
 fn refined(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions, failed: Outcome) -> Outcome {
     warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
     let mut outcome = interior_point::solve_refined(eqs, sc, opts);
-    outcome.stats.add_work(&failed.stats);
-    outcome.stats.cold_restarts += 1;
+    outcome.stats = outcome.stats.restarted_after(&failed.stats);
     outcome
 }
 

@@ -20,11 +20,11 @@ const CHORD_CONTRACTION: f64 = 1e-3;
 /// Solves f(s) = 0 from the iterate in `scratch.it.s`, leaving the solution (or the best
 /// iterate of a stalled solve) there.
 pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Outcome {
-    let Scratch { it: w, matrix, .. } = scratch;
+    let Scratch { it: w, next, matrix, .. } = scratch;
     let sym = &eqs.model.symbolic;
     let two_over_dt = 2.0 / eqs.dt;
     let mut stats = StepStats::default();
-    eqs.residual(&w.s, &mut w.r);
+    eqs.residual(&w.s, next, &mut w.r);
     let mut nr = eqs.residual_norm(&w.r);
     let mut n2 = norm2(&w.r);
     let mut best = nr;
@@ -33,7 +33,7 @@ pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Ou
     let mut chord = false;
     while nr >= opts.tolerance && stats.iterations < opts.max_iterations && since_progress < STALL_ITERATIONS {
         if !chord {
-            eqs.jacobian(&w.s, matrix);
+            eqs.jacobian(&w.s, next, matrix);
             // inequalities (limit sides) are all left out when Newton runs: γ = 0
             for i in 0..eqs.model.inequality_count() {
                 matrix.decouple(sym, eqs.model.inequality_node(i));
@@ -54,7 +54,7 @@ pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Ou
                 w.trial[k] = w.s[k] + alpha * w.ds[k];
             }
             if eqs.angular_speed_ok(&w.trial, two_over_dt) {
-                eqs.residual(&w.trial, &mut w.r_trial);
+                eqs.residual(&w.trial, next, &mut w.r_trial);
                 let t2 = norm2(&w.r_trial);
                 if t2 < n2 {
                     accepted = true;

@@ -175,7 +175,7 @@ impl Projection {
         pd.state.x.copy_from_slice(&d.state.x);
         pd.state.q.copy_from_slice(&d.state.q);
         pd.state.v.iter_mut().chain(pd.state.w.iter_mut()).for_each(|v| *v = V3::zeros());
-        (pd.dt, pd.dt_prev, pd.frame.dt) = (d.dt, d.dt, d.dt);
+        (pd.dt, pd.dt_prev) = (d.dt, d.dt);
         for (i, b) in model.bodies.iter().enumerate() {
             pd.inputs.force[i] = -b.mass * model.gravity;
             (pd.inputs.torque[i], pd.inputs.force_point[i]) = (V3::zeros(), V3::zeros());
@@ -189,7 +189,7 @@ impl Projection {
         let points = &mut pd.scratch.contacts.points[pm.described_contacts..];
         collide::write_slot_points(pm, &solver.pairs, &solver.slots, points);
         let popts = SolverOptions { contact_margin: -RESOLVED, contact_warm_start: false, ..*opts };
-        step_once(pm, pd, &popts, Rescue::Allowed)?;
+        step_once(pm, pd, &popts, Rescue::Allowed, d.dt)?;
         for i in 0..model.body_count() {
             let z = pose_next(&pd.frame, pm, pd.dt, &pd.scratch.it.s, Some(i));
             (d.state.x[i], d.state.q[i]) = (z.x, z.q.normalize());

@@ -2,9 +2,10 @@
 //! everything fixed during the step (the prediction z_{k+1}, G(z_{k+1}), the inputs), the
 //! outcome every solver returns, and the residual norms they measure with.
 
+use crate::contact::cone::FrictionLaw;
 use crate::data::StepStats;
 use crate::forces;
-use crate::integrator::{self, Inputs, MultiplierJacobians, StepFrame};
+use crate::integrator::{self, Inputs, MultiplierJacobians, NextPoses, StepFrame};
 use crate::limits::TrackedValues;
 use crate::mimic;
 use crate::model::Model;
@@ -19,18 +20,50 @@ pub struct Equations<'a> {
     /// The caller's forces and joint inputs.
     pub inputs: &'a Inputs,
     pub g: &'a MultiplierJacobians,
-    /// Interval of the unknown velocities.
+    /// Interval of the unknown velocities (the step's, or a split step's half: an
+    /// argument of `step::step_once`).
     pub dt: f64,
     /// The joint coordinates of limits and mimics at z_{k+1}, angles unwrapped.
     pub tracked: &'a TrackedValues,
+    /// The contacts' friction law: Coulomb's, or a rescue's (Tresca's frozen bound, the
+    /// relaxed gap rows).
+    pub friction: Friction<'a>,
+}
+
+/// The friction law of the step equations' contacts (`FrictionLaw` per contact).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Friction<'a> {
+    /// μ_f γ, the contact's own normal force (Coulomb).
+    Coulomb,
+    /// μ_f ĝ with ĝ fixed per inequality (Tresca: the rescue's rounds, `step::tresca`).
+    Tresca(&'a [f64]),
+    /// Coulomb's cone with the gap rows relaxed by dt μ_f v_slip (Anitescu: the relaxed
+    /// rescue, `step::relaxed`).
+    Relaxed,
+}
+
+impl Friction<'_> {
+    /// Inequality `ci`'s friction law.
+    #[inline]
+    pub fn law(self, ci: usize) -> FrictionLaw {
+        match self {
+            Friction::Coulomb => FrictionLaw::Coulomb,
+            Friction::Tresca(limits) => FrictionLaw::Tresca(limits[ci]),
+            Friction::Relaxed => FrictionLaw::Relaxed,
+        }
+    }
 }
 
 impl Equations<'_> {
-    /// f(s) into `r`: bodies and joints, then the force elements, then the mimics.
-    pub fn residual(&self, s: &[f64], r: &mut [f64]) {
-        integrator::residual_into(self.model, self.frame, self.inputs, self.g, self.dt, s, r);
+    /// f(s) into `r`: bodies and joints, then the force elements, then the mimics. The
+    /// poses z_{k+2}(s) are placed into `next` first and the joints' and mimics' rows
+    /// read them there.
+    pub fn residual(&self, s: &[f64], next: &mut NextPoses, r: &mut [f64]) {
+        next.update(self.model, self.frame, self.dt, s, false);
+        integrator::body_rows_into(self.model, self.frame, self.inputs, self.g, self.dt, s, r);
+        integrator::joint_rows_into(self.model, self.g, next, s, r);
         forces::add_step_residual(self.model, self.frame, self.g, self.inputs, s, r);
-        mimic::add_residual(self.model, self.frame, self.tracked, s, r);
+        mimic::add_residual(self.model, self.frame, self.tracked, next, s, r);
         // a limit side's row as left out of the solve, γ = 0 (the interior point writes
         // the rows of those it solves)
         let at = &self.model.addresses;
@@ -40,11 +73,13 @@ impl Equations<'_> {
         }
     }
 
-    /// ∂f/∂s at `s` into `matrix` (cleared first).
-    pub fn jacobian(&self, s: &[f64], matrix: &mut BlockMatrix) {
-        integrator::assemble_jacobian(self.model, self.frame, self.g, self.dt, s, matrix);
+    /// ∂f/∂s at `s` into `matrix` (cleared first), through the poses z_{k+2}(s) and
+    /// their rotation maps placed into `next` first.
+    pub fn jacobian(&self, s: &[f64], next: &mut NextPoses, matrix: &mut BlockMatrix) {
+        next.update(self.model, self.frame, self.dt, s, true);
+        integrator::assemble_jacobian(self.model, self.frame, self.g, self.dt, s, next, matrix);
         forces::add_step_jacobian(self.model, self.frame, self.g, s, matrix);
-        mimic::add_jacobian(self.model, self.frame, self.tracked, self.dt, matrix);
+        mimic::add_jacobian(self.model, self.frame, self.tracked, next, self.dt, matrix);
     }
 
     /// ‖r‖∞ with each body's rows weighted by `Model::residual_weights` (velocity units
@@ -110,7 +145,15 @@ pub fn norm2(v: &[f64]) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::norm_inf;
+    use super::{norm_inf, Friction, FrictionLaw};
+
+    #[test]
+    fn each_contact_gets_its_law_and_tresca_its_own_fixed_limit() {
+        let limits = [0.0, 1.0, 4.5];
+        assert_eq!(Friction::Coulomb.law(2), FrictionLaw::Coulomb);
+        assert_eq!(Friction::Tresca(&limits).law(2), FrictionLaw::Tresca(4.5));
+        assert_eq!(Friction::Relaxed.law(2), FrictionLaw::Relaxed);
+    }
 
     #[test]
     fn norm_inf_is_the_largest_magnitude_and_sees_nan_and_infinity() {

@@ -57,36 +57,33 @@ impl SplitPolicy {
     /// docs; `StepStats::substeps` tells how many were taken). On failure the state stays
     /// at the last good step and `d.stats` describes the failed attempt.
     pub fn step(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<StepStats> {
+        let dt = d.dt;
         self.tresca_depth = opts.max_splits;
-        (self.spent, self.budget) = (0, RETRY_BUDGET * opts.max_iterations);
-        let first = match self.attempt(model, d, opts) {
+        (self.depth, self.spent, self.budget) = (0, 0, RETRY_BUDGET * opts.max_iterations);
+        let first = match self.attempt(model, d, opts, dt) {
             Ok(st) => return Ok(st),
             Err(e) if opts.max_splits == 0 => return Err(e),
             Err(e) => e,
         };
         let failed = d.stats;
         self.snapshot.save(d);
-        let dt = d.dt;
         let mut result = self.split(model, d, opts, dt, 1, failed);
         if result.is_err() {
             // last resort: the whole step again with the Tresca rescue at every level
             self.snapshot.restore(model, d);
-            self.tresca_depth = 0;
-            (d.dt, d.frame.dt, self.depth) = (dt, dt, 0);
-            result = match self.attempt(model, d, opts) {
+            (self.tresca_depth, self.depth) = (0, 0);
+            result = match self.attempt(model, d, opts, dt) {
                 Ok(st) => Ok(st),
                 Err(_) => self.split(model, d, opts, dt, 1, failed),
             };
         }
         self.depth = 0;
-        d.dt = dt;
-        d.frame.dt = dt;
         match result {
-            Ok(mut st) => {
+            Ok(st) => {
                 // one step of dt, whatever it took
                 d.time = self.snapshot.time + dt;
                 d.steps = self.snapshot.steps + 1;
-                st.iterations += failed.iterations;
+                let st = st.after_attempts(failed.iterations);
                 d.stats = st;
                 Ok(st)
             }
@@ -98,25 +95,25 @@ impl SplitPolicy {
         }
     }
 
-    /// One solve of the current `d.dt` at the current depth, refused (with the last
+    /// One solve of an interval `h` at the current depth, refused (with the last
     /// attempt's stats) once the step's retry budget is spent.
-    fn attempt(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<StepStats> {
+    fn attempt(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions, h: f64) -> Result<StepStats> {
         if self.spent >= self.budget {
             return Err(Error::NotConverged { residual: d.stats.residual, iterations: d.stats.iterations });
         }
-        let result = step_once(model, d, opts, self.rescue());
+        let result = step_once(model, d, opts, self.rescue(), h);
         self.spent += d.stats.iterations;
         result
     }
 
-    /// Two halves of an interval h, each split again on failure down to `max_splits`.
-    fn split(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions, h: f64, level: usize, mut total: StepStats) -> Result<StepStats> {
-        total.iterations = 0;
-        total.substeps = 0;
+    /// Two halves of an interval h, each split again on failure down to `max_splits`;
+    /// `failed` is the failed attempt of h (its flags and its other work count, its
+    /// iterations are the step's).
+    fn split(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions, h: f64, level: usize, failed: StepStats) -> Result<StepStats> {
+        let mut total = StepStats { iterations: 0, substeps: 0, ..failed };
         for _ in 0..2 {
-            d.dt = 0.5 * h;
             self.depth = level;
-            let st = match self.attempt(model, d, opts) {
+            let st = match self.attempt(model, d, opts, 0.5 * h) {
                 Ok(st) => StepStats { substeps: 1, ..st },
                 Err(e) if level >= opts.max_splits => return Err(e),
                 Err(_) => {

@@ -21,7 +21,7 @@
 
 use super::interior_point::{self, IterationCap, LinearSolve, Start};
 use super::options::SolverOptions;
-use super::problem::{Equations, Outcome};
+use super::problem::{Equations, Friction, Outcome};
 use super::warm_start::warm_start;
 use crate::data::{BodyStates, Scratch, WarmStart};
 
@@ -37,35 +37,34 @@ const STALL: usize = 5;
 /// Barrier at which the Coulomb finish starts from the last round's solution.
 const RECENTRE: f64 = 1e-4;
 
-/// Runs the fixed point from the failed solve `first` (its iterate in `sc`); each round
-/// restarts from the step's warm start (`warm`, `state`).
-pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, first: Outcome, warm: &WarmStart, state: &BodyStates) -> Outcome {
+/// Runs the fixed point from the failed Coulomb solve `first` of `eqs` (its iterate in
+/// `sc`); each round solves `eqs` with the friction bounds `limits` (one per inequality,
+/// the rescue's workspace) frozen, from the step's warm start (`warm`, `state`).
+pub fn rescue(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], opts: &SolverOptions, first: Outcome, warm: &WarmStart, state: &BodyStates) -> Outcome {
     let at = &eqs.model.addresses;
     let mut stats = first.stats;
     stats.fallback = true;
     let gamma = |s: &[f64], ci: usize| s[at.contact(ci)].max(0.0);
-    for ci in 0..sc.contacts.count() {
-        sc.contacts.tresca.set_limit(ci, gamma(&sc.it.s, ci));
+    let limits = &mut limits[..sc.contacts.count()];
+    for (ci, limit) in limits.iter_mut().enumerate() {
+        *limit = gamma(&sc.it.s, ci);
     }
-    sc.contacts.tresca.set_frozen(true);
     let (mut best_change, mut stall) = (f64::INFINITY, 0usize);
     for _ in 0..ROUNDS {
         warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
-        let round = interior_point::solve_refined(eqs, sc, opts);
+        let tresca = Equations { friction: Friction::Tresca(limits), ..*eqs };
+        let round = interior_point::solve_refined(&tresca, sc, opts);
         // a round's result is not kept (the fixed point goes on): only its work counts
-        stats.add_work(&round.stats);
-        stats.tresca_rounds += 1;
+        stats.add_round(&round.stats);
         if !round.converged {
             break;
         }
-        let bound = &mut sc.contacts.tresca;
         let (mut change, mut scale) = (0.0f64, 1.0f64);
-        for ci in 0..sc.contacts.nodes.count() {
+        for (ci, limit) in limits.iter_mut().enumerate() {
             let g = gamma(&sc.it.s, ci);
-            let old = bound.limit(ci);
-            change = change.max((g - old).abs());
+            change = change.max((g - *limit).abs());
             scale = scale.max(g);
-            bound.set_limit(ci, g);
+            *limit = g;
         }
         if change <= 0.5 * best_change {
             (best_change, stall) = (change, 0);
@@ -73,12 +72,11 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, first: Ou
             stall += 1;
         }
         if change <= AGREEMENT * scale || stall >= STALL {
-            bound.set_frozen(false);
+            // the Coulomb finish: `eqs` itself
             let mu = interior_point::final_barrier(opts).max(RECENTRE);
             let finish = interior_point::solve_with(eqs, sc, opts, Start::Recentred { mu }, IterationCap::Options, LinearSolve::Refined);
             return Outcome { stats: stats.then(finish.stats), converged: finish.converged };
         }
     }
-    sc.contacts.tresca.set_frozen(false);
     Outcome { stats, converged: false }
 }

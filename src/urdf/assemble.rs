@@ -212,8 +212,9 @@ fn add_between(b: &mut Builder, kind: JointType, parent: Owner, t1: &Pose, child
     };
     let axis_parent = rotation(&t1.q) * axes[0];
     let offset = qmul(&t1.q, &conj(&t2.q)).normalize();
-    let id = if kind == JointType::Universal {
-        // the child's axis as it lies in the parent frame at zero coordinates
+    let id = if axes[1] != V3::zeros() {
+        // a second axis (`compose`'s universal joint): the child's axis as it lies in the
+        // parent frame at zero coordinates
         let axis_child = rotation(&t1.q) * axes[1];
         b.add_universal_joint(parent, child, t1.x.into(), t2.x.into(), axis_parent.into(), axis_child.into())
     } else {

@@ -164,7 +164,9 @@ fn composed_joint(d: &Description, ch: &Chain, warnings: &mut Vec<String>) -> Re
     let mids: Vec<String> = ch.mids.iter().map(|&m| format!("`{}`", d.links[m].name)).collect();
     let what = format!("joints {} through the link(s) {} without inertia", names.join(", "), mids.join(", "));
     let a = &ch.axes;
-    let kind = if a.len() == 2 {
+    // two axes: a universal joint, whose coordinates are the two joint angles
+    let two_axes = a.len() == 2;
+    let kind = if two_axes {
         let cos = a[0].dot(&a[1]);
         if cos.abs() > PERPENDICULAR {
             return Err(Error::Urdf(format!("{what}: their axes meet at a point but are not perpendicular (cos {cos}); maxdyn's universal joint needs perpendicular axes")));
@@ -181,7 +183,7 @@ fn composed_joint(d: &Description, ch: &Chain, warnings: &mut Vec<String>) -> Re
     let to_joint = rotation(&ch.child_in_parent.q).transpose();
     let name = js.iter().map(|j| j.name.as_str()).collect::<Vec<_>>().join("+");
     let same_damping = js.iter().all(|j| j.damping == js[0].damping);
-    let damping = if kind == JointType::Universal && same_damping { js[0].damping } else { 0.0 };
+    let damping = if two_axes && same_damping { js[0].damping } else { 0.0 };
     let mut not_applied = Vec::new();
     if js.iter().any(|j| j.limit.is_some_and(|l| l.lower != 0.0 || l.upper != 0.0)) {
         not_applied.push("their <limit>s");
@@ -189,18 +191,18 @@ fn composed_joint(d: &Description, ch: &Chain, warnings: &mut Vec<String>) -> Re
     if damping == 0.0 && js.iter().any(|j| j.damping > 0.0) {
         not_applied.push("their <dynamics damping> (not one damping of the composed joint's coordinates)");
     }
-    let coords = if kind == JointType::Universal { "its coordinates are the two joint angles" } else { "its coordinates are a rotation vector, not the three joint angles" };
+    let coords = if two_axes { "its coordinates are the two joint angles" } else { "its coordinates are a rotation vector, not the three joint angles" };
     let tail = if not_applied.is_empty() { String::new() } else { format!("; not applied: {}", not_applied.join(", ")) };
-    warnings.push(format!("{what}: their axes meet at a point, so they are one {} joint `{name}` ({coords}){tail}", if kind == JointType::Universal { "universal" } else { "spherical" }));
+    warnings.push(format!("{what}: their axes meet at a point, so they are one {} joint `{name}` ({coords}){tail}", if two_axes { "universal" } else { "spherical" }));
     Ok(Joint {
         name,
-        type_name: if kind == JointType::Universal { "universal".into() } else { "spherical".into() },
+        type_name: if two_axes { "universal".into() } else { "spherical".into() },
         kind,
         parent: d.links[ch.parent].name.clone(),
         child: d.links[ch.child].name.clone(),
         origin: ch.child_in_parent,
         axis: to_joint * a[0],
-        second_axis: if kind == JointType::Universal { to_joint * a[1] } else { V3::zeros() },
+        second_axis: if two_axes { to_joint * a[1] } else { V3::zeros() },
         damping,
         friction: js.iter().map(|j| j.friction).fold(0.0, f64::max),
         limit: None,

@@ -11,8 +11,8 @@ use crate::forces::rotation_log::{inverse_right_jacobian, inverse_right_jacobian
 use crate::forces::wrench_pair::{BodyRow, WrenchPair};
 use crate::joints::constraint::Pose;
 use crate::joints::tangent::Placement;
-use crate::joints::{Joint, JointType};
-use crate::math::{conj, from_rotation_vector, qmul, rotation, rotation_vector, skew, vec_part, M3, M6, V3, V4, V6};
+use crate::joints::{Joint, RotationChart};
+use crate::math::{rotation, rotation_vector, skew, M3, M6, V3, V6};
 use crate::model::forces::PointSpring;
 
 /// A pair of rows with d[x][y] = ∂(jv, jw of side x)/∂(δx, δφ of side y), side 0 the
@@ -105,9 +105,8 @@ pub fn rate(j: &Joint, a: &Placement, b: &Placement, i: usize) -> PairDerivative
         let b_side = [block(M3::zeros(), de_dphi_a, M3::zeros(), pbx * rb.tr_mul(&de_dphi_a)), turning(pbx * skew(&rb.tr_mul(&(ra * c))))];
         return PairDerivative { pair, d: [a_side, b_side] };
     }
-    if j.kind == JointType::Universal && i == nt + 1 {
-        // the child's axis u = R_aᵀ R_b b_c, b_c = Q(q_off)ᵀ b': rows a: −u, b: b_c (fixed)
-        let bc = rotation(&j.q_offset).tr_mul(&j.second_axis);
+    if let Some(bc) = j.child_fixed_axis(i - nt) {
+        // an axis fixed in the child, u = R_aᵀ R_b b_c: rows a: −u, b: b_c (fixed)
         let ra_rb = ra.tr_mul(rb);
         let u = ra_rb * bc;
         return PairDerivative { pair, d: [[turning(-skew(&u)), turning(ra_rb * skew(&bc))], [zero, zero]] };
@@ -122,7 +121,7 @@ pub fn rate(j: &Joint, a: &Placement, b: &Placement, i: usize) -> PairDerivative
 /// and their derivatives: the second derivatives of the coordinate.
 pub fn gradient(j: &Joint, a: &Placement, b: &Placement, i: usize) -> PairDerivative {
     let nt = j.ct.len;
-    if i < nt || j.kind == JointType::Universal {
+    if i < nt || j.rotation_chart() == RotationChart::Angles {
         return rate(j, a, b, i);
     }
     let (pa, pb) = (Pose { x: a.x, q: a.q }, Pose { x: b.x, q: b.q });
@@ -140,44 +139,20 @@ pub fn gradient(j: &Joint, a: &Placement, b: &Placement, i: usize) -> PairDeriva
 }
 
 /// ∂θ_i/∂z of joint `j`'s minimal coordinate `i` per side (parent, child), as (δx, δφ)
-/// rows: the gradient rows, except for the universal joint's angles, whose rows
+/// rows: the gradient rows, except for the angles of the angles' chart, whose rows
 /// (`joint_directions::gradient_rows`) are their gradients only where the joint's
 /// constraint holds; at z_{k+1} it need not.
 /// `rows` is [`gradient`] of the same coordinate.
 pub fn coordinate_gradient(j: &Joint, a: &Placement, b: &Placement, i: usize, rows: &PairDerivative) -> [V6; 2] {
     let nt = j.ct.len;
-    if j.kind != JointType::Universal || i < nt {
+    if j.rotation_chart() != RotationChart::Angles || i < nt {
         return rows.rows_stacked();
     }
-    let (ga, gb) = universal_angle_gradients(j, &a.q, &b.q);
+    let (ga, gb) = j.angle_gradients(&a.q, &b.q);
     // δψ = R_aᵀ R_b δφ_b − δφ_a, the relative rotation's left perturbation (parent frame)
     let g = if i == nt { ga } else { gb };
     let rb_ra_g = b.r.tr_mul(&(a.r * g));
     [V6::new(0.0, 0.0, 0.0, -g.x, -g.y, -g.z), V6::new(0.0, 0.0, 0.0, rb_ra_g.x, rb_ra_g.y, rb_ra_g.z)]
-}
-
-/// Gradients of the universal joint's angles (α, β) (`joints::hooke`) with respect to a
-/// left perturbation exp(δψ) ⊗ q_rel of the relative rotation (parent frame). With
-/// u = Q(q_rel) b', α = atan2(y, x), y = (a × b')ᵀu, x = b'ᵀu, and δu = δψ × u:
-///   ∇α = (x u × (a × b') − y u × b') / (x² + y²).
-/// β = 2 atan2(b'ᵀv, w) of (w, v) = exp(−α a) ⊗ q_rel, which moves by the left
-/// perturbation η = Q(−α a)(δψ − a δα):
-///   ∇_η β = (w (w b' + v × b') + (b'ᵀv) v) / (w² + (b'ᵀv)²),  ∇β = Q(α a) ∇_η β − (aᵀ∇_η β) ∇α.
-/// Both reduce to a and u where the constraint aᵀu = 0 holds.
-fn universal_angle_gradients(j: &Joint, qa: &V4, qb: &V4) -> (V3, V3) {
-    let (a, bp) = (&j.axis, &j.second_axis);
-    let q_rel = qmul(&qmul(&conj(qa), qb), &conj(&j.q_offset));
-    let u = rotation(&q_rel) * bp;
-    let axb = a.cross(bp);
-    let (x, y) = (bp.dot(&u), axb.dot(&u));
-    let alpha = y.atan2(x);
-    let g_alpha = (u.cross(&axb) * x - u.cross(bp) * y) / (x * x + y * y);
-    let spin = from_rotation_vector(&(alpha * a));
-    let rest = qmul(&conj(&spin), &q_rel);
-    let (w, v) = (rest[0], vec_part(&rest));
-    let yb = bp.dot(&v);
-    let g_eta = (w * (w * bp + v.cross(bp)) + yb * v) / (w * w + yb * yb);
-    (g_alpha, rotation(&spin) * g_eta - g_alpha * a.dot(&g_eta))
 }
 
 /// Rows of a point spring's length (`PointSpring::rows`) and their derivatives, with its

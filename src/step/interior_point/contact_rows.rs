@@ -5,6 +5,7 @@
 use super::settings::FORCE_REFERENCE;
 use crate::contact::cone::MAX_Y;
 use crate::contact::node::ContactWork;
+use crate::integrator::NextPoses;
 use crate::contact::MAX_DIRECTIONS;
 use crate::solver::BlockMatrix;
 use crate::step::problem::Equations;
@@ -82,12 +83,12 @@ pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWo
 /// Step residual at (s, E) with barrier μ: body/joint rows and the contacts' K rows into
 /// `r`, the contacts' E rows into `cw.vars.re` (or `re_trial` with `trial`, reading E
 /// from `e_trial`).
-pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, mu: f64, r: &mut [f64]) {
-    eqs.residual(s, r);
+pub fn residual(eqs: &Equations, s: &[f64], next: &mut NextPoses, cw: &mut ContactWork, trial: bool, mu: f64, r: &mut [f64]) {
+    eqs.residual(s, next, r);
     let model = eqs.model;
     let at = &model.addresses;
     let dt = eqs.dt;
-    let ContactWork { nodes, vars, frames, tresca, points, selection, .. } = cw;
+    let ContactWork { nodes, vars, frames, points, selection, .. } = cw;
     let (e, re) = if trial { (&vars.e_trial, &mut vars.re_trial) } else { (&vars.e, &mut vars.re) };
     for (ci, fr) in frames.iter().enumerate() {
         let l = nodes.layout(ci);
@@ -115,7 +116,7 @@ pub fn residual(eqs: &Equations, s: &[f64], cw: &mut ContactWork, trial: bool, m
         y[..l.nk].copy_from_slice(&s[on..on + l.nk]);
         y[l.nk..l.ny()].copy_from_slice(&e[er.clone()]);
         let (rk, re_c) = (&mut r[on..on + l.nk], &mut re[er]);
-        l.residual(&y, phi, &bv[..l.nt], nodes.friction(ci), tresca.law(ci), dt, mu, rk, re_c);
+        l.residual(&y, phi, &bv[..l.nt], nodes.friction(ci), eqs.friction.law(ci), dt, mu, rk, re_c);
         if nodes.is_closed(ci) {
             l.close_normal_row(&y, re_c);
         }
@@ -157,7 +158,7 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
         let mut y = [0.0; MAX_Y];
         cw.nodes.gather(ci, &s[on..], &cw.vars.e, &mut y);
         let diag = matrix.block_mut(sym, nc, nc);
-        if !cw.nodes.condense(ci, &y, &cw.vars.re, cw.tresca.law(ci), dt, diag, &mut rhs[on..on + l.nk]) {
+        if !cw.nodes.condense(ci, &y, &cw.vars.re, eqs.friction.law(ci), dt, diag, &mut rhs[on..on + l.nk]) {
             return false;
         }
     }

@@ -26,10 +26,10 @@ pub fn direction(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool
 /// Assembles the Newton matrix and its right-hand side (in it.ds) at the iterate, and
 /// factors it as `linear` says; records the factors in `sc.factors`.
 fn factor(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
-    let Scratch { it: w, matrix, reference, contacts: cw, factors, .. } = sc;
+    let Scratch { it: w, next, matrix, reference, contacts: cw, factors, .. } = sc;
     let sym = &eqs.model.symbolic;
     *factors = None;
-    eqs.jacobian(&w.s, matrix);
+    eqs.jacobian(&w.s, next, matrix);
     w.ds.copy_from_slice(&w.r);
     if !contact_rows::assemble(eqs, &w.s, cw, matrix, &mut w.ds) {
         return false;
@@ -113,7 +113,7 @@ fn solve(eqs: &Equations, matrix: &BlockMatrix, reference: &BlockMatrix, w: &mut
 pub fn line_search(eqs: &Equations, sc: &mut Scratch, mu: f64, merit: f64, stats: &mut StepStats) -> (bool, f64) {
     let two_over_dt = 2.0 / eqs.dt;
     let mut alpha = (TAU * max_step(eqs, sc)).min(1.0);
-    let Scratch { it: w, contacts: cw, .. } = sc;
+    let Scratch { it: w, next, contacts: cw, .. } = sc;
     for _ in 0..LINE_SEARCH_HALVINGS {
         for k in 0..w.s.len() {
             w.trial[k] = w.s[k] + alpha * w.ds[k];
@@ -123,7 +123,7 @@ pub fn line_search(eqs: &Equations, sc: &mut Scratch, mu: f64, merit: f64, stats
             v.e_trial[k] = v.e[k] + alpha * v.de[k];
         }
         if eqs.angular_speed_ok(&w.trial, two_over_dt) {
-            contact_rows::residual(eqs, &w.trial, cw, true, mu, &mut w.r_trial);
+            contact_rows::residual(eqs, &w.trial, next, cw, true, mu, &mut w.r_trial);
             let m = norm2(&w.r_trial).hypot(norm2(&cw.vars.re_trial));
             if m.is_finite() && m <= (1.0 - 1e-4 * alpha) * merit {
                 return (true, alpha);

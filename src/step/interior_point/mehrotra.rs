@@ -75,8 +75,8 @@ pub fn step(eqs: &Equations, sc: &mut Scratch, eq: f64, mu_end: f64, stats: &mut
         }
     }
     // fallback: the centred Newton direction at the same target
-    let Scratch { it: w, contacts: cw, .. } = &mut *sc;
-    contact_rows::residual(eqs, &w.s, cw, false, target, &mut w.r);
+    let Scratch { it: w, next, contacts: cw, .. } = &mut *sc;
+    contact_rows::residual(eqs, &w.s, next, cw, false, target, &mut w.r);
     let merit = norm2(&w.r).hypot(norm2(&cw.vars.re));
     if !resolve(eqs, sc) {
         return None;

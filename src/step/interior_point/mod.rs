@@ -118,7 +118,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         }
         Start::Warm => {
             // the barrier from how far the last solution is from solving this step
-            eqs.residual(&sc.it.s, &mut sc.it.r);
+            eqs.residual(&sc.it.s, &mut sc.next, &mut sc.it.r);
             let mu = (WARM_BARRIER_PER_RESIDUAL * norm_inf(&sc.it.r)).clamp(mu_end, WARM_BARRIER_MAX);
             if !contact_rows::warm_contacts(eqs, &mut sc.it.s, mu, &mut sc.contacts) {
                 return Outcome { stats, converged: false };
@@ -145,7 +145,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         // convergence is judged at μ = 0: products, not products − μ
         match evaluated_at.take() {
             Some(m) => shift_barrier(&mut sc.contacts, -m),
-            None => contact_rows::residual(eqs, &sc.it.s, &mut sc.contacts, false, 0.0, &mut sc.it.r),
+            None => contact_rows::residual(eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, 0.0, &mut sc.it.r),
         }
         (eq, comp) = measures(&sc.contacts, &sc.it.r, 0.0);
         let comp_tol = opts.contact_tolerance * force_scale(model, &sc.it.s, &sc.contacts);
@@ -219,7 +219,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         }
     }
     if !converged {
-        contact_rows::residual(eqs, &sc.it.s, &mut sc.contacts, false, 0.0, &mut sc.it.r);
+        contact_rows::residual(eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, 0.0, &mut sc.it.r);
         (eq, comp) = measures(&sc.contacts, &sc.it.r, 0.0);
         // a stalled but nearly exact step (singular configurations) is accepted, flagged
         if eq.is_finite() && eq < opts.acceptance && comp <= CONTACT_ACCEPTANCE * opts.contact_tolerance * force_scale(model, &sc.it.s, &sc.contacts) {

@@ -141,7 +141,7 @@ fn affine_finish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end
     // the residual at μ = 0 that the interior point ended with is this point's unless a
     // contact left
     if opened > 0 {
-        contact_rows::residual(eqs, &sc.it.s, &mut sc.contacts, false, 0.0, &mut sc.it.r);
+        contact_rows::residual(eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, 0.0, &mut sc.it.r);
     }
     for _ in 0..CHORD_STEPS {
         if !chord_step(eqs, sc) {
@@ -162,7 +162,7 @@ fn affine_finish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end
         if !eqs.angular_speed_ok(&w.s, 2.0 / eqs.dt) {
             return false;
         }
-        contact_rows::residual(eqs, &sc.it.s, &mut sc.contacts, false, 0.0, &mut sc.it.r);
+        contact_rows::residual(eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, 0.0, &mut sc.it.r);
         let (eq, comp) = measures(&sc.contacts, &sc.it.r, 0.0);
         // every gap left under a force is below what the gap row resolves (its residual
         // (s_φ − φ)/dt is held to the tolerance)
@@ -267,7 +267,7 @@ fn newton(eqs: &Equations, sc: &mut Scratch, mu_end: f64, opts: &SolverOptions) 
     for k in 0..=ITERATIONS {
         // one residual: the rows at μ_end, toward which the direction goes (the friction
         // pairs stay centred there); its products at μ = 0 are the same rows plus μ_end
-        contact_rows::residual(eqs, &sc.it.s, &mut sc.contacts, false, mu_end, &mut sc.it.r);
+        contact_rows::residual(eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, mu_end, &mut sc.it.r);
         let (eq, comp) = measures(&sc.contacts, &sc.it.r, mu_end);
         let comp_tol = opts.contact_tolerance * force_scale(model, &sc.it.s, &sc.contacts);
         if k > 0 && eq < opts.tolerance && comp <= comp_tol {
