@@ -48,10 +48,14 @@ use crate::contact::geometry::contact_points;
 use crate::integrator;
 use crate::model::{Error, Model, Result};
 
-/// Whether a failed contact solve may run the Tresca rescue (see `split`).
+/// Which rescues a failed frictional contact solve may run (see `split`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rescue {
+    /// The Tresca fixed point, then the relaxed solve.
     Allowed,
+    /// The relaxed solve alone (one solve: the first attempt of a whole step).
+    Relaxed,
+    /// None (the split's halves above its deepest level).
     Deferred,
 }
 
@@ -161,7 +165,7 @@ fn solve(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart
         if rescue == Rescue::Allowed {
             outcome = tresca::rescue(eqs, sc, limits, opts, outcome, warm, state);
         }
-        if !outcome.converged {
+        if !outcome.converged && rescue != Rescue::Deferred {
             outcome = relaxed::rescue(eqs, sc, opts, outcome, warm, state);
         }
     }

@@ -11,7 +11,9 @@
 //! The Tresca rescue (`tresca`) first runs only at the deepest level: a failed contact
 //! step is cheaper to retry as halves than to rescue at full length, where the rescue
 //! mostly fails too and takes many rounds when it succeeds. Only if that whole split
-//! fails is the step tried once more with the rescue at every level.
+//! fails is the step tried once more with the rescue at every level. The relaxed rescue
+//! (`relaxed`, one solve) runs at full length before the split, and with the Tresca
+//! rescue wherever that runs.
 
 use super::checkpoint::Checkpoint;
 use super::options::SolverOptions;
@@ -48,6 +50,10 @@ impl SplitPolicy {
     fn rescue(&self) -> Rescue {
         if self.depth >= self.tresca_depth {
             Rescue::Allowed
+        } else if self.depth == 0 {
+            // a frictional solve that stalls (a pile) is not helped by halving the step;
+            // the relaxed solve is one more solve, at full length
+            Rescue::Relaxed
         } else {
             Rescue::Deferred
         }

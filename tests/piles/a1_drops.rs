@@ -19,6 +19,18 @@ fn limp_a1_drops_at_dt_0_005_step_every_step() {
     assert!(failed.is_empty(), "(seed, first failed step): {failed:?}");
 }
 
+/// Eight limp drops at dt 0.002, 2 s each: every step OK (32 of 32 in the bench; 24 of 32
+/// before the relaxed rescue, the others stalled in a frictional solve).
+#[test]
+fn limp_a1_drops_at_dt_0_002_step_every_step() {
+    if !crate::require::corpus("limp_a1_drops_at_dt_0_002_step_every_step", A1) {
+        return;
+    }
+    let (model, joints) = a1_for_drops(A1).unwrap();
+    let failed: Vec<(u64, usize)> = (0..8).filter_map(|seed| a1_drop_rollout(&mut a1_drop(&model, &joints, 0.002, seed), &joints, false, 2.0).map(|k| (seed, k))).collect();
+    assert!(failed.is_empty(), "(seed, first failed step): {failed:?}");
+}
+
 /// Eight drops into a joint PD stand (kp 100/80/60, kd 5/4/3 per hip/thigh/calf) at dt
 /// 0.001, 2 s each: every step OK (32 of 32 in `cargo bench --bench piles a1`). At dt
 /// 0.002 and 0.005 this explicit PD is itself unstable on the light calves: without joint
