@@ -11,24 +11,14 @@ const A1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-rob
 /// again, regularized and refined).
 #[test]
 fn limp_a1_drops_at_dt_0_005_step_every_step() {
-    if !crate::require::corpus("limp_a1_drops_at_dt_0_005_step_every_step", A1) {
-        return;
-    }
-    let (model, joints) = a1_for_drops(A1).unwrap();
-    let failed: Vec<(u64, usize)> = (0..8).filter_map(|seed| a1_drop_rollout(&mut a1_drop(&model, &joints, 0.005, seed), &joints, false, 2.0).map(|k| (seed, k))).collect();
-    assert!(failed.is_empty(), "(seed, first failed step): {failed:?}");
+    eight_drops_step_every_step("limp_a1_drops_at_dt_0_005_step_every_step", 0.005, false);
 }
 
 /// Eight limp drops at dt 0.002, 2 s each: every step OK (32 of 32 in the bench; 24 of 32
 /// before the relaxed rescue, the others stalled in a frictional solve).
 #[test]
 fn limp_a1_drops_at_dt_0_002_step_every_step() {
-    if !crate::require::corpus("limp_a1_drops_at_dt_0_002_step_every_step", A1) {
-        return;
-    }
-    let (model, joints) = a1_for_drops(A1).unwrap();
-    let failed: Vec<(u64, usize)> = (0..8).filter_map(|seed| a1_drop_rollout(&mut a1_drop(&model, &joints, 0.002, seed), &joints, false, 2.0).map(|k| (seed, k))).collect();
-    assert!(failed.is_empty(), "(seed, first failed step): {failed:?}");
+    eight_drops_step_every_step("limp_a1_drops_at_dt_0_002_step_every_step", 0.002, false);
 }
 
 /// Eight drops into a joint PD stand (kp 100/80/60, kd 5/4/3 per hip/thigh/calf) at dt
@@ -38,10 +28,15 @@ fn limp_a1_drops_at_dt_0_002_step_every_step() {
 /// steps, so those rows measure the controller as much as the contacts.
 #[test]
 fn pd_a1_drops_at_dt_0_001_step_every_step() {
-    if !crate::require::corpus("pd_a1_drops_at_dt_0_001_step_every_step", A1) {
+    eight_drops_step_every_step("pd_a1_drops_at_dt_0_001_step_every_step", 0.001, true);
+}
+
+/// Drops from seeds 0–7 at `dt`, limp or into the PD stand, 2 s each: every step OK.
+fn eight_drops_step_every_step(test: &str, dt: f64, pd: bool) {
+    if !crate::require::corpus(test, A1) {
         return;
     }
     let (model, joints) = a1_for_drops(A1).unwrap();
-    let failed: Vec<(u64, usize)> = (0..8).filter_map(|seed| a1_drop_rollout(&mut a1_drop(&model, &joints, 0.001, seed), &joints, true, 2.0).map(|k| (seed, k))).collect();
+    let failed: Vec<(u64, usize)> = (0..8).filter_map(|seed| a1_drop_rollout(&mut a1_drop(&model, &joints, dt, seed), &joints, pd, 2.0).map(|k| (seed, k))).collect();
     assert!(failed.is_empty(), "(seed, first failed step): {failed:?}");
 }
