@@ -31,7 +31,11 @@ except ImportError:  # run from a checkout
     import maxdyn
 from maxdyn.distributed import RayRollouts
 
+import a1_trot
 from a1_trot import DT, LEARNED_DISTANCE_10_S, START, GaitPolicy, a1_model, distance, fallen, standing_states
+
+# Ray's workers import maxdyn (installed) but not this directory: they get a1_trot by value
+ray.cloudpickle.register_pickle_by_value(a1_trot)
 
 FAILED = -1.0  # m: the score of a rollout that failed or fell
 

@@ -79,6 +79,7 @@ class Observation:
 
     @property
     def bodies(self) -> np.ndarray:
+        """(m, bodies, 13) body states, read on first use."""
         if self._bodies is None:
             self._bodies = self._read_bodies()
         return self._bodies
@@ -138,6 +139,7 @@ class RolloutWorker:
         self._batches: Dict[int, Batch] = {}
 
     def close(self) -> None:
+        """Frees the batches and the model."""
         for b in self._batches.values():
             b.close()
         self._batches.clear()

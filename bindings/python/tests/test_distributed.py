@@ -26,7 +26,11 @@ from maxdyn.distributed import RayRollouts
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
 from a1_trot import DT, LEARNED, LEARNED_DISTANCE_10_S, GaitPolicy, a1_model, distance, fallen, standing_states  # noqa: E402
+import a1_trot  # noqa: E402
 import learn_a1_gait  # noqa: E402
+
+# the workers import maxdyn (installed) but not the examples: they get a1_trot by value
+ray.cloudpickle.register_pickle_by_value(a1_trot)
 
 
 @pytest.fixture(scope="module")
