@@ -36,6 +36,9 @@ import a1_trot  # noqa: E402
 from a1_trot import DT, LEARNED, GaitPolicy, a1_model, distance, fallen, standing_states  # noqa: E402
 
 ray.cloudpickle.register_pickle_by_value(a1_trot)
+# Ray runs its workers at nice 15 (RAY_worker_niceness) and the driver at 0: on a busy
+# machine that alone would slow the actors against the local run, so both run at 0
+os.environ.setdefault("RAY_worker_niceness", "0")
 
 
 def callback_cost(spec: maxdyn.UrdfModel, threads: int, n: int = 64, steps: int = 200) -> None:
@@ -70,6 +73,42 @@ def callback_cost(spec: maxdyn.UrdfModel, threads: int, n: int = 64, steps: int 
           f"(RolloutWorker) {vectorized * us:.0f} us")
 
 
+def cluster_costs(rollouts: int, steps: int) -> None:
+    """On a Ray cluster of two simulated nodes (ray.cluster_utils.Cluster, one CPU each):
+    an actor's start, a chunk's round trip without steps, and the throughput."""
+    from ray.cluster_utils import Cluster
+
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+    c.add_node(num_cpus=1)
+    ray.init(address=c.address, log_to_driver=False)
+    c.wait_for_nodes()
+    spec = a1_model()
+    gaits = np.array(LEARNED) + 0.002 * np.random.default_rng(3).standard_normal((rollouts, 5))
+    model = spec()
+    states = standing_states(model, gaits)
+    model.close()
+    t0 = time.perf_counter()
+    pool = RayRollouts(spec, DT, actors=2, threads=1, chunk=1)
+    ray.get([a.state_size.remote() for a in pool.actors])
+    start = time.perf_counter() - t0
+    trips = []
+    for _ in range(20):
+        t0 = time.perf_counter()
+        pool.run(states[:2], gaits[:2], GaitPolicy(), 0)
+        trips.append((time.perf_counter() - t0) / 1)
+    pool.close()
+    pool = RayRollouts(spec, DT, actors=2, threads=1)
+    t0 = time.perf_counter()
+    r = pool.run(states, gaits, GaitPolicy(), steps, stop=fallen, reward=distance)
+    wall = time.perf_counter() - t0
+    pool.close()
+    ray.shutdown()
+    c.shutdown()
+    print(f"two simulated nodes of one CPU: 2 actors started in {start:.2f} s; a run of 2 chunks of 1 rollout "
+          f"without steps: median {1e3 * statistics.median(trips):.1f} ms; {rollouts} rollouts of {steps} steps: "
+          f"{wall:.2f} s ({rollouts / wall:.1f} rollouts/s, {(r.status != 0).sum()} failed)")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rollouts", type=int, default=1000)
@@ -77,15 +116,21 @@ def main() -> None:
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--callback", action="store_true", help="only compare a per-sim callback with the vectorized policy")
+    p.add_argument("--cluster", action="store_true", help="only the costs on two simulated nodes")
     a = p.parse_args()
     if a.callback:
         callback_cost(a1_model(), a.threads)
+        return
+    if a.cluster:
+        cluster_costs(a.rollouts, round(a.seconds / DT))
         return
     steps = round(a.seconds / DT)
     spec = a1_model()
     gaits = np.array(LEARNED) + 0.002 * np.random.default_rng(1).standard_normal((a.rollouts, 5))
     model = spec()
+    t0 = time.perf_counter()
     states = standing_states(model, gaits)
+    prepare = time.perf_counter() - t0
     model.close()
     print(f"{a.rollouts} rollouts of {a.seconds:g} s of the A1 trot ({steps} steps each), {a.threads} threads, "
           f"{os.cpu_count()} cores on this machine")
@@ -99,32 +144,39 @@ def main() -> None:
     local.close()
 
     ray.init(num_cpus=a.threads, include_dashboard=False, log_to_driver=False)
-    t0 = time.perf_counter()
-    pool = RayRollouts(spec, DT, actors=a.threads, threads=1)
-    start = time.perf_counter() - t0
-    ray_times, same = [], True
-    for _ in range(a.repeats):
+    rows = [("local RolloutWorker (one Batch)", local_times)]
+    same, start = True, 0.0
+    for actors, threads in ((a.threads, 1), (1, a.threads)):
         t0 = time.perf_counter()
-        r = pool.run(states, gaits, GaitPolicy(), steps, stop=fallen, reward=distance)
-        ray_times.append(time.perf_counter() - t0)
-        same = same and all(np.array_equal(getattr(r, n), getattr(expected, n))
-                            for n in ("q", "v", "reward", "status", "steps"))
-    pool.close()
+        pool = RayRollouts(spec, DT, actors=actors, threads=threads)
+        start = max(start, time.perf_counter() - t0)
+        times = []
+        for _ in range(a.repeats):
+            t0 = time.perf_counter()
+            r = pool.run(states, gaits, GaitPolicy(), steps, stop=fallen, reward=distance)
+            times.append(time.perf_counter() - t0)
+            same = same and all(np.array_equal(getattr(r, n), getattr(expected, n))
+                                for n in ("q", "v", "reward", "status", "steps"))
+        pool.close()
+        rows.append((f"Ray, {actors} actor{'s' if actors > 1 else ''} of {threads} thread{'s' if threads > 1 else ''}",
+                     times))
     ray.shutdown()
 
-    lm, rm = statistics.median(local_times), statistics.median(ray_times)
+    lm = statistics.median(local_times)
     print()
-    print("| side | wall times [s] | median [s] | rollouts/s | rollouts/s per core |")
-    print("| --- | --- | --- | --- | --- |")
-    for name, ts, m in (("local RolloutWorker (Batch)", local_times, lm), ("Ray, one actor per core", ray_times, rm)):
+    print("| side | wall times [s] | median [s] | rollouts/s | rollouts/s per core | / local |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, ts in rows:
+        m = statistics.median(ts)
         print(f"| {name} | {' '.join(f'{t:.2f}' for t in ts)} | {m:.2f} | {a.rollouts / m:.1f} | "
-              f"{a.rollouts / m / a.threads:.1f} |")
-    print(f"\nRay / local: {rm / lm:.3f} (bar <= 1.3); results identical: {same}")
-    print(f"actors started (model shipped and compiled, {a.threads} actors): {start:.2f} s")
+              f"{a.rollouts / m / a.threads:.1f} | {m / lm:.3f} |")
+    print(f"\nbar: Ray / local <= 1.3; results identical to the local run: {same}")
+    print(f"a pool started (its actors made, the model shipped and compiled in each; the slower pool): {start:.2f} s")
     print(f"model (URDF text and options) pickled: {len(pickle.dumps(spec))} bytes; policy, stop, reward: "
           f"{len(ray.cloudpickle.dumps((GaitPolicy(), fallen, distance)))} bytes; "
           f"initial state: {states.shape[1] * 8} bytes, parameters {gaits.shape[1] * 8} bytes per rollout")
     print(f"result: {expected.nbytes() / a.rollouts:.0f} bytes per rollout (final q, v, reward, status, steps)")
+    print(f"the driver's initial states (standing_states): {1e3 * prepare / a.rollouts:.2f} ms per rollout")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ learned one (19.2 m in the project's run).
     python learn_a1_gait.py --address auto   # on a running Ray cluster
 
 The random start: the paper's standing start gait (0.1, 0, 1, 0, -1.5) moved by
-0.1 N(0, 1) per parameter (seeded). A candidate scores the distance its trunk walks in
+0.1 N(0, 1) per parameter (seeded); the search stays in the box LOWER..UPPER. A candidate scores the distance its trunk walks in
 an episode; one whose step fails or whose trunk falls scores -1 m."""
 
 from __future__ import annotations
@@ -38,6 +38,12 @@ from a1_trot import DT, LEARNED_DISTANCE_10_S, START, GaitPolicy, a1_model, dist
 ray.cloudpickle.register_pickle_by_value(a1_trot)
 
 FAILED = -1.0  # m: the score of a rollout that failed or fell
+# The search box: the paper's gait family, a trot of up to 10 Hz (b <= 1) swinging thigh
+# and calf by up to 1 rad about offsets in the legs' working range. Unbounded, CMA-ES
+# finds a 57 Hz buzz with 8 rad calf swings (b 5.67, a_calf -8.1) that slides 44 m in
+# 10 s: the scene's PD torques have no limit, and a vibration exploits that.
+LOWER = (0.0, -1.0, 0.0, -1.0, -2.5)
+UPPER = (1.0, 1.0, 2.0, 1.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,7 @@ class Settings:
 
 
 QUICK = Settings(generations=3, population=8, episode=0.5, sigma=0.1, seed=1, final=0.0)
-FULL = Settings(generations=60, population=16, episode=2.0, sigma=0.1, seed=1, final=10.0)
+FULL = Settings(generations=40, population=16, episode=2.0, sigma=0.1, seed=1, final=10.0)
 
 
 def evaluate(pool: RayRollouts, model: maxdyn.Model, gaits: np.ndarray, seconds: float) -> np.ndarray:
@@ -72,11 +78,11 @@ def learn(s: Settings, pool: Optional[RayRollouts] = None,
     model = spec()
     try:
         rng = np.random.default_rng(s.seed)
-        x0 = np.array(START) + 0.1 * rng.standard_normal(5)
+        x0 = np.clip(np.array(START) + 0.1 * rng.standard_normal(5), np.array(LOWER) + 0.01, np.array(UPPER) - 0.01)
         start = float(evaluate(pool, model, x0[None, :], s.episode)[0])
         best, best_x = start, x0
         es = cma.CMAEvolutionStrategy(x0.tolist(), s.sigma, {"popsize": s.population, "seed": s.seed,
-                                                             "verbose": -9})
+                                                             "bounds": [list(LOWER), list(UPPER)], "verbose": -9})
         for g in range(s.generations):
             xs = np.array(es.ask())
             t0 = time.perf_counter()

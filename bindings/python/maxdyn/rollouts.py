@@ -215,10 +215,18 @@ class RolloutWorker:
             check(lib.maxdyn_sim_get_time(sims[rows[0]], ctypes.byref(time)))
             return Observation(q[rows], v[rows], time.value, read_bodies(rows))
 
+        halting: List[int] = []  # frozen since the last step: their sims stop at the next one
+
+        def halt_them(_sim: Any, index: int, _user: Any) -> int:
+            return 1 if index in halting else 0  # 1: the batch stops this sim (CALLBACK_ABORTED)
+
+        halt_control = BATCH_CONTROL(halt_them)
+
         def freeze(rows: List[int]) -> None:
             running[rows] = False
             frozen[rows] = True
             read_bodies(rows)()
+            halting.extend(rows)
 
         everyone = list(range(m))
         read(everyone)
@@ -254,7 +262,10 @@ class RolloutWorker:
                     status[i] = rc
                     freeze([i])
             step_status[:] = -1
-            rc = lib.maxdyn_batch_step(batch.ptr, 1, no_control, None, step_status_p, m)
+            # a frozen sim would step on for nothing: the control callback stops it (only on
+            # the step after it froze; otherwise no callback runs)
+            rc = lib.maxdyn_batch_step(batch.ptr, 1, halt_control if halting else no_control, None, step_status_p, m)
+            halting.clear()
             if rc != 0 and (step_status == -1).any():
                 check(rc)
             failed = running & (step_status != 0)
