@@ -65,7 +65,7 @@ def test_64_trots_on_two_nodes_equal_a_local_batch_also_when_an_actor_is_killed(
     local.close()
     print(f"64 trots of 1 s: {expected.reward.min():.4f} to {expected.reward.max():.4f} m")
     assert (expected.status == 0).all() and (expected.steps == 1000).all() and not expected.stopped.any()
-    # the learned trot's first second: 0.832 m (measured 0.826 to 0.840 m for these 64)
+    # the learned trot's first second: 0.832 m (measured 0.823 to 0.836 m for these 64)
     assert expected.reward.min() > 0.80 and expected.reward.max() < 0.87
 
     pool = RayRollouts(model, DT, actors=2, threads=1, chunk=8)
@@ -145,4 +145,4 @@ def test_the_python_gait_walks_the_rust_distance_in_10_s():
 def test_the_gait_example_quick_mode_improves_on_its_random_start(cluster):
     start, best, _ = learn_a1_gait.learn(learn_a1_gait.QUICK)
     print(f"quick learning: {start:.4f} m -> {best:.4f} m")
-    assert best > start + 0.05
+    assert best > start + 0.05  # measured 0.0701 -> 0.1307 m
