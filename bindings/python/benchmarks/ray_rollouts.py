@@ -135,32 +135,32 @@ def main() -> None:
     print(f"{a.rollouts} rollouts of {a.seconds:g} s of the A1 trot ({steps} steps each), {a.threads} threads, "
           f"{os.cpu_count()} cores on this machine")
 
+    # the sides alternate within each repeat, so a change of the machine's load hits them alike
+    ray.init(num_cpus=a.threads, include_dashboard=False, log_to_driver=False)
     local = maxdyn.RolloutWorker(spec, DT, threads=a.threads)
-    local_times, expected = [], None
+    shapes = ((a.threads, 1), (1, a.threads))  # Ray: actors x threads
+    local_times: list = []
+    ray_times: list = [[] for _ in shapes]
+    expected, same, start = None, True, 0.0
     for _ in range(a.repeats):
         t0 = time.perf_counter()
         expected = local.run(states, gaits, GaitPolicy(), steps, stop=fallen, reward=distance)
         local_times.append(time.perf_counter() - t0)
-    local.close()
-
-    ray.init(num_cpus=a.threads, include_dashboard=False, log_to_driver=False)
-    rows = [("local RolloutWorker (one Batch)", local_times)]
-    same, start = True, 0.0
-    for actors, threads in ((a.threads, 1), (1, a.threads)):
-        t0 = time.perf_counter()
-        pool = RayRollouts(spec, DT, actors=actors, threads=threads)
-        start = max(start, time.perf_counter() - t0)
-        times = []
-        for _ in range(a.repeats):
+        for k, (actors, threads) in enumerate(shapes):
+            t0 = time.perf_counter()
+            pool = RayRollouts(spec, DT, actors=actors, threads=threads)
+            start = max(start, time.perf_counter() - t0)
             t0 = time.perf_counter()
             r = pool.run(states, gaits, GaitPolicy(), steps, stop=fallen, reward=distance)
-            times.append(time.perf_counter() - t0)
+            ray_times[k].append(time.perf_counter() - t0)
+            pool.close()
             same = same and all(np.array_equal(getattr(r, n), getattr(expected, n))
                                 for n in ("q", "v", "reward", "status", "steps"))
-        pool.close()
-        rows.append((f"Ray, {actors} actor{'s' if actors > 1 else ''} of {threads} thread{'s' if threads > 1 else ''}",
-                     times))
+    local.close()
     ray.shutdown()
+    rows = [("local RolloutWorker (one Batch)", local_times)]
+    rows += [(f"Ray, {n} actor{'s' if n > 1 else ''} of {t} thread{'s' if t > 1 else ''}", ts)
+             for (n, t), ts in zip(shapes, ray_times)]
 
     lm = statistics.median(local_times)
     print()
