@@ -146,7 +146,11 @@ class RolloutWorker:
         self.model.close()
 
     def _batch(self, m: int) -> Batch:
+        """A Batch of m sims, kept for the next chunks of that size (the last four sizes:
+        each Batch holds a thread pool)."""
         if m not in self._batches:
+            if len(self._batches) >= 4:
+                self._batches.pop(next(iter(self._batches))).close()
             self._batches[m] = Batch(self.model, m, self.dt, self.threads)
         return self._batches[m]
 
