@@ -29,8 +29,10 @@ from a1_trot import DT, LEARNED, LEARNED_DISTANCE_10_S, GaitPolicy, a1_model, di
 import a1_trot  # noqa: E402
 import learn_a1_gait  # noqa: E402
 
-# the workers import maxdyn (installed) but not the examples: they get a1_trot by value
+# the workers import maxdyn (installed) but neither the examples nor this file: they get
+# a1_trot and this module's policy by value
 ray.cloudpickle.register_pickle_by_value(a1_trot)
+ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
 @pytest.fixture(scope="module")
