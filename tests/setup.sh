@@ -48,6 +48,11 @@ fi
 if ! "$VENV/bin/python" -c "import pinocchio" 2>/dev/null; then
   "$VENV/bin/python" -m pip install --quiet pin==4.1.0
 fi
+# Ray (the package's `ray` extra, maxdyn/distributed.py) and CMA-ES (the gait learning
+# example, bindings/python/examples/learn_a1_gait.py) for test_distributed.py
+if ! "$VENV/bin/python" -c "import ray, cma" 2>/dev/null; then
+  "$VENV/bin/python" -m pip install --quiet ray==2.60.0 cma==4.5.0
+fi
 # URDF corpus for tests/urdf_corpus.rs and tests/urdf_meshes.rs: the *.urdf and *.srdf
 # files of example-robot-data 6.0.0 (PyPI) and their collision and visual meshes (.stl,
 # .dae, .obj in any letter case), unpacked under target/ (not committed); skipped when

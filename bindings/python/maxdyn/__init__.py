@@ -26,7 +26,7 @@ garbage-collected, on `close()`, or at the end of a `with` block.
     print(sim.energy(), sim.constraint_violation())
 
 Modules: _lib (loading, C declarations), errors, constants, builder, model, sim and
-queries, batch, record; this one re-exports their public names.
+queries, batch, record, rollouts (and distributed, on Ray, imported on its own); this one re-exports their public names.
 """
 
 from ._lib import HAS_URDF, lib as _cdll
@@ -42,11 +42,12 @@ from .constants import (AXES_LOCAL, AXES_WORLD, BODY_STATE_SIZE, CONE_LINEAR, CO
 from .errors import MaxdynError, check, status_string
 from .model import Model
 from .record import Recorder
+from .rollouts import Observation, RolloutResult, RolloutWorker, UrdfModel
 from .sim import Sim
 
 __all__ = [
     "MaxdynError", "check", "status_string", "version", "live_objects", "Builder", "Model", "Sim", "Batch",
-    "Recorder", "StepStats", "SolverOptions", "ShapeContact", "WORLD", "BODY_STATE_SIZE", "CONTACT_SIZE",
+    "Recorder", "RolloutWorker", "RolloutResult", "Observation", "UrdfModel", "StepStats", "SolverOptions", "ShapeContact", "WORLD", "BODY_STATE_SIZE", "CONTACT_SIZE",
     "JOINT_TOLERANCE", "FIXED", "PRISMATIC", "PLANAR", "FIXED_ORIENTATION", "REVOLUTE", "CYLINDRICAL",
     "PLANAR_AXIS", "FREE_REVOLUTE", "SPHERICAL", "CYLINDRICAL_FREE", "PLANAR_FREE", "FLOATING", "UNIVERSAL",
     "CONE_LINEAR", "CONE_NONLINEAR", "SHAPE_PLANE", "SHAPE_SPHERE", "SHAPE_CAPSULE", "SHAPE_BOX",

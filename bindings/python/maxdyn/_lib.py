@@ -197,6 +197,8 @@ declare("maxdyn_builder_get_shape_count", _i32, _handle, _i32_p)
 declare("maxdyn_model_get_shapes_may_collide", _i32, _handle, _i32, _i32, _i32_p)
 declare("maxdyn_urdf_options_default", UrdfOptions)
 declare("maxdyn_builder_from_urdf_with", _i32, ctypes.c_char_p, ctypes.POINTER(UrdfOptions), _handle_p, ctypes.c_char_p, _size, ctypes.POINTER(_size))
+declare("maxdyn_builder_from_urdf_string_with", _i32, ctypes.c_char_p, ctypes.POINTER(UrdfOptions), _handle_p, ctypes.c_char_p, _size,
+        ctypes.POINTER(_size))
 declare("maxdyn_sim_state_size", _i32, _handle, ctypes.POINTER(_size))
 declare("maxdyn_sim_get_state", _i32, _handle, _c_double_p, _size)
 declare("maxdyn_sim_set_state", _i32, _handle, _c_double_p, _size)

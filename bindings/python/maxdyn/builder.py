@@ -71,6 +71,27 @@ class Builder(Handle):
         below them, as MuJoCo's boundmass/boundinertia; `mesh_roots`: directories searched
         for mesh files (package://pkg/... as dir/pkg/...), after the file's own directory
         and its ancestors. Returns (builder, warnings: a list of strings)."""
+        return cls._load_with(path, None, floating, merge_fixed, joint_limits, collision, ground_plane, self_collision,
+                              bound_mass, bound_inertia, srdf_path, srdf, mesh_roots)
+
+    @classmethod
+    def from_urdf_string_with(cls, xml: str, floating: bool = False, merge_fixed: bool = True,
+                              joint_limits: bool = True, collision: bool = False, ground_plane: bool = False,
+                              self_collision: bool = False, bound_mass: float = 0.0, bound_inertia: float = 0.0,
+                              srdf_path: Optional[PathLike] = None, srdf: Optional[str] = None,
+                              mesh_roots: Sequence[PathLike] = ()) -> Tuple["Builder", List[str]]:
+        """As from_urdf_with, from URDF text (relative mesh paths resolve against the
+        working directory and `mesh_roots`). Returns (builder, warnings)."""
+        if not isinstance(xml, str):
+            raise TypeError(f"xml must be a str, got {type(xml).__name__}")
+        return cls._load_with(None, xml, floating, merge_fixed, joint_limits, collision, ground_plane, self_collision,
+                              bound_mass, bound_inertia, srdf_path, srdf, mesh_roots)
+
+    @classmethod
+    def _load_with(cls, path: Optional[PathLike], xml: Optional[str], floating: bool, merge_fixed: bool,
+                   joint_limits: bool, collision: bool, ground_plane: bool, self_collision: bool, bound_mass: float,
+                   bound_inertia: float, srdf_path: Optional[PathLike], srdf: Optional[str],
+                   mesh_roots: Sequence[PathLike]) -> Tuple["Builder", List[str]]:
         o = lib.maxdyn_urdf_options_default()
         for name, v in (("floating", floating), ("merge_fixed", merge_fixed), ("joint_limits", joint_limits),
                         ("collision", collision), ("ground_plane", ground_plane), ("self_collision", self_collision)):
@@ -87,8 +108,12 @@ class Builder(Handle):
 
         def load(handle: _handle, text: ctypes.Array) -> int:
             n = _size()
-            check(lib.maxdyn_builder_from_urdf_with(os.fsencode(path), ctypes.byref(o), ctypes.byref(handle), text,
-                                                    len(text), ctypes.byref(n)))
+            if xml is None:
+                check(lib.maxdyn_builder_from_urdf_with(os.fsencode(path), ctypes.byref(o), ctypes.byref(handle), text,
+                                                        len(text), ctypes.byref(n)))
+            else:
+                check(lib.maxdyn_builder_from_urdf_string_with(xml.encode(), ctypes.byref(o), ctypes.byref(handle),
+                                                               text, len(text), ctypes.byref(n)))
             return n.value
 
         p, text = _handle(), ctypes.create_string_buffer(1 << 16)

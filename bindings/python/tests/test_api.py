@@ -126,6 +126,8 @@ def array_results():
         "Sim.linearize": sim.linearize(),
         "Sim.linearize_differences": sim.linearize_differences(),
         "Batch.body_states": batch.body_states(),
+        "Observation.bodies": maxdyn.Observation(sim.configuration()[None], sim.generalized_velocity()[None], sim.time,
+                                                 lambda: sim.body_states()[None]).bodies,
     }
     batch.close()
     return results
