@@ -19,11 +19,10 @@
 use super::interior_point::{self, IterationCap, LinearSolve, Start};
 use super::options::SolverOptions;
 use super::problem::{Equations, Friction, Outcome};
+// the Coulomb finish starts from the relaxed solution as the Tresca rescue's from its rounds
+use super::tresca::RECENTRE;
 use super::warm_start::warm_start;
 use crate::data::{BodyStates, Scratch, WarmStart};
-
-/// Barrier at which the Coulomb finish starts from the relaxed solution.
-const RECENTRE: f64 = 1e-4;
 
 /// Solves the step cold with the gap rows relaxed (regularized, refined Newton systems),
 /// then Coulomb's problem `eqs` from there; the relaxed solution is the answer
@@ -36,6 +35,8 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, failed: O
     if !relaxed.converged {
         return Outcome { stats: stats.then(relaxed.stats), converged: false };
     }
+    // the polish's buffer holds the relaxed solution while Coulomb's is tried (the polish
+    // keeps its own there afterwards)
     sc.polish.keep(&sc.it, &sc.contacts);
     let mu = interior_point::final_barrier(opts).max(RECENTRE);
     let coulomb = interior_point::solve_with(eqs, sc, opts, Start::Recentred { mu }, IterationCap::Options, LinearSolve::Refined);

@@ -35,7 +35,7 @@ const AGREEMENT: f64 = 1e-7;
 /// normal forces undetermined between rounds).
 const STALL: usize = 5;
 /// Barrier at which the Coulomb finish starts from the last round's solution.
-const RECENTRE: f64 = 1e-4;
+pub(super) const RECENTRE: f64 = 1e-4;
 
 /// Runs the fixed point from the failed Coulomb solve `first` of `eqs` (its iterate in
 /// `sc`); each round solves `eqs` with the friction bounds `limits` (one per inequality,
