@@ -115,6 +115,15 @@ classdef MaxdynBuilder < MaxdynHandle
       end
       id = maxdyn_mex('builder_add_shape', obj.handle, body, type, params, pose);
     end
+    function id = addHullShape(obj, body, points, pose)
+      % the convex hull of points (an n x 3 matrix, one point per row, in the shape
+      % frame) on body (or MaxdynJoint.WORLD); pose = [x y z qw qx qy qz] in the body
+      % frame; type MaxdynBuilder.SHAPE_HULL
+      if nargin < 4
+        pose = [0 0 0 1 0 0 0];
+      end
+      id = maxdyn_mex('builder_add_hull_shape', obj.handle, body, points, pose);
+    end
     function setShapeFriction(obj, shape, mu)
       maxdyn_mex('builder_set_shape_friction', obj.handle, shape, mu);
     end
@@ -141,6 +150,7 @@ classdef MaxdynBuilder < MaxdynHandle
     SHAPE_CAPSULE = 2
     SHAPE_BOX = 3
     SHAPE_CYLINDER = 4
+    SHAPE_HULL = 5
   end
   methods (Static)
     function obj = fromUrdf(path, floating)

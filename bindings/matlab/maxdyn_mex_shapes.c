@@ -106,6 +106,36 @@ static int builder_shapes_command(const char *cmd, int nlhs, mxArray *plhs[], in
         check(maxdyn_builder_add_shape(builder_arg(prhs[1]), int_arg(prhs[2], "body"), int_arg(prhs[3], "type"),
                                        vec_arg(prhs[5], 7, "pose"), n ? mxGetPr(prhs[4]) : NULL, n, &id));
         plhs[0] = mxCreateDoubleScalar(id);
+    } else if (!strcmp(cmd, "builder_add_hull_shape")) {
+        /* points: an n x 3 matrix (one point per row) or 3n values x1 y1 z1 x2 ... */
+        int32_t id = -1;
+        size_t n;
+        double *xyz;
+        need_args(nrhs, 5, cmd);
+        n = real_array_len(prhs[3], "points");
+        if (n % 3 != 0) {
+            fail("maxdyn:arguments", "argument `points` must hold x, y, z per point (an n x 3 matrix)");
+        }
+        xyz = (double *)mxMalloc((n ? n : 1) * sizeof(double));
+        if (mxGetN(prhs[3]) == 3 && mxGetM(prhs[3]) * 3 == n && n > 3) {
+            /* column-major n x 3 to x, y, z per point */
+            size_t k, np = n / 3;
+            const double *m = mxGetPr(prhs[3]);
+            for (k = 0; k < np; k++) {
+                xyz[3 * k] = m[k];
+                xyz[3 * k + 1] = m[np + k];
+                xyz[3 * k + 2] = m[2 * np + k];
+            }
+        } else if (n) {
+            memcpy(xyz, mxGetPr(prhs[3]), n * sizeof(double));
+        }
+        {
+            maxdyn_status st = maxdyn_builder_add_hull_shape(builder_arg(prhs[1]), int_arg(prhs[2], "body"),
+                                                             vec_arg(prhs[4], 7, "pose"), xyz, n / 3, &id);
+            mxFree(xyz);
+            check(st);
+        }
+        plhs[0] = mxCreateDoubleScalar(id);
     } else if (!strcmp(cmd, "builder_set_shape_friction")) {
         need_args(nrhs, 4, cmd);
         check(maxdyn_builder_set_shape_friction(builder_arg(prhs[1]), int_arg(prhs[2], "shape"), scalar_arg(prhs[3], "mu")));

@@ -412,6 +412,25 @@ function collision_shapes()
   [mu, group, mask] = m.shapeSurface(ball);
   assert(mu == 1 && group == 2 && mask == 4294967294);
   expect_status(@() m.shape(3), 16);
+  % a convex hull: a 0.2 m cube's corners and an interior point, dropped on the ground
+  hb = MaxdynBuilder();
+  cube = hb.addBody(1, eye(3) / 150);
+  hb.setBodyPose(cube, [0 0 0.3], [1 0 0 0]);
+  hb.addShape(MaxdynJoint.WORLD, MaxdynBuilder.SHAPE_PLANE);
+  [sx, sy, sz] = ndgrid([-0.1 0.1]);
+  hull = hb.addHullShape(cube, [sx(:) sy(:) sz(:); 0 0 0]);
+  expect_status(@() hb.addHullShape(cube, [0 0 0; 1 0 0; 0 1 0]), 15);   % too few points
+  expect_status(@() hb.addHullShape(cube, [sx(:) sy(:) sz(:)] * NaN), 5); % NON_FINITE
+  assert(hb.shapeCount() == 2);
+  hm = MaxdynModel(hb);
+  assert(hm.shape(hull) == MaxdynBuilder.SHAPE_HULL);
+  hs = MaxdynSim(hm, 0.01);
+  for k = 1:150
+    hs.step();
+  end
+  x = hs.bodyState(cube);
+  printf('octave hull drop: rests at z = %.12f m (half height 0.1)\n', x(3));
+  assert(abs(x(3) - 0.1) < 1e-6 && norm(x(8:10)) < 1e-6, 'hull rest height');
   here = fileparts(mfilename('fullpath'));
   a1 = fullfile(here, '..', '..', 'tests', 'fixtures', 'a1_unitree_ros.urdf');
   [robot, warnings] = MaxdynBuilder.fromUrdfWith(a1, 'floating', 1, 'collision', 1, 'ground_plane', 1);

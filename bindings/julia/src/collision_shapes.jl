@@ -2,7 +2,7 @@
 # the model, and URDF loading with options (collision shapes, the ground, self-collision).
 # docs/COLLISION.md has the shapes, their parameters and the filter rule.
 
-export add_shape!, set_shape_friction!, set_collision_filter!, exclude_shape_pair!,
+export add_shape!, add_hull_shape!, set_shape_friction!, set_collision_filter!, exclude_shape_pair!,
     set_collision_cone!, set_jointed_bodies_collide!, shape_count, shape, shape_friction,
     collision_filter, builder_from_urdf_with, ShapeContact, shape_contact_count, shape_contacts
 
@@ -13,6 +13,8 @@ const SHAPE_SPHERE = Int32(1)
 const SHAPE_CAPSULE = Int32(2)
 const SHAPE_BOX = Int32(3)
 const SHAPE_CYLINDER = Int32(4)
+# the convex hull of points (`add_hull_shape!`; a URDF `<mesh>`)
+const SHAPE_HULL = Int32(5)
 
 """maxdyn.h `maxdyn_urdf_options` (fields only ever added at the end)."""
 struct UrdfOptions
@@ -39,6 +41,22 @@ function add_shape!(b::Builder, body::Integer, type::Integer, params=Float64[], 
     check(@ccall libmaxdyn.maxdyn_builder_add_shape(b::Ptr{Cvoid}, Int32(body)::Int32, Int32(type)::Int32,
         doubles(pose, 7, "pose")::Ptr{Cdouble}, p::Ptr{Cdouble},
         Csize_t(length(p))::Csize_t, out::Ptr{Int32})::Int32)
+    return out[]
+end
+
+"""The convex hull of `points` (a 3×n or n×3 matrix, or a vector of x, y, z per point, in
+the shape frame) on `body` (or `WORLD`) at `pose`; type `SHAPE_HULL`. Returns its id."""
+function add_hull_shape!(b::Builder, body::Integer, points::AbstractArray{<:Real}, pose=(0, 0, 0, 1, 0, 0, 0))
+    xyz = if points isa AbstractMatrix && size(points, 2) == 3 && size(points, 1) != 3
+        Float64[Float64(points[i, k]) for k in 1:3, i in 1:size(points, 1)][:]
+    else
+        Float64[Float64(a) for a in points]
+    end
+    length(xyz) % 3 == 0 || throw(ArgumentError("points: x, y, z per point"))
+    out = Ref{Int32}(-1)
+    check(@ccall libmaxdyn.maxdyn_builder_add_hull_shape(b::Ptr{Cvoid}, Int32(body)::Int32,
+        doubles(pose, 7, "pose")::Ptr{Cdouble}, xyz::Ptr{Cdouble},
+        Csize_t(length(xyz) ÷ 3)::Csize_t, out::Ptr{Int32})::Int32)
     return out[]
 end
 
