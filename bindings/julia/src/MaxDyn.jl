@@ -206,13 +206,13 @@ set_joint_offset!(b::Builder, joint::Integer, q) =
 
 function body_count(b::Builder)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_builder_body_count(b::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_get_body_count(b::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 function joint_count(b::Builder)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_builder_joint_count(b::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_get_joint_count(b::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
@@ -220,19 +220,19 @@ end
 
 function body_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_body_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_get_body_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 function joint_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_joint_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_get_joint_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 function joint_dof(m::Model, joint::Integer)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_joint_dof(m::Ptr{Cvoid}, Int32(joint)::Int32, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_get_joint_dof(m::Ptr{Cvoid}, Int32(joint)::Int32, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
@@ -305,13 +305,13 @@ end
 function energy(s::Sim)
     k = Ref{Cdouble}(0.0)
     p = Ref{Cdouble}(0.0)
-    check(@ccall libmaxdyn.maxdyn_sim_energy(s::Ptr{Cvoid}, k::Ptr{Cdouble}, p::Ptr{Cdouble})::Int32)
+    check(@ccall libmaxdyn.maxdyn_sim_get_energy(s::Ptr{Cvoid}, k::Ptr{Cdouble}, p::Ptr{Cdouble})::Int32)
     return (k[], p[])
 end
 
 function constraint_violation(s::Sim)
     out = Ref{Cdouble}(0.0)
-    check(@ccall libmaxdyn.maxdyn_sim_constraint_violation(s::Ptr{Cvoid}, out::Ptr{Cdouble})::Int32)
+    check(@ccall libmaxdyn.maxdyn_sim_get_constraint_violation(s::Ptr{Cvoid}, out::Ptr{Cdouble})::Int32)
     return out[]
 end
 
@@ -369,19 +369,19 @@ set_contact_cone!(b::Builder, contact::Integer, cone_type::Integer, directions::
 
 function contact_count(b::Builder)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_builder_contact_count(b::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_builder_get_contact_count(b::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 function contact_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_contact_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_get_contact_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
 function loop_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_loop_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(@ccall libmaxdyn.maxdyn_model_get_loop_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
     return Int(out[])
 end
 
