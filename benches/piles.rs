@@ -7,7 +7,8 @@
 //!   held (against the model's capacity, which fixes the saved state's size), and the
 //!   median and mean step time.
 //! * `a1`: the A1 of example-robot-data (floating, collision shapes, ground plane, joint
-//!   limits) dropped limp or held by joint PD, 2 s at dt 0.005, 0.002 and 0.001 from
+//!   limits) dropped limp, held by joint PD inputs, or held by the same PD as joint
+//!   springs and dampers (the servo), 2 s at dt 0.005, 0.002 and 0.001 from
 //!   `n` seeded starts (joints ±0.3 rad about a stand, lifted 0.25–0.35 m): rollouts with
 //!   every step OK. Needs the corpus of tests/setup.sh.
 //!
@@ -15,7 +16,7 @@
 
 use std::time::Instant;
 
-use maxdyn_scenes::piles::{a1_drop, a1_drop_rollout, a1_for_drops, pour, Pour};
+use maxdyn_scenes::piles::{a1_drop, a1_drop_rollout, a1_for_drops, a1_for_servo_drops, pour, Pour};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
@@ -78,12 +79,14 @@ const A1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-rob
 
 fn a1_drops(n: u64) {
     let (model, joints) = a1_for_drops(A1).unwrap_or_else(|e| panic!("{A1}: {e} (run `bash tests/setup.sh`: it unpacks the example-robot-data corpus)"));
-    println!("{:>6} {:>5} | {:>9} {:>22} | {:>8}", "dt", "PD", "all OK", "first failures (step)", "mean s");
+    let (servo, _) = a1_for_servo_drops(A1).unwrap();
+    println!("{:>6} {:>6} | {:>9} {:>22} | {:>8}", "dt", "hold", "all OK", "first failures (step)", "mean s");
     for dt in [0.005, 0.002, 0.001] {
-        for pd in [false, true] {
+        // limp; PD inputs (explicit); the same PD as joint springs and dampers (implicit)
+        for (hold, model, pd) in [("limp", &model, false), ("PD", &model, true), ("servo", &servo, false)] {
             let (mut ok, mut firsts, mut seconds) = (0, Vec::new(), 0.0);
             for seed in 0..n {
-                let mut sim = a1_drop(&model, &joints, dt, seed);
+                let mut sim = a1_drop(model, &joints, dt, seed);
                 let t = Instant::now();
                 let failed = a1_drop_rollout(&mut sim, &joints, pd, 2.0);
                 seconds += t.elapsed().as_secs_f64();
@@ -93,7 +96,7 @@ fn a1_drops(n: u64) {
                 }
             }
             let shown: Vec<String> = firsts.iter().take(4).map(|k| k.to_string()).collect();
-            println!("{:>6} {:>5} | {:>4}/{:<4} {:>22} | {:>8.2}", dt, pd, ok, n, shown.join(" "), seconds / n as f64);
+            println!("{:>6} {:>6} | {:>4}/{:<4} {:>22} | {:>8.2}", dt, hold, ok, n, shown.join(" "), seconds / n as f64);
         }
     }
 }

@@ -92,6 +92,22 @@ pub fn a1_for_drops(urdf: &str) -> Result<(Arc<Model>, Vec<usize>), maxdyn::Erro
     Ok((model, joints))
 }
 
+/// The A1 of [`a1_for_drops`] with each leg joint held at the stand by the model's own
+/// joint spring and damper (stiffness `A1_KP`, damping `A1_KD`, rest `A1_STAND`): the
+/// PD stand of [`a1_drop_rollout`] as force elements, which the step integrates
+/// implicitly, where the PD inputs are explicit (set from the last step's state).
+pub fn a1_for_servo_drops(urdf: &str) -> Result<(Arc<Model>, Vec<usize>), maxdyn::Error> {
+    use maxdyn::urdf::{Urdf, UrdfOptions};
+    let options = UrdfOptions { floating: true, collision: true, ground_plane: true, ..UrdfOptions::default() };
+    let mut u = Urdf::from_file_with(urdf, &options)?;
+    let joints: Vec<usize> = ["FR", "FL", "RR", "RL"].iter().flat_map(|l| ["hip", "thigh", "calf"].map(|p| u.joint(&format!("{l}_{p}_joint")).unwrap())).collect();
+    for (i, &j) in joints.iter().enumerate() {
+        u.builder.set_joint_spring(j, &[A1_KP[i % 3]], &[A1_STAND[i % 3]])?;
+        u.builder.set_joint_damper(j, &[A1_KD[i % 3]])?;
+    }
+    Ok((Arc::new(Model::new(&u.builder)?), joints))
+}
+
 /// The standing joint angles of an A1 leg (hip, thigh, calf) and the PD gains that hold
 /// them (kp, kd per joint of a leg).
 pub const A1_STAND: [f64; 3] = [0.0, 0.9, -1.8];
