@@ -13,6 +13,7 @@ mod overlap;
 mod rolling;
 mod size_bound;
 mod srdf;
+mod talos;
 mod robots;
 mod stacks;
 mod state;
