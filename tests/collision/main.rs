@@ -10,6 +10,7 @@ mod capi;
 mod curved;
 mod hulls;
 mod overlap;
+mod panda_grasp;
 mod rolling;
 mod size_bound;
 mod srdf;
