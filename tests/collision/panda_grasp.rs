@@ -14,8 +14,7 @@ const PANDA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-
 /// Half the cube's edge (m).
 const HALF: f64 = 0.02;
 
-/// The panda SRDF's `default` group state (the home pose), joints 1 to 7 (rad).
-const HOME: [f64; 7] = [0.0, -0.785398, 0.0, -2.35619, 0.0, 1.5707, 0.785398];
+const SRDF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/panda_description/srdf/panda.srdf");
 
 /// Where a finger's grasping face is, from the file's geometry: the rubber tip's box (size
 /// y 15.2e-3 at y ±7.58e-3 in the finger frame, the finger frame at the joint coordinate
@@ -29,14 +28,18 @@ const PAD_INSET: f64 = 7.6e-3 - 7.58e-3;
 /// gripper's rated speed: 200 N/m, 20 N·s/m.
 #[test]
 fn the_panda_fingers_close_on_a_box_and_stop_at_its_faces() {
-    if !crate::require::corpus("the_panda_fingers_close_on_a_box_and_stop_at_its_faces", PANDA) {
+    let test = "the_panda_fingers_close_on_a_box_and_stop_at_its_faces";
+    if !crate::require::corpus(test, PANDA) || !crate::require::corpus(test, SRDF) {
         return;
     }
+    // the home pose: the SRDF's `default` group state, joints 1 to 7 (rad)
+    let home = crate::srdf::group_state(&std::fs::read_to_string(SRDF).unwrap(), "default");
     let options = UrdfOptions { collision: true, ..UrdfOptions::default() };
     let mut u = Urdf::from_file_with(PANDA, &options).unwrap();
     u.builder.set_gravity([0.0; 3]).unwrap();
-    let arm: Vec<usize> = (1..=7).map(|i| u.joint(&format!("panda_joint{i}")).unwrap()).collect();
-    for (&j, &rest) in arm.iter().zip(&HOME) {
+    let arm: Vec<(usize, f64)> = home.iter().filter(|(name, _)| name.starts_with("panda_joint")).map(|(name, v)| (u.joint(name).unwrap(), *v)).collect();
+    assert_eq!(arm.len(), 7, "{home:?}");
+    for &(j, rest) in &arm {
         u.builder.set_joint_spring(j, &[1000.0], &[rest]).unwrap();
         u.builder.set_joint_damper(j, &[10.0]).unwrap();
     }
@@ -52,7 +55,7 @@ fn the_panda_fingers_close_on_a_box_and_stop_at_its_faces() {
     u.builder.add_shape(Parent::Body(cube), ShapeKind::Box, [0.0; 3], [1.0, 0.0, 0.0, 0.0], &[HALF; 3]).unwrap();
     let model = Arc::new(Model::new(&u.builder).unwrap());
     let mut sim = Sim::new(model, 0.001).unwrap();
-    for (&j, &q) in arm.iter().zip(&HOME) {
+    for &(j, q) in &arm {
         sim.set_joint_position(j, &[q]).unwrap();
     }
     sim.set_joint_position(finger, &[0.04]).unwrap();

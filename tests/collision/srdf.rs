@@ -13,7 +13,7 @@ fn panda_paths() -> (String, String) {
 }
 
 /// The joint values of the SRDF's `<group_state name>`, read independently of the loader.
-fn group_state(srdf: &str, name: &str) -> Vec<(String, f64)> {
+pub(crate) fn group_state(srdf: &str, name: &str) -> Vec<(String, f64)> {
     let doc = roxmltree::Document::parse(srdf).unwrap();
     let state = doc.root_element().children().find(|n| n.has_tag_name("group_state") && n.attribute("name") == Some(name)).unwrap();
     state.children().filter(|n| n.has_tag_name("joint")).map(|j| (j.attribute("name").unwrap().to_string(), j.attribute("value").unwrap().parse().unwrap())).collect()

@@ -65,6 +65,9 @@ struct Stand {
     start_penetration: f64,
     /// The first step after which a shape is deeper than 1e-9 m in the ground, and how deep.
     first_sink: Option<(usize, f64)>,
+    /// The left foot's hull at the end: its vertices within 1 mm of the ground, and the
+    /// height of the highest of them (m).
+    sole: (usize, f64),
 }
 
 /// Talos floating on the ground plane, held at its zero pose by springs `kp` and dampers
@@ -117,6 +120,13 @@ fn stand(srdf: bool, kp: f64, kd: f64) -> Stand {
         let s = sim.body_state(trunk).unwrap();
         drift = drift.max(((s[0] - start[0]).powi(2) + (s[1] - start[1]).powi(2) + (s[2] - start[2]).powi(2)).sqrt());
     }
+    let foot = u.link_shapes["leg_left_6_link"][0];
+    let Geometry::Hull(h) = &model.collision.shapes[foot].geometry else { panic!("the foot is a mesh hull") };
+    let f = sim.body_state(feet.0).unwrap();
+    let shape = &model.collision.shapes[foot];
+    let r = rotation(&V4::new(f[3], f[4], f[5], f[6]));
+    let heights: Vec<f64> = h.points.iter().map(|p| f[2] + (r * (shape.x + rotation(&shape.q) * p)).z).filter(|&z| z < 1e-3).collect();
+    let sole = (heights.len(), heights.iter().copied().fold(0.0, f64::max));
     let carrying: Vec<_> = sim.shape_contacts().filter(|c| c.normal_force > 1e-6 * weight).collect();
     let on_ground = |body| carrying.iter().filter(|c| c.body_a == body && c.body_b.is_none()).count();
     let speed = (0..model.body_count()).map(|i| sim.body_state(i).unwrap()[7..10].iter().map(|v| v * v).sum::<f64>().sqrt()).fold(0.0, f64::max);
@@ -129,13 +139,14 @@ fn stand(srdf: bool, kp: f64, kd: f64) -> Stand {
         speed,
         start_penetration,
         first_sink,
+        sole,
     }
 }
 
 /// The bar of issue 25: 3 s at dt 0.002, every step OK, the trunk within 5 cm of its start,
 /// no shape below the ground by more than 1e-6 m. Each foot rests on 3 points: the hull of
-/// `ankle_X_collision.stl` has no flat sole (its 20 lowest vertices spread over 0.92 mm of
-/// height), and its face that lands on the ground is a triangle.
+/// `ankle_X_collision.stl` has no flat sole (at rest, 20 of its vertices are within 1 mm of
+/// the ground, the highest of them 0.92 mm up), and its face that lands on the ground is a triangle.
 #[test]
 fn talos_stands_on_its_mesh_feet() {
     if !crate::require::corpus("talos_stands_on_its_mesh_feet", ROBOTS) {
@@ -149,8 +160,13 @@ fn talos_stands_on_its_mesh_feet() {
     assert!(s.deepest > -1e-12, "a shape sank {:e} m into the ground", s.deepest);
     assert!(s.drift < 5e-3, "the trunk moved {} m", s.drift);
     assert_eq!(s.feet_points, (3, 3), "each foot on its hull's landing face: {s:?}");
+    assert!(s.sole.0 == 20 && (s.sole.1 - 9.2e-4).abs() < 1e-5, "the sole is not flat: {s:?}");
     assert!((s.ground_load - 1.0).abs() < 3e-5, "the feet carry its weight: {s:?}");
     assert!(s.speed < 1e-2, "stands: {s:?}");
+    // five times stiffer it stands as well (measured: drift 1.18e-3 m, deepest −2.8e-17 m)
+    let stiff = stand(false, 10000.0, 100.0);
+    println!("Talos held at 10000 / 100: {stiff:?}");
+    assert!(stiff.deepest > -1e-12 && stiff.drift < 5e-3, "{stiff:?}");
 }
 
 /// With self-collision on and the robot's SRDF applied, it stands the same, but the zero
