@@ -238,6 +238,67 @@ fn a_massless_subtrees_collisions_ride_on_its_nearest_simulated_link() {
     assert!(u.warnings.iter().any(|w| w.contains("ride rigidly on their nearest simulated link") && w.contains("`f1` on `palm`, `f2` on `palm`")), "{:?}", u.warnings);
 }
 
+/// Where Pinocchio 4.1.0 puts each `<collision>` of romeo (fixed base, neutral pose: the
+/// link frame `oMf` composed with the collision's `<origin>`), one line per collision in
+/// file order: link, position, quaternion (w, x, y, z).
+const PINOCCHIO_PLACEMENTS: &str = r#"
+import sys, xml.etree.ElementTree as ET, numpy as np, pinocchio as pin
+path = sys.argv[1]
+m = pin.buildModelFromUrdf(path)
+d = m.createData()
+pin.framesForwardKinematics(m, d, pin.neutral(m))
+for link in ET.parse(path).getroot().findall("link"):
+    for c in link.findall("collision"):
+        o = c.find("origin")
+        xyz = [float(v) for v in (o.get("xyz", "0 0 0") if o is not None else "0 0 0").split()]
+        rpy = [float(v) for v in (o.get("rpy", "0 0 0") if o is not None else "0 0 0").split()]
+        M = d.oMf[m.getFrameId(link.get("name"))] * pin.SE3(pin.rpy.rpyToMatrix(np.array(rpy)), np.array(xyz))
+        q = pin.Quaternion(M.rotation)
+        print(link.get("name"), *M.translation, q.w, q.x, q.y, q.z)
+"#;
+
+/// romeo's shapes (fixed base, zero joint coordinates), its 24 finger links' among them,
+/// sit where Pinocchio places their `<collision>` elements, to 1e-15 m and 1e-15 in the
+/// quaternion: the massless fingers' shapes ride on the wrists at their zero pose.
+#[test]
+fn romeos_shapes_and_its_fingers_sit_where_pinocchio_places_them() {
+    let test = "romeos_shapes_and_its_fingers_sit_where_pinocchio_places_them";
+    let path = format!("{CORPUS}/cmeel.prefix/share/example-robot-data/robots/romeo_description/urdf/romeo.urdf");
+    if !require::corpus(test, &path) {
+        return;
+    }
+    let Some(python) = require::venv_python(test) else { return };
+    let out = std::process::Command::new(python).args(["-c", PINOCCHIO_PLACEMENTS, &path]).output().unwrap();
+    assert!(out.status.success(), "pinocchio: {}", String::from_utf8_lossy(&out.stderr));
+    let u = Urdf::from_file_with(&path, &UrdfOptions { collision: true, ..UrdfOptions::default() }).unwrap();
+    let placements = String::from_utf8(out.stdout).unwrap();
+    let mut next: std::collections::HashMap<&str, usize> = Default::default();
+    let (mut worst_x, mut worst_q, mut fingers) = (0.0f64, 0.0f64, 0);
+    for line in placements.lines() {
+        let mut words = line.split_whitespace();
+        let link = words.next().unwrap();
+        let v: Vec<f64> = words.map(|w| w.parse().unwrap()).collect();
+        let k = next.entry(link).or_default();
+        let s = u.builder.shape(u.link_shapes[link][*k]).unwrap();
+        *k += 1;
+        // the shape's pose in the world at the load pose
+        let (x, q) = match s.body {
+            Some(b) => {
+                let body = u.builder.body(b).unwrap();
+                (body.x + maxdyn::math::rotation(&body.q) * s.x, maxdyn::math::qmul(&body.q, &s.q))
+            }
+            None => (s.x, s.q),
+        };
+        worst_x = worst_x.max((0..3).map(|i| (x[i] - v[i]).abs()).fold(0.0, f64::max));
+        let dot: f64 = (0..4).map(|i| q[i] * v[3 + i]).sum();
+        worst_q = worst_q.max((0..4).map(|i| (q[i] * dot.signum() - v[3 + i]).abs()).fold(0.0, f64::max));
+        fingers += usize::from(u.frame(link).is_none());
+    }
+    println!("romeo: {} collisions against Pinocchio, {fingers} on links not simulated: position to {worst_x:e} m, quaternion to {worst_q:e}", next.values().sum::<usize>());
+    assert_eq!((next.values().sum::<usize>(), fingers), (44, 24));
+    assert!(worst_x < 1e-15 && worst_q < 1e-15, "position {worst_x:e} m, quaternion {worst_q:e}");
+}
+
 #[test]
 fn the_c_options_switch_collision_on() {
     let path = CString::new(A1).unwrap();
