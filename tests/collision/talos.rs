@@ -70,10 +70,19 @@ struct Stand {
     sole: (usize, f64),
 }
 
-/// Talos floating on the ground plane, held at its zero pose by springs `kp` and dampers
-/// `kd`, 3 s; `srdf`: self-collision on with the robot's SRDF applied. Panics naming the
-/// step that fails.
-fn stand(srdf: bool, kp: f64, kd: f64) -> Stand {
+/// How the joints are held at zero.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Hold {
+    /// Joint springs `kp` and dampers `kd` (force elements of the model).
+    Springs,
+    /// PD inputs −kp q − kd q̇ set before each step from the last state.
+    Inputs,
+}
+
+/// Talos floating on the ground plane, held at its zero pose with stiffness `kp` and
+/// damping `kd`, 3 s; `srdf`: self-collision on with the robot's SRDF applied. Err: the
+/// step that failed and why.
+fn stand(srdf: bool, hold: Hold, kp: f64, kd: f64) -> Result<Stand, (usize, String)> {
     let urdf = format!("{ROBOTS}/talos_data/robots/talos_reduced.urdf");
     let options = UrdfOptions { floating: true, collision: true, ground_plane: true, self_collision: srdf, ..UrdfOptions::default() };
     let mut u = Urdf::from_file_with(&urdf, &options).unwrap();
@@ -87,7 +96,7 @@ fn stand(srdf: bool, kp: f64, kd: f64) -> Stand {
     assert_eq!((hulls, u.builder.shape_count()), (47, 53), "47 mesh hulls, 5 primitives, the ground");
     let mut joints: Vec<usize> = u.joints.values().copied().collect();
     joints.sort();
-    for &j in &joints {
+    for &j in joints.iter().filter(|_| hold == Hold::Springs) {
         u.builder.set_joint_spring(j, &[kp], &[0.0]).unwrap();
         u.builder.set_joint_damper(j, &[kd]).unwrap();
     }
@@ -105,9 +114,15 @@ fn stand(srdf: bool, kp: f64, kd: f64) -> Stand {
     let feet = (u.body_of("leg_left_6_link").unwrap(), u.body_of("leg_right_6_link").unwrap());
     let start = sim.body_state(trunk).unwrap();
     let (mut deepest, mut drift, mut start_penetration, mut first_sink) = (f64::INFINITY, 0.0f64, 0.0, None);
+    let (mut q, mut w) = ([0.0], [0.0]);
     for k in 0..STEPS {
+        for &j in joints.iter().filter(|_| hold == Hold::Inputs) {
+            sim.joint_position(j, &mut q).unwrap();
+            sim.joint_velocity(j, &mut w).unwrap();
+            sim.set_joint_input(j, &[-kp * q[0] - kd * w[0]]).unwrap();
+        }
         if let Err(e) = sim.step() {
-            panic!("Talos (SRDF {srdf}): step {k} failed: {e}; {:?}", sim.stats());
+            return Err((k, format!("{e}; {:?}", sim.stats())));
         }
         if k == 0 {
             start_penetration = sim.resolved_penetration();
@@ -130,7 +145,7 @@ fn stand(srdf: bool, kp: f64, kd: f64) -> Stand {
     let carrying: Vec<_> = sim.shape_contacts().filter(|c| c.normal_force > 1e-6 * weight).collect();
     let on_ground = |body| carrying.iter().filter(|c| c.body_a == body && c.body_b.is_none()).count();
     let speed = (0..model.body_count()).map(|i| sim.body_state(i).unwrap()[7..10].iter().map(|v| v * v).sum::<f64>().sqrt()).fold(0.0, f64::max);
-    Stand {
+    Ok(Stand {
         deepest,
         drift,
         feet_points: (on_ground(feet.0), on_ground(feet.1)),
@@ -140,7 +155,7 @@ fn stand(srdf: bool, kp: f64, kd: f64) -> Stand {
         start_penetration,
         first_sink,
         sole,
-    }
+    })
 }
 
 /// The bar of issue 25: 3 s at dt 0.002, every step OK, the trunk within 5 cm of its start,
@@ -152,7 +167,7 @@ fn talos_stands_on_its_mesh_feet() {
     if !crate::require::corpus("talos_stands_on_its_mesh_feet", ROBOTS) {
         return;
     }
-    let s = stand(false, KP, KD);
+    let s = stand(false, Hold::Springs, KP, KD).unwrap();
     println!("Talos standing 3 s at dt {DT}: {s:?}");
     // measured: deepest −2.8e-17 m, drift 2.70e-3 m, 3 + 3 points, ground load 1 + 3.3e-6;
     // the whole robot still sways slowly in pitch on its ankle springs (3.9e-3 m/s at the
@@ -164,9 +179,14 @@ fn talos_stands_on_its_mesh_feet() {
     assert!((s.ground_load - 1.0).abs() < 3e-5, "the feet carry its weight: {s:?}");
     assert!(s.speed < 1e-2, "stands: {s:?}");
     // five times stiffer it stands as well (measured: drift 1.18e-3 m, deepest −2.8e-17 m)
-    let stiff = stand(false, 10000.0, 100.0);
+    let stiff = stand(false, Hold::Springs, 10000.0, 100.0).unwrap();
     println!("Talos held at 10000 / 100: {stiff:?}");
     assert!(stiff.deepest > -1e-12 && stiff.drift < 5e-3, "{stiff:?}");
+    // the same gains as PD inputs set from the last state (explicit, a step behind) do not
+    // hold it at this dt: measured, step 13 is NOT_CONVERGED
+    let (step, why) = stand(false, Hold::Inputs, KP, KD).unwrap_err();
+    println!("Talos held by PD inputs: step {step} failed: {why}");
+    assert!(step == 13 && why.contains("did not converge"), "step {step}: {why}");
 }
 
 /// With self-collision on and the robot's SRDF applied, it stands the same, but the zero
@@ -179,7 +199,7 @@ fn talos_with_its_srdf_stands_with_its_grippers_on_its_thighs() {
     if !crate::require::corpus("talos_with_its_srdf_stands_with_its_grippers_on_its_thighs", ROBOTS) {
         return;
     }
-    let s = stand(true, KP, KD);
+    let s = stand(true, Hold::Springs, KP, KD).unwrap();
     println!("Talos with self-collision and its SRDF, 3 s at dt {DT}: {s:?}");
     // measured: deepest −1.2e-15 m, drift 1.12e-3 m, start 7.08e-2 m deep, 572 N between
     // the grippers and the thighs
@@ -200,7 +220,7 @@ fn talos_held_too_softly_falls_and_its_landing_sole_vertex_sinks_for_a_step() {
     if !crate::require::corpus("talos_held_too_softly_falls_and_its_landing_sole_vertex_sinks_for_a_step", ROBOTS) {
         return;
     }
-    let s = stand(false, 500.0, 20.0);
+    let s = stand(false, Hold::Springs, 500.0, 20.0).unwrap();
     println!("Talos held at 500 / 20, 3 s at dt {DT}: {s:?}");
     // measured: trunk 0.909 m from its start, the first sink 1.7706e-5 m after step 7, the
     // deepest 4.59e-5 m as it falls over (landing on other hull faces)
