@@ -200,13 +200,103 @@ fn every_corpus_collision_becomes_a_shape() {
     }
     println!("corpus: {loaded} of {} files load with collision on: {collisions} <collision> elements, {shapes} shapes, {hulls} of them mesh hulls, in {:.1} s", files.len(), start.elapsed().as_secs_f64());
     println!("skipped: {skipped:#?}");
-    // every <collision> of every file that loads is a shape, but for romeo's 24 finger
-    // links, a massless subtree left out of the model (no body to carry them): measured
-    // 62 files, 1331 collisions, 1307 shapes, 767 hulls (the 7 files refused for their
+    // every <collision> of every file that loads is a shape, romeo's 24 finger links too
+    // (a massless subtree not simulated: their shapes ride on the wrists): measured 62
+    // files, 1331 collisions, 1331 shapes, 791 hulls (the 7 files refused for their
     // inertias hold the rest of the corpus's 950 meshes)
-    assert_eq!(skipped.len(), 1, "{skipped:#?}");
-    assert!(skipped[0].contains("romeo.urdf: collisions of links left out of the model skipped") && skipped[0].matches("Link`").count() == 24, "{skipped:#?}");
-    assert_eq!((loaded, collisions, shapes, hulls), (62, 1331, 1307, 767));
+    assert!(skipped.is_empty(), "{skipped:#?}");
+    assert_eq!((loaded, collisions, shapes, hulls), (62, 1331, 1331, 791));
+}
+
+/// A massless subtree on moving joints is not simulated (nothing with mass moves it), but
+/// its collisions are shapes: rigid on the nearest simulated link, at the joint origins
+/// composed at zero coordinates (here two revolutes down from a palm, the first turned a
+/// quarter about z).
+#[test]
+fn a_massless_subtrees_collisions_ride_on_its_nearest_simulated_link() {
+    let xml = r#"<robot name="r"><link name="base"/>
+      <link name="palm"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial></link>
+      <joint name="j" type="revolute"><parent link="base"/><child link="palm"/><axis xyz="0 0 1"/></joint>
+      <link name="f1"><collision><origin xyz="0.01 0 0"/><geometry><sphere radius="0.005"/></geometry></collision></link>
+      <joint name="k1" type="revolute"><parent link="palm"/><child link="f1"/><origin xyz="0.1 0 0" rpy="0 0 1.5707963267948966"/><axis xyz="0 1 0"/></joint>
+      <link name="f2"><collision><origin xyz="0 0 0.02"/><geometry><box size="0.01 0.01 0.01"/></geometry></collision></link>
+      <joint name="k2" type="revolute"><parent link="f1"/><child link="f2"/><origin xyz="0.03 0 0"/><axis xyz="0 1 0"/></joint>
+    </robot>"#;
+    let u = Urdf::from_str_with(xml, &UrdfOptions { collision: true, ..UrdfOptions::default() }).unwrap();
+    let palm = u.body_of("palm").unwrap();
+    assert_eq!(u.builder.body_count(), 1, "the fingers are not bodies");
+    assert!(u.frame("f1").is_none() && u.joint("k1").is_none(), "nor frames or joints");
+    let shape = |link: &str| u.builder.shape(u.link_shapes[link][0]).unwrap().clone();
+    let (sphere, cube) = (shape("f1"), shape("f2"));
+    assert_eq!((sphere.body, cube.body), (Some(palm), Some(palm)));
+    // f1 in the palm: (0.1, 0, 0) turned 90° about z, so its x is the palm's y
+    let near = |a: [f64; 3], b: [f64; 3]| (0..3).all(|i| (a[i] - b[i]).abs() < 1e-15);
+    assert!(near(sphere.x.into(), [0.1, 0.01, 0.0]), "{:?}", sphere.x);
+    assert!(near(cube.x.into(), [0.1, 0.03, 0.02]), "{:?}", cube.x);
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    assert!((cube.q - maxdyn::math::V4::new(h, 0.0, 0.0, h)).norm() < 1e-15, "{:?}", cube.q);
+    assert!(u.warnings.iter().any(|w| w.contains("ride rigidly on their nearest simulated link") && w.contains("`f1` on `palm`, `f2` on `palm`")), "{:?}", u.warnings);
+}
+
+/// Where Pinocchio 4.1.0 puts each `<collision>` of romeo (fixed base, neutral pose: the
+/// link frame `oMf` composed with the collision's `<origin>`), one line per collision in
+/// file order: link, position, quaternion (w, x, y, z).
+const PINOCCHIO_PLACEMENTS: &str = r#"
+import sys, xml.etree.ElementTree as ET, numpy as np, pinocchio as pin
+path = sys.argv[1]
+m = pin.buildModelFromUrdf(path)
+d = m.createData()
+pin.framesForwardKinematics(m, d, pin.neutral(m))
+for link in ET.parse(path).getroot().findall("link"):
+    for c in link.findall("collision"):
+        o = c.find("origin")
+        xyz = [float(v) for v in (o.get("xyz", "0 0 0") if o is not None else "0 0 0").split()]
+        rpy = [float(v) for v in (o.get("rpy", "0 0 0") if o is not None else "0 0 0").split()]
+        M = d.oMf[m.getFrameId(link.get("name"))] * pin.SE3(pin.rpy.rpyToMatrix(np.array(rpy)), np.array(xyz))
+        q = pin.Quaternion(M.rotation)
+        print(link.get("name"), *M.translation, q.w, q.x, q.y, q.z)
+"#;
+
+/// romeo's shapes (fixed base, zero joint coordinates), its 24 finger links' among them,
+/// sit where Pinocchio places their `<collision>` elements, to 1e-15 m and 1e-15 in the
+/// quaternion: the massless fingers' shapes ride on the wrists at their zero pose.
+#[test]
+fn romeos_shapes_and_its_fingers_sit_where_pinocchio_places_them() {
+    let test = "romeos_shapes_and_its_fingers_sit_where_pinocchio_places_them";
+    let path = format!("{CORPUS}/cmeel.prefix/share/example-robot-data/robots/romeo_description/urdf/romeo.urdf");
+    if !require::corpus(test, &path) {
+        return;
+    }
+    let Some(python) = require::venv_python(test) else { return };
+    let out = std::process::Command::new(python).args(["-c", PINOCCHIO_PLACEMENTS, &path]).output().unwrap();
+    assert!(out.status.success(), "pinocchio: {}", String::from_utf8_lossy(&out.stderr));
+    let u = Urdf::from_file_with(&path, &UrdfOptions { collision: true, ..UrdfOptions::default() }).unwrap();
+    let placements = String::from_utf8(out.stdout).unwrap();
+    let mut next: std::collections::HashMap<&str, usize> = Default::default();
+    let (mut worst_x, mut worst_q, mut fingers) = (0.0f64, 0.0f64, 0);
+    for line in placements.lines() {
+        let mut words = line.split_whitespace();
+        let link = words.next().unwrap();
+        let v: Vec<f64> = words.map(|w| w.parse().unwrap()).collect();
+        let k = next.entry(link).or_default();
+        let s = u.builder.shape(u.link_shapes[link][*k]).unwrap();
+        *k += 1;
+        // the shape's pose in the world at the load pose
+        let (x, q) = match s.body {
+            Some(b) => {
+                let body = u.builder.body(b).unwrap();
+                (body.x + maxdyn::math::rotation(&body.q) * s.x, maxdyn::math::qmul(&body.q, &s.q))
+            }
+            None => (s.x, s.q),
+        };
+        worst_x = worst_x.max((0..3).map(|i| (x[i] - v[i]).abs()).fold(0.0, f64::max));
+        let dot: f64 = (0..4).map(|i| q[i] * v[3 + i]).sum();
+        worst_q = worst_q.max((0..4).map(|i| (q[i] * dot.signum() - v[3 + i]).abs()).fold(0.0, f64::max));
+        fingers += usize::from(u.frame(link).is_none());
+    }
+    println!("romeo: {} collisions against Pinocchio, {fingers} on links not simulated: position to {worst_x:e} m, quaternion to {worst_q:e}", next.values().sum::<usize>());
+    assert_eq!((next.values().sum::<usize>(), fingers), (44, 24));
+    assert!(worst_x < 1e-15 && worst_q < 1e-15, "position {worst_x:e} m, quaternion {worst_q:e}");
 }
 
 #[test]

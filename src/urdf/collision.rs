@@ -7,11 +7,13 @@
 //! centres, along z, as for the cylinder). A `<mesh filename scale>` is its convex hull
 //! (`mesh`: search roots, formats, one hull per file and scale); a mesh that cannot be
 //! found, read or hulled fails the load, naming the link and the file. A shape the model
-//! refuses (a box of size 0) and the collisions of a link left out of the model are
-//! skipped with a warning. Each shape sits on the body that carries its link (its own
-//! or the one it was merged into), at the link frame composed with the collision's
-//! `<origin>`, expressed in the body frame (centre of mass); a link of the world gives a
-//! static shape. PyBullet's `<contact><lateral_friction value>` in a `<link>` sets its
+//! refuses (a box of size 0) is skipped with a warning. Each shape sits on the body that
+//! carries its link (its own or the one it was merged into), at the link frame composed
+//! with the collision's `<origin>`, expressed in the body frame (centre of mass); a link
+//! of the world gives a static shape. A link left out of the model (a massless subtree on
+//! moving joints: nothing moves them) has its shapes ride rigidly on its nearest ancestor
+//! that has a frame, at the joint origins composed down to it at zero coordinates, with a
+//! warning listing them. PyBullet's `<contact><lateral_friction value>` in a `<link>` sets its
 //! shapes' friction.
 //!
 //! Filters: the robot's shapes are in group [`ROBOT_GROUP`]; with
@@ -27,9 +29,9 @@ use std::sync::Arc;
 use roxmltree::Node;
 
 use super::frames::{compose, pose};
-use super::parse::{child, number, origin_child, required, vec3};
+use super::parse::{child, number, origin_child, required, vec3, Description};
 use super::mesh::Meshes;
-use super::{refused_by_builder, Urdf, UrdfOptions};
+use super::{refused_by_builder, LinkFrame, Urdf, UrdfOptions};
 use crate::joints::constraint::Pose;
 use crate::model::shape::Geometry;
 use crate::model::{Error, Parent, Result, ShapeId, ShapeKind};
@@ -110,9 +112,29 @@ fn read(xml: &str) -> Result<Collisions> {
     Ok(c)
 }
 
+/// The frame that carries the shapes of `link`, a link without a frame of its own (left
+/// out with a massless subtree): its nearest ancestor in the file `d` that has one,
+/// composed with the joint origins from there down to `link` (zero joint coordinates),
+/// and that ancestor's name. None if no ancestor has a frame.
+fn carrying_frame<'a>(u: &Urdf, d: &'a Description, link: &'a str) -> Option<(LinkFrame, &'a str)> {
+    let mut below = Pose::WORLD;
+    let mut at = link;
+    // a tree: at most one joint per link on the way up (the file was checked for cycles)
+    for _ in 0..d.joints.len() {
+        let j = d.joints.iter().find(|j| j.child == at)?;
+        below = compose(&j.origin, &below);
+        at = &j.parent;
+        if let Some(f) = u.frame(at) {
+            let p = compose(&pose(&f), &below);
+            return Some((LinkFrame { body: f.body, x: p.x.into(), q: p.q.into() }, at));
+        }
+    }
+    None
+}
+
 /// Adds the ground and the collision shapes `options` ask for to the loaded `u` (its
-/// frames are final), with their warnings.
-pub fn add_shapes(u: &mut Urdf, xml: &str, options: &UrdfOptions, dir: Option<&Path>) -> Result<()> {
+/// frames are final; `d` is the file's description, every link), with their warnings.
+pub fn add_shapes(u: &mut Urdf, d: &Description, xml: &str, options: &UrdfOptions, dir: Option<&Path>) -> Result<()> {
     if options.ground_plane {
         u.builder.add_shape(Parent::World, ShapeKind::Plane, [0.0; 3], [1.0, 0.0, 0.0, 0.0], &[])?;
     }
@@ -123,11 +145,20 @@ pub fn add_shapes(u: &mut Urdf, xml: &str, options: &UrdfOptions, dir: Option<&P
     let mut meshes = Meshes::new(dir, &options.mesh_roots);
     let mask = if options.self_collision { u32::MAX } else { !ROBOT_GROUP };
     let (mut on_world, mut on_bodies): (Vec<ShapeId>, Vec<ShapeId>) = (Vec::new(), Vec::new());
-    let (mut left_out, mut refused) = (Vec::new(), Vec::new());
+    let (mut left_out, mut carried, mut refused) = (Vec::new(), Vec::new(), Vec::new());
     for s in &c.shapes {
-        let Some(frame) = u.frame(&s.link) else {
-            left_out.push(format!("`{}`", s.link));
-            continue;
+        let frame = match u.frame(&s.link) {
+            Some(f) => f,
+            None => match carrying_frame(u, d, &s.link) {
+                Some((f, on)) => {
+                    carried.push(format!("`{}` on `{on}`", s.link));
+                    f
+                }
+                None => {
+                    left_out.push(format!("`{}`", s.link));
+                    continue;
+                }
+            },
         };
         let p = compose(&pose(&frame), &s.origin);
         let on = frame.body.map_or(Parent::World, Parent::Body);
@@ -158,6 +189,10 @@ pub fn add_shapes(u: &mut Urdf, xml: &str, options: &UrdfOptions, dir: Option<&P
     }
     if !refused.is_empty() {
         u.warnings.push(format!("collision shape(s) skipped: {}", refused.join("; ")));
+    }
+    if !carried.is_empty() {
+        carried.dedup();
+        u.warnings.push(format!("collisions of links not simulated (massless, on joints nothing moves) ride rigidly on their nearest simulated link at zero joint coordinates: {}", carried.join(", ")));
     }
     if !left_out.is_empty() {
         left_out.dedup();

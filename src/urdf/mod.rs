@@ -222,7 +222,7 @@ impl Urdf {
                 }
             }
         }
-        collision::add_shapes(&mut u, xml, options, dir)?;
+        collision::add_shapes(&mut u, &d, xml, options, dir)?;
         Ok(u)
     }
 

@@ -13,7 +13,7 @@ fn panda_paths() -> (String, String) {
 }
 
 /// The joint values of the SRDF's `<group_state name>`, read independently of the loader.
-fn group_state(srdf: &str, name: &str) -> Vec<(String, f64)> {
+pub(crate) fn group_state(srdf: &str, name: &str) -> Vec<(String, f64)> {
     let doc = roxmltree::Document::parse(srdf).unwrap();
     let state = doc.root_element().children().find(|n| n.has_tag_name("group_state") && n.attribute("name") == Some(name)).unwrap();
     state.children().filter(|n| n.has_tag_name("joint")).map(|j| (j.attribute("name").unwrap().to_string(), j.attribute("value").unwrap().parse().unwrap())).collect()
@@ -107,7 +107,8 @@ fn corpus_robots_at_home_with_their_srdf() {
     let excluded: usize = rows.iter().map(|r| r.1.excluded).sum();
     println!("{} robots with shapes: {clean} without self-contact in force with their SRDF; {excluded} shape pairs excluded in all", loaded.len());
     // measured with meshes as convex hulls: 28 robots with shapes (of 30 pairs of files),
-    // 21 clean, 3403 shape pairs excluded. The others overlap at home through hulls: a
+    // 21 clean, 3876 shape pairs excluded (473 of them romeo's finger links, whose shapes
+    // ride on its wrists). The others overlap at home through hulls: a
     // concave link mesh's hull reaches where its mesh does not, and these SRDFs exclude
     // no pair for those links (alex, hextilt, romeo_small: none at all), so the start is
     // refused as penetrating or pushes (pr2, z1)
@@ -119,8 +120,8 @@ fn corpus_robots_at_home_with_their_srdf() {
     );
     assert_eq!(clean, 21);
     let warned: Vec<&str> = rows.iter().filter(|r| r.1.warned).map(|r| r.0.as_str()).collect();
-    assert_eq!(warned, ["romeo_description/romeo", "solo_description/solo"], "SRDFs naming links their URDF lacks");
-    assert!(loaded.len() == 28 && excluded == 3403, "{} robots with shapes, {excluded} pairs", loaded.len());
+    assert_eq!(warned, ["solo_description/solo"], "SRDFs naming links their URDF lacks");
+    assert!(loaded.len() == 28 && excluded == 3876, "{} robots with shapes, {excluded} pairs", loaded.len());
 }
 
 /// One robot's row: shapes, pairs excluded, and the outcome of a step at home.
