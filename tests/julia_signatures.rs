@@ -6,11 +6,16 @@
 //! names a declared function with its number of arguments, and nothing reaches C another
 //! way; every declaration is used; and every C function the Python package declares is
 //! called from Julia too, unless listed below with the reason. Julia cannot be installed
-//! on this project's machines, so this is what keeps the binding honest. The checker's
-//! own tests show each check fails when it should.
+//! on this project's machines, so this is what keeps the binding honest, with a syntax
+//! check of every .jl file by tree-sitter-julia (tests/julia_syntax, installed by
+//! tests/setup.sh). The checker's own tests show each check fails when it should.
+
+#[path = "common/require.rs"]
+mod require;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::process::Command;
 
 /// A type reduced to what the ABI sees: "i32", "f64", "usize", "u64", "void", "char",
 /// "opaque" (a struct the header only declares), "fn" (a function pointer),
@@ -647,6 +652,47 @@ fn reads_c_and_julia_types() {
     let structs = julia_structs("struct Opts\n    a::Float64\n    b::Int32\n    c::Ptr{UInt8}\n    d::NTuple{3,Float64}\nend\n");
     assert_eq!(structs[0].0, "Opts");
     assert_eq!(structs[0].1, fields.clone());
+}
+
+/// The binding's sources and its tests, parsed by tree-sitter-julia (node, with the
+/// packages tests/setup.sh installs into tests/julia_syntax/node_modules).
+#[test]
+fn julia_sources_parse() {
+    let test = "julia_sources_parse";
+    let dir = manifest_dir().join("tests").join("julia_syntax");
+    let installed = dir.join("node_modules").join("tree-sitter-julia").join("tree-sitter-julia.wasm").exists();
+    if !require::require(test, "julia-syntax", installed && require::on_path("node"), "run `bash tests/setup.sh` (node and `npm ci` in tests/julia_syntax)") {
+        return;
+    }
+    let root = manifest_dir().join("bindings").join("julia");
+    let mut files: Vec<PathBuf> = Vec::new();
+    for sub in ["src", "test"] {
+        files.extend(std::fs::read_dir(root.join(sub)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "jl")));
+    }
+    files.sort();
+    assert!(files.len() >= 10, "only {} .jl files", files.len());
+    let out = Command::new("node").arg(dir.join("check.js")).args(&files).output().expect("run node");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    println!("{text}");
+    assert!(out.status.success() && text.contains(&format!("{} files parsed, 0 syntax errors", files.len())), "{text}");
+}
+
+#[test]
+fn syntax_check_finds_an_error() {
+    let test = "syntax_check_finds_an_error";
+    let dir = manifest_dir().join("tests").join("julia_syntax");
+    let installed = dir.join("node_modules").join("tree-sitter-julia").join("tree-sitter-julia.wasm").exists();
+    if !require::require(test, "julia-syntax", installed && require::on_path("node"), "run `bash tests/setup.sh`") {
+        return;
+    }
+    let scratch = std::env::temp_dir().join(format!("maxdyn_julia_syntax_{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let bad = scratch.join("bad.jl");
+    std::fs::write(&bad, "function f(s)\n    check(maxdyn_sim_step(s)\nend\n").unwrap();
+    let out = Command::new("node").arg(dir.join("check.js")).arg(&bad).output().expect("run node");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    std::fs::remove_dir_all(&scratch).ok();
+    assert!(!out.status.success() && text.contains("bad.jl:2:29: missing )"), "{text}");
 }
 
 fn real_header() -> String {
