@@ -21,10 +21,10 @@ mutable struct Batch
         out = Ref{Ptr{Cvoid}}(C_NULL)
         check(maxdyn_batch_new(m, Csize_t(n), Float64(dt), Csize_t(threads), out))
         b = finalizer(close, new(out[], Sim[], body_count(m), nothing, nothing))
-        size = Ref{Csize_t}(0)
-        check(maxdyn_batch_get_size(b, size))
+        n_sims = Ref{Csize_t}(0)
+        check(maxdyn_batch_get_size(b, n_sims))
         dofs = [joint_dof(m, j) for j in 0:joint_count(m)-1]
-        for i in 0:Int(size[])-1
+        for i in 0:Int(n_sims[])-1
             s = Ref{Ptr{Cvoid}}(C_NULL)
             check(maxdyn_batch_get_sim(b, Csize_t(i), s))
             push!(b.sims, Sim(s[], b.n_bodies, dofs, b))   # owned by the batch

@@ -5,7 +5,7 @@
 
 export set_control_callback!
 
-# C calls this with the sim and the user data: the Julia Sim (rooted by its own field)
+# C calls this with the sim and the user data: the Julia Sim, alive as long as its C sim
 function sim_control_trampoline(::Ptr{Cvoid}, user::Ptr{Cvoid})::Cint
     s = unsafe_pointer_to_objref(user)::Sim
     try

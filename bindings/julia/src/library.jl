@@ -95,12 +95,12 @@ end
 function load_library()
     tried = String[]
     for (where, path) in library_candidates()
-        handle = Libdl.dlopen(path, Libdl.RTLD_LAZY | Libdl.RTLD_LOCAL; throw_error=false)
-        if handle === nothing
+        lib = Libdl.dlopen(path, Libdl.RTLD_LAZY | Libdl.RTLD_LOCAL; throw_error=false)
+        if lib === nothing
             push!(tried, "  $where: $path")
             continue
         end
-        return Libdl.dlpath(handle), handle
+        return Libdl.dlpath(lib), lib
     end
     error("MaxDyn: libmaxdyn not found. Searched:\n", join(tried, "\n"),
           "\nSet MAXDYN_LIBRARY to the library's path, install it (scripts/install.sh, with its",
@@ -108,11 +108,11 @@ function load_library()
 end
 
 function __init__()
-    path, handle = load_library()
-    LIBRARY[], LIBRARY_HANDLE[] = path, handle
+    path, lib = load_library()
+    LIBRARY[], LIBRARY_HANDLE[] = path, lib
     absent = Symbol[]
     for name in C_FUNCTIONS
-        f = Libdl.dlsym(handle, name; throw_error=false)
+        f = Libdl.dlsym(lib, name; throw_error=false)
         getfield(@__MODULE__, Symbol("ptr_", name))[] = f === nothing ? C_NULL : f
         f === nothing && push!(absent, name)
     end
