@@ -1,10 +1,21 @@
-//! Every `@ccall` of the Julia binding (bindings/julia/src/*.jl) against the generated
-//! header: the function exists, and its argument and return types are the header's.
-//! Julia cannot run on this project's machines, so this is what keeps the binding honest.
-//! The checker's own tests show it fails when a header signature changes.
+//! The Julia binding (bindings/julia/src/*.jl) against the generated header. The binding
+//! declares each C function once in c_api.jl (`@cfunc name(arg::T, ...)::R`, resolved
+//! when the module loads) and calls it by name. Checked here: every declaration's name,
+//! argument and return types are the header's, and no deprecated alias is declared; the
+//! C structs of c_structs.jl have the header's fields in its order and types; every call
+//! names a declared function with its number of arguments, and nothing reaches C another
+//! way; every declaration is used; and every C function the Python package declares is
+//! called from Julia too, unless listed below with the reason. Julia cannot be installed
+//! on this project's machines, so this is what keeps the binding honest, with a syntax
+//! check of every .jl file by tree-sitter-julia (tests/julia_syntax, installed by
+//! tests/setup.sh). The checker's own tests show each check fails when it should.
+
+#[path = "common/require.rs"]
+mod require;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::process::Command;
 
 /// A type reduced to what the ABI sees: "i32", "f64", "usize", "u64", "void", "char",
 /// "opaque" (a struct the header only declares), "fn" (a function pointer),
@@ -149,12 +160,16 @@ fn header_signatures(header: &str) -> HashMap<String, Signature> {
 
 // ---- the Julia binding
 
-/// A Julia type of a `@ccall` as its ABI (`Ptr{Cvoid}` becomes "ptr(void)", which
+/// A Julia type of a declaration as its ABI (`Ptr{Cvoid}` becomes "ptr(void)", which
 /// stands for any object or function pointer).
 fn julia_abi(ty: &str) -> Abi {
     let ty = ty.trim();
     if let Some(inner) = ty.strip_prefix("Ptr{").or_else(|| ty.strip_prefix("Ref{")).and_then(|t| t.strip_suffix('}')) {
         return format!("ptr({})", julia_abi(inner));
+    }
+    if let Some(inner) = ty.strip_prefix("NTuple{").and_then(|t| t.strip_suffix('}')) {
+        let (n, elem) = inner.split_once(',').unwrap_or_else(|| panic!("cannot read the Julia type `{ty}`"));
+        return format!("{}[{}]", julia_abi(elem), n.trim());
     }
     match ty {
         "Int32" | "Cint" => "i32",
@@ -241,26 +256,6 @@ fn annotated_type(arg: &str) -> &str {
     &arg[at.unwrap_or_else(|| panic!("ccall argument without a type: `{}`", arg.trim()))..]
 }
 
-/// How the binding calls C (the library is always `libmaxdyn`).
-const CCALL: &str = "@ccall libmaxdyn.";
-
-/// Every `@ccall libmaxdyn.name(args::T...)::R` in `source`: (name, signature).
-fn julia_ccalls(source: &str) -> Vec<(String, Signature)> {
-    let mut out = Vec::new();
-    for (at, _) in source.match_indices(CCALL) {
-        let rest = &source[at + "@ccall ".len()..];
-        let dot = rest.find('.').unwrap();
-        let open = rest.find('(').unwrap();
-        let name = rest[dot + 1..open].trim().to_string();
-        let (args, after) = bracketed(rest, open);
-        let ret = rest[after..].strip_prefix("::").unwrap_or_else(|| panic!("{name}: no return type"));
-        let end = ret.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '{' || c == '}')).unwrap_or(ret.len());
-        let args = split_top_level(args).iter().map(|a| julia_abi(annotated_type(a))).collect();
-        out.push((name, Signature { ret: julia_abi(&ret[..end]), args }));
-    }
-    out
-}
-
 // ---- the comparison
 
 fn compatible(julia: &str, c: &str) -> bool {
@@ -300,40 +295,276 @@ fn mismatches(header: &HashMap<String, Signature>, calls: &[(String, Signature)]
     out
 }
 
-/// The binding's .jl files: bindings/julia/src, and any left beside it (all but test/).
-fn binding_sources() -> Vec<(PathBuf, String)> {
+
+// ---- the header's deprecated aliases and structs
+
+/// The functions the header marks `MAXDYN_DEPRECATED(...)`.
+fn deprecated_functions(header: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut lines = header.lines();
+    while let Some(line) = lines.next() {
+        if line.trim_start().starts_with("MAXDYN_DEPRECATED(") {
+            let decl = lines.by_ref().find(|l| l.contains('(')).expect("a declaration after MAXDYN_DEPRECATED");
+            out.push(last_identifier(&decl[..decl.find('(').unwrap()]).to_string());
+        }
+    }
+    out
+}
+
+/// The fields (name, ABI; an array as "f64[3]") of every struct the header defines.
+fn header_structs(header: &str) -> HashMap<String, Vec<(String, Abi)>> {
+    let stmts = statements(&strip_comments(header));
+    let types = CTypes::from_statements(&stmts);
+    let mut out = HashMap::new();
+    for s in stmts.iter().filter(|s| s.starts_with("typedef struct") && s.contains('{')) {
+        let body = &s[s.find('{').unwrap() + 1..s.rfind('}').unwrap()];
+        let fields = body
+            .split(';')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(|f| {
+                let (decl, len) = match f.split_once('[') {
+                    Some((d, n)) => (d.trim(), Some(n.trim_end_matches(']').trim())),
+                    None => (f, None),
+                };
+                let name = last_identifier(decl);
+                let abi = types.abi(&decl[..decl.len() - name.len()]);
+                (name.to_string(), len.map_or(abi.clone(), |n| format!("{abi}[{n}]")))
+            })
+            .collect();
+        out.insert(last_identifier(s).to_string(), fields);
+    }
+    out
+}
+
+// ---- the binding's sources
+
+/// The binding's .jl files (bindings/julia/src and any beside it; not test/): (name, text).
+fn binding_sources() -> Vec<(String, String)> {
     let root = manifest_dir().join("bindings").join("julia");
     let mut files: Vec<PathBuf> = Vec::new();
     for dir in [root.clone(), root.join("src")] {
         files.extend(std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "jl")));
     }
     files.sort();
-    files.into_iter().map(|p| (p.clone(), std::fs::read_to_string(&p).unwrap())).collect()
+    files.into_iter().map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())).collect()
 }
 
-fn real_header() -> String {
-    std::fs::read_to_string(manifest_dir().join("include").join("maxdyn.h")).unwrap()
+/// How a line declares a C function (at the start of the line: the macro's own docstring
+/// shows the form indented).
+const DECLARE: &str = "@cfunc ";
+
+/// Every `@cfunc name(arg::T, ...)::R` in `source`: (name, signature).
+fn julia_declarations(source: &str) -> Vec<(String, Signature)> {
+    let mut out = Vec::new();
+    for (at, _) in source.match_indices(&format!("\n{DECLARE}")) {
+        let rest = &source[at + 1 + DECLARE.len()..];
+        let open = rest.find('(').unwrap();
+        let name = rest[..open].trim().to_string();
+        let (args, after) = bracketed(rest, open);
+        let ret = rest[after..].strip_prefix("::").unwrap_or_else(|| panic!("{name}: no return type"));
+        let end = ret.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '{' || c == '}')).unwrap_or(ret.len());
+        let args = split_top_level(args).iter().map(|a| julia_abi(annotated_type(a))).collect();
+        out.push((name, Signature { ret: julia_abi(&ret[..end]), args }));
+    }
+    out
+}
+
+/// Every `struct Name ... end` of `source`: (name, fields as (name, ABI)).
+fn julia_structs(source: &str) -> Vec<(String, Vec<(String, Abi)>)> {
+    let mut out = Vec::new();
+    let mut lines = source.lines();
+    while let Some(line) = lines.next() {
+        let Some(name) = line.strip_prefix("struct ") else { continue };
+        let fields = lines
+            .by_ref()
+            .take_while(|l| l.trim() != "end")
+            .filter_map(|l| l.trim().split_once("::"))
+            .map(|(f, t)| (f.trim().to_string(), julia_abi(t)))
+            .collect();
+        out.push((name.trim().to_string(), fields));
+    }
+    out
+}
+
+/// A use of a C function outside its declaration: the name, and the number of arguments
+/// when it is called (`None` when it is passed as a value).
+#[derive(Debug, PartialEq)]
+struct Use {
+    name: String,
+    args: Option<usize>,
+}
+
+/// The `maxdyn_...` names `source` uses as code: comment lines and names quoted in
+/// backticks (docstrings) are text.
+fn julia_uses(source: &str) -> Vec<Use> {
+    let code: String = source.lines().filter(|l| !l.trim_start().starts_with('#') && !l.starts_with(DECLARE)).map(|l| format!("{l}\n")).collect();
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("maxdyn_") {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '`') {
+            continue;
+        }
+        let len = code[at..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(code.len() - at);
+        let name = code[at..at + len].to_string();
+        let args = code[at + len..].starts_with('(').then(|| {
+            let (inside, _) = bracketed(&code, at + len);
+            split_top_level(inside).len()
+        });
+        out.push(Use { name, args });
+    }
+    out
+}
+
+/// One line per call or reference that is not to a declared function with its arguments.
+fn bad_uses(declared: &HashMap<String, Signature>, uses: &[Use]) -> Vec<String> {
+    let mut out = Vec::new();
+    for u in uses {
+        match (declared.get(&u.name), u.args) {
+            (None, _) => out.push(format!("{}: used but not declared in c_api.jl", u.name)),
+            (Some(sig), Some(n)) if n != sig.args.len() => {
+                out.push(format!("{}: called with {n} arguments, declared with {}", u.name, sig.args.len()))
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// One line per Julia struct whose fields are not its header struct's.
+fn struct_mismatches(header: &HashMap<String, Vec<(String, Abi)>>, julia: &[(String, Vec<(String, Abi)>)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, fields) in julia {
+        let c_name = format!("maxdyn_{}", snake(name));
+        match header.get(&c_name) {
+            None => out.push(format!("{name}: no struct {c_name} in the header")),
+            Some(c) if c != fields => out.push(format!("{name}: fields {fields:?} in Julia, {c:?} in the header")),
+            _ => {}
+        }
+    }
+    out
+}
+
+// ---- the surface: what Python calls, Julia calls
+
+/// The functions the Python package declares (bindings/python/maxdyn/_lib.py).
+fn python_functions() -> Vec<String> {
+    let lib = std::fs::read_to_string(manifest_dir().join("bindings").join("python").join("maxdyn").join("_lib.py")).unwrap();
+    lib.match_indices("declare(\"").map(|(at, m)| lib[at + m.len()..].split('"').next().unwrap().to_string()).collect()
+}
+
+/// Python functions Julia leaves out on purpose, and why.
+const NOT_IN_JULIA: &[(&str, &str)] = &[
+    ("maxdyn_sim_get_step_stats", "step_stats reads them with maxdyn_sim_get_step_stats_sized, as Python does"),
+    ("maxdyn_sim_get_solver_options", "Python keeps it only for its deprecated Sim.solver_options(); Julia has options(sim)"),
+    ("maxdyn_sim_set_solver_options", "Python keeps it only for its deprecated Sim.set_solver_options(); Julia has set_options!"),
+];
+
+/// The Python functions no Julia code uses (beyond NOT_IN_JULIA).
+fn missing_from_julia(python: &[String], used: &[String]) -> Vec<String> {
+    let mut missing: Vec<String> =
+        python.iter().filter(|f| !used.contains(f) && !NOT_IN_JULIA.iter().any(|(n, _)| n == f)).cloned().collect();
+    missing.sort();
+    missing.dedup();
+    missing
+}
+
+// ---- the checks
+
+struct Binding {
+    declared: Vec<(String, Signature)>,
+    structs: Vec<(String, Vec<(String, Abi)>)>,
+    uses: Vec<Use>,
+}
+
+fn read_binding() -> Binding {
+    let mut b = Binding { declared: Vec::new(), structs: Vec::new(), uses: Vec::new() };
+    for (file, source) in binding_sources() {
+        let found = julia_declarations(&format!("\n{source}"));
+        assert!(found.is_empty() || file == "c_api.jl", "{file}: C functions are declared in c_api.jl only");
+        assert_eq!(found.len(), source.lines().filter(|l| l.starts_with(DECLARE)).count(), "{file}: some declarations were not read");
+        b.declared.extend(found);
+        if file == "c_structs.jl" {
+            b.structs = julia_structs(&source);
+        }
+        b.uses.extend(julia_uses(&source));
+        // the one ccall is library.jl's `@cfunc` macro: nothing reaches C another way
+        assert!(!source.contains("@ccall"), "{file}: an @ccall; declare the function in c_api.jl instead");
+        let expected = usize::from(file == "library.jl");
+        assert_eq!(source.matches("ccall(").count(), expected, "{file}: a ccall( besides @cfunc's");
+    }
+    b
+}
+
+fn declared_map(declared: &[(String, Signature)]) -> HashMap<String, Signature> {
+    declared.iter().cloned().collect()
 }
 
 #[test]
-fn every_julia_ccall_matches_the_header() {
-    let header = header_signatures(&real_header());
-    let mut calls = Vec::new();
-    for (path, source) in binding_sources() {
-        let found = julia_ccalls(&source);
-        assert_eq!(found.len(), source.matches(CCALL).count(), "{}: some ccalls were not read", path.display());
-        assert!(!source.contains("ccall("), "{}: a ccall( this test does not read", path.display());
-        calls.extend(found);
+fn every_julia_declaration_matches_the_header() {
+    let header_text = real_header();
+    let header = header_signatures(&header_text);
+    let b = read_binding();
+    println!("{} C functions declared against {} in the header", b.declared.len(), header.len());
+    assert!(b.declared.len() >= 160, "only {} declarations found", b.declared.len());
+    let mut bad = mismatches(&header, &b.declared);
+    let mut seen = std::collections::HashSet::new();
+    bad.extend(b.declared.iter().filter(|(n, _)| !seen.insert(n.clone())).map(|(n, _)| format!("{n}: declared twice")));
+    let deprecated = deprecated_functions(&header_text);
+    assert!(deprecated.len() >= 10, "read only {} deprecated aliases", deprecated.len());
+    bad.extend(b.declared.iter().filter(|(n, _)| deprecated.contains(n)).map(|(n, _)| format!("{n}: a deprecated alias")));
+    assert!(bad.is_empty(), "the Julia declarations disagree with include/maxdyn.h:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn julia_structs_have_the_header_fields() {
+    let header = header_structs(&real_header());
+    let b = read_binding();
+    let names: Vec<&str> = b.structs.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["UrdfOptions", "ShapeContact", "StepStats", "SolverOptions"], "the structs of c_structs.jl");
+    let bad = struct_mismatches(&header, &b.structs);
+    assert!(bad.is_empty(), "the Julia structs disagree with include/maxdyn.h:\n{}", bad.join("\n"));
+    // every struct a declaration passes or returns is one of these
+    let checked: Vec<String> = names.iter().map(|n| format!("struct maxdyn_{}", snake(n))).collect();
+    for (name, sig) in &b.declared {
+        for abi in sig.args.iter().chain([&sig.ret]) {
+            if let Some(i) = abi.find("struct ") {
+                let s = abi[i..].trim_end_matches(')');
+                assert!(checked.iter().any(|c| c == s), "{name}: {s} is not a checked struct of c_structs.jl");
+            }
+        }
     }
-    println!("{} ccalls checked against {} header functions", calls.len(), header.len());
-    assert!(calls.len() >= 70, "only {} ccalls found", calls.len());
-    let bad = mismatches(&header, &calls);
-    assert!(bad.is_empty(), "the Julia binding disagrees with include/maxdyn.h:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn every_julia_call_is_declared_with_its_arguments_and_every_declaration_used() {
+    let b = read_binding();
+    let declared = declared_map(&b.declared);
+    let bad = bad_uses(&declared, &b.uses);
+    assert!(bad.is_empty(), "the Julia binding calls C functions it does not declare as it calls them:\n{}", bad.join("\n"));
+    let unused: Vec<&String> = b.declared.iter().map(|(n, _)| n).filter(|n| !b.uses.iter().any(|u| &&u.name == n)).collect();
+    assert!(unused.is_empty(), "declared in c_api.jl but never used: {unused:?}");
+    println!("{} uses of {} declared functions", b.uses.len(), declared.len());
+}
+
+#[test]
+fn julia_reaches_every_function_the_python_package_declares() {
+    let python = python_functions();
+    assert!(python.len() >= 150, "read only {} Python declarations", python.len());
+    let b = read_binding();
+    let used: Vec<String> = b.uses.iter().map(|u| u.name.clone()).collect();
+    for (name, why) in NOT_IN_JULIA {
+        assert!(python.iter().any(|p| p == name), "NOT_IN_JULIA lists {name}, which Python no longer declares ({why})");
+        assert!(!used.contains(&name.to_string()), "NOT_IN_JULIA lists {name}, which Julia now calls");
+    }
+    let missing = missing_from_julia(&python, &used);
+    println!("Python declares {} functions; Julia uses all but {} listed with a reason", python.len(), NOT_IN_JULIA.len());
+    assert!(missing.is_empty(), "the Python package calls C functions no Julia code calls:\n{}", missing.join("\n"));
 }
 
 #[test]
 fn checker_fails_when_a_header_signature_changes() {
-    let calls: Vec<_> = binding_sources().iter().flat_map(|(_, s)| julia_ccalls(s)).collect();
+    let calls = read_binding().declared;
     let original = real_header();
     let cases = [
         // an argument's type
@@ -364,18 +595,106 @@ fn checker_fails_when_a_header_signature_changes() {
 }
 
 #[test]
+fn checker_fails_when_a_struct_field_changes() {
+    let structs = read_binding().structs;
+    let original = real_header();
+    assert!(struct_mismatches(&header_structs(&original), &structs).is_empty());
+    // a field added at the end (the Julia UrdfOptions once lacked mesh_roots, so the
+    // library read past the end of the Julia struct)
+    let grown = original.replace("    double joint_tolerance;\n} maxdyn_solver_options;", "    double joint_tolerance;\n    int32_t threads;\n} maxdyn_solver_options;");
+    assert_ne!(grown, original, "the header's maxdyn_solver_options no longer ends in joint_tolerance");
+    let bad = struct_mismatches(&header_structs(&grown), &structs);
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(bad[0].starts_with("SolverOptions: fields") && bad[0].contains("\"threads\""), "{bad:?}");
+    // an array's length
+    let shorter = original.replace("    double friction_force[3];\n} maxdyn_shape_contact;", "    double friction_force[2];\n} maxdyn_shape_contact;");
+    assert_ne!(shorter, original, "the header's maxdyn_shape_contact no longer ends in friction_force[3]");
+    let bad = struct_mismatches(&header_structs(&shorter), &structs);
+    assert!(bad.len() == 1 && bad[0].contains("f64[2]"), "{bad:?}");
+}
+
+#[test]
+fn checker_fails_on_undeclared_calls_wrong_arity_and_python_functions_julia_lacks() {
+    let declared = declared_map(&read_binding().declared);
+    let source = "# maxdyn_not_code(1)\n\"\"\"`maxdyn_doc_only(x)`\"\"\"\nf(s) = check(maxdyn_sim_step(s, 2))\n\
+                  g(s) = read_double(maxdyn_sim_get_dt, s) + maxdyn_sim_get_nothing(s)\nh() = maxdyn_version()\n";
+    let uses = julia_uses(source);
+    let names: Vec<&str> = uses.iter().map(|u| u.name.as_str()).collect();
+    assert_eq!(names, ["maxdyn_sim_step", "maxdyn_sim_get_dt", "maxdyn_sim_get_nothing", "maxdyn_version"]);
+    assert_eq!(uses[1].args, None);
+    assert_eq!(uses[3].args, Some(0));
+    assert_eq!(
+        bad_uses(&declared, &uses),
+        ["maxdyn_sim_step: called with 2 arguments, declared with 1", "maxdyn_sim_get_nothing: used but not declared in c_api.jl"]
+    );
+    let python = vec!["maxdyn_sim_step".to_string(), "maxdyn_sim_get_step_stats".to_string(), "maxdyn_batch_new".to_string()];
+    assert_eq!(missing_from_julia(&python, &["maxdyn_sim_step".to_string()]), ["maxdyn_batch_new"]);
+}
+
+#[test]
 fn reads_c_and_julia_types() {
     let header = "typedef int32_t maxdyn_status;\ntypedef struct maxdyn_sim maxdyn_sim;\n\
                   typedef int (*cb)(struct maxdyn_sim *sim, void *user);\n\
-                  typedef struct opts { double a; int32_t b; } opts;\n\
+                  typedef struct opts { double a; int32_t b; const char *c; double d[3]; } opts;\n\
                   // a comment (x);\nmaxdyn_status f(const struct maxdyn_sim *sim,\n    double *out, size_t n, cb c, void *u, struct maxdyn_sim **made);\n\
-                  opts g(void);\n";
+                  opts g(void);\nMAXDYN_DEPRECATED(\"use f\")\nmaxdyn_status h(const struct maxdyn_sim *sim,\n    double *out);\n";
     let sigs = header_signatures(header);
     assert_eq!(sigs["f"].ret, "i32");
     assert_eq!(sigs["f"].args, ["ptr(opaque)", "ptr(f64)", "usize", "fn", "ptr(void)", "ptr(ptr(opaque))"]);
     assert_eq!(sigs["g"], Signature { ret: "struct opts".into(), args: vec![] });
-    let calls = julia_ccalls("x = @ccall libmaxdyn.f(s::Ptr{Cvoid}, doubles(v, 3, \"a, b\")::Ptr{Cdouble},\n  Csize_t(n)::Csize_t, C_NULL::Ptr{Cvoid}, C_NULL::Ptr{Cvoid}, out::Ptr{Ptr{Cvoid}})::Int32 + 1");
+    assert_eq!(deprecated_functions(header), ["h"]);
+    let fields = &header_structs(header)["opts"];
+    assert_eq!(fields, &[("a".into(), "f64".into()), ("b".into(), "i32".into()), ("c".into(), "ptr(char)".into()), ("d".into(), "f64[3]".into())]);
+    let calls = julia_declarations("\n@cfunc f(sim::Ptr{Cvoid}, out::Ptr{Cdouble},\n        n::Csize_t, c::Ptr{Cvoid}, u::Ptr{Cvoid}, made::Ptr{Ptr{Cvoid}})::Int32\n    @cfunc shown(x::Int32)::Int32\n");
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].1.args, ["ptr(void)", "ptr(f64)", "usize", "ptr(void)", "ptr(void)", "ptr(ptr(void))"]);
     assert!(mismatches(&sigs, &calls).is_empty());
+    let structs = julia_structs("struct Opts\n    a::Float64\n    b::Int32\n    c::Ptr{UInt8}\n    d::NTuple{3,Float64}\nend\n");
+    assert_eq!(structs[0].0, "Opts");
+    assert_eq!(structs[0].1, fields.clone());
+}
+
+/// The binding's sources and its tests, parsed by tree-sitter-julia (node, with the
+/// packages tests/setup.sh installs into tests/julia_syntax/node_modules).
+#[test]
+fn julia_sources_parse() {
+    let test = "julia_sources_parse";
+    let dir = manifest_dir().join("tests").join("julia_syntax");
+    let installed = dir.join("node_modules").join("tree-sitter-julia").join("tree-sitter-julia.wasm").exists();
+    if !require::require(test, "julia-syntax", installed && require::on_path("node"), "run `bash tests/setup.sh` (node and `npm ci` in tests/julia_syntax)") {
+        return;
+    }
+    let root = manifest_dir().join("bindings").join("julia");
+    let mut files: Vec<PathBuf> = Vec::new();
+    for sub in ["src", "test"] {
+        files.extend(std::fs::read_dir(root.join(sub)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "jl")));
+    }
+    files.sort();
+    assert!(files.len() >= 10, "only {} .jl files", files.len());
+    let out = Command::new("node").arg(dir.join("check.js")).args(&files).output().expect("run node");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    println!("{text}");
+    assert!(out.status.success() && text.contains(&format!("{} files parsed, 0 syntax errors", files.len())), "{text}");
+}
+
+#[test]
+fn syntax_check_finds_an_error() {
+    let test = "syntax_check_finds_an_error";
+    let dir = manifest_dir().join("tests").join("julia_syntax");
+    let installed = dir.join("node_modules").join("tree-sitter-julia").join("tree-sitter-julia.wasm").exists();
+    if !require::require(test, "julia-syntax", installed && require::on_path("node"), "run `bash tests/setup.sh`") {
+        return;
+    }
+    let scratch = std::env::temp_dir().join(format!("maxdyn_julia_syntax_{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let bad = scratch.join("bad.jl");
+    std::fs::write(&bad, "function f(s)\n    check(maxdyn_sim_step(s)\nend\n").unwrap();
+    let out = Command::new("node").arg(dir.join("check.js")).arg(&bad).output().expect("run node");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    std::fs::remove_dir_all(&scratch).ok();
+    assert!(!out.status.success() && text.contains("bad.jl:2:29: missing )"), "{text}");
+}
+
+fn real_header() -> String {
+    std::fs::read_to_string(manifest_dir().join("include").join("maxdyn.h")).unwrap()
 }

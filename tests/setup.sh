@@ -84,5 +84,10 @@ fi
 command -v chromium >/dev/null || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium; }
 command -v npm >/dev/null || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm; }
 [ -d viewer/node_modules/three ] || (cd viewer && npm ci --no-audit --no-fund)
+# The Julia binding's syntax check (tests/julia_signatures.rs): tree-sitter-julia's
+# WebAssembly grammar and web-tree-sitter (tests/julia_syntax/package-lock.json). Julia
+# itself cannot be installed here: its installers download from Julia's own servers.
+[ -f tests/julia_syntax/node_modules/tree-sitter-julia/tree-sitter-julia.wasm ] ||
+  (cd tests/julia_syntax && npm ci --no-audit --no-fund --ignore-scripts)
 # The report's plots (examples/report) draw their text with DejaVu Sans.
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq fonts-dejavu-core; }

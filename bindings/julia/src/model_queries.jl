@@ -5,25 +5,23 @@
 # --- builder
 
 set_body_name!(b::Builder, body::Integer, name::AbstractString) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_body_name(b::Ptr{Cvoid}, Int32(body)::Int32, name::Cstring)::Int32)
+    check(maxdyn_builder_set_body_name(b, Int32(body), name))
 
 set_joint_name!(b::Builder, joint::Integer, name::AbstractString) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_joint_name(b::Ptr{Cvoid}, Int32(joint)::Int32, name::Cstring)::Int32)
+    check(maxdyn_builder_set_joint_name(b, Int32(joint), name))
 
 """Bounds of each free direction of `joint` (translations first); `-Inf` / `Inf` leave a
 side free. Replaces the joint's earlier limits."""
 function set_joint_limits!(b::Builder, joint::Integer, lower, upper)
     lo = Float64[Float64(a) for a in lower]
     hi = doubles(upper, length(lo), "upper")
-    check(@ccall libmaxdyn.maxdyn_builder_set_joint_limits(b::Ptr{Cvoid}, Int32(joint)::Int32,
-        lo::Ptr{Cdouble}, hi::Ptr{Cdouble}, Csize_t(length(lo))::Csize_t)::Int32)
+    check(maxdyn_builder_set_joint_limits(b, Int32(joint), lo, hi, Csize_t(length(lo))))
 end
 
 """q_follower = multiplier * q_leader + offset (one-coordinate joints); returns the mimic's id."""
 function add_mimic!(b::Builder, follower::Integer, leader::Integer, multiplier::Real=1.0, offset::Real=0.0)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_builder_add_mimic(b::Ptr{Cvoid}, Int32(follower)::Int32, Int32(leader)::Int32,
-        Float64(multiplier)::Cdouble, Float64(offset)::Cdouble, out::Ptr{Int32})::Int32)
+    check(maxdyn_builder_add_mimic(b, Int32(follower), Int32(leader), Float64(multiplier), Float64(offset), out))
     return out[]
 end
 
@@ -31,8 +29,7 @@ end
 and quaternion (w, x, y, z); returns its id."""
 function add_frame!(b::Builder, name::AbstractString, body::Integer, pose=(0, 0, 0, 1, 0, 0, 0))
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_builder_add_frame(b::Ptr{Cvoid}, name::Cstring, Int32(body)::Int32,
-        doubles(pose, 7, "pose")::Ptr{Cdouble}, out::Ptr{Int32})::Int32)
+    check(maxdyn_builder_add_frame(b, name, Int32(body), doubles(pose, 7, "pose"), out))
     return out[]
 end
 
@@ -48,30 +45,30 @@ function read_name(get)
 end
 
 body_name(m::Model, body::Integer) = read_name() do p, n, len
-    @ccall libmaxdyn.maxdyn_model_get_body_name(m::Ptr{Cvoid}, Int32(body)::Int32, p::Ptr{UInt8}, n::Csize_t, len::Ptr{Csize_t})::Int32
+    maxdyn_model_get_body_name(m, Int32(body), p, n, len)
 end
 joint_name(m::Model, joint::Integer) = read_name() do p, n, len
-    @ccall libmaxdyn.maxdyn_model_get_joint_name(m::Ptr{Cvoid}, Int32(joint)::Int32, p::Ptr{UInt8}, n::Csize_t, len::Ptr{Csize_t})::Int32
+    maxdyn_model_get_joint_name(m, Int32(joint), p, n, len)
 end
 frame_name(m::Model, frame::Integer) = read_name() do p, n, len
-    @ccall libmaxdyn.maxdyn_model_get_frame_name(m::Ptr{Cvoid}, Int32(frame)::Int32, p::Ptr{UInt8}, n::Csize_t, len::Ptr{Csize_t})::Int32
+    maxdyn_model_get_frame_name(m, Int32(frame), p, n, len)
 end
 
 function find_body(m::Model, name::AbstractString)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_model_find_body(m::Ptr{Cvoid}, name::Cstring, out::Ptr{Int32})::Int32)
+    check(maxdyn_model_find_body(m, name, out))
     return out[]
 end
 
 function find_joint(m::Model, name::AbstractString)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_model_find_joint(m::Ptr{Cvoid}, name::Cstring, out::Ptr{Int32})::Int32)
+    check(maxdyn_model_find_joint(m, name, out))
     return out[]
 end
 
 function find_frame(m::Model, name::AbstractString)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_model_find_frame(m::Ptr{Cvoid}, name::Cstring, out::Ptr{Int32})::Int32)
+    check(maxdyn_model_find_frame(m, name, out))
     return out[]
 end
 
@@ -80,33 +77,33 @@ end
 """One of `MaxDyn.FIXED` … `MaxDyn.UNIVERSAL`."""
 function joint_type(m::Model, joint::Integer)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_model_get_joint_type(m::Ptr{Cvoid}, Int32(joint)::Int32, out::Ptr{Int32})::Int32)
+    check(maxdyn_model_get_joint_type(m, Int32(joint), out))
     return out[]
 end
 
 """The parent body's id, `WORLD` for the world."""
 function joint_parent(m::Model, joint::Integer)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_model_get_joint_parent(m::Ptr{Cvoid}, Int32(joint)::Int32, out::Ptr{Int32})::Int32)
+    check(maxdyn_model_get_joint_parent(m, Int32(joint), out))
     return out[]
 end
 
 function joint_child(m::Model, joint::Integer)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_model_get_joint_child(m::Ptr{Cvoid}, Int32(joint)::Int32, out::Ptr{Int32})::Int32)
+    check(maxdyn_model_get_joint_child(m, Int32(joint), out))
     return out[]
 end
 
 function body_mass(m::Model, body::Integer)
     out = Ref{Cdouble}(0.0)
-    check(@ccall libmaxdyn.maxdyn_model_get_body_mass(m::Ptr{Cvoid}, Int32(body)::Int32, out::Ptr{Cdouble})::Int32)
+    check(maxdyn_model_get_body_mass(m, Int32(body), out))
     return out[]
 end
 
 """3×3 inertia about the centre of mass, in the body frame."""
 function body_inertia(m::Model, body::Integer)
     rm = zeros(9)
-    check(@ccall libmaxdyn.maxdyn_model_get_body_inertia(m::Ptr{Cvoid}, Int32(body)::Int32, rm::Ptr{Cdouble})::Int32)
+    check(maxdyn_model_get_body_inertia(m, Int32(body), rm))
     return permutedims(reshape(rm, 3, 3))   # row-major from C
 end
 
@@ -114,28 +111,28 @@ end
 
 function frame_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_get_frame_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(maxdyn_model_get_frame_count(m, out))
     return Int(out[])
 end
 
 """The body the frame is fixed to, `WORLD` for the world."""
 function frame_body(m::Model, frame::Integer)
     out = Ref{Int32}(-1)
-    check(@ccall libmaxdyn.maxdyn_model_get_frame_body(m::Ptr{Cvoid}, Int32(frame)::Int32, out::Ptr{Int32})::Int32)
+    check(maxdyn_model_get_frame_body(m, Int32(frame), out))
     return out[]
 end
 
 """Position (3, body frame) and unit quaternion (w, x, y, z) relative to its body: 7 numbers."""
 function frame_pose(m::Model, frame::Integer)
     out = zeros(7)
-    check(@ccall libmaxdyn.maxdyn_model_get_frame_pose(m::Ptr{Cvoid}, Int32(frame)::Int32, out::Ptr{Cdouble})::Int32)
+    check(maxdyn_model_get_frame_pose(m, Int32(frame), out))
     return out
 end
 
 """Bounded joint coordinates."""
 function limit_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_get_limit_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(maxdyn_model_get_limit_count(m, out))
     return Int(out[])
 end
 
@@ -143,14 +140,13 @@ end
 function joint_limits(m::Model, joint::Integer)
     n = joint_dof(m, joint)
     lo, hi = zeros(n), zeros(n)
-    check(@ccall libmaxdyn.maxdyn_model_get_joint_limits(m::Ptr{Cvoid}, Int32(joint)::Int32,
-        lo::Ptr{Cdouble}, hi::Ptr{Cdouble}, Csize_t(n)::Csize_t)::Int32)
+    check(maxdyn_model_get_joint_limits(m, Int32(joint), lo, hi, Csize_t(n)))
     return (lo, hi)
 end
 
 function mimic_count(m::Model)
     out = Ref{Int32}(0)
-    check(@ccall libmaxdyn.maxdyn_model_get_mimic_count(m::Ptr{Cvoid}, out::Ptr{Int32})::Int32)
+    check(maxdyn_model_get_mimic_count(m, out))
     return Int(out[])
 end
 
@@ -158,7 +154,19 @@ end
 function mimic(m::Model, id::Integer)
     f, l = Ref{Int32}(-1), Ref{Int32}(-1)
     k, c = Ref{Cdouble}(0.0), Ref{Cdouble}(0.0)
-    check(@ccall libmaxdyn.maxdyn_model_get_mimic(m::Ptr{Cvoid}, Int32(id)::Int32, f::Ptr{Int32}, l::Ptr{Int32},
-        k::Ptr{Cdouble}, c::Ptr{Cdouble})::Int32)
+    check(maxdyn_model_get_mimic(m, Int32(id), f, l, k, c))
     return (f[], l[], k[], c[])
 end
+
+# --- model: every name at once, degrees of freedom
+
+export body_names, joint_names, frame_names, dof
+
+"""Every body's name, by id (index k+1 is body k)."""
+body_names(m::Model) = [body_name(m, k) for k in 0:body_count(m)-1]
+"""Every joint's name, by id."""
+joint_names(m::Model) = [joint_name(m, k) for k in 0:joint_count(m)-1]
+"""Every frame's name, by id."""
+frame_names(m::Model) = [frame_name(m, k) for k in 0:frame_count(m)-1]
+"""Every joint's free directions together (nu; nv adds 6 per floating base)."""
+dof(m::Model) = sum((joint_dof(m, j) for j in 0:joint_count(m)-1); init=0)

@@ -7,22 +7,19 @@
 """The reference frame of `body` as a floating base: `pose` = position (3, body frame) and
 quaternion (w, x, y, z). Default: the body frame; a URDF loaded floating uses its root link's."""
 set_base_frame!(b::Builder, body::Integer, pose) =
-    check(@ccall libmaxdyn.maxdyn_builder_set_base_frame(b::Ptr{Cvoid}, Int32(body)::Int32,
-        doubles(pose, 7, "pose")::Ptr{Cdouble})::Int32)
+    check(maxdyn_builder_set_base_frame(b, Int32(body), doubles(pose, 7, "pose")))
 
 """(nq, nv, nu): configuration entries, generalized velocities, joint inputs of a model."""
 function dimensions(m::Model)
     nq, nv, nu = Ref{Csize_t}(0), Ref{Csize_t}(0), Ref{Csize_t}(0)
-    check(@ccall libmaxdyn.maxdyn_model_get_dimensions(m::Ptr{Cvoid}, nq::Ptr{Csize_t}, nv::Ptr{Csize_t},
-        nu::Ptr{Csize_t})::Int32)
+    check(maxdyn_model_get_dimensions(m, nq, nv, nu))
     return Int(nq[]), Int(nv[]), Int(nu[])
 end
 
 """(nq, nv, nu) of the sim's model."""
 function dimensions(s::Sim)
     nq, nv, nu = Ref{Csize_t}(0), Ref{Csize_t}(0), Ref{Csize_t}(0)
-    check(@ccall libmaxdyn.maxdyn_sim_get_dimensions(s::Ptr{Cvoid}, nq::Ptr{Csize_t}, nv::Ptr{Csize_t},
-        nu::Ptr{Csize_t})::Int32)
+    check(maxdyn_sim_get_dimensions(s, nq, nv, nu))
     return Int(nq[]), Int(nv[]), Int(nu[])
 end
 
@@ -30,7 +27,7 @@ end
 joint's coordinates."""
 function configuration(s::Sim)
     q = zeros(dimensions(s)[1])
-    check(@ccall libmaxdyn.maxdyn_sim_get_configuration(s::Ptr{Cvoid}, q::Ptr{Cdouble}, Csize_t(length(q))::Csize_t)::Int32)
+    check(maxdyn_sim_get_configuration(s, q, Csize_t(length(q))))
     return q
 end
 
@@ -38,31 +35,31 @@ end
 generalized velocity is kept. A base quaternion must be unit within 1e-6."""
 function set_configuration!(s::Sim, q)
     v = Float64[Float64(a) for a in q]
-    check(@ccall libmaxdyn.maxdyn_sim_set_configuration(s::Ptr{Cvoid}, v::Ptr{Cdouble}, Csize_t(length(v))::Csize_t)::Int32)
+    check(maxdyn_sim_set_configuration(s, v, Csize_t(length(v))))
 end
 
 """The generalized velocity v (nv): bases' twists in their own axes, then every joint's rates."""
 function generalized_velocity(s::Sim)
     v = zeros(dimensions(s)[2])
-    check(@ccall libmaxdyn.maxdyn_sim_get_generalized_velocity(s::Ptr{Cvoid}, v::Ptr{Cdouble}, Csize_t(length(v))::Csize_t)::Int32)
+    check(maxdyn_sim_get_generalized_velocity(s, v, Csize_t(length(v))))
     return v
 end
 
 """Sets the whole generalized velocity v (nv) in one call; the configuration is kept."""
 function set_generalized_velocity!(s::Sim, v)
     w = Float64[Float64(a) for a in v]
-    check(@ccall libmaxdyn.maxdyn_sim_set_generalized_velocity(s::Ptr{Cvoid}, w::Ptr{Cdouble}, Csize_t(length(w))::Csize_t)::Int32)
+    check(maxdyn_sim_set_generalized_velocity(s, w, Csize_t(length(w))))
 end
 
 """Every joint's input in joint-id order (nu)."""
 function joint_inputs(s::Sim)
     u = zeros(dimensions(s)[3])
-    check(@ccall libmaxdyn.maxdyn_sim_get_joint_inputs(s::Ptr{Cvoid}, u::Ptr{Cdouble}, Csize_t(length(u))::Csize_t)::Int32)
+    check(maxdyn_sim_get_joint_inputs(s, u, Csize_t(length(u))))
     return u
 end
 
 """Sets every joint's input at once (nu, joint-id order); held until changed."""
 function set_joint_inputs!(s::Sim, u)
     w = Float64[Float64(a) for a in u]
-    check(@ccall libmaxdyn.maxdyn_sim_set_joint_inputs(s::Ptr{Cvoid}, w::Ptr{Cdouble}, Csize_t(length(w))::Csize_t)::Int32)
+    check(maxdyn_sim_set_joint_inputs(s, w, Csize_t(length(w))))
 end
