@@ -31,6 +31,10 @@ struct Api {
     body_inertia: unsafe extern "C" fn(*const c_void, c_int, *mut f64),
     min_contact_dist: unsafe extern "C" fn(*const c_void) -> f64,
     solver_iterations: unsafe extern "C" fn(*const c_void) -> c_int,
+    kinematics: unsafe extern "C" fn(*mut c_void),
+    collision: unsafe extern "C" fn(*mut c_void) -> c_int,
+    ngeom: unsafe extern "C" fn(*const c_void) -> c_int,
+    lowest_geom_z: unsafe extern "C" fn(*const c_void) -> f64,
 }
 
 /// The loaded shim.
@@ -81,6 +85,10 @@ impl Mujoco {
                 body_inertia: symbol(lib, "peer_body_inertia")?,
                 min_contact_dist: symbol(lib, "peer_min_contact_dist")?,
                 solver_iterations: symbol(lib, "peer_solver_iterations")?,
+                kinematics: symbol(lib, "peer_kinematics")?,
+                collision: symbol(lib, "peer_collision")?,
+                ngeom: symbol(lib, "peer_ngeom")?,
+                lowest_geom_z: symbol(lib, "peer_lowest_geom_z")?,
             })))
         }
     }
@@ -200,6 +208,27 @@ impl MjSim {
     }
     pub fn solver_iterations(&self) -> usize {
         unsafe { (self.api.solver_iterations)(self.ptr) as usize }
+    }
+    // the collision stage's hooks (benches/collision_stage.rs; peer.rs does not call them)
+    /// Body and geom positions from qpos (mj_kinematics).
+    #[allow(dead_code)]
+    pub fn kinematics(&mut self) {
+        unsafe { (self.api.kinematics)(self.ptr) }
+    }
+    /// MuJoCo's collision stage at the current kinematics (mj_collision): contacts found.
+    #[allow(dead_code)]
+    #[inline]
+    pub fn collision(&mut self) -> usize {
+        unsafe { (self.api.collision)(self.ptr) as usize }
+    }
+    #[allow(dead_code)]
+    pub fn ngeom(&self) -> usize {
+        unsafe { (self.api.ngeom)(self.ptr) as usize }
+    }
+    /// Lowest world z of any geom on a body (planes left out), at the current kinematics.
+    #[allow(dead_code)]
+    pub fn lowest_geom_z(&self) -> f64 {
+        unsafe { (self.api.lowest_geom_z)(self.ptr) }
     }
 }
 

@@ -1,0 +1,89 @@
+"""MuJoCo models of the corpus robots for benches/collision_stage.rs: the URDF itself
+(MuJoCo reads <robot> files), its <visual> elements dropped and its mesh paths made
+absolute (MuJoCo would keep only the file name), the root link given a free joint, a
+ground plane added and, for the *_srdf variants, the SRDF's <disable_collisions> pairs
+added as contact exclusions. Links on fixed joints are fused into their parent as maxdyn
+fuses them, so an SRDF pair names the bodies that carry the links' shapes.
+
+Usage: python make_models.py ROBOTS_DIR OUT_DIR   (ROBOTS_DIR: example-robot-data's robots/)
+"""
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+import mujoco
+
+PACKAGE = "package://example-robot-data/robots/"
+
+ROBOTS = {
+    "a1": ("a1_description/urdf/a1.urdf", "a1_description/srdf/a1.srdf"),
+    "talos": ("talos_data/robots/talos_reduced.urdf", "talos_data/srdf/talos.srdf"),
+}
+
+
+def prepared_urdf(path, robots):
+    """The URDF text without visuals, absolute mesh paths, MuJoCo's compiler options."""
+    tree = ET.parse(path)
+    root = tree.getroot()
+    for link in root.iter("link"):
+        for visual in link.findall("visual"):
+            link.remove(visual)
+    for mesh in root.iter("mesh"):
+        name = mesh.get("filename")
+        if name.startswith(PACKAGE):
+            name = os.path.join(robots, name[len(PACKAGE):])
+        elif not os.path.isabs(name):
+            name = os.path.join(os.path.dirname(path), name)
+        mesh.set("filename", os.path.abspath(name))
+    extension = ET.SubElement(root, "mujoco")
+    # meshes collide as their convex hulls (MuJoCo's default, as maxdyn's)
+    ET.SubElement(extension, "compiler", {"strippath": "false", "fusestatic": "true", "discardvisual": "true", "balanceinertia": "true"})
+    return ET.tostring(root, encoding="unicode"), root
+
+
+def carrier(root):
+    """Each link's body after fusing fixed joints: the nearest ancestor through a moving joint."""
+    parent = {}
+    for joint in root.findall("joint"):
+        child, par = joint.find("child").get("link"), joint.find("parent").get("link")
+        parent[child] = (par, joint.get("type") == "fixed")
+    def body(link):
+        while link in parent and parent[link][1]:
+            link = parent[link][0]
+        return link
+    return {link.get("name"): body(link.get("name")) for link in root.iter("link")}
+
+
+def build(urdf, robots, srdf):
+    text, root = prepared_urdf(urdf, robots)
+    spec = mujoco.MjSpec.from_string(text)
+    spec.worldbody.first_body().add_freejoint()
+    spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0, 0, 1])
+    excluded = 0
+    if srdf:
+        bodies = carrier(root)
+        seen = set()
+        for pair in ET.parse(srdf).getroot().iter("disable_collisions"):
+            a, b = bodies.get(pair.get("link1")), bodies.get(pair.get("link2"))
+            if a is None or b is None or a == b or (a, b) in seen or (b, a) in seen:
+                continue
+            seen.add((a, b))
+            spec.add_exclude(bodyname1=a, bodyname2=b)
+        excluded = len(seen)
+    model = spec.compile()
+    return spec.to_xml(), model, excluded
+
+
+def main():
+    robots, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    for name, (urdf, srdf) in ROBOTS.items():
+        for variant, with_srdf in ((name, None), (name + "_srdf", os.path.join(robots, srdf))):
+            xml, model, excluded = build(os.path.join(robots, urdf), robots, with_srdf)
+            with open(os.path.join(out, variant + ".xml"), "w") as f:
+                f.write(xml)
+            print(f"{variant}.xml: {model.nbody} bodies, {model.ngeom} geoms ({model.nmesh} meshes), {excluded} excluded body pairs")
+
+
+if __name__ == "__main__":
+    main()
