@@ -17,12 +17,15 @@
 //! the MuJoCo shim it times maxdyn alone and says so.
 
 #[path = "peer/mujoco.rs"]
+// shared with peer.rs, whose model set-up this benchmark does not use
+#[allow(dead_code)]
 mod mujoco;
 
+use maxdyn::contact::broad_phase::Aabb;
 use maxdyn::math::{rotation, V3, V4};
 use maxdyn::model::shape::Geometry;
 use maxdyn::urdf::{Urdf, UrdfOptions};
-use maxdyn::{Model, Sim};
+use maxdyn::{Model, Sim, SolverOptions};
 use mujoco::{MjSim, Mujoco};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -124,6 +127,31 @@ fn mujoco_robot(mj: &Mujoco, models: &Path, r: &Robot, self_collision: bool) -> 
     Ok(m)
 }
 
+/// Microseconds per collision search of each engine: `reps` batches of `calls` searches,
+/// the engines taking turns (who goes first alternates, so load changes on a shared
+/// machine hit both alike); the median over the batches of a batch's mean.
+fn time_interleaved(sim: &mut Sim, mut mj: Option<&mut MjSim>, reps: usize, calls: usize) -> (f64, Option<f64>) {
+    let (mut ta, mut tb) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
+    for rep in 0..reps {
+        for turn in 0..2 {
+            if (rep + turn) % 2 == 0 {
+                let t = Instant::now();
+                for _ in 0..calls {
+                    std::hint::black_box(sim.collision_search());
+                }
+                ta.push(t.elapsed().as_secs_f64() / calls as f64);
+            } else if let Some(m) = mj.as_deref_mut() {
+                let t = Instant::now();
+                for _ in 0..calls {
+                    std::hint::black_box(m.collision());
+                }
+                tb.push(t.elapsed().as_secs_f64() / calls as f64);
+            }
+        }
+    }
+    (1e6 * median(ta), (!tb.is_empty()).then(|| 1e6 * median(tb)))
+}
+
 /// Median of the repetitions.
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -178,63 +206,71 @@ fn main() {
     if !full {
         println!("(smoke run: pass --bench, as `cargo bench` does, for the full benchmark)");
     }
-    println!("\n| robot | shapes maxdyn / MuJoCo | pairs tested maxdyn | pairs with points maxdyn | contacts maxdyn / MuJoCo | maxdyn µs/step | MuJoCo µs/step | ratio |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("\n| robot | search distance (m) | shapes maxdyn / MuJoCo | pairs tested maxdyn | pairs with points maxdyn | contacts maxdyn / MuJoCo | maxdyn µs/step | MuJoCo µs/step | ratio |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for r in &ROBOT_LIST {
         for self_collision in [false, true] {
-            let label = format!("{}{}", r.label, if self_collision { ", self-collision (SRDF)" } else { ", ground only" });
-            let (mut sim, shapes) = match maxdyn_robot(r, self_collision) {
-                Ok(s) => s,
-                Err(e) => {
-                    println!("| {label} | maxdyn cannot load it: {e} |");
-                    continue;
-                }
-            };
-            let mut mj = match &mujoco {
-                Ok((mj, models)) => match mujoco_robot(mj, models, r, self_collision) {
-                    Ok(m) => Some(m),
+            // MuJoCo's default margin, and maxdyn's default contact margin given to both
+            for margin in [0.0, SolverOptions::default().contact_margin] {
+                let label = format!("{}{}", r.label, if self_collision { ", self-collision (SRDF)" } else { ", ground only" });
+                let (mut sim, shapes) = match maxdyn_robot(r, self_collision) {
+                    Ok(s) => s,
                     Err(e) => {
-                        println!("({label}: MuJoCo cannot load its model: {e})");
-                        None
+                        println!("| {label} | maxdyn cannot load it: {e} |");
+                        continue;
                     }
-                },
-                Err(_) => None,
-            };
-            let found = sim.collision_search();
-            let mj_contacts = mj.as_mut().map(|m| m.collision());
-            let (mut ta, mut tb) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
-            for rep in 0..reps {
-                // who goes first alternates, so load changes on a shared machine hit both alike
-                for turn in 0..2 {
-                    if (rep + turn) % 2 == 0 {
-                        let t = Instant::now();
-                        for _ in 0..calls {
-                            std::hint::black_box(sim.collision_search());
+                };
+                sim.set_options(SolverOptions { contact_margin: margin, ..sim.options() }).unwrap();
+                let mut mj = match &mujoco {
+                    Ok((mj, models)) => match mujoco_robot(mj, models, r, self_collision) {
+                        Ok(m) => Some(m),
+                        Err(e) => {
+                            println!("({label}: MuJoCo cannot load its model: {e})");
+                            None
                         }
-                        ta.push(t.elapsed().as_secs_f64() / calls as f64);
-                    } else if let Some(m) = mj.as_mut() {
-                        let t = Instant::now();
-                        for _ in 0..calls {
-                            std::hint::black_box(m.collision());
-                        }
-                        tb.push(t.elapsed().as_secs_f64() / calls as f64);
-                    }
+                    },
+                    Err(_) => None,
+                };
+                if let Some(m) = mj.as_mut() {
+                    m.set_margin(margin);
                 }
+                let found = sim.collision_search();
+                let mj_contacts = mj.as_mut().map(|m| m.collision());
+                let (ta, tb) = time_interleaved(&mut sim, mj.as_mut(), reps, calls);
+                let or_dash = |x: Option<String>| x.unwrap_or_else(|| "—".into());
+                println!(
+                    "| {label} | {margin} | {shapes} / {} | {} | {} | {} / {} | {ta:.2} | {} | {} |",
+                    or_dash(mj.as_ref().map(|m| m.ngeom().to_string())),
+                    found.tested_pairs,
+                    found.pairs,
+                    found.points,
+                    or_dash(mj_contacts.map(|n| n.to_string())),
+                    or_dash(tb.map(|t| format!("{t:.2}"))),
+                    or_dash(tb.map(|t| format!("{:.2}×", ta / t))),
+                );
             }
-            let ta = 1e6 * median(ta);
-            let tb = (!tb.is_empty()).then(|| 1e6 * median(tb));
-            let or_dash = |x: Option<String>| x.unwrap_or_else(|| "—".into());
-            println!(
-                "| {label} | {shapes} / {} | {} | {} | {} / {} | {ta:.2} | {} | {} |",
-                or_dash(mj.as_ref().map(|m| m.ngeom().to_string())),
-                found.tested_pairs,
-                found.pairs,
-                found.points,
-                or_dash(mj_contacts.map(|n| n.to_string())),
-                or_dash(tb.map(|t| format!("{t:.2}"))),
-                or_dash(tb.map(|t| format!("{:.2}×", ta / t))),
-            );
         }
     }
-    println!("(µs/step: one collision search per step, the median over the batches of the mean over a batch; both at rest at the pose: maxdyn's search distance is its contact margin, MuJoCo's margin 0)");
+    // where a search of hulls spends: each hull's box, from every vertex, every step
+    println!("\n| robot | hulls | hull vertices | their boxes µs/step (part of the search) |");
+    println!("|---|---|---|---|");
+    for r in &ROBOT_LIST {
+        let Ok((sim, _)) = maxdyn_robot(r, false) else { continue };
+        let hulls: Vec<_> = sim.model().collision.shapes.iter().filter_map(|s| if let Geometry::Hull(h) = &s.geometry { Some(h.clone()) } else { None }).collect();
+        let vertices: usize = hulls.iter().map(|h| h.points.len()).sum();
+        let (c, rot) = (V3::zeros(), maxdyn::math::M3::identity());
+        let times: Vec<f64> = (0..reps)
+            .map(|_| {
+                let t = Instant::now();
+                for _ in 0..calls {
+                    for h in &hulls {
+                        std::hint::black_box(Aabb::points(&c, &rot, std::hint::black_box(&h.points)));
+                    }
+                }
+                t.elapsed().as_secs_f64() / calls as f64
+            })
+            .collect();
+        println!("| {} | {} | {vertices} | {:.2} |", r.label, hulls.len(), 1e6 * median(times));
+    }
+    println!("(µs/step: one collision search per step, the median over the batches of the mean over a batch; both at rest at the pose; search distance: maxdyn's contact margin and every MuJoCo geom's margin)");
 }

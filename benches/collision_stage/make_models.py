@@ -1,8 +1,9 @@
 """MuJoCo models of the corpus robots for benches/collision_stage.rs: the URDF itself
 (MuJoCo reads <robot> files), its <visual> elements dropped and its mesh paths made
 absolute (MuJoCo would keep only the file name), the root link given a free joint, a
-ground plane added and, for the *_srdf variants, the SRDF's <disable_collisions> pairs
-added as contact exclusions. Links on fixed joints are fused into their parent as maxdyn
+ground plane added; without self-collision (a1.xml, talos.xml) the robot's geoms
+collide with the plane only, with it (*_srdf.xml) the SRDF's <disable_collisions> pairs
+are added as contact exclusions. Links on fixed joints are fused into their parent as maxdyn
 fuses them, so an SRDF pair names the bodies that carry the links' shapes.
 
 Usage: python make_models.py ROBOTS_DIR OUT_DIR   (ROBOTS_DIR: example-robot-data's robots/)
@@ -58,6 +59,11 @@ def build(urdf, robots, srdf):
     text, root = prepared_urdf(urdf, robots)
     spec = mujoco.MjSpec.from_string(text)
     spec.worldbody.first_body().add_freejoint()
+    if not srdf:
+        # ground only: a robot geom collides with the plane (contype 1 against its
+        # conaffinity 1), not with another robot geom (conaffinity 0 on both sides)
+        for geom in spec.geoms:
+            geom.conaffinity = 0
     spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0, 0, 1])
     excluded = 0
     if srdf:

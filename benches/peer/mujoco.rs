@@ -35,6 +35,7 @@ struct Api {
     collision: unsafe extern "C" fn(*mut c_void) -> c_int,
     ngeom: unsafe extern "C" fn(*const c_void) -> c_int,
     lowest_geom_z: unsafe extern "C" fn(*const c_void) -> f64,
+    set_margin: unsafe extern "C" fn(*mut c_void, f64),
 }
 
 /// The loaded shim.
@@ -89,6 +90,7 @@ impl Mujoco {
                 collision: symbol(lib, "peer_collision")?,
                 ngeom: symbol(lib, "peer_ngeom")?,
                 lowest_geom_z: symbol(lib, "peer_lowest_geom_z")?,
+                set_margin: symbol(lib, "peer_set_margin")?,
             })))
         }
     }
@@ -224,6 +226,11 @@ impl MjSim {
     #[allow(dead_code)]
     pub fn ngeom(&self) -> usize {
         unsafe { (self.api.ngeom)(self.ptr) as usize }
+    }
+    /// Every geom's contact margin (m).
+    #[allow(dead_code)]
+    pub fn set_margin(&mut self, margin: f64) {
+        unsafe { (self.api.set_margin)(self.ptr, margin) }
     }
     /// Lowest world z of any geom on a body (planes left out), at the current kinematics.
     #[allow(dead_code)]

@@ -150,3 +150,9 @@ double peer_lowest_geom_z(const PeerSim* s) {
   }
   return lowest;
 }
+
+// Every geom's contact margin (m; MuJoCo's default 0): contacts are reported, and the
+// broad phase's boxes grown, this far apart.
+void peer_set_margin(PeerSim* s, double margin) {
+  for (int i = 0; i < s->m->ngeom; i++) s->m->geom_margin[i] = margin;
+}
