@@ -7,6 +7,7 @@ mod require;
 
 mod boxes;
 mod capi;
+mod collision_search;
 mod curved;
 mod hulls;
 mod overlap;
