@@ -10,7 +10,7 @@
 //! step's prediction, then the narrow phase of every pair it lets through), exactly what
 //! `Sim::step` runs first. MuJoCo: `mj_collision` (broad, mid and narrow phase) at the same
 //! joint angles, its models made from the same URDF and SRDF by
-//! benches/collision_stage/make_models.py (`bash benches/peer/setup.sh`).
+//! benches/peer/make_robot_models.py (`bash benches/peer/setup.sh`).
 //!
 //! Run: bash benches/peer/setup.sh && cargo bench --bench collision_stage [-- --reps N]
 //! Without `--bench` (under `cargo test --benches`) it only smoke-runs a few calls; without
@@ -42,7 +42,7 @@ struct Robot {
     /// URDF and SRDF under the corpus' robots/.
     urdf: &'static str,
     srdf: &'static str,
-    /// MuJoCo model stem in target/peer/robots (make_models.py).
+    /// MuJoCo model stem in target/peer/robots (make_robot_models.py).
     mujoco: &'static str,
     /// Joint angles by name suffix (the rest at zero).
     pose: &'static [(&'static str, f64)],
@@ -206,8 +206,9 @@ fn main() {
     if !full {
         println!("(smoke run: pass --bench, as `cargo bench` does, for the full benchmark)");
     }
-    println!("\n| robot | search distance (m) | shapes maxdyn / MuJoCo | pairs tested maxdyn | pairs with points maxdyn | contacts maxdyn / MuJoCo | maxdyn µs/step | MuJoCo µs/step | ratio |");
+    println!("\n| robot | search distance (m) | shapes maxdyn / MuJoCo | pairs tested maxdyn | pairs with points maxdyn / MuJoCo | contacts maxdyn / MuJoCo | maxdyn µs/step | MuJoCo µs/step | ratio |");
     println!("|---|---|---|---|---|---|---|---|---|");
+    let mut notes = Vec::new();
     for r in &ROBOT_LIST {
         for self_collision in [false, true] {
             // MuJoCo's default margin, and maxdyn's default contact margin given to both
@@ -232,17 +233,29 @@ fn main() {
                     Err(_) => None,
                 };
                 if let Some(m) = mj.as_mut() {
-                    m.set_margin(margin);
+                    // a geom's margin inflates it: a pair's search distance is the sum of
+                    // its two geoms' margins (MuJoCo 4 reports a plane 0.07 m away from a
+                    // hull at 0.05 on both)
+                    m.set_margin(0.5 * margin);
+                }
+                if !self_collision {
+                    // the truth the ground pairs are checked against: shapes whose lowest
+                    // point (exact, from the poses) is within the search distance
+                    let model = sim.model().clone();
+                    let near = (0..shapes).filter(|&i| lowest_point(&model, &sim, i) <= margin).count();
+                    notes.push(format!("{label}, search distance {margin} m: {near} shapes within it of the ground"));
                 }
                 let found = sim.collision_search();
                 let mj_contacts = mj.as_mut().map(|m| m.collision());
+                let mj_pairs = mj.as_ref().map(|m| m.contact_pairs());
                 let (ta, tb) = time_interleaved(&mut sim, mj.as_mut(), reps, calls);
                 let or_dash = |x: Option<String>| x.unwrap_or_else(|| "—".into());
                 println!(
-                    "| {label} | {margin} | {shapes} / {} | {} | {} | {} / {} | {ta:.2} | {} | {} |",
+                    "| {label} | {margin} | {shapes} / {} | {} | {} / {} | {} / {} | {ta:.2} | {} | {} |",
                     or_dash(mj.as_ref().map(|m| m.ngeom().to_string())),
                     found.tested_pairs,
                     found.pairs,
+                    or_dash(mj_pairs.map(|n| n.to_string())),
                     found.points,
                     or_dash(mj_contacts.map(|n| n.to_string())),
                     or_dash(tb.map(|t| format!("{t:.2}"))),
@@ -250,6 +263,9 @@ fn main() {
                 );
             }
         }
+    }
+    for n in notes {
+        println!("{n}");
     }
     // where a search of hulls spends: each hull's box, from every vertex, every step
     println!("\n| robot | hulls | hull vertices | their boxes µs/step (part of the search) |");
@@ -272,5 +288,5 @@ fn main() {
             .collect();
         println!("| {} | {} | {vertices} | {:.2} |", r.label, hulls.len(), 1e6 * median(times));
     }
-    println!("(µs/step: one collision search per step, the median over the batches of the mean over a batch; both at rest at the pose; search distance: maxdyn's contact margin and every MuJoCo geom's margin)");
+    println!("(µs/step: one collision search per step, the median over the batches of the mean over a batch; both at rest at the pose; search distance: maxdyn's contact margin, twice every MuJoCo geom's margin)");
 }

@@ -36,6 +36,7 @@ struct Api {
     ngeom: unsafe extern "C" fn(*const c_void) -> c_int,
     lowest_geom_z: unsafe extern "C" fn(*const c_void) -> f64,
     set_margin: unsafe extern "C" fn(*mut c_void, f64),
+    contact_pairs: unsafe extern "C" fn(*const c_void) -> c_int,
 }
 
 /// The loaded shim.
@@ -91,6 +92,7 @@ impl Mujoco {
                 ngeom: symbol(lib, "peer_ngeom")?,
                 lowest_geom_z: symbol(lib, "peer_lowest_geom_z")?,
                 set_margin: symbol(lib, "peer_set_margin")?,
+                contact_pairs: symbol(lib, "peer_contact_pairs")?,
             })))
         }
     }
@@ -231,6 +233,11 @@ impl MjSim {
     #[allow(dead_code)]
     pub fn set_margin(&mut self, margin: f64) {
         unsafe { (self.api.set_margin)(self.ptr, margin) }
+    }
+    /// Distinct geom pairs among the last collision stage's contacts.
+    #[allow(dead_code)]
+    pub fn contact_pairs(&self) -> usize {
+        unsafe { (self.api.contact_pairs)(self.ptr) as usize }
     }
     /// Lowest world z of any geom on a body (planes left out), at the current kinematics.
     #[allow(dead_code)]

@@ -151,8 +151,23 @@ double peer_lowest_geom_z(const PeerSim* s) {
   return lowest;
 }
 
-// Every geom's contact margin (m; MuJoCo's default 0): contacts are reported, and the
-// broad phase's boxes grown, this far apart.
+// Every geom's contact margin (m; MuJoCo's default 0): its inflation for contact, so a
+// pair's contacts are reported up to the sum of its two geoms' margins apart.
 void peer_set_margin(PeerSim* s, double margin) {
   for (int i = 0; i < s->m->ngeom; i++) s->m->geom_margin[i] = margin;
+}
+
+// Distinct geom pairs among the contacts of the last collision stage.
+int peer_contact_pairs(const PeerSim* s) {
+  int pairs = 0;
+  for (int i = 0; i < s->d->ncon; i++) {
+    const int* g = s->d->contact[i].geom;
+    int seen = 0;
+    for (int k = 0; k < i && !seen; k++) {
+      const int* h = s->d->contact[k].geom;
+      seen = (g[0] == h[0] && g[1] == h[1]) || (g[0] == h[1] && g[1] == h[0]);
+    }
+    pairs += !seen;
+  }
+  return pairs;
 }

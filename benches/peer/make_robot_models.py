@@ -6,7 +6,7 @@ collide with the plane only, with it (*_srdf.xml) the SRDF's <disable_collisions
 are added as contact exclusions. Links on fixed joints are fused into their parent as maxdyn
 fuses them, so an SRDF pair names the bodies that carry the links' shapes.
 
-Usage: python make_models.py ROBOTS_DIR OUT_DIR   (ROBOTS_DIR: example-robot-data's robots/)
+Usage: python make_robot_models.py ROBOTS_DIR OUT_DIR   (ROBOTS_DIR: example-robot-data's robots/)
 """
 import os
 import sys
