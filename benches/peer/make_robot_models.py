@@ -3,8 +3,11 @@
 absolute (MuJoCo would keep only the file name), the root link given a free joint, a
 ground plane added; without self-collision (a1.xml, talos.xml) the robot's geoms
 collide with the plane only, with it (*_srdf.xml) the SRDF's <disable_collisions> pairs
-are added as contact exclusions. Links on fixed joints are fused into their parent as maxdyn
-fuses them, so an SRDF pair names the bodies that carry the links' shapes.
+are added as contact exclusions. Links on fixed joints stay bodies welded to their parent
+(fusestatic off): an exclusion is per body, so fused, an SRDF pair naming a small link
+(the A1's `imu_link` against a thigh) would exclude the shapes of the link it merges into
+(the trunk's box) as well, which maxdyn, excluding shape pairs, does not. Welded bodies
+never collide with each other in MuJoCo, as the shapes of one merged body in maxdyn.
 
 Usage: python make_robot_models.py ROBOTS_DIR OUT_DIR   (ROBOTS_DIR: example-robot-data's robots/)
 """
@@ -37,22 +40,10 @@ def prepared_urdf(path, robots):
             name = os.path.join(os.path.dirname(path), name)
         mesh.set("filename", os.path.abspath(name))
     extension = ET.SubElement(root, "mujoco")
-    # meshes collide as their convex hulls (MuJoCo's default, as maxdyn's)
-    ET.SubElement(extension, "compiler", {"strippath": "false", "fusestatic": "true", "discardvisual": "true", "balanceinertia": "true"})
+    # meshes collide as their convex hulls (MuJoCo's default, as maxdyn's); fixed links
+    # kept as bodies (see above)
+    ET.SubElement(extension, "compiler", {"strippath": "false", "fusestatic": "false", "discardvisual": "true", "balanceinertia": "true"})
     return ET.tostring(root, encoding="unicode"), root
-
-
-def carrier(root):
-    """Each link's body after fusing fixed joints: the nearest ancestor through a moving joint."""
-    parent = {}
-    for joint in root.findall("joint"):
-        child, par = joint.find("child").get("link"), joint.find("parent").get("link")
-        parent[child] = (par, joint.get("type") == "fixed")
-    def body(link):
-        while link in parent and parent[link][1]:
-            link = parent[link][0]
-        return link
-    return {link.get("name"): body(link.get("name")) for link in root.iter("link")}
 
 
 def build(urdf, robots, srdf):
@@ -67,11 +58,11 @@ def build(urdf, robots, srdf):
     spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0, 0, 1])
     excluded = 0
     if srdf:
-        bodies = carrier(root)
+        links = {link.get("name") for link in root.iter("link")}
         seen = set()
         for pair in ET.parse(srdf).getroot().iter("disable_collisions"):
-            a, b = bodies.get(pair.get("link1")), bodies.get(pair.get("link2"))
-            if a is None or b is None or a == b or (a, b) in seen or (b, a) in seen:
+            a, b = pair.get("link1"), pair.get("link2")
+            if a not in links or b not in links or a == b or (a, b) in seen or (b, a) in seen:
                 continue
             seen.add((a, b))
             spec.add_exclude(bodyname1=a, bodyname2=b)
