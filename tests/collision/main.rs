@@ -18,3 +18,4 @@ mod talos;
 mod robots;
 mod stacks;
 mod state;
+mod hull_tipping;
