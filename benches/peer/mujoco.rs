@@ -14,6 +14,8 @@ struct Api {
     set_contact_timeconst: unsafe extern "C" fn(*mut c_void, f64),
     reset: unsafe extern "C" fn(*mut c_void),
     forward: unsafe extern "C" fn(*mut c_void),
+    kinematics: unsafe extern "C" fn(*mut c_void),
+    collision: unsafe extern "C" fn(*mut c_void) -> c_int,
     step: unsafe extern "C" fn(*mut c_void),
     timestep: unsafe extern "C" fn(*const c_void) -> f64,
     time: unsafe extern "C" fn(*const c_void) -> f64,
@@ -64,6 +66,8 @@ impl Mujoco {
                 set_contact_timeconst: symbol(lib, "peer_set_contact_timeconst")?,
                 reset: symbol(lib, "peer_reset")?,
                 forward: symbol(lib, "peer_forward")?,
+                kinematics: symbol(lib, "peer_kinematics")?,
+                collision: symbol(lib, "peer_collision")?,
                 step: symbol(lib, "peer_step")?,
                 timestep: symbol(lib, "peer_timestep")?,
                 time: symbol(lib, "peer_time")?,
@@ -130,6 +134,17 @@ impl MjSim {
     }
     pub fn forward(&mut self) {
         unsafe { (self.api.forward)(self.ptr) }
+    }
+    /// Body and geom poses from qpos (mj_kinematics).
+    #[allow(dead_code)] // the narrow-phase bench's, not the peer bench's
+    pub fn kinematics(&mut self) {
+        unsafe { (self.api.kinematics)(self.ptr) }
+    }
+    /// The collision stage alone (mj_collision): the number of contacts found.
+    #[allow(dead_code)] // the narrow-phase bench's, not the peer bench's
+    #[inline]
+    pub fn collision(&mut self) -> usize {
+        unsafe { (self.api.collision)(self.ptr) as usize }
     }
     #[inline]
     pub fn step(&mut self) {

@@ -48,6 +48,14 @@ void peer_reset(PeerSim* s) {
 }
 
 void peer_forward(PeerSim* s) { mj_forward(s->m, s->d); }
+// Poses of the bodies and geoms from qpos (what the collision stage reads).
+void peer_kinematics(PeerSim* s) { mj_kinematics(s->m, s->d); }
+// The collision stage alone (broad phase over the model's geoms, then each near pair's
+// narrow phase into d->contact): the number of contacts it found.
+int peer_collision(PeerSim* s) {
+  mj_collision(s->m, s->d);
+  return s->d->ncon;
+}
 void peer_step(PeerSim* s) { mj_step(s->m, s->d); }
 
 double peer_timestep(const PeerSim* s) { return s->m->opt.timestep; }
