@@ -11,6 +11,7 @@ mod curved;
 mod hulls;
 mod overlap;
 mod panda_grasp;
+mod panda_lift;
 mod rolling;
 mod size_bound;
 mod srdf;
