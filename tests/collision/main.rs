@@ -12,6 +12,7 @@ mod curved;
 mod hulls;
 mod overlap;
 mod panda_grasp;
+mod panda_lift;
 mod rolling;
 mod size_bound;
 mod srdf;
