@@ -14,6 +14,8 @@ struct Api {
     set_contact_timeconst: unsafe extern "C" fn(*mut c_void, f64),
     reset: unsafe extern "C" fn(*mut c_void),
     forward: unsafe extern "C" fn(*mut c_void),
+    kinematics: unsafe extern "C" fn(*mut c_void),
+    collision: unsafe extern "C" fn(*mut c_void) -> c_int,
     step: unsafe extern "C" fn(*mut c_void),
     timestep: unsafe extern "C" fn(*const c_void) -> f64,
     time: unsafe extern "C" fn(*const c_void) -> f64,
@@ -31,8 +33,6 @@ struct Api {
     body_inertia: unsafe extern "C" fn(*const c_void, c_int, *mut f64),
     min_contact_dist: unsafe extern "C" fn(*const c_void) -> f64,
     solver_iterations: unsafe extern "C" fn(*const c_void) -> c_int,
-    kinematics: unsafe extern "C" fn(*mut c_void),
-    collision: unsafe extern "C" fn(*mut c_void) -> c_int,
     ngeom: unsafe extern "C" fn(*const c_void) -> c_int,
     lowest_geom_z: unsafe extern "C" fn(*const c_void) -> f64,
     set_margin: unsafe extern "C" fn(*mut c_void, f64),
@@ -70,6 +70,8 @@ impl Mujoco {
                 set_contact_timeconst: symbol(lib, "peer_set_contact_timeconst")?,
                 reset: symbol(lib, "peer_reset")?,
                 forward: symbol(lib, "peer_forward")?,
+                kinematics: symbol(lib, "peer_kinematics")?,
+                collision: symbol(lib, "peer_collision")?,
                 step: symbol(lib, "peer_step")?,
                 timestep: symbol(lib, "peer_timestep")?,
                 time: symbol(lib, "peer_time")?,
@@ -87,8 +89,6 @@ impl Mujoco {
                 body_inertia: symbol(lib, "peer_body_inertia")?,
                 min_contact_dist: symbol(lib, "peer_min_contact_dist")?,
                 solver_iterations: symbol(lib, "peer_solver_iterations")?,
-                kinematics: symbol(lib, "peer_kinematics")?,
-                collision: symbol(lib, "peer_collision")?,
                 ngeom: symbol(lib, "peer_ngeom")?,
                 lowest_geom_z: symbol(lib, "peer_lowest_geom_z")?,
                 set_margin: symbol(lib, "peer_set_margin")?,
@@ -142,6 +142,17 @@ impl MjSim {
     }
     pub fn forward(&mut self) {
         unsafe { (self.api.forward)(self.ptr) }
+    }
+    /// Body and geom poses from qpos (mj_kinematics).
+    #[allow(dead_code)] // the narrow-phase and collision-stage benches', not the peer bench's
+    pub fn kinematics(&mut self) {
+        unsafe { (self.api.kinematics)(self.ptr) }
+    }
+    /// The collision stage alone (mj_collision): the number of contacts found.
+    #[allow(dead_code)] // the narrow-phase and collision-stage benches', not the peer bench's
+    #[inline]
+    pub fn collision(&mut self) -> usize {
+        unsafe { (self.api.collision)(self.ptr) as usize }
     }
     #[inline]
     pub fn step(&mut self) {
@@ -213,18 +224,7 @@ impl MjSim {
     pub fn solver_iterations(&self) -> usize {
         unsafe { (self.api.solver_iterations)(self.ptr) as usize }
     }
-    // the collision stage's hooks (benches/collision_stage.rs; peer.rs does not call them)
-    /// Body and geom positions from qpos (mj_kinematics).
-    #[allow(dead_code)]
-    pub fn kinematics(&mut self) {
-        unsafe { (self.api.kinematics)(self.ptr) }
-    }
-    /// MuJoCo's collision stage at the current kinematics (mj_collision): contacts found.
-    #[allow(dead_code)]
-    #[inline]
-    pub fn collision(&mut self) -> usize {
-        unsafe { (self.api.collision)(self.ptr) as usize }
-    }
+    // benches/collision_stage.rs's (peer.rs does not call them)
     #[allow(dead_code)]
     pub fn ngeom(&self) -> usize {
         unsafe { (self.api.ngeom)(self.ptr) as usize }

@@ -48,6 +48,14 @@ void peer_reset(PeerSim* s) {
 }
 
 void peer_forward(PeerSim* s) { mj_forward(s->m, s->d); }
+// Poses of the bodies and geoms from qpos (what the collision stage reads).
+void peer_kinematics(PeerSim* s) { mj_kinematics(s->m, s->d); }
+// The collision stage alone (broad phase over the model's geoms, then each near pair's
+// narrow phase into d->contact): the number of contacts it found.
+int peer_collision(PeerSim* s) {
+  mj_collision(s->m, s->d);
+  return s->d->ncon;
+}
 void peer_step(PeerSim* s) { mj_step(s->m, s->d); }
 
 double peer_timestep(const PeerSim* s) { return s->m->opt.timestep; }
@@ -102,17 +110,7 @@ int peer_solver_iterations(const PeerSim* s) {
   return total;
 }
 
-// For benches/collision_stage.rs: the collision stage alone at the current positions.
-
-// Positions of bodies and geoms from qpos (what mj_collision reads).
-void peer_kinematics(PeerSim* s) { mj_kinematics(s->m, s->d); }
-
-// MuJoCo's collision stage (broad phase, mid phase, narrow phase) at the current
-// kinematics; returns the number of contacts found.
-int peer_collision(PeerSim* s) {
-  mj_collision(s->m, s->d);
-  return s->d->ncon;
-}
+// For benches/collision_stage.rs (with peer_kinematics and peer_collision above).
 
 int peer_ngeom(const PeerSim* s) { return s->m->ngeom; }
 

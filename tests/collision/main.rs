@@ -1,6 +1,7 @@
 //! Collision shapes on bodies (issue 12): contacts found every step between shapes, several
 //! points per pair, body–body contacts through the broad phase; convex hulls and the pairs
-//! parry serves (issue 25, `hulls.rs`).
+//! parry serves (issue 25, `hulls.rs`); a hull tipping onto a face lands without sinking
+//! (`hull_tipping.rs`).
 
 #[path = "../common/require.rs"]
 mod require;
@@ -12,6 +13,7 @@ mod curved;
 mod hulls;
 mod overlap;
 mod panda_grasp;
+mod panda_lift;
 mod rolling;
 mod size_bound;
 mod srdf;
@@ -19,3 +21,4 @@ mod talos;
 mod robots;
 mod stacks;
 mod state;
+mod hull_tipping;

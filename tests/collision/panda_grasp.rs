@@ -9,19 +9,19 @@ use maxdyn::urdf::{Urdf, UrdfOptions};
 use maxdyn::{Inertia, Model, Parent, ShapeKind, Sim};
 use std::sync::Arc;
 
-const PANDA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/panda_description/urdf/panda.urdf");
+pub const PANDA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/panda_description/urdf/panda.urdf");
 
 /// Half the cube's edge (m).
 const HALF: f64 = 0.02;
 
-const SRDF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/panda_description/srdf/panda.srdf");
+pub const SRDF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/panda_description/srdf/panda.srdf");
 
 /// Where a finger's grasping face is, from the file's geometry: the rubber tip's box (size
 /// y 15.2e-3 at y ±7.58e-3 in the finger frame, the finger frame at the joint coordinate
 /// q along the closing axis) reaches 7.6e-3 − 7.58e-3 = 2e-5 m past the finger frame
 /// towards the other finger (so the fingers meet at q = −2e-5, 4e-5 m in at q = 0). The
 /// finger's other boxes stay further out (the diagonal's inner edge at q + 6.99e-3).
-const PAD_INSET: f64 = 7.6e-3 - 7.58e-3;
+pub const PAD_INSET: f64 = 7.6e-3 - 7.58e-3;
 
 /// Closed by a spring on the leading finger joint towards −1 cm (beyond the cube; the
 /// mimic moves the other) and a damper, so they close at about 0.2 m/s, the Panda

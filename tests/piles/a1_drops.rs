@@ -63,3 +63,66 @@ fn eight_drops_step_every_step(test: &str, dt: f64, pd: bool) {
     let failed: Vec<(u64, usize)> = (0..8).filter_map(|seed| a1_drop_rollout(&mut a1_drop(&model, &joints, dt, seed), &joints, pd, 2.0).map(|k| (seed, k))).collect();
     assert!(failed.is_empty(), "(seed, first failed step): {failed:?}");
 }
+
+/// The explicit PD stand is unstable on its own at dt 0.005 and 0.002: the A1 in free
+/// space (no gravity, no ground, no joint limits: nothing for the contact solver to do),
+/// from seed 0's joint angles, driven by the PD inputs of [`a1_drop_rollout`] (set from
+/// the last step's state) spins up to 1e2 rad/s and beyond within 20 (dt 0.005) and 100
+/// (dt 0.002) steps, while at dt 0.001 it settles; the same gains as joint springs and
+/// dampers (integrated implicitly) settle at every dt. So the bench's PD rows at dt 0.005
+/// and 0.002 measure an unstable controller (a damper kd on a calf of inertia I is stable
+/// explicitly only for kd dt / I < 2), not a contact solver that gives up.
+#[test]
+fn the_explicit_pd_stand_is_unstable_on_its_own_at_dt_0_005_and_0_002() {
+    let test = "the_explicit_pd_stand_is_unstable_on_its_own_at_dt_0_005_and_0_002";
+    if !crate::require::corpus(test, A1) {
+        return;
+    }
+    use maxdyn::urdf::{Urdf, UrdfOptions};
+    use maxdyn_scenes::piles::{A1_KD, A1_KP, A1_STAND};
+    use std::sync::Arc;
+    let free = |servo: bool| {
+        let options = UrdfOptions { floating: true, joint_limits: false, ..UrdfOptions::default() };
+        let mut u = Urdf::from_file_with(A1, &options).unwrap();
+        u.builder.set_gravity([0.0; 3]).unwrap();
+        let joints: Vec<usize> = ["FR", "FL", "RR", "RL"].iter().flat_map(|l| ["hip", "thigh", "calf"].map(|p| u.joint(&format!("{l}_{p}_joint")).unwrap())).collect();
+        if servo {
+            for (i, &j) in joints.iter().enumerate() {
+                u.builder.set_joint_spring(j, &[A1_KP[i % 3]], &[A1_STAND[i % 3]]).unwrap();
+                u.builder.set_joint_damper(j, &[A1_KD[i % 3]]).unwrap();
+            }
+        }
+        (Arc::new(maxdyn::Model::new(&u.builder).unwrap()), joints)
+    };
+    // the fastest joint over `steps` steps of explicit PD (or none: the servo's springs)
+    let fastest = |servo: bool, dt: f64, steps: usize| {
+        let (model, joints) = free(servo);
+        let mut sim = a1_drop(&model, &joints, dt, 0);
+        let (mut q, mut w, mut top) = ([0.0], [0.0], 0.0f64);
+        for k in 0..steps {
+            for (i, &j) in joints.iter().enumerate() {
+                sim.joint_position(j, &mut q).unwrap();
+                sim.joint_velocity(j, &mut w).unwrap();
+                top = top.max(w[0].abs());
+                if !servo {
+                    sim.set_joint_input(j, &[A1_KP[i % 3] * (A1_STAND[i % 3] - q[0]) - A1_KD[i % 3] * w[0]]).unwrap();
+                }
+            }
+            if top > 1e2 || sim.step().is_err() {
+                return (top, k);
+            }
+        }
+        (top, steps)
+    };
+    let rows: Vec<(bool, f64, (f64, usize))> = [(false, 0.005), (false, 0.002), (false, 0.001), (true, 0.005), (true, 0.002), (true, 0.001)].iter().map(|&(servo, dt)| (servo, dt, fastest(servo, dt, (0.5 / dt) as usize))).collect();
+    for (servo, dt, (top, k)) in &rows {
+        println!("{} at dt {dt}: fastest joint {top:.3e} rad/s by step {k}", if *servo { "springs and dampers" } else { "explicit PD" });
+    }
+    let [(_, _, at_005), (_, _, at_002), (_, _, at_001), servos @ ..] = &rows[..] else { unreachable!() };
+    assert!(at_005.0 > 1e2 && at_005.1 <= 20, "explicit PD at dt 0.005: {at_005:?}");
+    assert!(at_002.0 > 1e2 && at_002.1 <= 100, "explicit PD at dt 0.002: {at_002:?}");
+    assert!(at_001.0 < 10.0 && at_001.1 == 500, "explicit PD at dt 0.001: {at_001:?}");
+    for (_, dt, (top, k)) in servos {
+        assert!(*top < 10.0 && *k == (0.5 / dt) as usize, "springs and dampers at dt {dt}: {top} rad/s by step {k}");
+    }
+}

@@ -21,7 +21,7 @@
 //! | capsule–box, capsule–cylinder | the closest points, or the ends of the segment cut over a face (lying: 2) |
 //! | box–box | the incident face clipped to the reference face (≤ 8, reduced to 4) and the nearest corner when lower; with an edge axis, the two edges' closest points first (≤ 6) |
 //! | plane–hull | the hull's face turned most against the plane (its vertices, the 4 spanning the most area), an edge's ends or a vertex, and the deepest when lower by more than 1 nm (`plane_hull.rs`) |
-//! | hull against sphere, capsule, box, cylinder, hull; box–cylinder, cylinder–cylinder | GJK/EPA (parry) for the closest points, the normal of largest separation, the support features clipped to each other (≤ 4 by area), the deepest and the closest points when lower by more than 1 nm (`convex.rs`) |
+//! | hull against sphere, capsule, box, cylinder, hull; box–cylinder, cylinder–cylinder | GJK/EPA (parry) for the closest points, the normal of largest separation, the support features clipped to each other and a tilted flat face's whole (≤ 4 by area), the deepest and the closest points when lower by more than 1 nm (`convex.rs`) |
 //!
 //! Each point is the distance of a part of one shape (a corner, an end cap, a point over a
 //! face) to the other, along the line between their closest points, so no gap of shapes

@@ -5,15 +5,17 @@
 //! The normal and the closest points come from parry's GJK (EPA when the cores overlap)
 //! on the shapes' cores (a sphere's centre, a capsule's segment), through their support
 //! functions (`features.rs`). Then each side's support feature across that normal is
-//! clipped to the other's (`manifold.rs`), at most 4 points kept; the closest points are
-//! added when they are lower than all of those (shapes touching at a corner or an edge).
-//! Unlike `plane_hull`, a tilted face's far corners are not among the points until they
-//! are within `FEATURE_ANGLE` of landing (a known gap: a hull tipping onto a box from an
-//! edge sinks in the step it lands; taking whole faces here made cylinder–hull witnesses
-//! drift 4e-9 off the hull in the sweep, not yet understood).
+//! clipped to the other's (`manifold.rs`), and a box's or hull's face tilted within
+//! `LANDING_ANGLE` of the normal too (its corners about to land are seen before they touch,
+//! as `plane_hull` sees them); at most 4 points kept; the closest points are added when
+//! they are lower than all of those (shapes touching at a corner or an edge). The support
+//! features' clip stays beside the face's: its lowest point is the exact separation (a
+//! face's clip alone misses a vertex beside a cylinder's line, and GJK's witness on the
+//! curved side is 4e-9 off it).
 
 use super::features::Core;
-use super::manifold::{clip, feature_normal, reduce_to_four};
+use super::manifold::{clip, feature_normal, reduce_to_four, Pair};
+use crate::model::hull::FACE_POINTS;
 use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Shape};
 use crate::math::parry::{closest, Support};
@@ -77,27 +79,50 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let n = best.1;
     let (f1, f2) = (c1.feature(&-n), c2.feature(&n));
     let m = clip(&f1, &f2, &n);
+    // the support features' clip, then a tilted face's (a box's or hull's face within
+    // `LANDING_ANGLE` of the normal): its corners about to land are seen at their gaps
+    // before they touch. The support features' clip stays: its lowest point is the exact
+    // separation, which a face's clip need not hold (a vertex beside a line).
+    let mut pairs = [Pair { a: V3::zeros(), b: V3::zeros() }; 4 * FACE_POINTS];
+    let mut total = 0;
+    for p in &m.pairs[..m.len] {
+        pairs[total] = *p;
+        total += 1;
+    }
+    let (l1, l2) = (c1.landing(&-n), c2.landing(&n));
+    if (l1.len >= 3 && f1.len < 3) || (l2.len >= 3 && f2.len < 3) {
+        let faces = clip(&l1, &l2, &n);
+        let size = s1.x.norm().max(s2.x.norm()) + 1.0;
+        for p in &faces.pairs[..faces.len] {
+            let seen = pairs[..m.len].iter().any(|q| (q.a - p.a).norm() <= 1e-12 * size && (q.b - p.b).norm() <= 1e-12 * size);
+            if !seen && total < pairs.len() {
+                pairs[total] = *p;
+                total += 1;
+            }
+        }
+    }
+    let pairs = &pairs[..total];
     let gap_of = |a: &V3, b: &V3| n.dot(&(a - b)) - radii;
-    let mut on_a = [V3::zeros(); 32];
-    let mut gaps = [0.0; 32];
-    for (k, p) in m.pairs[..m.len].iter().enumerate() {
+    let mut on_a = [V3::zeros(); 4 * FACE_POINTS];
+    let mut gaps = [0.0; 4 * FACE_POINTS];
+    for (k, p) in pairs.iter().enumerate() {
         on_a[k] = p.a;
         gaps[k] = gap_of(&p.a, &p.b);
     }
-    let (kept, count) = reduce_to_four(&on_a[..m.len], &n);
+    let (kept, count) = reduce_to_four(&on_a[..total], &n);
     let mut candidates = [Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n }; 6];
     let mut len = 0;
     for &k in &kept[..count] {
-        let p = &m.pairs[k];
+        let p = &pairs[k];
         candidates[len] = Candidate { gap: gaps[k], one: s1.side_at(&p.a, c1.radius), two: s2.side_at(&p.b, c2.radius), n };
         len += 1;
     }
     // the manifold's deepest point when the 4 leave it out and it is lower by more than
     // SETTLED (a tilted face)
     let lowest = candidates[..len].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min);
-    if let Some(k) = (0..m.len).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])) {
+    if let Some(k) = (0..total).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])) {
         if gaps[k] < lowest - SETTLED {
-            let p = &m.pairs[k];
+            let p = &pairs[k];
             candidates[len] = Candidate { gap: gaps[k], one: s1.side_at(&p.a, c1.radius), two: s2.side_at(&p.b, c2.radius), n };
             len += 1;
         }
@@ -106,7 +131,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     // do not overlap: corners and edges apart), along the manifold's normal: an overlap's
     // EPA normal is off by up to 1e-4 rad on a curved side, and its depth with it
     let lowest = candidates[..len].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min);
-    let scale = if m.len == 0 { 0.0 } else { SETTLED };
+    let scale = if total == 0 { 0.0 } else { SETTLED };
     let (a, b) = (cl.on_a, cl.on_b);
     let (gap, normal) = if len == 0 { (cl.distance - radii, cl.normal) } else { (gap_of(&a, &b), n) };
     if gap < lowest - scale {

@@ -82,7 +82,7 @@ impl Plane {
 }
 
 /// A polygon's (unnormalized) normal by Newell's method: robust to near-collinear corners.
-fn newell(pts: &[V3]) -> V3 {
+pub fn newell(pts: &[V3]) -> V3 {
     let mut n = V3::zeros();
     for (i, p) in pts.iter().enumerate() {
         n += p.cross(&pts[(i + 1) % pts.len()]);
