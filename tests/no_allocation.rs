@@ -190,6 +190,13 @@ fn shape_contacts_do_not_allocate_once_the_pairs_settle() {
     assert_eq!(sim.layout_rebuilds(), rebuilds, "the pairs changed after settling");
     assert!(sim.shape_contact_count() >= 4 + 2 + 1 + 4, "{} points", sim.shape_contact_count());
     assert_eq!(n, 0, "resting shapes: Sim::step allocated {n} times");
+    // the collision stage alone (benches/collision_stage.rs) neither
+    let n = counted(|| {
+        for _ in 0..200 {
+            std::hint::black_box(sim.collision_search());
+        }
+    });
+    assert_eq!(n, 0, "Sim::collision_search allocated {n} times");
 }
 
 /// The counter itself sees an allocation (so the zero counts above mean something).

@@ -33,6 +33,10 @@ struct Api {
     body_inertia: unsafe extern "C" fn(*const c_void, c_int, *mut f64),
     min_contact_dist: unsafe extern "C" fn(*const c_void) -> f64,
     solver_iterations: unsafe extern "C" fn(*const c_void) -> c_int,
+    ngeom: unsafe extern "C" fn(*const c_void) -> c_int,
+    lowest_geom_z: unsafe extern "C" fn(*const c_void) -> f64,
+    set_margin: unsafe extern "C" fn(*mut c_void, f64),
+    contact_pairs: unsafe extern "C" fn(*const c_void) -> c_int,
 }
 
 /// The loaded shim.
@@ -85,6 +89,10 @@ impl Mujoco {
                 body_inertia: symbol(lib, "peer_body_inertia")?,
                 min_contact_dist: symbol(lib, "peer_min_contact_dist")?,
                 solver_iterations: symbol(lib, "peer_solver_iterations")?,
+                ngeom: symbol(lib, "peer_ngeom")?,
+                lowest_geom_z: symbol(lib, "peer_lowest_geom_z")?,
+                set_margin: symbol(lib, "peer_set_margin")?,
+                contact_pairs: symbol(lib, "peer_contact_pairs")?,
             })))
         }
     }
@@ -136,12 +144,12 @@ impl MjSim {
         unsafe { (self.api.forward)(self.ptr) }
     }
     /// Body and geom poses from qpos (mj_kinematics).
-    #[allow(dead_code)] // the narrow-phase bench's, not the peer bench's
+    #[allow(dead_code)] // the narrow-phase and collision-stage benches', not the peer bench's
     pub fn kinematics(&mut self) {
         unsafe { (self.api.kinematics)(self.ptr) }
     }
     /// The collision stage alone (mj_collision): the number of contacts found.
-    #[allow(dead_code)] // the narrow-phase bench's, not the peer bench's
+    #[allow(dead_code)] // the narrow-phase and collision-stage benches', not the peer bench's
     #[inline]
     pub fn collision(&mut self) -> usize {
         unsafe { (self.api.collision)(self.ptr) as usize }
@@ -215,6 +223,26 @@ impl MjSim {
     }
     pub fn solver_iterations(&self) -> usize {
         unsafe { (self.api.solver_iterations)(self.ptr) as usize }
+    }
+    // benches/collision_stage.rs's (peer.rs does not call them)
+    #[allow(dead_code)]
+    pub fn ngeom(&self) -> usize {
+        unsafe { (self.api.ngeom)(self.ptr) as usize }
+    }
+    /// Every geom's contact margin (m).
+    #[allow(dead_code)]
+    pub fn set_margin(&mut self, margin: f64) {
+        unsafe { (self.api.set_margin)(self.ptr, margin) }
+    }
+    /// Distinct geom pairs among the last collision stage's contacts.
+    #[allow(dead_code)]
+    pub fn contact_pairs(&self) -> usize {
+        unsafe { (self.api.contact_pairs)(self.ptr) as usize }
+    }
+    /// Lowest world z of any geom on a body (planes left out), at the current kinematics.
+    #[allow(dead_code)]
+    pub fn lowest_geom_z(&self) -> f64 {
+        unsafe { (self.api.lowest_geom_z)(self.ptr) }
     }
 }
 

@@ -109,3 +109,63 @@ int peer_solver_iterations(const PeerSim* s) {
   for (int i = 0; i < n; i++) total += s->d->solver_niter[i];
   return total;
 }
+
+// For benches/collision_stage.rs (with peer_kinematics and peer_collision above).
+
+int peer_ngeom(const PeerSim* s) { return s->m->ngeom; }
+
+// Lowest world z of any geom on a body (planes left out), from the current kinematics:
+// primitives by their support along -z, meshes by their vertices.
+double peer_lowest_geom_z(const PeerSim* s) {
+  const mjModel* m = s->m;
+  const mjData* d = s->d;
+  double lowest = INFINITY;
+  for (int g = 0; g < m->ngeom; g++) {
+    if (m->geom_bodyid[g] == 0) continue;
+    const double* p = d->geom_xpos + 3 * g;
+    const double* r = d->geom_xmat + 9 * g;  // row-major: column i is the geom's axis i
+    const double* size = m->geom_size + 3 * g;
+    double below;
+    switch (m->geom_type[g]) {
+      case mjGEOM_SPHERE: below = size[0]; break;
+      case mjGEOM_CAPSULE: below = size[0] + size[1] * fabs(r[8]); break;
+      case mjGEOM_CYLINDER: below = size[0] * sqrt(r[6] * r[6] + r[7] * r[7]) + size[1] * fabs(r[8]); break;
+      case mjGEOM_BOX: below = size[0] * fabs(r[6]) + size[1] * fabs(r[7]) + size[2] * fabs(r[8]); break;
+      case mjGEOM_MESH: {
+        int id = m->geom_dataid[g];
+        const float* v = m->mesh_vert + 3 * m->mesh_vertadr[id];
+        double min_z = INFINITY;  // lowest vertex relative to the geom's origin
+        for (int k = 0; k < m->mesh_vertnum[id]; k++) {
+          double z = r[6] * v[3 * k] + r[7] * v[3 * k + 1] + r[8] * v[3 * k + 2];
+          if (z < min_z) min_z = z;
+        }
+        below = -min_z;
+        break;
+      }
+      default: continue;
+    }
+    if (p[2] - below < lowest) lowest = p[2] - below;
+  }
+  return lowest;
+}
+
+// Every geom's contact margin (m; MuJoCo's default 0): its inflation for contact, so a
+// pair's contacts are reported up to the sum of its two geoms' margins apart.
+void peer_set_margin(PeerSim* s, double margin) {
+  for (int i = 0; i < s->m->ngeom; i++) s->m->geom_margin[i] = margin;
+}
+
+// Distinct geom pairs among the contacts of the last collision stage.
+int peer_contact_pairs(const PeerSim* s) {
+  int pairs = 0;
+  for (int i = 0; i < s->d->ncon; i++) {
+    const int* g = s->d->contact[i].geom;
+    int seen = 0;
+    for (int k = 0; k < i && !seen; k++) {
+      const int* h = s->d->contact[k].geom;
+      seen = (g[0] == h[0] && g[1] == h[1]) || (g[0] == h[1] && g[1] == h[0]);
+    }
+    pairs += !seen;
+  }
+  return pairs;
+}

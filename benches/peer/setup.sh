@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prepares the peer benchmark (benches/peer.rs): a Python venv with the `mujoco` wheel,
-# the C shim compiled against the wheel's headers and libmujoco, and the MuJoCo models.
+# the C shim compiled against the wheel's headers and libmujoco, and the MuJoCo models
+# (those of benches/collision_stage.rs too).
 # Idempotent; everything goes under target/. Needs python3 (with venv), gcc, network
 # access to PyPI the first time.
 set -euo pipefail
@@ -26,4 +27,12 @@ gcc -O2 -fPIC -shared -Wall -Wextra -o "$OUT/libmujoco_shim.so" benches/peer/muj
   -I"$PKG/include" -L"$OUT/lib" -lmujoco -Wl,-rpath,"$PKG" -lm
 
 "$VENV/bin/python" benches/peer/make_models.py tests/fixtures/a1_cd_paper_quadruped_simple.urdf "$OUT/models"
+# the corpus robots for benches/collision_stage.rs (example-robot-data, unpacked by
+# tests/setup.sh); without it that benchmark times maxdyn alone
+ROBOTS=target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots
+if [ -d "$ROBOTS" ]; then
+  "$VENV/bin/python" benches/peer/make_robot_models.py "$ROBOTS" "$OUT/robots"
+else
+  echo "no $ROBOTS (run tests/setup.sh): the collision-stage robots are not made"
+fi
 echo "peer benchmark ready: $OUT/libmujoco_shim.so (MuJoCo $MUJOCO_VERSION)"

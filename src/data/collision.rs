@@ -49,6 +49,8 @@ pub struct CollisionState {
     /// How many times the layout was rebuilt (a new pair came near, or one needs more
     /// slots): each rebuild compiles the graph again and allocates.
     pub rebuilds: u64,
+    /// Shape pairs the last search ran the narrow phase on (the broad phase's survivors).
+    pub tested: usize,
 }
 
 impl CollisionState {

@@ -7,6 +7,7 @@ pub use configuration::UNIT_QUATERNION_TOLERANCE;
 #[cfg(feature = "test-support")]
 mod contact_check;
 mod assemble;
+mod collision_search;
 mod contacts;
 mod inputs;
 pub mod inspect;
@@ -18,6 +19,7 @@ mod snapshot;
 mod snapshot_contacts;
 mod state;
 
+pub use collision_search::CollisionSearch;
 pub use contacts::ContactReport;
 pub use limits::LimitReport;
 pub use shape_contacts::ShapeContactReport;

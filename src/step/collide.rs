@@ -114,7 +114,8 @@ fn find_pairs(model: &Model, d: &mut Data, margin: f64, at: Search) {
     }
     c.wanted.clear();
     c.found.clear();
-    let CollisionState { bounded, half_spaces, boxes, reach, broad, pairs, wanted, found, pair_points, .. } = c;
+    c.tested = 0;
+    let CollisionState { bounded, half_spaces, boxes, reach, broad, pairs, wanted, found, pair_points, tested, .. } = c;
     let allowed = |a: ShapeId, b: ShapeId| model.shapes_may_collide(a, b);
     let mut consider = |a: ShapeId, b: ShapeId, enters: bool| {
         let (a, b) = side_order(model, a, b);
@@ -123,6 +124,7 @@ fn find_pairs(model: &Model, d: &mut Data, margin: f64, at: Search) {
             return;
         }
         let (sa, sb) = (shapes[a].shape(), shapes[b].shape());
+        *tested += 1;
         let n = narrow_phase(&sa, &sb, x1, q1, reach[a] + reach[b] - margin, pair_points);
         let Some(count) = held.map(|h| h.max(n)).or((n > 0).then_some(n)) else { return };
         wanted.push(PairSlots { shapes: [a, b], first: found.len(), count });

@@ -8,6 +8,7 @@ mod require;
 
 mod boxes;
 mod capi;
+mod collision_search;
 mod curved;
 mod hulls;
 mod overlap;
