@@ -1,6 +1,7 @@
 //! Collision shapes on bodies (issue 12): contacts found every step between shapes, several
 //! points per pair, body–body contacts through the broad phase; convex hulls and the pairs
-//! parry serves (issue 25, `hulls.rs`).
+//! parry serves (issue 25, `hulls.rs`); a hull tipping onto a face lands without sinking
+//! (`hull_tipping.rs`).
 
 #[path = "../common/require.rs"]
 mod require;
