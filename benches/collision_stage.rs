@@ -22,12 +22,13 @@
 mod mujoco;
 
 use maxdyn::contact::broad_phase::Aabb;
-use maxdyn::math::{rotation, V3, V4};
+use maxdyn::math::V3;
 use maxdyn::model::shape::Geometry;
 use maxdyn::urdf::{Urdf, UrdfOptions};
 use maxdyn::{Model, Sim, SolverOptions};
 use mujoco::{MjSim, Mujoco};
 use std::path::{Path, PathBuf};
+use maxdyn_scenes::heights::lowest_point;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -57,26 +58,6 @@ const ROBOT_LIST: [Robot; 2] = [
 
 fn angle(pose: &[(&str, f64)], joint: &str) -> f64 {
     pose.iter().find(|(suffix, _)| joint.ends_with(suffix)).map_or(0.0, |p| p.1)
-}
-
-/// Lowest world z of shape `i` at `sim`'s poses (+∞ for a world shape).
-fn lowest_point(model: &Model, sim: &Sim, i: usize) -> f64 {
-    let s = &model.collision.shapes[i];
-    let Some(body) = s.body else { return f64::INFINITY };
-    let st = sim.body_state(body).unwrap();
-    let q = V4::new(st[3], st[4], st[5], st[6]);
-    let centre = V3::new(st[0], st[1], st[2]) + rotation(&q) * s.x;
-    // the world's up direction in the shape frame: the lowest point minimizes it
-    let up = (rotation(&q) * rotation(&s.q)).transpose() * V3::z();
-    let below = match &s.geometry {
-        Geometry::HalfSpace => f64::INFINITY,
-        Geometry::Sphere { radius } => -radius,
-        Geometry::Capsule { radius, half_length } => -half_length * up.z.abs() - radius,
-        Geometry::Box { half_extents: e } => -(e.x * up.x.abs() + e.y * up.y.abs() + e.z * up.z.abs()),
-        Geometry::Cylinder { radius, half_length } => -half_length * up.z.abs() - radius * up.x.hypot(up.y),
-        Geometry::Hull(h) => h.points.iter().map(|p| p.dot(&up)).fold(f64::INFINITY, f64::min),
-    };
-    centre.z + below
 }
 
 /// maxdyn's robot at the pose, `DEPTH` into the ground, at rest; and its shape count.

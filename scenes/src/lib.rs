@@ -6,6 +6,7 @@ pub mod damped_pendulum;
 pub mod double_pendulum;
 pub mod exoskeleton;
 pub mod graphs;
+pub mod heights;
 pub mod loop_rk4;
 pub mod mechanisms;
 pub mod piles;

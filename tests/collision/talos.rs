@@ -5,10 +5,11 @@
 //! the ground, 3 s at dt 0.002. Penetration is measured from the poses: every shape's
 //! lowest point, exactly (hull vertices, primitives' support).
 
-use maxdyn::math::{rotation, V3, V4};
+use maxdyn::math::{rotation, V4};
 use maxdyn::model::shape::Geometry;
 use maxdyn::urdf::{Urdf, UrdfOptions};
 use maxdyn::{Model, Sim};
+use maxdyn_scenes::heights::lowest;
 use std::sync::Arc;
 
 const ROBOTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots");
@@ -19,32 +20,6 @@ const KP: f64 = 2000.0;
 const KD: f64 = 50.0;
 const DT: f64 = 0.002;
 const STEPS: usize = 1500;
-
-/// Lowest world z of shape `i` of `model` with the bodies at `sim`'s poses (+∞ for a
-/// world shape).
-fn lowest_point(model: &Model, sim: &Sim, i: usize) -> f64 {
-    let s = &model.collision.shapes[i];
-    let Some(body) = s.body else { return f64::INFINITY };
-    let st = sim.body_state(body).unwrap();
-    let q = V4::new(st[3], st[4], st[5], st[6]);
-    let centre = V3::new(st[0], st[1], st[2]) + rotation(&q) * s.x;
-    // the world's up direction in the shape frame: the lowest point minimizes it
-    let up = (rotation(&q) * rotation(&s.q)).transpose() * V3::z();
-    let below = match &s.geometry {
-        Geometry::HalfSpace => f64::INFINITY,
-        Geometry::Sphere { radius } => -radius,
-        Geometry::Capsule { radius, half_length } => -half_length * up.z.abs() - radius,
-        Geometry::Box { half_extents: e } => -(e.x * up.x.abs() + e.y * up.y.abs() + e.z * up.z.abs()),
-        Geometry::Cylinder { radius, half_length } => -half_length * up.z.abs() - radius * up.x.hypot(up.y),
-        Geometry::Hull(h) => h.points.iter().map(|p| p.dot(&up)).fold(f64::INFINITY, f64::min),
-    };
-    centre.z + below
-}
-
-/// Lowest world z over every shape on a body.
-fn lowest(model: &Model, sim: &Sim) -> f64 {
-    (0..model.collision.shapes.len()).map(|i| lowest_point(model, sim, i)).fold(f64::INFINITY, f64::min)
-}
 
 /// What a stand measured.
 #[derive(Debug)]

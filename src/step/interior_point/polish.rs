@@ -43,11 +43,6 @@ const ITERATIONS: usize = 3;
 /// 125 resting spheres, where the first leaves 3e-10).
 const CHORD_STEPS: usize = 3;
 
-/// A closed gap the affine finish counts as rounding, at positions of size 1 (times 1 +
-/// the largest position coordinate: `closed_gap_floor`); 1.4e-14 m there, 1.5e-9 of g
-/// in force at dt 0.001.
-const CLOSED_GAP_ROUNDING: f64 = 64.0 * f64::EPSILON;
-
 /// A normal variable the affine finish leaves below zero by less than this (times the
 /// force scale) is clipped to zero; further below, the finish fails.
 const AFFINE_CLIP: f64 = 1e-12;
@@ -148,11 +143,9 @@ fn affine_finish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end
     if opened > 0 {
         contact_rows::residual(eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, 0.0, &mut sc.it.r);
     }
-    let floor = closed_gap_floor(eqs);
-    let mut accepted = false;
-    'chord: for step in 0..CHORD_STEPS {
+    for _ in 0..CHORD_STEPS {
         if !chord_step(eqs, sc) {
-            break;
+            return false;
         }
         // a normal variable stepped just below zero is at zero to rounding
         let Scratch { it: w, contacts: cw, .. } = &mut *sc;
@@ -161,13 +154,13 @@ fn affine_finish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end
             let (on, at) = (model.addresses.contact(ci), cw.nodes.e_range(ci).start);
             for v in [&mut w.s[on], &mut cw.vars.e[at]] {
                 if *v < -AFFINE_CLIP * scale {
-                    break 'chord;
+                    return false;
                 }
                 *v = v.max(0.0);
             }
         }
         if !eqs.angular_speed_ok(&w.s, 2.0 / eqs.dt) {
-            break;
+            return false;
         }
         contact_rows::residual(eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, 0.0, &mut sc.it.r);
         let (eq, comp) = measures(&sc.contacts, &sc.it.r, 0.0);
@@ -176,49 +169,11 @@ fn affine_finish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end
         let cw = &sc.contacts;
         let gap = cw.selection.iter().map(|ci| cw.vars.e[cw.nodes.e_range(ci).start]).fold(0.0, f64::max);
         if eq < opts.tolerance && comp <= opts.contact_tolerance * scale && gap <= opts.tolerance * eqs.dt {
-            // a gap still above rounding takes one more chord step (its next lands at
-            // rounding), kept only if it too is accepted
-            if gap > floor && step + 1 < CHORD_STEPS {
-                keep_accepted(sc);
-                accepted = true;
-                continue;
-            }
             // and an opened contact must not penetrate
             return opened == 0 || culling::left_out_contacts_hold(eqs, sc, 0.0);
         }
-        if accepted {
-            break;
-        }
-    }
-    if accepted {
-        back_to_accepted(eqs, sc);
-        return opened == 0 || culling::left_out_contacts_hold(eqs, sc, 0.0);
     }
     false
-}
-
-/// The closed gaps the affine finish aims at: the rounding of the bodies' positions at
-/// z_{k+1}. A closed gap left at the gap row's resolution (tolerance × dt) moves the body
-/// by that much when it first closes, which is m gap/dt² of force: a cylinder set down
-/// on an incline at gap 0 came to rest 7.3e-14 m above it over its first three steps at
-/// dt 0.001, its normal force 6.8e-9 off.
-fn closed_gap_floor(eqs: &Equations) -> f64 {
-    let far = eqs.frame.x1.iter().map(|x| x.amax()).fold(0.0, f64::max);
-    CLOSED_GAP_ROUNDING * (1.0 + far)
-}
-
-/// Saves the iterate the affine finish accepted (in the line search's trial buffers,
-/// free once the interior point has converged) before it tries one more chord step.
-fn keep_accepted(sc: &mut Scratch) {
-    sc.it.trial.copy_from_slice(&sc.it.s);
-    sc.contacts.vars.e_trial.copy_from_slice(&sc.contacts.vars.e);
-}
-
-/// Puts the accepted iterate back (the chord step after it failed) with its residual.
-fn back_to_accepted(eqs: &Equations, sc: &mut Scratch) {
-    sc.it.s.copy_from_slice(&sc.it.trial);
-    sc.contacts.vars.e.copy_from_slice(&sc.contacts.vars.e_trial);
-    contact_rows::residual(eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, 0.0, &mut sc.it.r);
 }
 
 /// One chord step of the affine finish from the residual at μ = 0 in (it.r, cw.re): the

@@ -4,7 +4,6 @@
 //! support feature, the vertex, edge or face (a cylinder's cap: 16 rim points) farthest
 //! along a direction, which the manifold clips.
 
-use super::manifold::newell;
 use crate::contact::geometry::solid::Solid;
 use crate::contact::geometry::Geometry;
 use crate::math::parry::Support;
@@ -294,4 +293,13 @@ impl Support for Core<'_> {
     fn support(&self, d: &V3) -> V3 {
         self.solid.world(&self.local_support(&(self.solid.r.transpose() * d)))
     }
+}
+
+/// A polygon's (unnormalized) normal by Newell's method: robust to near-collinear corners.
+pub fn newell(pts: &[V3]) -> V3 {
+    let mut n = V3::zeros();
+    for (i, p) in pts.iter().enumerate() {
+        n += p.cross(&pts[(i + 1) % pts.len()]);
+    }
+    n
 }

@@ -7,7 +7,7 @@
 //! (`PolygonalFeature`), which on a many-sided face covers a sliver of it, hence our own.
 
 use super::box_clip::clip_half_plane;
-use super::features::Feature;
+use super::features::{newell, Feature};
 use crate::math::V3;
 use crate::model::hull::FACE_POINTS;
 
@@ -79,15 +79,6 @@ impl Plane {
             }
         }
     }
-}
-
-/// A polygon's (unnormalized) normal by Newell's method: robust to near-collinear corners.
-pub fn newell(pts: &[V3]) -> V3 {
-    let mut n = V3::zeros();
-    for (i, p) in pts.iter().enumerate() {
-        n += p.cross(&pts[(i + 1) % pts.len()]);
-    }
-    n
 }
 
 /// Twice the signed area of a 2D polygon.
