@@ -1,7 +1,8 @@
 //! Collision shapes on bodies (issue 12): contacts found every step between shapes, several
 //! points per pair, body–body contacts through the broad phase; convex hulls and the pairs
 //! parry serves (issue 25, `hulls.rs`); a hull tipping onto a face lands without sinking
-//! (`hull_tipping.rs`).
+//! (`hull_tipping.rs`); every shape sliding to the analytic stop (`sliding.rs`); boxes,
+//! hulls and cylinders tipping on an edge as the analytic pendulum (`tipping.rs`).
 
 #[path = "../common/require.rs"]
 mod require;
@@ -22,3 +23,5 @@ mod robots;
 mod stacks;
 mod state;
 mod hull_tipping;
+mod sliding;
+mod tipping;
