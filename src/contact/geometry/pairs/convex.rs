@@ -40,7 +40,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         return points.count();
     };
     // the normal: the direction of largest separation (separating axis theorem) among
-    // GJK's, the shapes' axes, the directions their lines give (across two lines, across
+    // GJK's, the shapes' axes, a hull's face at its support, the directions their lines give (across two lines, across
     // one line to the other's centre) and the normal of the features across the best (a
     // face's, two edges'). GJK stops within 1e-8 rad of it on a curved side, and touching
     // shapes leave EPA a degenerate start whose normal can be any face of the difference's.
@@ -62,6 +62,17 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         for a in &axes[..count] {
             best = better(better(best, *a), -a);
         }
+    }
+    // a hull's face at its support vertex, most along the direction: at touching shapes
+    // GJK's normal can be far off the faces in contact (a 32-gon prism flat on a hull box:
+    // 1.2e-2 rad, the box's far corner its support, and the step then launched the prism)
+    // and a hull has no fixed axes to fall back on
+    let d = best.1;
+    if let Some(f) = c1.support_face_normal(&-d) {
+        best = better(best, -f);
+    }
+    if let Some(f) = c2.support_face_normal(&d) {
+        best = better(best, f);
     }
     let centres = s1.x - s2.x;
     let lines = [c1.line(), c2.line()];

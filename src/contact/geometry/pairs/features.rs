@@ -110,6 +110,16 @@ impl<'s> Core<'s> {
         }
     }
 
+    /// A hull's outward face normal (world) most along the unit world direction `d` among
+    /// the faces at its support vertex; None for the other shapes (their fixed faces are
+    /// `axes`).
+    pub fn support_face_normal(&self, d: &V3) -> Option<V3> {
+        let CoreShape::Hull(h) = self.shape else { return None };
+        let l = self.solid.r.transpose() * d;
+        let around = h.vertex_faces[h.support_index(&l)].iter().map(|&i| &h.faces[i as usize]);
+        around.max_by(|a, b| a.normal.dot(&l).total_cmp(&b.normal.dot(&l))).map(|f| self.solid.r * f.normal)
+    }
+
     /// The direction of the shape's straight line (a cylinder's or capsule's axis).
     pub fn line(&self) -> Option<V3> {
         matches!(self.shape, CoreShape::Cylinder { .. } | CoreShape::Segment(_)).then(|| self.solid.axis(2))
