@@ -193,8 +193,30 @@ fn pushed_above_the_threshold_it_tips_on_its_edge() {
                 // (cylinder on the plane), 6.8e-4 (cylinder on the box): the lift-off from
                 // 4 points is where the error is made (started on the edge it is first
                 // order, as tilted below)
-                let bound = if dt > 5e-4 { 3.6e-3 } else { 8e-4 };
+                let bound = match (dt > 5e-4, tipper) {
+                    (true, _) => 3.6e-3,
+                    (false, Tipper::Cylinder) => 8e-4,
+                    (false, _) => 2.5e-5,
+                };
                 assert!(r.angle_error < bound && r.reached > 0.84, "{what}: angle error {:e} up to {}", r.angle_error, r.reached);
+                assert_pivot_holds(&what, &r, dt);
+            }
+        }
+    }
+}
+
+/// Pushed at 1.5 F_c from rest already on its edge (tilted 0.01 rad): no lift-off, and the
+/// angle error is first order in dt.
+#[test]
+fn pushed_on_its_edge_it_tips_to_first_order() {
+    for lower in [Lower::Plane, Lower::Box] {
+        for tipper in [Tipper::Box, Tipper::HullBox, Tipper::Cylinder] {
+            for dt in [1e-3, 1e-4] {
+                let r = tip(tipper, lower, 1.5 * threshold(), 0.01, dt, 0.3);
+                let what = format!("push on the edge {tipper:?} on {lower:?} dt {dt}");
+                println!("{what}: angle error {:.3e} rad up to {:.3} rad over {} steps; pivot moved {:.3e} m (the turn's {:.3e} m), sank {:.1e} m", r.angle_error, r.reached, r.compared, r.moved, r.predicted, r.sank);
+                // measured 2.19e-3 rad at dt 1e-3, 2.19e-4 at dt 1e-4 (and 2.19e-5 at dt 1e-5)
+                assert!(r.angle_error < 2.3 * dt && r.reached > 0.5, "{what}: angle error {:e} up to {}", r.angle_error, r.reached);
                 assert_pivot_holds(&what, &r, dt);
             }
         }
