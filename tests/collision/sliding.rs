@@ -1,7 +1,7 @@
 //! Sliding against the analytic motion (issue 25): every upper shape (sphere, lying capsule,
 //! box, upright and lying cylinder, hulls of a box and of a 32-gon prism) launched at
 //! v0 = 1 m/s along x with μ = 0.3 on every flat-topped lower shape (ground plane, world
-//! box, upright world cylinder, world hull box). A block decelerates at μ g and stops after
+//! box, upright world cylinder, world hulls of a box and of a 32-gon prism). A block decelerates at μ g and stops after
 //! v0²/(2 μ g) at t = v0/(μ g) (the lying capsule and cylinder slide along their axis, so
 //! friction turns them about no axis they can roll on); a sphere without spin slides until
 //! it rolls at 5/7 v0, at t = 2 v0/(7 μ g). Penetration is measured from the poses (the
@@ -48,9 +48,11 @@ pub(super) enum Lower {
     Box,
     Cylinder,
     HullBox,
+    /// a hull of a 32-gon prism (radius 1)
+    HullPrism,
 }
 
-const LOWERS: [Lower; 4] = [Lower::Plane, Lower::Box, Lower::Cylinder, Lower::HullBox];
+const LOWERS: [Lower; 5] = [Lower::Plane, Lower::Box, Lower::Cylinder, Lower::HullBox, Lower::HullPrism];
 
 /// Adds `lower` to the world with friction `mu`.
 pub(super) fn add_lower(b: &mut Builder, lower: Lower, mu: f64) {
@@ -60,6 +62,7 @@ pub(super) fn add_lower(b: &mut Builder, lower: Lower, mu: f64) {
         Lower::Box => b.add_shape(Parent::World, ShapeKind::Box, below, ID, &[1.0, 1.0, 0.1]),
         Lower::Cylinder => b.add_shape(Parent::World, ShapeKind::Cylinder, below, ID, &[1.0, 0.1]),
         Lower::HullBox => b.add_hull_shape(Parent::World, below, ID, &corners([1.0, 1.0, 0.1])),
+        Lower::HullPrism => b.add_hull_shape(Parent::World, below, ID, &prism(1.0, 0.1, 32)),
     };
     b.set_shape_friction(s.unwrap(), mu).unwrap();
 }

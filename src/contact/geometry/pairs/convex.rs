@@ -40,7 +40,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         return points.count();
     };
     // the normal: the direction of largest separation (separating axis theorem) among
-    // GJK's, the shapes' axes, a hull's face at its support, the directions their lines give (across two lines, across
+    // GJK's, the shapes' axes, a hull's faces at the witnesses and its support, the directions their lines give (across two lines, across
     // one line to the other's centre) and the normal of the features across the best (a
     // face's, two edges'). GJK stops within 1e-8 rad of it on a curved side, and touching
     // shapes leave EPA a degenerate start whose normal can be any face of the difference's.
@@ -63,10 +63,18 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
             best = better(better(best, *a), -a);
         }
     }
-    // a hull's face at its support vertex, most along the direction: at touching shapes
-    // GJK's normal can be far off the faces in contact (a 32-gon prism flat on a hull box:
-    // 1.2e-2 rad, the box's far corner its support, and the step then launched the prism)
-    // and a hull has no fixed axes to fall back on
+    // a hull's faces through GJK's witness points, and its face at its support vertex most
+    // along the direction: at touching shapes GJK's normal can be any face of the
+    // difference's (a 32-gon prism flat on another: their sides' normal, at a right angle;
+    // flat on a hull box: 1.2e-2 rad off, the box's far corner its support), while the
+    // witnesses lie on the faces in contact; a hull has no fixed axes to fall back on
+    let on_face = 1e-9 * (1.0 + s1.x.norm().max(s2.x.norm()));
+    for f in c1.faces_through(&cl.on_a, on_face) {
+        best = better(best, -f);
+    }
+    for f in c2.faces_through(&cl.on_b, on_face) {
+        best = better(best, f);
+    }
     let d = best.1;
     if let Some(f) = c1.support_face_normal(&-d) {
         best = better(best, -f);

@@ -66,3 +66,30 @@ fn a_prism_hull_flat_on_a_hull_box_keeps_the_face_normal() {
     // the normal 1.2e-2 rad off)
     assert!(n == 4 && tilt < 1e-12 && off_top < 1e-15, "{:?}", &out[..n]);
 }
+
+/// A 32-gon prism hull set flat on a wider one, exactly touching (the start of a slide in
+/// `tests/collision/sliding.rs`): GJK's normal there is their sides' (0, 1, 0), at a right
+/// angle to the faces in contact; the faces through its witness points give the face's
+/// normal, with the prism's bottom face's points.
+#[test]
+fn a_prism_hull_set_flat_on_a_prism_hull_gets_the_face_normal() {
+    use super::testing::hull;
+    let prism = |r: f64, h: f64| -> Vec<V3> {
+        (0..64).map(|i| {
+            let a = 2.0 * std::f64::consts::PI * (i / 2) as f64 / 32.0;
+            V3::new(r * a.cos(), r * a.sin(), if i % 2 == 0 { -h } else { h })
+        }).collect()
+    };
+    let lower = hull(None, V3::new(0.2, 0.0, -0.1), unit_q(0.0, 0.0, 0.0), &prism(1.0, 0.1));
+    let upper = hull(Some(0), V3::zeros(), unit_q(0.0, 0.0, 0.0), &prism(0.1, 0.05));
+    for x in [V3::new(0.0, 0.0, 0.05), V3::new(0.001, 0.0, 0.05), V3::new(0.001, 0.0, 0.05 - 1e-9)] {
+        let mut out = [ContactPoint::default(); 8];
+        let n = narrow_phase(&upper, &lower, &[x], &[unit_q(0.0, 0.0, 0.0)], 1e-3, &mut out);
+        let tilt = out[..n].iter().map(|p| (p.normal - V3::z()).norm()).fold(0.0, f64::max);
+        let off_bottom = out[..n].iter().map(|p| (p.anchor[0].z + 0.05).abs()).fold(0.0, f64::max);
+        println!("at {x:?}: {n} points, normal off z by {tilt:e}, anchors off the bottom by {off_bottom:e}");
+        // measured: 4 points, normal exact, on the bottom face (without the faces through
+        // the witnesses: 1 point, normal (0, −1, 0))
+        assert!(n == 4 && tilt < 1e-15 && off_bottom < 1e-15, "{:?}", &out[..n]);
+    }
+}

@@ -110,6 +110,17 @@ impl<'s> Core<'s> {
         }
     }
 
+    /// The outward normals (world) of a hull's faces that the world point `p` lies on, to
+    /// `tol` (m); none for the other shapes.
+    pub fn faces_through(&self, p: &V3, tol: f64) -> impl Iterator<Item = V3> + '_ {
+        let faces = match self.shape {
+            CoreShape::Hull(h) => &h.faces[..],
+            _ => &[],
+        };
+        let l = self.solid.to_shape(p);
+        faces.iter().filter(move |f| (f.normal.dot(&l) - f.offset).abs() <= tol).map(|f| self.solid.r * f.normal)
+    }
+
     /// A hull's outward face normal (world) most along the unit world direction `d` among
     /// the faces at its support vertex; None for the other shapes (their fixed faces are
     /// `axes`).
