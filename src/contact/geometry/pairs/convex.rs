@@ -16,7 +16,7 @@
 use super::features::Core;
 use super::manifold::{clip, feature_normal, reduce_to_four, Pair};
 use crate::model::hull::FACE_POINTS;
-use crate::contact::geometry::solid::{Candidate, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Side, Solid};
 use crate::contact::geometry::{ContactPoint, Shape};
 use crate::math::parry::{closest, Support};
 use crate::math::{V3, V4};
@@ -133,7 +133,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let mut len = 0;
     for &k in &kept[..count] {
         let p = &pairs[k];
-        candidates[len] = Candidate { gap: gaps[k], one: s1.side_at(&p.a, c1.radius), two: s2.side_at(&p.b, c2.radius), n };
+        candidates[len] = Candidate { gap: gaps[k], one: side(&c1, &s1, &p.a, &-n), two: side(&c2, &s2, &p.b, &n), n };
         len += 1;
     }
     // the manifold's deepest point when the 4 leave it out and it is lower by more than
@@ -142,7 +142,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     if let Some(k) = (0..total).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])) {
         if gaps[k] < lowest - SETTLED {
             let p = &pairs[k];
-            candidates[len] = Candidate { gap: gaps[k], one: s1.side_at(&p.a, c1.radius), two: s2.side_at(&p.b, c2.radius), n };
+            candidates[len] = Candidate { gap: gaps[k], one: side(&c1, &s1, &p.a, &-n), two: side(&c2, &s2, &p.b, &n), n };
             len += 1;
         }
     }
@@ -154,9 +154,18 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let (a, b) = (cl.on_a, cl.on_b);
     let (gap, normal) = if len == 0 { (cl.distance - radii, cl.normal) } else { (gap_of(&a, &b), n) };
     if gap < lowest - scale {
-        candidates[len] = Candidate { gap, one: s1.side_at(&a, c1.radius), two: s2.side_at(&b, c2.radius), n: normal };
+        candidates[len] = Candidate { gap, one: side(&c1, &s1, &a, &-normal), two: side(&c2, &s2, &b, &normal), n: normal };
         len += 1;
     }
     points.push_lowest_first(&mut candidates[..len]);
     points.count()
+}
+
+/// The side of `core`'s world point `w` facing the unit direction `d`: a cylinder's curved
+/// side as its axis point and radius (exact while it rolls), else the point itself.
+fn side<'s>(core: &Core, solid: &'s Solid, w: &V3, d: &V3) -> Side<'s> {
+    match core.on_side(w, d) {
+        Some((axis, r)) => solid.side_at(&axis, r),
+        None => solid.side_at(w, core.radius),
+    }
 }

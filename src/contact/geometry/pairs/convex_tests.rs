@@ -21,8 +21,9 @@ fn a_lying_cylinder_on_a_box_keeps_two_points_along_its_line() {
                 let n = narrow_phase(&cylinder, &table, &x, &[q], 1e-3, &mut out);
                 for p in &out[..n] {
                     worst.0 = worst.0.max((p.normal - V3::z()).norm());
-                    // the line is the lowest: its points straight below the axis
-                    let w = x[0] + crate::math::rotation(&q) * p.anchor[0];
+                    // the line is the lowest: its points (witnesses: the side's are its
+                    // axis points with the radius) straight below the axis
+                    let w = x[0] + crate::math::rotation(&q) * p.anchor[0] - p.normal * p.radius[0];
                     let axis = crate::math::rotation(&q) * V3::z();
                     let below = (w - x[0]) - axis * axis.dot(&(w - x[0]));
                     worst.0 = worst.0.max((below - V3::new(0.0, 0.0, -0.1)).norm());
