@@ -137,14 +137,14 @@ impl MeshTriangles {
         parry3d_f64::shape::TriMesh::new(v, triangles.to_vec()).map(MeshTriangles).map_err(|e| format!("no triangle mesh: {e:?}"))
     }
 
-    /// Calls `f` with each triangle (shape frame) whose box meets the box `min`..`max`
-    /// (shape frame). The traversal keeps its pending nodes in a 32-entry array on the
+    /// Calls `f` with the index and the points (shape frame) of each triangle whose box
+    /// meets the box `min`..`max` (shape frame). The traversal keeps its pending nodes in a 32-entry array on the
     /// stack, one per level of the path: no allocation unless the hierarchy is deeper.
-    pub fn for_each_in(&self, min: &V3, max: &V3, mut f: impl FnMut([V3; 3])) {
+    pub fn for_each_in(&self, min: &V3, max: &V3, mut f: impl FnMut(usize, [V3; 3])) {
         let aabb = parry3d_f64::bounding_volume::Aabb::new(to_glam(min), to_glam(max));
         for i in self.0.bvh().intersect_aabb(&aabb) {
             let t = self.0.triangle(i);
-            f([from_glam(t.a), from_glam(t.b), from_glam(t.c)]);
+            f(i as usize, [from_glam(t.a), from_glam(t.b), from_glam(t.c)]);
         }
     }
 }

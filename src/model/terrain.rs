@@ -113,9 +113,42 @@ impl HeightField {
     }
 
     /// Calls `f` with each triangle (shape frame) that may meet the box `min`..`max`
-    /// (shape frame); allocates nothing.
-    pub fn triangles_in(&self, min: &V3, max: &V3, f: impl FnMut([V3; 3])) {
-        self.grid.for_each_in(min, max, f)
+    /// (shape frame) and, across each of its edges (points 0–1, 1–2, 2–0), the far
+    /// vertex of the triangle beyond it (None at the grid's border); allocates nothing.
+    pub fn triangles_in(&self, min: &V3, max: &V3, mut f: impl FnMut([V3; 3], [Option<V3>; 3])) {
+        self.grid.for_each_in(min, max, |t| f(t, self.beyond(&t)))
+    }
+
+    /// The far vertices across the edges of grid triangle `t` (see `triangles_in`).
+    fn beyond(&self, t: &[V3; 3]) -> [Option<V3>; 3] {
+        // the cell and half from the centroid: (1/3, 1/3) into the cell for the lower
+        // triangle (c, r), (c, r + 1), (c + 1, r); (2/3, 2/3) for the upper one
+        let m = (t[0] + t[1] + t[2]) / 3.0;
+        let (u, v) = (m.x / self.dx + 0.5 * (self.cols - 1) as f64, m.y / self.dy + 0.5 * (self.rows - 1) as f64);
+        let (c, r) = (u.floor() as isize, v.floor() as isize);
+        let lower = (u - c as f64) + (v - r as f64) < 1.0;
+        let at = |dc: isize, dr: isize| {
+            let (cc, rr) = (c + dc, r + dr);
+            (cc >= 0 && rr >= 0 && (cc as usize) < self.cols && (rr as usize) < self.rows).then(|| self.point(rr as usize, cc as usize))
+        };
+        // each edge's far vertex, keyed by the edge's two grid points
+        let edges: [((isize, isize), (isize, isize), Option<V3>); 3] = if lower {
+            [((0, 0), (0, 1), at(-1, 1)), ((0, 0), (1, 0), at(1, -1)), ((0, 1), (1, 0), at(1, 1))]
+        } else {
+            [((0, 1), (1, 1), at(0, 2)), ((1, 1), (1, 0), at(2, 0)), ((0, 1), (1, 0), at(0, 0))]
+        };
+        let corner = |p: &V3| {
+            let (pu, pv) = (p.x / self.dx + 0.5 * (self.cols - 1) as f64, p.y / self.dy + 0.5 * (self.rows - 1) as f64);
+            ((pu - c as f64).round() as isize, (pv - r as f64).round() as isize)
+        };
+        let mut far = [None; 3];
+        for k in 0..3 {
+            let (a, b) = (corner(&t[k]), corner(&t[(k + 1) % 3]));
+            if let Some(e) = edges.iter().find(|e| (e.0 == a && e.1 == b) || (e.0 == b && e.1 == a)) {
+                far[k] = e.2;
+            }
+        }
+        far
     }
 }
 
@@ -126,6 +159,9 @@ pub struct TriangleMesh {
     pub vertices: Vec<V3>,
     pub triangles: Vec<[u32; 3]>,
     mesh: MeshTriangles,
+    /// Per triangle, per edge (points 0–1, 1–2, 2–0): the far vertex of the one other
+    /// triangle sharing it.
+    beyond: Vec<[Option<u32>; 3]>,
     bounding_radius: f64,
     local_box: (V3, V3),
 }
@@ -166,7 +202,7 @@ impl TriangleMesh {
             }
         }
         let mesh = MeshTriangles::new(vertices, triangles).map_err(|m| Error::InvalidShape("triangles", m))?;
-        Ok(TriangleMesh { vertices: vertices.to_vec(), triangles: triangles.to_vec(), mesh, bounding_radius, local_box: (min, max) })
+        Ok(TriangleMesh { vertices: vertices.to_vec(), triangles: triangles.to_vec(), mesh, beyond: neighbours(triangles), bounding_radius, local_box: (min, max) })
     }
 
     /// Largest distance of a vertex from the shape frame's origin.
@@ -180,10 +216,31 @@ impl TriangleMesh {
     }
 
     /// Calls `f` with each triangle (shape frame) whose box meets the box `min`..`max`
-    /// (shape frame).
-    pub fn triangles_in(&self, min: &V3, max: &V3, f: impl FnMut([V3; 3])) {
-        self.mesh.for_each_in(min, max, f)
+    /// (shape frame) and, across each of its edges (points 0–1, 1–2, 2–0), the far
+    /// vertex of the one other triangle sharing it (None: a border, or an edge of more
+    /// than two triangles).
+    pub fn triangles_in(&self, min: &V3, max: &V3, mut f: impl FnMut([V3; 3], [Option<V3>; 3])) {
+        self.mesh.for_each_in(min, max, |i, t| f(t, self.beyond[i].map(|v| v.map(|k| self.vertices[k as usize]))))
     }
+}
+
+/// Across each edge of each triangle, the far vertex of the one other triangle sharing it.
+fn neighbours(triangles: &[[u32; 3]]) -> Vec<[Option<u32>; 3]> {
+    let mut by_edge: std::collections::HashMap<(u32, u32), Vec<(usize, usize)>> = std::collections::HashMap::new();
+    for (i, t) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            by_edge.entry((a.min(b), a.max(b))).or_default().push((i, k));
+        }
+    }
+    let mut beyond = vec![[None; 3]; triangles.len()];
+    for sharing in by_edge.values() {
+        if let [(i, k), (j, l)] = sharing[..] {
+            beyond[i][k] = Some(triangles[j][(l + 2) % 3]);
+            beyond[j][l] = Some(triangles[i][(k + 2) % 3]);
+        }
+    }
+    beyond
 }
 
 /// Height fields compare by their grid (parry's copy follows from it).
@@ -224,7 +281,21 @@ mod tests {
         let heights: Vec<f64> = (0..12).map(|k| ((k * 7) % 5) as f64 * 0.1).collect();
         let hf = HeightField::new(3, 4, 0.5, 0.25, &heights).unwrap();
         let mut found = Vec::new();
-        hf.triangles_in(&V3::repeat(-10.0), &V3::repeat(10.0), |t| found.push(t));
+        hf.triangles_in(&V3::repeat(-10.0), &V3::repeat(10.0), |t, far| found.push((t, far)));
+        let found: Vec<[V3; 3]> = found.into_iter().map(|(t, far)| {
+            // the far vertex across each edge is the neighbour's: off the edge's line, on the grid
+            for (k, f) in far.iter().enumerate() {
+                if let Some(f) = f {
+                    let (a, b) = (t[k], t[(k + 1) % 3]);
+                    assert!((b - a).xy().perp(&(f - a).xy()).abs() > 1e-3, "far vertex {f:?} on edge {a:?}–{b:?}");
+                }
+            }
+            t
+        }).collect();
+        // the middle cell's triangles have all three neighbours, the corner cells' not
+        let mut inner = 0;
+        hf.triangles_in(&(hf.point(0, 1) + V3::new(0.1, 0.05, -1.0)), &(hf.point(0, 1) + V3::new(0.2, 0.1, 1.0)), |_, far| inner += far.iter().filter(|f| f.is_some()).count());
+        assert_eq!(inner, 2 + 3, "cell (0, 1): its lower triangle borders the grid's edge");
         assert_eq!(found.len(), 2 * 2 * 3);
         for r in 0..2 {
             for c in 0..3 {
@@ -244,7 +315,7 @@ mod tests {
         // a box over one cell finds its two triangles and its neighbours' at most
         let mut near = 0;
         let p = hf.point(0, 0);
-        hf.triangles_in(&(p + V3::new(0.1, 0.05, -1.0)), &(p + V3::new(0.2, 0.1, 1.0)), |_| near += 1);
+        hf.triangles_in(&(p + V3::new(0.1, 0.05, -1.0)), &(p + V3::new(0.2, 0.1, 1.0)), |_, _| near += 1);
         assert_eq!(near, 2);
     }
 

@@ -7,16 +7,31 @@
 //! shape through the general convex pair (`convex::candidates`: GJK/EPA, the features
 //! clipped), so every point is the distance of a part of the body to one triangle along
 //! their normal, never below the body's distance to the whole surface; the lowest is that
-//! distance. The points of all triangles are merged: a point two neighbouring triangles
-//! both report (a sphere on their shared edge, a face's corner over it) is kept once, and
-//! of more than [`MAX_POINTS_PER_PAIR`] those spanning the widest are kept, by farthest-
-//! point sampling from a fixed direction (as `reduce_to_four` does, so that a resting face
-//! keeps its points while it rocks), with the deepest added when it is lower than all of
-//! them by more than `convex::SETTLED`.
+//! distance.
+//!
+//! Internal edges: a triangle alone has edges a body could catch on that the surface does
+//! not have (a box sliding over flat ground meets the next triangle's edge side-on, a
+//! sphere beside a triangle of the same plane is pushed along a tilted normal). So a
+//! triangle's normal may lean out across one of its edges only when the surface bends down
+//! there (the triangle beyond is below this one's plane: a ridge) or at the border, as
+//! parry's pseudo-normals and Bullet's internal-edge utility do. A triangle whose pair
+//! normal leans across a flat or concave edge gives instead its face contact: the body's
+//! support feature along the face normal clipped to the triangle, the points straight
+//! over it (none when the body is beside it: the neighbour has them).
+//!
+//! The points of all triangles are merged: a point two neighbouring triangles both report
+//! (a sphere on their shared edge, a face's corner over it) is kept once; the points are
+//! grouped by normal (a face of the body on one plane of the terrain), and each group
+//! keeps the 4 spanning the most area, as a convex pair does (a box on flat ground over
+//! 30 triangles: its 4 corners, as on a plane; 8 coplanar points made the interior point
+//! relax a step and let the box fall g dt²), and its deepest when lower than those by
+//! more than `convex::SETTLED`; at most [`MAX_POINTS_PER_PAIR`], groups by lowest gap.
 
 use super::convex::{candidates, MOST_CANDIDATES, SETTLED};
-use super::features::Core;
+use super::features::{Core, FEATURE_ANGLE};
+use super::manifold::{clip, reduce_to_four};
 use super::MAX_POINTS_PER_PAIR;
+use crate::model::hull::FACE_POINTS;
 use crate::contact::broad_phase::Aabb;
 use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
@@ -30,9 +45,13 @@ const POOL: usize = 96;
 /// shared edge's points to rounding.
 const SAME_POINT: f64 = 1e-10;
 
-/// The first point of the spread: the farthest along this direction (not a coordinate
-/// axis, so that a grid's rows do not tie).
-const SKEW: [f64; 3] = [0.8017837257372732, 0.5345224838248488, 0.2672612419124244];
+/// A normal leans out across an edge when its component along the edge's outward
+/// direction (in the triangle's plane) exceeds this.
+const LEAN: f64 = 1e-9;
+
+/// An edge is convex (a ridge) when the vertex beyond it is below the triangle's plane by
+/// more than this, relative to the edge's length: flat ground is not, to rounding.
+const RIDGE: f64 = 1e-9;
 
 /// Contact points of a body's convex shape (`first`) with a height field or triangle mesh
 /// (`second`, in the world), lowest first.
@@ -51,10 +70,21 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let mut pool = [blank; POOL];
     let mut len = 0;
     let mut nan = None;
-    let mut each = |t: [V3; 3]| {
+    // a height field's solid is below its surface: its faces look up
+    let up = matches!(s2.geometry, Geometry::HeightField(_)).then(|| s2.axis(2));
+    let mut each = |t: [V3; 3], far: [Option<V3>; 3]| {
         let c2 = Core::triangle(&s2, t);
         let mut found = [blank; MOST_CANDIDATES];
-        let n = candidates(&c1, &c2, &mut found);
+        let mut n = candidates(&c1, &c2, &mut found);
+        let (w, far) = (t.map(|p| s2.world(&p)), far.map(|f| f.map(|p| s2.world(&p))));
+        let mut face = (w[1] - w[0]).cross(&(w[2] - w[0])).normalize();
+        let toward = up.unwrap_or(if n > 0 && !found[0].gap.is_nan() { found[0].n } else { c1.centre() - w[0] });
+        if face.dot(&toward) < 0.0 {
+            face = -face;
+        }
+        if found[..n].iter().any(|c| !c.gap.is_nan() && !allowed(&c.n, &face, &w, &far)) {
+            n = face_contacts(&c1, &c2, &face, &w, size, &mut found);
+        }
         for c in &found[..n] {
             if c.gap.is_nan() {
                 nan = Some(*c);
@@ -73,10 +103,74 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         points.push(c);
         return points.count();
     }
+    pool[..len].sort_unstable_by(|a, b| a.gap.total_cmp(&b.gap));
     let mut kept = [blank; MAX_POINTS_PER_PAIR];
-    let count = spread(&pool[..len], &mut kept);
+    let count = manifold(&pool[..len], &mut kept);
     points.push_lowest_first(&mut kept[..count]);
     points.count()
+}
+
+/// Whether normal `n` may hold at triangle `w` (world, face normal `face` towards the
+/// body, `far` the vertices beyond its edges): leaning out only across its ridges and
+/// borders.
+fn allowed(n: &V3, face: &V3, w: &[V3; 3], far: &[Option<V3>; 3]) -> bool {
+    (0..3).all(|k| {
+        let (a, b, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
+        let mut out = (b - a).cross(face).normalize();
+        if out.dot(&(other - a)) > 0.0 {
+            out = -out;
+        }
+        if n.dot(&out) <= LEAN {
+            return true;
+        }
+        far[k].is_none_or(|f| face.dot(&(f - a)) < -RIDGE * (b - a).norm())
+    })
+}
+
+/// The face contact of body core `c1` with triangle core `c2` (world points `w`) along the
+/// triangle's normal `face` (towards the body): the body's feature along −face (a face
+/// within 45°: whole) clipped to the triangle, the points straight over its inside, at
+/// most 4 spanning the most area and the deepest when lower by more than `SETTLED`. A
+/// point over the triangle's edge or corner is left out: there the contact's normal is the
+/// body's or a ridge's (the pair of the triangle whose normal may lean there has it), not
+/// this face's (a box lying on a ridge met a neighbouring face's corner along that face's
+/// normal and slid off it).
+fn face_contacts<'s>(c1: &Core<'s>, c2: &Core<'s>, face: &V3, w: &[V3; 3], size: f64, out: &mut [Candidate<'s>; MOST_CANDIDATES]) -> usize {
+    let (fa, fb) = (c1.landing(&-face), c2.face(face));
+    let m = clip(&fa, &fb, face);
+    let mut on_a = [V3::zeros(); 2 * FACE_POINTS];
+    let mut on_b = [V3::zeros(); 2 * FACE_POINTS];
+    let mut gaps = [0.0; 2 * FACE_POINTS];
+    let mut len = 0;
+    for p in &m.pairs[..m.len] {
+        let d = p.a - p.b;
+        // a vertex beside the triangle is clipped to its edge: not straight over it
+        let inside = (0..3).all(|k| {
+            let (a, b, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
+            let inward = face.cross(&(b - a)).normalize();
+            let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
+            inward.dot(&(p.b - a)) > SAME_POINT * size
+        });
+        if inside && (d - face * face.dot(&d)).norm() <= SAME_POINT * size {
+            (on_a[len], on_b[len], gaps[len]) = (p.a, p.b, face.dot(&d) - c1.radius);
+            len += 1;
+        }
+    }
+    let (kept, count) = reduce_to_four(&on_a[..len], face);
+    let side = |k: usize| Candidate { gap: gaps[k], one: c1.solid.side_at(&on_a[k], c1.radius), two: c2.solid.side_at(&on_b[k], 0.0), n: *face };
+    let mut n = 0;
+    for &k in &kept[..count] {
+        out[n] = side(k);
+        n += 1;
+    }
+    let lowest = out[..n].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min);
+    if let Some(k) = (0..len).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])) {
+        if gaps[k] < lowest - SETTLED {
+            out[n] = side(k);
+            n += 1;
+        }
+    }
+    n
 }
 
 /// Adds `c` to `pool[..len]` unless a point already there is the same (the lower kept);
@@ -101,38 +195,47 @@ fn add<'s>(pool: &mut [Candidate<'s>; POOL], len: usize, c: Candidate<'s>, size:
     len
 }
 
-/// At most [`MAX_POINTS_PER_PAIR`] of `pool` into `kept`: all when they fit; else the
-/// farthest along `SKEW`, then each time the farthest from those kept (terrain points),
-/// and the deepest when it is lower than all of those by more than `SETTLED`.
-fn spread<'s>(pool: &[Candidate<'s>], kept: &mut [Candidate<'s>; MAX_POINTS_PER_PAIR]) -> usize {
-    if pool.len() <= MAX_POINTS_PER_PAIR {
-        kept[..pool.len()].copy_from_slice(pool);
-        return pool.len();
+/// At most [`MAX_POINTS_PER_PAIR`] of `pool` (sorted by gap) into `kept`: the points
+/// grouped by normal (within `FEATURE_ANGLE`: one face of the body on one plane of the
+/// terrain), each group's 4 spanning the most area (`reduce_to_four`, as a convex pair
+/// keeps them: a resting face keeps its points while it rocks) and its deepest when lower
+/// than those by more than `SETTLED`; groups in order of their lowest gap.
+fn manifold<'s>(pool: &[Candidate<'s>], kept: &mut [Candidate<'s>; MAX_POINTS_PER_PAIR]) -> usize {
+    let cos = FEATURE_ANGLE.cos();
+    let mut normals = [V3::zeros(); MAX_POINTS_PER_PAIR];
+    let mut groups = 0;
+    let mut group_of = [usize::MAX; POOL];
+    for (i, c) in pool.iter().enumerate() {
+        match (0..groups).find(|&g| normals[g].dot(&c.n) >= cos) {
+            Some(g) => group_of[i] = g,
+            None if groups < MAX_POINTS_PER_PAIR => {
+                (normals[groups], group_of[i]) = (c.n, groups);
+                groups += 1;
+            }
+            None => {}
+        }
     }
-    let skew = V3::from(SKEW);
-    let first = (0..pool.len()).max_by(|&a, &b| pool[a].two.anchor.dot(&skew).total_cmp(&pool[b].two.anchor.dot(&skew))).expect("a pool");
-    let mut nearest = [f64::INFINITY; POOL];
-    let mut taken = [false; POOL];
     let mut count = 0;
-    let deepest = (0..pool.len()).min_by(|&a, &b| pool[a].gap.total_cmp(&pool[b].gap)).expect("a pool");
-    let mut next = first;
-    loop {
-        kept[count] = pool[next];
-        count += 1;
-        taken[next] = true;
-        if count == MAX_POINTS_PER_PAIR {
-            break;
+    for g in 0..groups {
+        let (mut members, mut points, mut m) = ([0; POOL], [V3::zeros(); POOL], 0);
+        for (i, c) in pool.iter().enumerate().filter(|&(i, _)| group_of[i] == g) {
+            (members[m], points[m]) = (i, c.two.anchor);
+            m += 1;
         }
-        for (i, p) in pool.iter().enumerate() {
-            nearest[i] = nearest[i].min((p.two.anchor - pool[next].two.anchor).norm());
+        let (four, k) = reduce_to_four(&points[..m], &normals[g]);
+        let mut lowest = f64::INFINITY;
+        for &j in &four[..k] {
+            if count < MAX_POINTS_PER_PAIR {
+                kept[count] = pool[members[j]];
+                lowest = lowest.min(kept[count].gap);
+                count += 1;
+            }
         }
-        let lowest = kept[..count].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min);
-        // the last place goes to the deepest when the spread left it out and it is lower
-        next = if count == MAX_POINTS_PER_PAIR - 1 && !taken[deepest] && pool[deepest].gap < lowest - SETTLED {
-            deepest
-        } else {
-            (0..pool.len()).filter(|&i| !taken[i]).max_by(|&a, &b| nearest[a].total_cmp(&nearest[b])).expect("more in the pool than kept")
-        };
+        // the group's deepest is its first (the pool is sorted)
+        if count < MAX_POINTS_PER_PAIR && !four[..k].contains(&0) && pool[members[0]].gap < lowest - SETTLED {
+            kept[count] = pool[members[0]];
+            count += 1;
+        }
     }
     count
 }
