@@ -12,12 +12,13 @@
 //! Internal edges: a triangle alone has edges a body could catch on that the surface does
 //! not have (a box sliding over flat ground meets the next triangle's edge side-on, a
 //! sphere beside a triangle of the same plane is pushed along a tilted normal). So a
-//! triangle's normal may lean out across one of its edges only when the surface bends down
-//! there (the triangle beyond is below this one's plane: a ridge) or at the border, as
-//! parry's pseudo-normals and Bullet's internal-edge utility do. A triangle whose pair
-//! normal leans across a flat or concave edge gives instead its face contact: the body's
+//! point keeps its normal only where the surface allows it, as parry's pseudo-normals and
+//! Bullet's internal-edge utility do: inside the triangle the face's normal; on an edge or
+//! a corner a normal whose plane through the point has the surface around it below (the
+//! triangle's corners and the vertices beyond its edges: a ridge or a peak, not a flat or
+//! concave edge). When a point is dropped, the triangle adds its face contact: the body's
 //! support feature along the face normal clipped to the triangle, the points straight
-//! over it (none when the body is beside it: the neighbour has them).
+//! over its inside (none when the body is beside it: the neighbour has them).
 //!
 //! The points of all triangles are merged: a point two neighbouring triangles both report
 //! (a sphere on their shared edge, a face's corner over it) is kept once; the points are
@@ -45,12 +46,15 @@ const POOL: usize = 96;
 /// shared edge's points to rounding.
 const SAME_POINT: f64 = 1e-10;
 
-/// A normal leans out across an edge when its component along the edge's outward
-/// direction (in the triangle's plane) exceeds this.
-const LEAN: f64 = 1e-9;
+/// A point is level with its group's kept points when its gap is within this of theirs
+/// (m): a face at rest on a plane, held by its 4.
+const LEVEL: f64 = 1e-6;
 
-/// An edge is convex (a ridge) when the vertex beyond it is below the triangle's plane by
-/// more than this, relative to the edge's length: flat ground is not, to rounding.
+/// A point inside a triangle holds along its face's normal only: to this, on 1 − n·face.
+const LEAN: f64 = 1e-12;
+
+/// The surface around a point is below the plane across its normal when no vertex there
+/// is above it by more than this, relative to the triangle's size (rounding).
 const RIDGE: f64 = 1e-9;
 
 /// Contact points of a body's convex shape (`first`) with a height field or triangle mesh
@@ -82,9 +86,26 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         if face.dot(&toward) < 0.0 {
             face = -face;
         }
-        if found[..n].iter().any(|c| !c.gap.is_nan() && !allowed(&c.n, &face, &w, &far)) {
-            n = face_contacts(&c1, &c2, &face, &w, size, &mut found);
+        // the points whose normal the surface around them allows; if any is not, the
+        // face contact too
+        let mut kept = 0;
+        for k in 0..n {
+            if found[k].gap.is_nan() || holds(&found[k], &face, &w, &far, size) {
+                found[kept] = found[k];
+                kept += 1;
+            }
         }
+        if kept < n {
+            let mut faces = [blank; MOST_CANDIDATES];
+            let m = face_contacts(&c1, &c2, &face, &w, size, &mut faces);
+            for c in &faces[..m] {
+                if kept < MOST_CANDIDATES {
+                    found[kept] = *c;
+                    kept += 1;
+                }
+            }
+        }
+        n = kept;
         for c in &found[..n] {
             if c.gap.is_nan() {
                 nan = Some(*c);
@@ -110,21 +131,34 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     points.count()
 }
 
-/// Whether normal `n` may hold at triangle `w` (world, face normal `face` towards the
-/// body, `far` the vertices beyond its edges): leaning out only across its ridges and
-/// borders.
-fn allowed(n: &V3, face: &V3, w: &[V3; 3], far: &[Option<V3>; 3]) -> bool {
-    (0..3).all(|k| {
-        let (a, b, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
-        let mut out = (b - a).cross(face).normalize();
-        if out.dot(&(other - a)) > 0.0 {
-            out = -out;
+/// Whether candidate `c` (its point on triangle `w`, world, face normal `face` towards
+/// the body, `far` the vertices beyond its edges) may hold along its normal: inside the
+/// triangle only along the face's normal; on an edge or at a corner only if the surface
+/// around it (the triangle's other corners, the vertices beyond the edges there) stays
+/// below the plane through the point across the normal: a ridge or a peak, not a flat or
+/// concave edge, where the normal would lean into the next triangle (a box sliding over
+/// flat ground meeting its edge side-on).
+fn holds(c: &Candidate, face: &V3, w: &[V3; 3], far: &[Option<V3>; 3], size: f64) -> bool {
+    let (b, n) = (c.two.anchor, c.n);
+    let scale = (0..3).map(|k| (w[(k + 1) % 3] - w[k]).norm()).fold(0.0, f64::max);
+    let (near, tol) = (SAME_POINT * size, RIDGE * scale);
+    let mut on = [false; 3];
+    for k in 0..3 {
+        let (a, e, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
+        let inward = face.cross(&(e - a)).normalize();
+        let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
+        on[k] = inward.dot(&(b - a)) <= near;
+    }
+    let below = |v: &V3| n.dot(&(v - b)) <= tol;
+    match on.iter().filter(|&&o| o).count() {
+        0 => n.dot(face) >= 1.0 - LEAN,
+        1 => {
+            let k = on.iter().position(|&o| o).expect("one edge");
+            below(&w[(k + 2) % 3]) && far[k].as_ref().is_none_or(below)
         }
-        if n.dot(&out) <= LEAN {
-            return true;
-        }
-        far[k].is_none_or(|f| face.dot(&(f - a)) < -RIDGE * (b - a).norm())
-    })
+        // a corner: the triangle's corners and the vertices beyond its edges there
+        _ => w.iter().all(below) && (0..3).filter(|&k| on[k]).all(|k| far[k].as_ref().is_none_or(below)),
+    }
 }
 
 /// The face contact of body core `c1` with triangle core `c2` (world points `w`) along the
@@ -216,6 +250,8 @@ fn manifold<'s>(pool: &[Candidate<'s>], kept: &mut [Candidate<'s>; MAX_POINTS_PE
         }
     }
     let mut count = 0;
+    let mut taken = [false; POOL];
+    let mut low = [f64::INFINITY; MAX_POINTS_PER_PAIR];
     for g in 0..groups {
         let (mut members, mut points, mut m) = ([0; POOL], [V3::zeros(); POOL], 0);
         for (i, c) in pool.iter().enumerate().filter(|&(i, _)| group_of[i] == g) {
@@ -227,6 +263,7 @@ fn manifold<'s>(pool: &[Candidate<'s>], kept: &mut [Candidate<'s>; MAX_POINTS_PE
         for &j in &four[..k] {
             if count < MAX_POINTS_PER_PAIR {
                 kept[count] = pool[members[j]];
+                taken[members[j]] = true;
                 lowest = lowest.min(kept[count].gap);
                 count += 1;
             }
@@ -234,6 +271,21 @@ fn manifold<'s>(pool: &[Candidate<'s>], kept: &mut [Candidate<'s>; MAX_POINTS_PE
         // the group's deepest is its first (the pool is sorted)
         if count < MAX_POINTS_PER_PAIR && !four[..k].contains(&0) && pool[members[0]].gap < lowest - SETTLED {
             kept[count] = pool[members[0]];
+            taken[members[0]] = true;
+            lowest = kept[count].gap;
+            count += 1;
+        }
+        low[g] = lowest;
+    }
+    // the places left to the lowest others that are not level with their group's kept
+    // points (the bumps under a face: each will land on its own; a flat face's other
+    // points are held by the 4 already, and 8 level points made the solver relax)
+    for (i, c) in pool.iter().enumerate() {
+        if count == MAX_POINTS_PER_PAIR {
+            break;
+        }
+        if !taken[i] && group_of[i] != usize::MAX && c.gap > low[group_of[i]] + LEVEL {
+            kept[count] = *c;
             count += 1;
         }
     }
