@@ -2,7 +2,8 @@
 //! points per pair, body–body contacts through the broad phase; convex hulls and the pairs
 //! parry serves (issue 25, `hulls.rs`); a hull tipping onto a face lands without sinking
 //! (`hull_tipping.rs`); height fields and triangle meshes, static world geometry
-//! (`terrain.rs`), the A1 dropped on rough terrain (`rough_terrain.rs`).
+//! (`terrain.rs`, `trimesh.rs`, from C `terrain_capi.rs`), the A1 dropped on rough terrain
+//! (`rough_terrain.rs`).
 
 #[path = "../common/require.rs"]
 mod require;
@@ -21,6 +22,8 @@ mod srdf;
 mod talos;
 mod terrain;
 mod rough_terrain;
+mod terrain_capi;
+mod trimesh;
 mod robots;
 mod stacks;
 mod state;
