@@ -24,8 +24,8 @@
 //! (a sphere on their shared edge, a face's corner over it) is kept once; the points are
 //! grouped by normal (a face of the body on one plane of the terrain), and each group
 //! keeps the 4 spanning the most area, as a convex pair does (a box on flat ground over
-//! 30 triangles: its 4 corners, as on a plane; 8 coplanar points made the interior point
-//! relax a step and let the box fall g dt²), and its deepest when lower than those by
+//! 30 triangles: its 4 corners, as on a plane; 8 level points chosen by spread alone let
+//! it fall g dt² in one step), and its deepest when lower than those by
 //! more than `convex::SETTLED`; at most [`MAX_POINTS_PER_PAIR`], groups by lowest gap.
 
 use super::convex::{candidates, MOST_CANDIDATES, SETTLED};
