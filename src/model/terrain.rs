@@ -132,7 +132,7 @@ impl HeightField {
             (cc >= 0 && rr >= 0 && (cc as usize) < self.cols && (rr as usize) < self.rows).then(|| self.point(rr as usize, cc as usize))
         };
         // each edge's far vertex, keyed by the edge's two grid points
-        let edges: [((isize, isize), (isize, isize), Option<V3>); 3] = if lower {
+        let edges: [(Corner, Corner, Option<V3>); 3] = if lower {
             [((0, 0), (0, 1), at(-1, 1)), ((0, 0), (1, 0), at(1, -1)), ((0, 1), (1, 0), at(1, 1))]
         } else {
             [((0, 1), (1, 1), at(0, 2)), ((1, 1), (1, 0), at(2, 0)), ((0, 1), (1, 0), at(0, 0))]
@@ -151,6 +151,9 @@ impl HeightField {
         far
     }
 }
+
+/// A cell corner as (column, row) offsets from the cell's lower one.
+type Corner = (isize, isize);
 
 /// A triangle mesh: vertices (shape frame) and triangles as three vertex indices. Either
 /// side of a triangle touches.

@@ -47,6 +47,7 @@ fn grid(n: usize, d: f64, h: impl Fn(f64, f64) -> f64) -> Vec<f64> {
     (0..n * n).map(|k| h(((k % n) as f64 - c) * d, ((k / n) as f64 - c) * d)).collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 /// `body` at (`x`, `q`) over a height field of `n` × `n` points `d` apart (heights
 /// `heights`, placed at `at`), friction `mu`; time step `dt`.
 fn on_field(body: &Body, x: [f64; 3], q: [f64; 4], heights: &[f64], n: usize, d: f64, at: [f64; 3], mu: f64, dt: f64) -> (Sim, usize) {
@@ -64,8 +65,8 @@ fn on_field(body: &Body, x: [f64; 3], q: [f64; 4], heights: &[f64], n: usize, d:
 fn total_force(sim: &Sim) -> [f64; 3] {
     let mut f = [0.0; 3];
     for c in sim.shape_contacts() {
-        for k in 0..3 {
-            f[k] += c.normal[k] * c.normal_force + c.friction_force[k];
+        for (k, f) in f.iter_mut().enumerate() {
+            *f += c.normal[k] * c.normal_force + c.friction_force[k];
         }
     }
     f

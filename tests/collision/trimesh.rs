@@ -27,8 +27,8 @@ fn box_over_mesh(x: [f64; 3], q: [f64; 4], vertices: &[[f64; 3]], triangles: &[[
 fn force_error(sim: &Sim) -> f64 {
     let mut f = [0.0; 3];
     for c in sim.shape_contacts() {
-        for k in 0..3 {
-            f[k] += c.normal[k] * c.normal_force + c.friction_force[k];
+        for (k, f) in f.iter_mut().enumerate() {
+            *f += c.normal[k] * c.normal_force + c.friction_force[k];
         }
     }
     f[0].hypot(f[1]).hypot(f[2] - MASS * G) / (MASS * G)
