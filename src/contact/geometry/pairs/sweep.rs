@@ -142,7 +142,8 @@ fn box_distance(a: &Solid, b: &Solid) -> f64 {
 fn degenerate_inputs_do_not_panic() {
     let mut rng = Sequence(7);
     for first in ShapeKind::ALL {
-        for second in ShapeKind::ALL.into_iter().filter(|&k| k >= first && TABLE[first as usize][k as usize].is_some()) {
+        // terrain (world only): its own test in `terrain.rs`
+        for second in ShapeKind::ALL.into_iter().filter(|&k| k >= first && k < ShapeKind::HeightField && TABLE[first as usize][k as usize].is_some()) {
             let (s1, s2) = (rng.shape(first, Some(0)), rng.shape(second, Some(1)));
             let q = vec![rng.q(), rng.q()];
             let mut out = [ContactPoint::default(); 8];

@@ -63,6 +63,11 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let (s1, s2) = (Solid::at(first, x, q), Solid::at(second, x, q));
     let Some(c1) = Core::of(&s1) else { unreachable!("pair table: a convex body shape against the terrain") };
     let mut points = Points::new(out, max_gap);
+    if !s1.x.iter().chain(s1.r.iter()).all(|v| v.is_finite()) {
+        // a NaN configuration: one point with a NaN gap, which the step reports
+        points.push(Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() });
+        return points.count();
+    }
     // the body shape's box in the terrain's frame
     let mut local = s1.clone();
     (local.x, local.r) = (s2.to_shape(&s1.x), s2.r.transpose() * s1.r);
@@ -290,4 +295,49 @@ fn manifold<'s>(pool: &[Candidate<'s>], kept: &mut [Candidate<'s>; MAX_POINTS_PE
         }
     }
     count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::narrow_phase;
+    use super::super::testing::{placed, unit_q};
+    use crate::contact::geometry::{ContactPoint, Geometry, Shape};
+    use crate::math::{V3, V4};
+    use crate::model::shape::ShapeKind;
+    use crate::model::terrain::HeightField;
+    use std::sync::Arc;
+
+    /// Every body kind over a bumpy field: the lowest point is the shape's distance to the
+    /// field's surface below its lowest point when that point is over a triangle's inside
+    /// (a sphere: the centre's height over the plane, less the radius); a NaN configuration
+    /// gives one NaN point.
+    #[test]
+    fn body_shapes_over_a_field() {
+        let heights: Vec<f64> = (0..25).map(|k| 0.01 * ((k * 3 % 7) as f64)).collect();
+        let field = HeightField::new(5, 5, 0.5, 0.5, &heights).unwrap();
+        let ground = Shape::with_geometry(None, [0.0; 3], [1.0, 0.0, 0.0, 0.0], Geometry::HeightField(Arc::new(field.clone()))).unwrap();
+        let q = vec![unit_q(0.0, 0.0, 0.0)];
+        let (cx, cy) = (0.13, -0.21);
+        let top = field.height_at(cx, cy).unwrap();
+        for (kind, params) in [(ShapeKind::Sphere, vec![0.05]), (ShapeKind::Capsule, vec![0.05, 0.02]), (ShapeKind::Box, vec![0.02, 0.02, 0.05]), (ShapeKind::Cylinder, vec![0.01, 0.05])] {
+            let shape = placed(Some(0), V3::zeros(), V4::new(1.0, 0.0, 0.0, 0.0), kind, &params);
+            let mut out = [ContactPoint::default(); 8];
+            let x = vec![V3::new(cx, cy, top + 0.1)];
+            let n = narrow_phase(&shape, &ground, &x, &q, 1.0, &mut out);
+            let lowest = out[..n].iter().map(|p| p.gap(&x, &q)).fold(f64::INFINITY, f64::min);
+            assert!(n >= 1 && lowest > 0.0 && lowest < 0.1, "{kind:?}: {n} points, lowest {lowest}");
+            let nan = vec![V3::new(f64::NAN, 0.0, 0.0)];
+            let n = narrow_phase(&shape, &ground, &nan, &q, 1.0, &mut out);
+            assert!(n == 1 && out[0].gap(&nan, &q).is_nan(), "{kind:?}: NaN gives {n} points");
+        }
+        // the sphere's gap is its centre's distance to the triangle's plane less its radius
+        let sphere = placed(Some(0), V3::zeros(), V4::new(1.0, 0.0, 0.0, 0.0), ShapeKind::Sphere, &[0.05]);
+        let x = vec![V3::new(cx, cy, top + 0.1)];
+        let mut out = [ContactPoint::default(); 8];
+        let n = narrow_phase(&sphere, &ground, &x, &q, 1.0, &mut out);
+        let p = out[..n].iter().min_by(|a, b| a.gap(&x, &q).total_cmp(&b.gap(&x, &q))).unwrap();
+        let normal = p.normal;
+        let expected = 0.1 * normal.z - 0.05;
+        assert!((p.gap(&x, &q) - expected).abs() < 1e-15, "{} vs {expected}", p.gap(&x, &q));
+    }
 }
