@@ -1,7 +1,9 @@
 //! Collision shapes on bodies (issue 12): contacts found every step between shapes, several
 //! points per pair, body–body contacts through the broad phase; convex hulls and the pairs
 //! parry serves (issue 25, `hulls.rs`); a hull tipping onto a face lands without sinking
-//! (`hull_tipping.rs`).
+//! (`hull_tipping.rs`); height fields and triangle meshes, static world geometry
+//! (`terrain.rs`, `trimesh.rs`, from C `terrain_capi.rs`), the A1 dropped on rough terrain
+//! (`rough_terrain.rs`).
 
 #[path = "../common/require.rs"]
 mod require;
@@ -18,6 +20,10 @@ mod rolling;
 mod size_bound;
 mod srdf;
 mod talos;
+mod terrain;
+mod rough_terrain;
+mod terrain_capi;
+mod trimesh;
 mod robots;
 mod stacks;
 mod state;

@@ -25,19 +25,33 @@ use crate::math::{V3, V4};
 /// a face at rest, whose points should not change with each rocking nanoradian.
 pub const SETTLED: f64 = 1e-9;
 
+/// Most candidates [`candidates`] gives: 4 spanning the most area, the deepest, the
+/// closest points.
+pub const MOST_CANDIDATES: usize = 6;
+
 /// Contact points of two convex shapes (neither a half-space), lowest first.
 pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (s1, s2) = (Solid::at(first, x, q), Solid::at(second, x, q));
     let (Some(c1), Some(c2)) = (Core::of(&s1), Core::of(&s2)) else { unreachable!("pair table: convex pairs have no half-space") };
     let mut points = Points::new(out, max_gap);
+    let mut found = [Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() }; MOST_CANDIDATES];
+    let len = candidates(&c1, &c2, &mut found);
+    points.push_lowest_first(&mut found[..len]);
+    points.count()
+}
+
+/// The contact points of two convex cores into `out` (unsorted, every gap): what
+/// [`collide`] writes, and what a height field or triangle mesh gathers per triangle.
+pub fn candidates<'s>(c1: &Core<'s>, c2: &Core<'s>, out: &mut [Candidate<'s>; MOST_CANDIDATES]) -> usize {
+    let (s1, s2) = (c1.solid, c2.solid);
     let radii = c1.radius + c2.radius;
     let finite = |s: &Solid| s.x.iter().chain(s.r.iter()).all(|v| v.is_finite());
-    let closest = if finite(&s1) && finite(&s2) { closest(&c1, &c2) } else { None };
+    let closest = if finite(s1) && finite(s2) { closest(c1, c2) } else { None };
     let Some(cl) = closest else {
         // NaN configuration (or GJK and EPA both failed): one point with a NaN gap, which
         // the step reports
-        points.push(Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() });
-        return points.count();
+        out[0] = Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() };
+        return 1;
     };
     // the normal: the direction of largest separation (separating axis theorem) among
     // GJK's, the shapes' axes, the directions their lines give (across two lines, across
@@ -57,13 +71,13 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         if s > best.0 - tie { (s.max(best.0), d) } else { best }
     };
     let mut best = (separation(&cl.normal), cl.normal);
-    for core in [&c1, &c2] {
+    for core in [c1, c2] {
         let (axes, count) = core.axes();
         for a in &axes[..count] {
             best = better(better(best, *a), -a);
         }
     }
-    let centres = s1.x - s2.x;
+    let centres = c1.centre() - c2.centre();
     let lines = [c1.line(), c2.line()];
     for u in lines.iter().flatten() {
         best = better(best, centres - u * u.dot(&centres));
@@ -110,7 +124,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         gaps[k] = gap_of(&p.a, &p.b);
     }
     let (kept, count) = reduce_to_four(&on_a[..total], &n);
-    let mut candidates = [Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n }; 6];
+    let candidates = out;
     let mut len = 0;
     for &k in &kept[..count] {
         let p = &pairs[k];
@@ -138,6 +152,5 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         candidates[len] = Candidate { gap, one: s1.side_at(&a, c1.radius), two: s2.side_at(&b, c2.radius), n: normal };
         len += 1;
     }
-    points.push_lowest_first(&mut candidates[..len]);
-    points.count()
+    len
 }
