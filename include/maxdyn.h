@@ -216,6 +216,10 @@ enum maxdyn_shape_type
     MAXDYN_SHAPE_CYLINDER = 4,
     // The convex hull of points (`maxdyn_builder_add_hull_shape`; a URDF `<mesh>`).
     MAXDYN_SHAPE_HULL = 5,
+    // A grid of heights, static world terrain (`maxdyn_builder_add_heightfield_shape`).
+    MAXDYN_SHAPE_HEIGHTFIELD = 6,
+    // A triangle mesh, static world geometry (`maxdyn_builder_add_trimesh_shape`).
+    MAXDYN_SHAPE_TRIMESH = 7,
 };
 #ifndef __cplusplus
 typedef int32_t maxdyn_shape_type;
@@ -937,6 +941,58 @@ maxdyn_status maxdyn_builder_add_hull_shape(struct maxdyn_builder *builder,
                                             const double *points,
                                             size_t n_points,
                                             int32_t *out_shape);
+
+// Adds a height field (terrain) to the world (`body` must be `MAXDYN_WORLD`: it is
+// static geometry) at `pose` (7 doubles as for `maxdyn_builder_add_shape`): `heights`
+// holds `rows` × `cols` doubles, row-major (row r, column c at `heights[r * cols + c]`),
+// each the surface's z in the shape frame over the grid point x = (c − (cols − 1)/2)·dx,
+// y = (r − (rows − 1)/2)·dy (the grid is centred on the shape frame's origin). Each cell
+// is two triangles, split along the diagonal from (c, r + 1) to (c + 1, r); bodies rest
+// on top. The shape's type is `MAXDYN_SHAPE_HEIGHTFIELD`, with friction 1, group 1 and
+// mask all bits; it collides with spheres, capsules, boxes, cylinders and hulls on
+// bodies. Its id goes to `*out_shape`. Errors: `rows` or `cols` below 2, `dx` or `dy`
+// not > 0, a size or height beyond `MAXDYN_SHAPE_MAX_SIZE`, a body other than the world,
+// or a non-unit quaternion `MAXDYN_STATUS_INVALID_SHAPE` (naming the argument); NaN or
+// infinity `MAXDYN_STATUS_NON_FINITE`; an unknown body `MAXDYN_STATUS_UNKNOWN_BODY`.
+// Nothing changes on an error.
+//
+// # Safety
+// `builder` is NULL or live; `pose` is NULL or 7 doubles; `heights` is NULL or
+// `rows`·`cols` doubles; `out_shape` is NULL or writable.
+maxdyn_status maxdyn_builder_add_heightfield_shape(struct maxdyn_builder *builder,
+                                                   int32_t body,
+                                                   const double *pose,
+                                                   const double *heights,
+                                                   size_t rows,
+                                                   size_t cols,
+                                                   double dx,
+                                                   double dy,
+                                                   int32_t *out_shape);
+
+// Adds a triangle mesh to the world (`body` must be `MAXDYN_WORLD`: it is static
+// geometry) at `pose` (7 doubles as for `maxdyn_builder_add_shape`): `vertices` holds
+// `n_vertices` points (x, y, z each, in the shape frame), `triangles` holds `n_triangles`
+// triples of vertex indices. Either side of a triangle touches. The shape's type is
+// `MAXDYN_SHAPE_TRIMESH`, with friction 1, group 1 and mask all bits; it collides with
+// spheres, capsules, boxes, cylinders and hulls on bodies. Its id goes to `*out_shape`.
+// Errors: no triangle, an index beyond the vertices, a triangle without area, a vertex
+// beyond `MAXDYN_SHAPE_MAX_SIZE`, a body other than the world, or a non-unit quaternion
+// `MAXDYN_STATUS_INVALID_SHAPE` (naming the argument); NaN or infinity
+// `MAXDYN_STATUS_NON_FINITE`; an unknown body `MAXDYN_STATUS_UNKNOWN_BODY`. Nothing
+// changes on an error.
+//
+// # Safety
+// `builder` is NULL or live; `pose` is NULL or 7 doubles; `vertices` is NULL or
+// 3·`n_vertices` doubles; `triangles` is NULL or 3·`n_triangles` int32s; `out_shape` is
+// NULL or writable.
+maxdyn_status maxdyn_builder_add_trimesh_shape(struct maxdyn_builder *builder,
+                                               int32_t body,
+                                               const double *pose,
+                                               const double *vertices,
+                                               size_t n_vertices,
+                                               const int32_t *triangles,
+                                               size_t n_triangles,
+                                               int32_t *out_shape);
 
 // Sets the surface friction coefficient of `shape` (finite, ≥ 0; 1 by default). A pair
 // of shapes uses the smaller of its two coefficients.

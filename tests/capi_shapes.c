@@ -35,7 +35,7 @@ int main(void) {
     EXPECT(ground == 0 && box == 1 && ball == 2);
 
     /* bad shapes: their own statuses, nothing added */
-    EXPECT(maxdyn_builder_add_shape(b, body, 7, identity, radius, 1, &id) == MAXDYN_STATUS_INVALID_ENUM);
+    EXPECT(maxdyn_builder_add_shape(b, body, 8, identity, radius, 1, &id) == MAXDYN_STATUS_INVALID_ENUM);
     EXPECT(maxdyn_builder_add_shape(b, body, MAXDYN_SHAPE_SPHERE, identity, negative, 1, &id) == MAXDYN_STATUS_INVALID_SHAPE);
     EXPECT(maxdyn_builder_add_shape(b, body, MAXDYN_SHAPE_SPHERE, not_unit, radius, 1, &id) == MAXDYN_STATUS_INVALID_SHAPE);
     EXPECT(maxdyn_builder_add_shape(b, body, MAXDYN_SHAPE_BOX, identity, half_extents, 2, &id) == MAXDYN_STATUS_INVALID_SHAPE);

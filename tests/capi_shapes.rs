@@ -144,7 +144,7 @@ fn bad_shapes_get_their_own_status_and_change_nothing() {
         let add = |body: i32, kind: i32, pose: &[f64; 7], params: &[f64], out: &mut i32| {
             maxdyn_builder_add_shape(b, body, kind, pose.as_ptr(), params.as_ptr(), params.len(), out)
         };
-        expect(add(0, 6, &ID, &[0.1], &mut id), MAXDYN_STATUS_INVALID_ENUM, f, "shape_type");
+        expect(add(0, 8, &ID, &[0.1], &mut id), MAXDYN_STATUS_INVALID_ENUM, f, "shape_type");
         expect(add(0, -1, &ID, &[0.1], &mut id), MAXDYN_STATUS_INVALID_ENUM, f, "shape_type");
         expect(add(0, SPHERE, &ID, &[-0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");
         expect(add(0, MAXDYN_SHAPE_BOX as i32, &ID, &[0.1, 0.0, 0.1], &mut id), MAXDYN_STATUS_INVALID_SHAPE, f, "params");

@@ -200,6 +200,47 @@ fn shape_contacts_do_not_allocate_once_the_pairs_settle() {
 }
 
 /// The counter itself sees an allocation (so the zero counts above mean something).
+/// Static world geometry: a sphere, a box, a cylinder and a hull resting on a bumpy
+/// height field, a box on a triangle-mesh floor. Once settled, neither a step nor the
+/// collision search allocates (the triangles come from parry through callbacks, the
+/// points gather in arrays on the stack).
+#[test]
+fn terrain_contacts_do_not_allocate_once_the_pairs_settle() {
+    use maxdyn::ShapeKind;
+    let id = [1.0, 0.0, 0.0, 0.0];
+    let mut b = Builder::new();
+    // 21 × 21 points 0.1 m apart: gentle bumps of ±1 cm
+    let heights: Vec<f64> = (0..21 * 21).map(|k| 0.01 * ((k % 7) as f64 / 3.0 - 1.0) * ((k / 21 % 5) as f64 / 2.0 - 1.0)).collect();
+    b.add_heightfield_shape(Parent::World, [0.0; 3], id, &heights, 21, 21, 0.1, 0.1).unwrap();
+    let floor = [[2.0, -1.0, 0.0], [3.0, -1.0, 0.0], [3.0, 1.0, 0.0], [2.0, 1.0, 0.0]];
+    b.add_trimesh_shape(Parent::World, [0.0; 3], id, &floor, &[[0, 1, 2], [0, 2, 3]]).unwrap();
+    let corners: Vec<[f64; 3]> = (0..8).map(|i| [if i & 1 == 0 { -0.05 } else { 0.05 }, if i & 2 == 0 { -0.05 } else { 0.05 }, if i & 4 == 0 { -0.05 } else { 0.05 }]).collect();
+    for (k, (kind, params, x)) in [(ShapeKind::Sphere, vec![0.05], [-0.5, 0.0]), (ShapeKind::Box, vec![0.1, 0.08, 0.05], [0.0, 0.3]), (ShapeKind::Cylinder, vec![0.06, 0.04], [0.4, -0.2]), (ShapeKind::Hull, vec![], [-0.3, -0.5]), (ShapeKind::Box, vec![0.1, 0.08, 0.05], [2.5, 0.0])].into_iter().enumerate() {
+        let body = b.add_body(1.0, Inertia::cuboid(1.0, 0.2, 0.2, 0.1).unwrap()).unwrap();
+        b.set_body_pose(body, [x[0], x[1], 0.08 + 0.01 * k as f64], id).unwrap();
+        if kind == ShapeKind::Hull {
+            b.add_hull_shape(body.into(), [0.0; 3], id, &corners).unwrap();
+        } else {
+            b.add_shape(body.into(), kind, [0.0; 3], id, &params).unwrap();
+        }
+    }
+    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
+    for _ in 0..200 {
+        sim.step().unwrap();
+    }
+    let rebuilds = sim.layout_rebuilds();
+    let (n, _, _) = count(&mut sim, 200);
+    assert_eq!(sim.layout_rebuilds(), rebuilds, "the pairs changed after settling");
+    assert!(sim.shape_contact_count() >= 5, "{} points", sim.shape_contact_count());
+    assert_eq!(n, 0, "terrain: Sim::step allocated {n} times");
+    let n = counted(|| {
+        for _ in 0..200 {
+            std::hint::black_box(sim.collision_search());
+        }
+    });
+    assert_eq!(n, 0, "terrain: Sim::collision_search allocated {n} times");
+}
+
 #[test]
 fn the_counter_counts() {
     let n = counted(|| {

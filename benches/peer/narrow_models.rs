@@ -23,6 +23,7 @@ fn geom(name: &str, g: &Geometry, margin: f64, asset: &mut String) -> String {
             writeln!(asset, "    <mesh name=\"{name}\" vertex=\"{}\"/>", vertex.trim_end()).expect("a String takes writes");
             format!("type=\"mesh\" mesh=\"{name}\"")
         }
+        Geometry::HeightField(_) | Geometry::TriMesh(_) => unreachable!("the narrow-phase bench has no terrain"),
     };
     format!("{attributes} margin=\"{margin}\"")
 }

@@ -19,7 +19,8 @@ pub fn lowest_point(model: &Model, sim: &Sim, i: usize) -> f64 {
     // the world's up direction in the shape frame: the lowest point minimizes it
     let up = (rotation(&q) * rotation(&s.q)).transpose() * V3::z();
     let below = match &s.geometry {
-        Geometry::HalfSpace => f64::INFINITY,
+        // static world geometry: never on a body
+        Geometry::HalfSpace | Geometry::HeightField(_) | Geometry::TriMesh(_) => f64::INFINITY,
         Geometry::Sphere { radius } => -radius,
         Geometry::Capsule {
             radius,

@@ -23,12 +23,12 @@ pub(crate) unsafe fn array<const N: usize>(p: *const f64, arg: &str) -> CResult<
 /// length 0.
 ///
 /// # Safety
-/// `p` is NULL or points to `n` readable doubles that stay valid for `'a`.
-pub(crate) unsafe fn slice<'a>(p: *const f64, n: usize, arg: &str) -> CResult<&'a [f64]> {
+/// `p` is NULL or points to `n` readable values (doubles, int32s) that stay valid for `'a`.
+pub(crate) unsafe fn slice<'a, T>(p: *const T, n: usize, arg: &str) -> CResult<&'a [T]> {
     if n == 0 {
         return Ok(&[]);
     }
-    check_addressable(n, arg)?;
+    check_addressable_as::<T>(n, arg)?;
     if p.is_null() {
         return Err(Failure::null(arg));
     }
@@ -80,7 +80,12 @@ pub(crate) unsafe fn slice_mut<'a>(p: *mut f64, n: usize, arg: &str) -> CResult<
 /// A last guard for lengths no object can need: a Rust slice spans at most isize::MAX
 /// bytes (`std::slice::from_raw_parts`).
 fn check_addressable(n: usize, arg: &str) -> CResult<()> {
-    if n <= isize::MAX as usize / std::mem::size_of::<f64>() {
+    check_addressable_as::<f64>(n, arg)
+}
+
+/// [`check_addressable`] for `n` values of type `T`.
+fn check_addressable_as<T>(n: usize, arg: &str) -> CResult<()> {
+    if n <= isize::MAX as usize / std::mem::size_of::<T>().max(1) {
         Ok(())
     } else {
         Err(Failure::new(MAXDYN_STATUS_WRONG_LENGTH, format!("argument `{arg}`: length {n} exceeds any array")))

@@ -28,7 +28,7 @@ fn shape_type_arg(shape_type: i32) -> CResult<ShapeKind> {
             "shape_type",
             shape_type,
             "shape type",
-            "MAXDYN_SHAPE_PLANE = 0, MAXDYN_SHAPE_SPHERE = 1, MAXDYN_SHAPE_CAPSULE = 2, MAXDYN_SHAPE_BOX = 3, MAXDYN_SHAPE_CYLINDER = 4, MAXDYN_SHAPE_HULL = 5",
+            "MAXDYN_SHAPE_PLANE = 0, MAXDYN_SHAPE_SPHERE = 1, MAXDYN_SHAPE_CAPSULE = 2, MAXDYN_SHAPE_BOX = 3, MAXDYN_SHAPE_CYLINDER = 4, MAXDYN_SHAPE_HULL = 5, MAXDYN_SHAPE_HEIGHTFIELD = 6, MAXDYN_SHAPE_TRIMESH = 7",
         )
     })
 }
@@ -122,6 +122,115 @@ pub unsafe extern "C" fn maxdyn_builder_add_hull_shape(
             let parent = parent_arg(body, b.inner.body_count(), "body")?;
             let (x, q) = ([pose[0], pose[1], pose[2]], [pose[3], pose[4], pose[5], pose[6]]);
             Ok(b.inner.add_hull_shape(parent, x, q, &pts)?)
+        })?;
+        *o = count_i32(id);
+        Ok(())
+    })
+}
+
+/// Adds a height field (terrain) to the world (`body` must be `MAXDYN_WORLD`: it is
+/// static geometry) at `pose` (7 doubles as for `maxdyn_builder_add_shape`): `heights`
+/// holds `rows` × `cols` doubles, row-major (row r, column c at `heights[r * cols + c]`),
+/// each the surface's z in the shape frame over the grid point x = (c − (cols − 1)/2)·dx,
+/// y = (r − (rows − 1)/2)·dy (the grid is centred on the shape frame's origin). Each cell
+/// is two triangles, split along the diagonal from (c, r + 1) to (c + 1, r); bodies rest
+/// on top. The shape's type is `MAXDYN_SHAPE_HEIGHTFIELD`, with friction 1, group 1 and
+/// mask all bits; it collides with spheres, capsules, boxes, cylinders and hulls on
+/// bodies. Its id goes to `*out_shape`. Errors: `rows` or `cols` below 2, `dx` or `dy`
+/// not > 0, a size or height beyond `MAXDYN_SHAPE_MAX_SIZE`, a body other than the world,
+/// or a non-unit quaternion `MAXDYN_STATUS_INVALID_SHAPE` (naming the argument); NaN or
+/// infinity `MAXDYN_STATUS_NON_FINITE`; an unknown body `MAXDYN_STATUS_UNKNOWN_BODY`.
+/// Nothing changes on an error.
+///
+/// # Safety
+/// `builder` is NULL or live; `pose` is NULL or 7 doubles; `heights` is NULL or
+/// `rows`·`cols` doubles; `out_shape` is NULL or writable.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn maxdyn_builder_add_heightfield_shape(
+    builder: *mut maxdyn_builder,
+    body: i32,
+    pose: *const f64,
+    heights: *const f64,
+    rows: usize,
+    cols: usize,
+    dx: f64,
+    dy: f64,
+    out_shape: *mut i32,
+) -> maxdyn_status {
+    call("maxdyn_builder_add_heightfield_shape", || {
+        let pose = array::<7>(pose, "pose")?;
+        // the sizes first: a slice longer than the caller's array would be undefined
+        // behaviour even unread
+        for (arg, v, what) in [("rows", rows, "rows"), ("cols", cols, "columns")] {
+            if v < 2 {
+                return Err(Failure::new(MAXDYN_STATUS_INVALID_SHAPE, format!("argument `{arg}`: a height field needs at least 2 {what}, got {v}")));
+            }
+        }
+        let len = rows.checked_mul(cols).filter(|&n| n <= crate::model::terrain::MAX_TERRAIN_ELEMENTS);
+        let Some(len) = len else {
+            return Err(Failure::new(MAXDYN_STATUS_INVALID_SHAPE, format!("argument `rows`: {rows} × {cols} heights is too many")));
+        };
+        let heights = slice(heights, len, "heights")?;
+        let o = out(out_shape, "out_shape")?;
+        let id = with_mut(builder, "builder", |b| {
+            let parent = parent_arg(body, b.inner.body_count(), "body")?;
+            let (x, q) = ([pose[0], pose[1], pose[2]], [pose[3], pose[4], pose[5], pose[6]]);
+            Ok(b.inner.add_heightfield_shape(parent, x, q, heights, rows, cols, dx, dy)?)
+        })?;
+        *o = count_i32(id);
+        Ok(())
+    })
+}
+
+/// Adds a triangle mesh to the world (`body` must be `MAXDYN_WORLD`: it is static
+/// geometry) at `pose` (7 doubles as for `maxdyn_builder_add_shape`): `vertices` holds
+/// `n_vertices` points (x, y, z each, in the shape frame), `triangles` holds `n_triangles`
+/// triples of vertex indices. Either side of a triangle touches. The shape's type is
+/// `MAXDYN_SHAPE_TRIMESH`, with friction 1, group 1 and mask all bits; it collides with
+/// spheres, capsules, boxes, cylinders and hulls on bodies. Its id goes to `*out_shape`.
+/// Errors: no triangle, an index beyond the vertices, a triangle without area, a vertex
+/// beyond `MAXDYN_SHAPE_MAX_SIZE`, a body other than the world, or a non-unit quaternion
+/// `MAXDYN_STATUS_INVALID_SHAPE` (naming the argument); NaN or infinity
+/// `MAXDYN_STATUS_NON_FINITE`; an unknown body `MAXDYN_STATUS_UNKNOWN_BODY`. Nothing
+/// changes on an error.
+///
+/// # Safety
+/// `builder` is NULL or live; `pose` is NULL or 7 doubles; `vertices` is NULL or
+/// 3·`n_vertices` doubles; `triangles` is NULL or 3·`n_triangles` int32s; `out_shape` is
+/// NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_builder_add_trimesh_shape(
+    builder: *mut maxdyn_builder,
+    body: i32,
+    pose: *const f64,
+    vertices: *const f64,
+    n_vertices: usize,
+    triangles: *const i32,
+    n_triangles: usize,
+    out_shape: *mut i32,
+) -> maxdyn_status {
+    call("maxdyn_builder_add_trimesh_shape", || {
+        let pose = array::<7>(pose, "pose")?;
+        let too_many = |arg: &str, n: usize| Failure::new(MAXDYN_STATUS_INVALID_SHAPE, format!("argument `{arg}`: {n} is too many"));
+        let vlen = n_vertices.checked_mul(3).ok_or_else(|| too_many("vertices", n_vertices))?;
+        let tlen = n_triangles.checked_mul(3).ok_or_else(|| too_many("triangles", n_triangles))?;
+        let flat = slice(vertices, vlen, "vertices")?;
+        let indices = slice(triangles, tlen, "triangles")?;
+        let o = out(out_shape, "out_shape")?;
+        let points: Vec<[f64; 3]> = flat.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+        let mut tris = Vec::with_capacity(n_triangles);
+        for (k, t) in indices.chunks_exact(3).enumerate() {
+            let Some(&bad) = t.iter().find(|&&i| i < 0) else {
+                tris.push([t[0] as u32, t[1] as u32, t[2] as u32]);
+                continue;
+            };
+            return Err(Failure::new(MAXDYN_STATUS_INVALID_SHAPE, format!("argument `triangles`: triangle {k} names vertex {bad}, there are {n_vertices}")));
+        }
+        let id = with_mut(builder, "builder", |b| {
+            let parent = parent_arg(body, b.inner.body_count(), "body")?;
+            let (x, q) = ([pose[0], pose[1], pose[2]], [pose[3], pose[4], pose[5], pose[6]]);
+            Ok(b.inner.add_trimesh_shape(parent, x, q, &points, &tris)?)
         })?;
         *o = count_i32(id);
         Ok(())

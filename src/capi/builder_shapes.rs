@@ -22,6 +22,10 @@ pub enum maxdyn_shape_type {
     MAXDYN_SHAPE_CYLINDER = 4,
     /// The convex hull of points (`maxdyn_builder_add_hull_shape`; a URDF `<mesh>`).
     MAXDYN_SHAPE_HULL = 5,
+    /// A grid of heights, static world terrain (`maxdyn_builder_add_heightfield_shape`).
+    MAXDYN_SHAPE_HEIGHTFIELD = 6,
+    /// A triangle mesh, static world geometry (`maxdyn_builder_add_trimesh_shape`).
+    MAXDYN_SHAPE_TRIMESH = 7,
 }
 
 impl From<ShapeKind> for maxdyn_shape_type {
@@ -33,6 +37,8 @@ impl From<ShapeKind> for maxdyn_shape_type {
             ShapeKind::Box => maxdyn_shape_type::MAXDYN_SHAPE_BOX,
             ShapeKind::Cylinder => maxdyn_shape_type::MAXDYN_SHAPE_CYLINDER,
             ShapeKind::Hull => maxdyn_shape_type::MAXDYN_SHAPE_HULL,
+            ShapeKind::HeightField => maxdyn_shape_type::MAXDYN_SHAPE_HEIGHTFIELD,
+            ShapeKind::TriMesh => maxdyn_shape_type::MAXDYN_SHAPE_TRIMESH,
         }
     }
 }
@@ -46,6 +52,8 @@ impl From<maxdyn_shape_type> for ShapeKind {
             maxdyn_shape_type::MAXDYN_SHAPE_BOX => ShapeKind::Box,
             maxdyn_shape_type::MAXDYN_SHAPE_CYLINDER => ShapeKind::Cylinder,
             maxdyn_shape_type::MAXDYN_SHAPE_HULL => ShapeKind::Hull,
+            maxdyn_shape_type::MAXDYN_SHAPE_HEIGHTFIELD => ShapeKind::HeightField,
+            maxdyn_shape_type::MAXDYN_SHAPE_TRIMESH => ShapeKind::TriMesh,
         }
     }
 }
@@ -74,7 +82,8 @@ mod tests {
         assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_SPHERE as i32, 1);
         assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_CYLINDER as i32, 4);
         assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_HULL as i32, 5);
-        assert_eq!(maxdyn_shape_type::from_i32(6), None);
+        assert_eq!(maxdyn_shape_type::MAXDYN_SHAPE_TRIMESH as i32, 7);
+        assert_eq!(maxdyn_shape_type::from_i32(8), None);
         assert_eq!(maxdyn_shape_type::from_i32(-1), None);
     }
 }

@@ -19,7 +19,8 @@ fn geometry_params(g: &Geometry) -> ([f64; 3], usize) {
         Geometry::Capsule { radius, half_length } | Geometry::Cylinder { radius, half_length } => ([radius, half_length, 0.0], 2),
         Geometry::Box { half_extents: e } => ([e.x, e.y, e.z], 3),
         // a hull has no parameters (its points: maxdyn_builder_add_hull_shape)
-        Geometry::Hull(_) => ([0.0; 3], 0),
+        // nor does static geometry (its heights, its vertices: the builder's calls)
+        Geometry::Hull(_) | Geometry::HeightField(_) | Geometry::TriMesh(_) => ([0.0; 3], 0),
     }
 }
 

@@ -64,7 +64,15 @@ impl Aabb {
             Geometry::Box { half_extents } => Aabb::cuboid(c, r, &half_extents),
             Geometry::Cylinder { radius, half_length } => Aabb::cylinder(c, &axis, radius, half_length),
             Geometry::Hull(ref h) => Aabb::points(c, r, &h.points),
+            Geometry::HeightField(ref h) => Aabb::local_box(c, r, h.local_box()),
+            Geometry::TriMesh(ref m) => Aabb::local_box(c, r, m.local_box()),
         })
+    }
+
+    /// The box around a box `min`..`max` given in a frame at `c`, rotated by `r`.
+    fn local_box(c: &V3, r: &M3, (min, max): (V3, V3)) -> Aabb {
+        let centre = (min + max) * 0.5;
+        Aabb::cuboid(&(c + r * centre), r, &((max - min) * 0.5))
     }
 
     /// The box around points given in a frame at `c`, rotated by `r`.

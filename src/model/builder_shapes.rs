@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::hull::Hull;
 use super::shape::{Geometry, Shape, ShapeKind};
+use super::terrain::{HeightField, TriangleMesh};
 use super::{Builder, Parent};
 use crate::math::V3;
 
@@ -35,11 +36,34 @@ impl Builder {
         self.add_geometry(parent, x, q, Geometry::Hull(Arc::new(hull)))
     }
 
+    /// A height field in the world (terrain) at `x`, `q`: `heights` row-major, `rows` ×
+    /// `cols` (each ≥ 2), on cells of `dx` × `dy` (> 0), centred on the shape frame's
+    /// origin, z up (`model::terrain::HeightField`). Only the world may carry it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_heightfield_shape(&mut self, parent: Parent, x: [f64; 3], q: [f64; 4], heights: &[f64], rows: usize, cols: usize, dx: f64, dy: f64) -> Result<ShapeId> {
+        static_only(parent, "a height field")?;
+        let field = HeightField::new(rows, cols, dx, dy, heights)?;
+        self.add_geometry(parent, x, q, Geometry::HeightField(Arc::new(field)))
+    }
+
+    /// A triangle mesh in the world at `x`, `q`: `vertices` in the shape frame, each
+    /// triangle three indices into them (`model::terrain::TriangleMesh`). Only the world
+    /// may carry it.
+    pub fn add_trimesh_shape(&mut self, parent: Parent, x: [f64; 3], q: [f64; 4], vertices: &[[f64; 3]], triangles: &[[u32; 3]]) -> Result<ShapeId> {
+        static_only(parent, "a triangle mesh")?;
+        let vertices: Vec<V3> = vertices.iter().map(|&p| V3::from(p)).collect();
+        let mesh = TriangleMesh::new(&vertices, triangles)?;
+        self.add_geometry(parent, x, q, Geometry::TriMesh(Arc::new(mesh)))
+    }
+
     /// A collision shape of an already built geometry (a hull shared between shapes).
     pub fn add_geometry(&mut self, parent: Parent, x: [f64; 3], q: [f64; 4], geometry: Geometry) -> Result<ShapeId> {
         let body = parent.body();
         if let Some(b) = body {
             self.body(b)?;
+        }
+        if matches!(geometry, Geometry::HeightField(_) | Geometry::TriMesh(_)) {
+            static_only(parent, "static world geometry")?;
         }
         geometry.validate("params").map_err(|e| as_shape_error("params", e))?;
         let placed = Shape::with_geometry(body, x, q, geometry).map_err(|e| as_shape_error("pose", e))?;
@@ -119,6 +143,15 @@ impl Builder {
 
     pub fn shape(&self, id: ShapeId) -> Result<&CollisionShape> {
         self.collision.shapes.get(id).ok_or(Error::UnknownShape(id as i32))
+    }
+}
+
+/// Height fields and triangle meshes are static world geometry: the narrow phase collides
+/// them triangle by triangle with a body's convex shape, and two of them never meet.
+fn static_only(parent: Parent, what: &str) -> Result<()> {
+    match parent.body() {
+        None => Ok(()),
+        Some(b) => Err(Error::InvalidShape("body", format!("{what} is static world geometry: add it to the world, not to body {b}"))),
     }
 }
 

@@ -27,6 +27,7 @@ pub mod mimic;
 pub mod model;
 pub mod names;
 pub mod shape;
+pub mod terrain;
 
 pub use body::Body;
 pub use frame::Frame;

@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 use super::hull::Hull;
+use super::terrain::{HeightField, TriangleMesh};
 use super::BodyId;
 use crate::error::{check_finite, check_len, Error, Result};
 use crate::math::{V3, V4};
@@ -35,14 +36,19 @@ pub enum ShapeKind {
     Cylinder = 4,
     /// A convex hull of points (`Builder::add_hull_shape`; a URDF `<mesh>`).
     Hull = 5,
+    /// A grid of heights, static world terrain (`Builder::add_heightfield_shape`).
+    HeightField = 6,
+    /// A triangle mesh, static world geometry (`Builder::add_trimesh_shape`).
+    TriMesh = 7,
 }
 
 /// Number of shape kinds (the pair table's size).
-pub const SHAPE_KINDS: usize = 6;
+pub const SHAPE_KINDS: usize = 8;
 
 impl ShapeKind {
     /// Every kind, in discriminant order.
-    pub const ALL: [ShapeKind; SHAPE_KINDS] = [ShapeKind::Plane, ShapeKind::Sphere, ShapeKind::Capsule, ShapeKind::Box, ShapeKind::Cylinder, ShapeKind::Hull];
+    pub const ALL: [ShapeKind; SHAPE_KINDS] =
+        [ShapeKind::Plane, ShapeKind::Sphere, ShapeKind::Capsule, ShapeKind::Box, ShapeKind::Cylinder, ShapeKind::Hull, ShapeKind::HeightField, ShapeKind::TriMesh];
 
     /// The kind with C shape number `v`.
     pub fn from_i32(v: i32) -> Option<ShapeKind> {
@@ -50,10 +56,10 @@ impl ShapeKind {
     }
 
     /// Number of parameters of the kind (C `params`, in [`Geometry`]'s field order; a hull
-    /// takes points instead).
+    /// takes points instead, a height field heights, a triangle mesh vertices).
     pub fn parameter_count(self) -> usize {
         match self {
-            ShapeKind::Plane | ShapeKind::Hull => 0,
+            ShapeKind::Plane | ShapeKind::Hull | ShapeKind::HeightField | ShapeKind::TriMesh => 0,
             ShapeKind::Sphere => 1,
             ShapeKind::Capsule | ShapeKind::Cylinder => 2,
             ShapeKind::Box => 3,
@@ -65,18 +71,23 @@ impl ShapeKind {
 /// checks its table against this one when it compiles (`contact::geometry::pairs`), so
 /// the two cannot disagree.
 pub const PAIRS: [[bool; SHAPE_KINDS]; SHAPE_KINDS] = [
-    // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder, hull
-    [false, true, true, true, true, true],
-    // Sphere:   sphere, capsule, box, cylinder, hull
-    [false, true, true, true, true, true],
-    // Capsule:  capsule, box, cylinder, hull
-    [false, false, true, true, true, true],
-    // Box:      box, cylinder, hull
-    [false, false, false, true, true, true],
-    // Cylinder: cylinder, hull
-    [false, false, false, false, true, true],
-    // Hull:     hull
-    [false, false, false, false, false, true],
+    // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder, hull; static world
+    //           geometry never meets static world geometry
+    [false, true, true, true, true, true, false, false],
+    // Sphere:   sphere, capsule, box, cylinder, hull, height field, triangle mesh
+    [false, true, true, true, true, true, true, true],
+    // Capsule:  capsule, box, cylinder, hull, height field, triangle mesh
+    [false, false, true, true, true, true, true, true],
+    // Box:      box, cylinder, hull, height field, triangle mesh
+    [false, false, false, true, true, true, true, true],
+    // Cylinder: cylinder, hull, height field, triangle mesh
+    [false, false, false, false, true, true, true, true],
+    // Hull:     hull, height field, triangle mesh
+    [false, false, false, false, false, true, true, true],
+    // Height field: height field, triangle mesh
+    [false, false, false, false, false, false, false, false],
+    // Triangle mesh: triangle mesh
+    [false, false, false, false, false, false, false, false],
 ];
 
 /// Whether shapes of kinds `a` and `b` (either order) have a narrow-phase function.
@@ -107,6 +118,10 @@ pub enum Geometry {
     Cylinder { radius: f64, half_length: f64 },
     /// The convex hull of points (shared: cloning a model shares it).
     Hull(Arc<Hull>),
+    /// A grid of heights (terrain), in the world only (shared).
+    HeightField(Arc<HeightField>),
+    /// A triangle mesh, in the world only (shared).
+    TriMesh(Arc<TriangleMesh>),
 }
 
 impl Geometry {
@@ -118,6 +133,8 @@ impl Geometry {
             Geometry::Box { .. } => ShapeKind::Box,
             Geometry::Cylinder { .. } => ShapeKind::Cylinder,
             Geometry::Hull(_) => ShapeKind::Hull,
+            Geometry::HeightField(_) => ShapeKind::HeightField,
+            Geometry::TriMesh(_) => ShapeKind::TriMesh,
         }
     }
 
@@ -131,6 +148,8 @@ impl Geometry {
             Geometry::Box { half_extents } => half_extents.norm(),
             Geometry::Cylinder { radius, half_length } => radius.hypot(half_length),
             Geometry::Hull(ref h) => h.bounding_radius(),
+            Geometry::HeightField(ref h) => h.bounding_radius(),
+            Geometry::TriMesh(ref m) => m.bounding_radius(),
         }
     }
 
@@ -145,6 +164,8 @@ impl Geometry {
             ShapeKind::Box => Geometry::Box { half_extents: V3::new(params[0], params[1], params[2]) },
             ShapeKind::Cylinder => Geometry::Cylinder { radius: params[0], half_length: params[1] },
             ShapeKind::Hull => return Err(Error::InvalidArgument("kind", "a hull is made from points (add_hull_shape), not parameters".into())),
+            ShapeKind::HeightField => return Err(Error::InvalidArgument("kind", "a height field is made from heights (add_heightfield_shape), not parameters".into())),
+            ShapeKind::TriMesh => return Err(Error::InvalidArgument("kind", "a triangle mesh is made from vertices and triangles (add_trimesh_shape), not parameters".into())),
         };
         g.validate("params")?;
         g.check_size("params")?;
@@ -187,8 +208,8 @@ impl Geometry {
                     return bad("cylinder half_length", half_length, "≥ 0");
                 }
             }
-            // checked when it was built (Hull::new)
-            Geometry::Hull(_) => {}
+            // checked when they were built (Hull::new, HeightField::new, TriangleMesh::new)
+            Geometry::Hull(_) | Geometry::HeightField(_) | Geometry::TriMesh(_) => {}
         }
         Ok(())
     }
@@ -208,6 +229,9 @@ impl Geometry {
                 hull_radius = [h.bounding_radius()];
                 &hull_radius
             }
+            // sizes checked when built; the distance of a point from the frame's origin
+            // is the pose's bound's business
+            Geometry::HeightField(_) | Geometry::TriMesh(_) => &[],
         };
         if let Some(&v) = sizes.iter().find(|v| v.abs() > MAX_SHAPE_SIZE) {
             return Err(beyond_the_bound(side, &format!("{:?} size", self.kind()).to_lowercase(), v));
@@ -322,6 +346,7 @@ mod tests {
         }
         assert_eq!((ShapeKind::Plane as i32, ShapeKind::Sphere as i32, ShapeKind::Capsule as i32), (0, 1, 2));
         assert_eq!((ShapeKind::Box as i32, ShapeKind::Cylinder as i32, ShapeKind::Hull as i32), (3, 4, 5));
+        assert_eq!((ShapeKind::HeightField as i32, ShapeKind::TriMesh as i32), (6, 7));
         assert_eq!(ShapeKind::from_i32(SHAPE_KINDS as i32), None);
         assert_eq!(ShapeKind::from_i32(-1), None);
     }

@@ -253,6 +253,24 @@ fn write_shape(w: &mut impl Write, s: &DrawnShape) -> std::io::Result<()> {
             let flat: Vec<f64> = h.points.iter().flat_map(|p| [p.x, p.y, p.z]).collect();
             json::numbers(w, &flat)?;
         }
+        Geometry::HeightField(h) => {
+            // heights row-major (rows along y), the grid centred on the shape frame
+            write!(w, ",\"type\":\"heightfield\",\"rows\":{},\"cols\":{},\"dx\":", h.rows, h.cols)?;
+            json::number(w, h.dx)?;
+            w.write_all(b",\"dy\":")?;
+            json::number(w, h.dy)?;
+            w.write_all(b",\"heights\":")?;
+            json::numbers(w, &h.heights)?;
+        }
+        Geometry::TriMesh(m) => {
+            // vertices as x, y, z triples in the shape frame, triangles as index triples
+            w.write_all(b",\"type\":\"trimesh\",\"points\":")?;
+            let flat: Vec<f64> = m.vertices.iter().flat_map(|p| [p.x, p.y, p.z]).collect();
+            json::numbers(w, &flat)?;
+            w.write_all(b",\"triangles\":")?;
+            let indices: Vec<f64> = m.triangles.iter().flat_map(|t| t.map(f64::from)).collect();
+            json::numbers(w, &indices)?;
+        }
     }
     w.write_all(b"}")
 }

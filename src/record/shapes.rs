@@ -94,7 +94,7 @@ pub fn drawn_shapes(model: &Model) -> Vec<DrawnShape> {
 fn has_volume(g: &Geometry) -> bool {
     match *g {
         Geometry::Sphere { radius } | Geometry::Capsule { radius, .. } => radius > 0.0,
-        Geometry::HalfSpace | Geometry::Box { .. } | Geometry::Cylinder { .. } | Geometry::Hull(_) => true,
+        Geometry::HalfSpace | Geometry::Box { .. } | Geometry::Cylinder { .. } | Geometry::Hull(_) | Geometry::HeightField(_) | Geometry::TriMesh(_) => true,
     }
 }
 

@@ -2,7 +2,9 @@
 //! points per pair, body–body contacts through the broad phase; convex hulls and the pairs
 //! parry serves (issue 25, `hulls.rs`); a hull tipping onto a face lands without sinking
 //! (`hull_tipping.rs`); every shape sliding to the analytic stop (`sliding.rs`); boxes,
-//! hulls and cylinders tipping on an edge as the analytic pendulum (`tipping.rs`).
+//! hulls and cylinders tipping on an edge as the analytic pendulum (`tipping.rs`); height
+//! fields and triangle meshes, static world geometry (`terrain.rs`, `trimesh.rs`, from C
+//! `terrain_capi.rs`), the A1 dropped on rough terrain (`rough_terrain.rs`).
 
 #[path = "../common/require.rs"]
 mod require;
@@ -19,6 +21,10 @@ mod rolling;
 mod size_bound;
 mod srdf;
 mod talos;
+mod terrain;
+mod rough_terrain;
+mod terrain_capi;
+mod trimesh;
 mod robots;
 mod stacks;
 mod state;

@@ -59,6 +59,24 @@ function shapeMesh(s, dot, planeSize, modelSize) {
       g = new ConvexGeometry(points);
       break;
     }
+    case 'heightfield': {
+      // heights row-major, the grid centred on the shape frame; each cell split along the
+      // diagonal from (c, r + 1) to (c + 1, r), as the narrow phase splits it
+      const points = [];
+      for (let r = 0; r < s.rows; r++) {
+        for (let c = 0; c < s.cols; c++) points.push((c - (s.cols - 1) / 2) * s.dx, (r - (s.rows - 1) / 2) * s.dy, s.heights[r * s.cols + c]);
+      }
+      const index = [];
+      for (let r = 0; r + 1 < s.rows; r++) {
+        for (let c = 0; c + 1 < s.cols; c++) {
+          const p = (rr, cc) => rr * s.cols + cc;
+          index.push(p(r, c), p(r, c + 1), p(r + 1, c), p(r + 1, c), p(r, c + 1), p(r + 1, c + 1));
+        }
+      }
+      g = triangles(points, index);
+      break;
+    }
+    case 'trimesh': g = triangles(s.points, s.triangles); break;
     case 'plane': {
       // grid lines a round 1, 2 or 5 × 10^k metres apart, about a model size
       const step = [1, 2, 5].map((m) => m * 10 ** Math.floor(Math.log10(modelSize))).filter((v) => v <= modelSize).pop();
@@ -78,6 +96,15 @@ function shapeMesh(s, dot, planeSize, modelSize) {
   const m = new THREE.Mesh(g, material(s.role));
   m.castShadow = true;
   return m;
+}
+
+// A mesh of triangles: flat x, y, z triples and index triples.
+function triangles(points, index) {
+  const g = new THREE.BufferGeometry();
+  g.setAttribute('position', new THREE.Float32BufferAttribute(points, 3));
+  g.setIndex(index);
+  g.computeVertexNormals();
+  return g;
 }
 
 function place(obj, pos, quat) {

@@ -60,6 +60,11 @@
         params::Ptr{Cdouble}, n::Csize_t, out_shape::Ptr{Int32})::Int32
 @cfunc maxdyn_builder_add_hull_shape(builder::Ptr{Cvoid}, body::Int32, pose::Ptr{Cdouble},
         points::Ptr{Cdouble}, n_points::Csize_t, out_shape::Ptr{Int32})::Int32
+@cfunc maxdyn_builder_add_heightfield_shape(builder::Ptr{Cvoid}, body::Int32, pose::Ptr{Cdouble},
+        heights::Ptr{Cdouble}, rows::Csize_t, cols::Csize_t, dx::Cdouble, dy::Cdouble, out_shape::Ptr{Int32})::Int32
+@cfunc maxdyn_builder_add_trimesh_shape(builder::Ptr{Cvoid}, body::Int32, pose::Ptr{Cdouble},
+        vertices::Ptr{Cdouble}, n_vertices::Csize_t, triangles::Ptr{Int32}, n_triangles::Csize_t,
+        out_shape::Ptr{Int32})::Int32
 @cfunc maxdyn_builder_set_shape_friction(builder::Ptr{Cvoid}, shape::Int32, mu::Cdouble)::Int32
 @cfunc maxdyn_builder_set_collision_filter(builder::Ptr{Cvoid}, shape::Int32, group::UInt32,
         mask::UInt32)::Int32

@@ -2,7 +2,7 @@
 # the model, and URDF loading with options (collision shapes, the ground, self-collision).
 # docs/COLLISION.md has the shapes, their parameters and the filter rule.
 
-export add_shape!, add_hull_shape!, set_shape_friction!, set_collision_filter!, exclude_shape_pair!,
+export add_shape!, add_hull_shape!, add_heightfield_shape!, add_trimesh_shape!, set_shape_friction!, set_collision_filter!, exclude_shape_pair!,
     set_collision_cone!, set_jointed_bodies_collide!, shape_count, shape, shape_friction,
     collision_filter, builder_from_urdf_with, builder_from_urdf_string_with, builder_from_urdf_string,
     ShapeContact, UrdfOptions, shape_contact_count, shape_contacts, set_contact_capacity!, contact_capacity,
@@ -17,6 +17,10 @@ const SHAPE_BOX = Int32(3)
 const SHAPE_CYLINDER = Int32(4)
 # the convex hull of points (`add_hull_shape!`; a URDF `<mesh>`)
 const SHAPE_HULL = Int32(5)
+# static world geometry: a grid of heights (`add_heightfield_shape!`), a triangle mesh
+# (`add_trimesh_shape!`)
+const SHAPE_HEIGHTFIELD = Int32(6)
+const SHAPE_TRIMESH = Int32(7)
 
 # --- builder
 
@@ -43,6 +47,33 @@ function add_hull_shape!(b::Builder, body::Integer, points::AbstractArray{<:Real
     out = Ref{Int32}(-1)
     check(maxdyn_builder_add_hull_shape(b, Int32(body), doubles(pose, 7, "pose"), xyz,
         Csize_t(length(xyz) ÷ 3), out))
+    return out[]
+end
+
+"""A height field (terrain) in the world at `pose`: `heights` a rows × cols matrix (at
+least 2 × 2; row r at y = (r − 1 − (rows − 1)/2)·dy, column c at x = (c − 1 − (cols − 1)/2)·dx
+in the shape frame, z up), cells `dx` × `dy` (> 0); type `SHAPE_HEIGHTFIELD`. Returns its id."""
+function add_heightfield_shape!(b::Builder, heights::AbstractMatrix{<:Real}, dx::Real, dy::Real, pose=(0, 0, 0, 1, 0, 0, 0))
+    rows, cols = size(heights)
+    # row-major, as the C call takes them
+    h = Float64[Float64(heights[r, c]) for c in 1:cols, r in 1:rows][:]
+    out = Ref{Int32}(-1)
+    check(maxdyn_builder_add_heightfield_shape(b, WORLD, doubles(pose, 7, "pose"), h, Csize_t(rows),
+        Csize_t(cols), Float64(dx), Float64(dy), out))
+    return out[]
+end
+
+"""A triangle mesh in the world at `pose`: `vertices` an n×3 matrix (shape frame),
+`triangles` an m×3 matrix of 0-based vertex indices (each triangle with an area); type
+`SHAPE_TRIMESH`. Returns its id."""
+function add_trimesh_shape!(b::Builder, vertices::AbstractMatrix{<:Real}, triangles::AbstractMatrix{<:Integer}, pose=(0, 0, 0, 1, 0, 0, 0))
+    size(vertices, 2) == 3 || throw(ArgumentError("vertices: an n×3 matrix"))
+    size(triangles, 2) == 3 || throw(ArgumentError("triangles: an m×3 matrix"))
+    v = Float64[Float64(vertices[i, k]) for k in 1:3, i in 1:size(vertices, 1)][:]
+    t = Int32[Int32(triangles[i, k]) for k in 1:3, i in 1:size(triangles, 1)][:]
+    out = Ref{Int32}(-1)
+    check(maxdyn_builder_add_trimesh_shape(b, WORLD, doubles(pose, 7, "pose"), v, Csize_t(size(vertices, 1)),
+        t, Csize_t(size(triangles, 1)), out))
     return out[]
 end
 

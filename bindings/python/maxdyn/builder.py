@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._lib import HAS_URDF, _handle, _i32, _size, lib
+from .constants import WORLD
 from ._util import Handle, array, as_id, c_doubles, count, doubles, name_arg, out, real
 from .errors import MaxdynError, check
 
@@ -333,6 +334,37 @@ class Builder(Handle):
         result = _i32()
         check(lib.maxdyn_builder_add_hull_shape(self.ptr, as_id(body, "body"), doubles(pose, 7, "pose"), values, n // 3,
                                                 ctypes.byref(result)))
+        return result.value
+
+    def add_heightfield_shape(self, heights: ArrayLike, dx: float, dy: float, pose: ArrayLike = IDENTITY_POSE) -> int:
+        """A height field (terrain) in the world at `pose`: `heights` rows x cols (at least
+        2 x 2; row r at y = (r - (rows - 1)/2) dy, column c at x = (c - (cols - 1)/2) dx in
+        the shape frame, z up), cells `dx` x `dy` (> 0). Returns the shape's id."""
+        grid = np.asarray(heights, dtype=np.float64) if not isinstance(heights, (str, bytes)) else None
+        if grid is None or grid.ndim != 2:
+            raise ValueError(f"heights must be a 2-D array (rows x cols), got {np.ndim(heights)} dimensions")
+        values, n = c_doubles(grid, "heights")
+        result = _i32()
+        check(lib.maxdyn_builder_add_heightfield_shape(self.ptr, WORLD, doubles(pose, 7, "pose"), values, grid.shape[0],
+                                                       grid.shape[1], real(dx, "dx"), real(dy, "dy"), ctypes.byref(result)))
+        return result.value
+
+    def add_trimesh_shape(self, vertices: ArrayLike, triangles: ArrayLike, pose: ArrayLike = IDENTITY_POSE) -> int:
+        """A triangle mesh in the world at `pose`: `vertices` n x 3 (shape frame),
+        `triangles` m x 3 vertex indices (each with an area). Returns the shape's id."""
+        flat = array(vertices, "vertices")
+        if flat.size % 3 != 0:
+            raise ValueError(f"vertices needs x, y, z triples, got {flat.size} numbers")
+        indices = np.asarray(triangles).reshape(-1)
+        if indices.size % 3 != 0 or (indices.size and not np.issubdtype(indices.dtype, np.integer)):
+            raise ValueError("triangles needs triples of integer vertex indices")
+        if indices.size and (indices.min() < -2**31 or indices.max() >= 2**31):
+            raise ValueError("triangles' indices must fit in int32")
+        values, n = c_doubles(flat, "vertices")
+        tri = (ctypes.c_int32 * max(indices.size, 1))(*indices.tolist())
+        result = _i32()
+        check(lib.maxdyn_builder_add_trimesh_shape(self.ptr, WORLD, doubles(pose, 7, "pose"), values, n // 3, tri,
+                                                   indices.size // 3, ctypes.byref(result)))
         return result.value
 
     def set_shape_friction(self, shape: int, mu: float) -> None:

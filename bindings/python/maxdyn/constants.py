@@ -15,8 +15,10 @@ CONE_LINEAR, CONE_NONLINEAR = 0, 1
  FREE_REVOLUTE, SPHERICAL, CYLINDRICAL_FREE, PLANAR_FREE, FLOATING, UNIVERSAL) = range(13)
 # collision shape types (maxdyn.h MAXDYN_SHAPE_*): params plane (), sphere (radius,),
 # capsule and cylinder (radius, half_length along z), box (three half extents); a hull
-# takes points (Builder.add_hull_shape)
-SHAPE_PLANE, SHAPE_SPHERE, SHAPE_CAPSULE, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_HULL = range(6)
+# takes points (Builder.add_hull_shape); a height field heights (Builder.add_heightfield_shape)
+# and a triangle mesh vertices and triangles (Builder.add_trimesh_shape), both in the world only
+(SHAPE_PLANE, SHAPE_SPHERE, SHAPE_CAPSULE, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_HULL, SHAPE_HEIGHTFIELD,
+ SHAPE_TRIMESH) = range(8)
 SHAPE_MAX_SIZE = 1e12
 """The largest shape size and distance from its body's origin, m (maxdyn.h MAXDYN_SHAPE_MAX_SIZE)."""
 # axes and coordinates of the queries (Sim.frame_jacobian and friends)

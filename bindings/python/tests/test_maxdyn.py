@@ -548,6 +548,14 @@ def test_collision_shapes_and_urdf_collision():
         expect_status(15, ["`points`", "coplanar"], lambda: b.add_hull_shape(body, [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]))
         expect_status(15, ["`points`", "at least 4 points, got 3"], lambda: b.add_hull_shape(body, cube[:3]))
         assert b.shape_count == 4, "refused hulls add nothing"
+        # static world geometry: a height field and a triangle mesh (issue 25)
+        assert b.add_heightfield_shape([[0.0, 0.1, 0.2], [0.0, 0.1, 0.2]], 0.5, 0.5) == 4 and maxdyn.SHAPE_HEIGHTFIELD == 6
+        assert b.add_trimesh_shape([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]]) == 5 and maxdyn.SHAPE_TRIMESH == 7
+        expect_status(15, ["`rows`", "at least 2 rows, got 1"], lambda: b.add_heightfield_shape([[0.0, 0.1]], 0.5, 0.5))
+        expect_status(5, ["`heights`"], lambda: b.add_heightfield_shape([[0.0, float("nan")], [0.0, 0.0]], 0.5, 0.5))
+        expect_status(15, ["`dx`", "must be > 0"], lambda: b.add_heightfield_shape([[0.0, 0.0], [0.0, 0.0]], 0.0, 0.5))
+        expect_status(15, ["triangle 0 names vertex 3"], lambda: b.add_trimesh_shape([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 3]]))
+        assert b.shape_count == 6, "refused terrain adds nothing"
     a1 = os.path.join(ROOT, "tests", "fixtures", "a1_unitree_ros.urdf")
     plain, _ = maxdyn.Builder.from_urdf_with(a1, floating=True)
     robot, warnings = maxdyn.Builder.from_urdf_with(a1, floating=True, collision=True, ground_plane=True)

@@ -22,6 +22,7 @@
 //! | box–box | the incident face clipped to the reference face (≤ 8, reduced to 4) and the nearest corner when lower; with an edge axis, the two edges' closest points first (≤ 6) |
 //! | plane–hull | the hull's face turned most against the plane (its vertices, the 4 spanning the most area), an edge's ends or a vertex, and the deepest when lower by more than 1 nm (`plane_hull.rs`) |
 //! | hull against sphere, capsule, box, cylinder, hull; box–cylinder, cylinder–cylinder | GJK/EPA (parry) for the closest points, the normal of largest separation, the support features clipped to each other and a tilted flat face's whole (≤ 4 by area), the deepest and the closest points when lower by more than 1 nm (`convex.rs`) |
+//! | sphere, capsule, box, cylinder, hull against a height field or a triangle mesh | each triangle near the shape's box as the convex pair above; the points merged, duplicates dropped, ≤ 8 spanning the widest and the deepest (`terrain.rs`) |
 //!
 //! Each point is the distance of a part of one shape (a corner, an end cap, a point over a
 //! face) to the other, along the line between their closest points, so no gap of shapes
@@ -30,7 +31,8 @@
 //! check the lowest
 //! against the shapes' own signed distance and support functions (`testing.rs`, `sweep.rs`;
 //! GJK on a cylinder's curved side stops within about 3e-8 of it). Every pair of kinds has
-//! a function but two half-spaces.
+//! a function but two pieces of static world geometry (half-space, height field, triangle
+//! mesh).
 //!
 //! Adding a shape pair: a file here with its function, its entry in `TABLE`, and `true` at
 //! the same place in the model's `PAIRS` (the check below fails the build if the two
@@ -57,6 +59,7 @@ mod sphere_box;
 mod sphere_capsule;
 mod sphere_cylinder;
 mod sphere_sphere;
+mod terrain;
 #[cfg(test)]
 mod sweep;
 #[cfg(test)]
@@ -76,18 +79,23 @@ pub type NarrowPhase = fn(&Shape, &Shape, &[V3], &[V4], f64, &mut [ContactPoint]
 
 /// Pair functions by [first kind][second kind], first ≤ second; None: never in contact.
 pub const TABLE: [[Option<NarrowPhase>; SHAPE_KINDS]; SHAPE_KINDS] = [
-    // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder, hull
-    [None, Some(plane_sphere::collide), Some(plane_capsule::collide), Some(plane_box::collide), Some(plane_cylinder::collide), Some(plane_hull::collide)],
-    // Sphere:   sphere, capsule, box, cylinder, hull
-    [None, Some(sphere_sphere::collide), Some(sphere_capsule::collide), Some(sphere_box::collide), Some(sphere_cylinder::collide), Some(convex::collide)],
-    // Capsule:  capsule, box, cylinder, hull
-    [None, None, Some(capsule_capsule::collide), Some(capsule_box::collide), Some(capsule_cylinder::collide), Some(convex::collide)],
-    // Box:      box, cylinder, hull
-    [None, None, None, Some(box_box::collide), Some(convex::collide), Some(convex::collide)],
-    // Cylinder: cylinder, hull
-    [None, None, None, None, Some(convex::collide), Some(convex::collide)],
-    // Hull:     hull
-    [None, None, None, None, None, Some(convex::collide)],
+    // Plane:    plane (two half-spaces), sphere, capsule, box, cylinder, hull; height
+    //           field and triangle mesh (static world geometry never meets its own kind)
+    [None, Some(plane_sphere::collide), Some(plane_capsule::collide), Some(plane_box::collide), Some(plane_cylinder::collide), Some(plane_hull::collide), None, None],
+    // Sphere:   sphere, capsule, box, cylinder, hull, height field, triangle mesh
+    [None, Some(sphere_sphere::collide), Some(sphere_capsule::collide), Some(sphere_box::collide), Some(sphere_cylinder::collide), Some(convex::collide), Some(terrain::collide), Some(terrain::collide)],
+    // Capsule:  capsule, box, cylinder, hull, height field, triangle mesh
+    [None, None, Some(capsule_capsule::collide), Some(capsule_box::collide), Some(capsule_cylinder::collide), Some(convex::collide), Some(terrain::collide), Some(terrain::collide)],
+    // Box:      box, cylinder, hull, height field, triangle mesh
+    [None, None, None, Some(box_box::collide), Some(convex::collide), Some(convex::collide), Some(terrain::collide), Some(terrain::collide)],
+    // Cylinder: cylinder, hull, height field, triangle mesh
+    [None, None, None, None, Some(convex::collide), Some(convex::collide), Some(terrain::collide), Some(terrain::collide)],
+    // Hull:     hull, height field, triangle mesh
+    [None, None, None, None, None, Some(convex::collide), Some(terrain::collide), Some(terrain::collide)],
+    // Height field: height field, triangle mesh
+    [None, None, None, None, None, None, None, None],
+    // Triangle mesh: triangle mesh
+    [None, None, None, None, None, None, None, None],
 ];
 
 // The model's list of pairs with a narrow phase is this table's: checked when the crate

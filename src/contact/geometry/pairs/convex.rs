@@ -25,23 +25,38 @@ use crate::math::{V3, V4};
 /// a face at rest, whose points should not change with each rocking nanoradian.
 pub const SETTLED: f64 = 1e-9;
 
+/// Most candidates [`candidates`] gives: 4 spanning the most area, the deepest, the
+/// closest points.
+pub const MOST_CANDIDATES: usize = 6;
+
 /// Contact points of two convex shapes (neither a half-space), lowest first.
 pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (s1, s2) = (Solid::at(first, x, q), Solid::at(second, x, q));
     let (Some(c1), Some(c2)) = (Core::of(&s1), Core::of(&s2)) else { unreachable!("pair table: convex pairs have no half-space") };
     let mut points = Points::new(out, max_gap);
+    let mut found = [Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() }; MOST_CANDIDATES];
+    let len = candidates(&c1, &c2, &mut found);
+    points.push_lowest_first(&mut found[..len]);
+    points.count()
+}
+
+/// The contact points of two convex cores into `out` (unsorted, every gap): what
+/// [`collide`] writes, and what a height field or triangle mesh gathers per triangle.
+pub fn candidates<'s>(c1: &Core<'s>, c2: &Core<'s>, out: &mut [Candidate<'s>; MOST_CANDIDATES]) -> usize {
+    let (s1, s2) = (c1.solid, c2.solid);
     let radii = c1.radius + c2.radius;
     let finite = |s: &Solid| s.x.iter().chain(s.r.iter()).all(|v| v.is_finite());
-    let closest = if finite(&s1) && finite(&s2) { closest(&c1, &c2) } else { None };
+    let closest = if finite(s1) && finite(s2) { closest(c1, c2) } else { None };
     let Some(cl) = closest else {
         // NaN configuration (or GJK and EPA both failed): one point with a NaN gap, which
         // the step reports
-        points.push(Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() });
-        return points.count();
+        out[0] = Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() };
+        return 1;
     };
     // the normal: the direction of largest separation (separating axis theorem) among
-    // GJK's, the shapes' axes, a hull's faces at the witnesses and its support, the directions their lines give (across two lines, across
-    // one line to the other's centre) and the normal of the features across the best (a
+    // GJK's, the shapes' axes, a hull's faces at the witnesses and its support, the
+    // directions their lines give (across two lines, across one line to the other's
+    // centre) and the normal of the features across the best (a
     // face's, two edges'). GJK stops within 1e-8 rad of it on a curved side, and touching
     // shapes leave EPA a degenerate start whose normal can be any face of the difference's.
     // Near-ties go to these exact directions.
@@ -57,7 +72,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         if s > best.0 - tie { (s.max(best.0), d) } else { best }
     };
     let mut best = (separation(&cl.normal), cl.normal);
-    for core in [&c1, &c2] {
+    for core in [c1, c2] {
         let (axes, count) = core.axes();
         for a in &axes[..count] {
             best = better(better(best, *a), -a);
@@ -82,7 +97,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     if let Some(f) = c2.support_face_normal(&d) {
         best = better(best, f);
     }
-    let centres = s1.x - s2.x;
+    let centres = c1.centre() - c2.centre();
     let lines = [c1.line(), c2.line()];
     for u in lines.iter().flatten() {
         best = better(best, centres - u * u.dot(&centres));
@@ -129,11 +144,11 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         gaps[k] = gap_of(&p.a, &p.b);
     }
     let (kept, count) = reduce_to_four(&on_a[..total], &n);
-    let mut candidates = [Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n }; 6];
+    let candidates = out;
     let mut len = 0;
     for &k in &kept[..count] {
         let p = &pairs[k];
-        candidates[len] = Candidate { gap: gaps[k], one: side(&c1, &s1, &p.a, &-n), two: side(&c2, &s2, &p.b, &n), n };
+        candidates[len] = Candidate { gap: gaps[k], one: side(c1, s1, &p.a, &-n), two: side(c2, s2, &p.b, &n), n };
         len += 1;
     }
     // the manifold's deepest point when the 4 leave it out and it is lower by more than
@@ -142,7 +157,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     if let Some(k) = (0..total).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])) {
         if gaps[k] < lowest - SETTLED {
             let p = &pairs[k];
-            candidates[len] = Candidate { gap: gaps[k], one: side(&c1, &s1, &p.a, &-n), two: side(&c2, &s2, &p.b, &n), n };
+            candidates[len] = Candidate { gap: gaps[k], one: side(c1, s1, &p.a, &-n), two: side(c2, s2, &p.b, &n), n };
             len += 1;
         }
     }
@@ -154,11 +169,10 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let (a, b) = (cl.on_a, cl.on_b);
     let (gap, normal) = if len == 0 { (cl.distance - radii, cl.normal) } else { (gap_of(&a, &b), n) };
     if gap < lowest - scale {
-        candidates[len] = Candidate { gap, one: side(&c1, &s1, &a, &-normal), two: side(&c2, &s2, &b, &normal), n: normal };
+        candidates[len] = Candidate { gap, one: side(c1, s1, &a, &-normal), two: side(c2, s2, &b, &normal), n: normal };
         len += 1;
     }
-    points.push_lowest_first(&mut candidates[..len]);
-    points.count()
+    len
 }
 
 /// The side of `core`'s world point `w` facing the unit direction `d`: a cylinder's curved

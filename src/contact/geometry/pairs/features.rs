@@ -73,13 +73,16 @@ enum CoreShape<'s> {
     Cuboid(V3),
     Cylinder { radius: f64, half_length: f64 },
     Hull(&'s Hull),
+    /// One triangle of a height field or triangle mesh (shape frame), its unit normal.
+    Triangle([V3; 3], V3),
 }
 
 impl<'s> Core<'s> {
-    /// The core of a solid (None: a half-space, which has none).
+    /// The core of a solid (None: a half-space, which has none, and the static geometry
+    /// made of triangles, whose cores are its triangles: [`Core::triangle`]).
     pub fn of(solid: &'s Solid) -> Option<Core<'s>> {
         let (shape, radius) = match solid.geometry {
-            Geometry::HalfSpace => return None,
+            Geometry::HalfSpace | Geometry::HeightField(_) | Geometry::TriMesh(_) => return None,
             Geometry::Sphere { radius } => (CoreShape::Point, radius),
             Geometry::Capsule { radius, half_length } => (CoreShape::Segment(half_length), radius),
             Geometry::Box { half_extents } => (CoreShape::Cuboid(half_extents), 0.0),
@@ -87,6 +90,20 @@ impl<'s> Core<'s> {
             Geometry::Hull(ref h) => (CoreShape::Hull(h), 0.0),
         };
         Some(Core { solid, radius, shape })
+    }
+
+    /// Triangle `t` (points in `solid`'s shape frame, with area) as a core of radius 0.
+    pub fn triangle(solid: &'s Solid, t: [V3; 3]) -> Core<'s> {
+        let normal = (t[1] - t[0]).cross(&(t[2] - t[0])).normalize();
+        Core { solid, radius: 0.0, shape: CoreShape::Triangle(t, normal) }
+    }
+
+    /// The core's centre in the world: its frame's origin, a triangle's centroid.
+    pub fn centre(&self) -> V3 {
+        match self.shape {
+            CoreShape::Triangle(t, _) => self.solid.world(&((t[0] + t[1] + t[2]) / 3.0)),
+            _ => self.solid.x,
+        }
     }
 
     /// Support point in the shape frame along `d` (shape frame).
@@ -102,6 +119,7 @@ impl<'s> Core<'s> {
                 V3::new(radius * cx, radius * cy, half_length * sign(d.z))
             }
             CoreShape::Hull(h) => h.points[h.support_index(d)],
+            CoreShape::Triangle(t, _) => t[triangle_support(&t, d)],
         }
     }
 
@@ -112,6 +130,7 @@ impl<'s> Core<'s> {
         match self.shape {
             CoreShape::Cuboid(_) => ([s.axis(0), s.axis(1), s.axis(2)], 3),
             CoreShape::Cylinder { .. } => ([s.axis(2), V3::zeros(), V3::zeros()], 1),
+            CoreShape::Triangle(_, n) => ([s.r * n, V3::zeros(), V3::zeros()], 1),
             _ => ([V3::zeros(); 3], 0),
         }
     }
@@ -210,6 +229,7 @@ impl<'s> Core<'s> {
                     None => f.push(s.world(&h.points[v])),
                 }
             }
+            CoreShape::Triangle(t, _) => t.iter().for_each(|p| f.push(s.world(p))),
         }
         f
     }
@@ -327,12 +347,36 @@ impl<'s> Core<'s> {
                     f.push(s.world(&edge.1));
                 }
             }
+            CoreShape::Triangle(t, n) => {
+                // the whole triangle within FEATURE_ANGLE of either side's normal, else
+                // the support vertex and the edge from it most perpendicular to d
+                if n.dot(&l).abs() >= cos {
+                    t.iter().for_each(|p| f.push(s.world(p)));
+                    return f;
+                }
+                let v = triangle_support(&t, &l);
+                f.push(s.world(&t[v]));
+                let slope = |w: usize| {
+                    let e = t[w] - t[v];
+                    e.dot(&l).abs() / e.norm()
+                };
+                let (a, b) = ((v + 1) % 3, (v + 2) % 3);
+                let w = if slope(a) <= slope(b) { a } else { b };
+                if slope(w) <= sin {
+                    f.push(s.world(&t[w]));
+                }
+            }
         }
         f
     }
 }
 
 type Vec3Flags = [bool; 3];
+
+/// Index of the triangle's vertex farthest along `d` (the first of ties).
+fn triangle_support(t: &[V3; 3], d: &V3) -> usize {
+    (1..3).fold(0, |best, k| if t[k].dot(d) > t[best].dot(d) { k } else { best })
+}
 
 impl Support for Core<'_> {
     fn support(&self, d: &V3) -> V3 {

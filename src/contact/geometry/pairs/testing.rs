@@ -43,6 +43,7 @@ pub fn signed_distance(s: &Solid, w: &V3) -> f64 {
         // the farthest face plane: 0 on the surface, the depth inside, a lower bound of
         // the distance outside
         Geometry::Hull(ref h) => h.faces.iter().map(|f| f.normal.dot(&p) - f.offset).fold(f64::NEG_INFINITY, f64::max),
+        Geometry::HeightField(_) | Geometry::TriMesh(_) => unreachable!("the sweep leaves the terrain pairs out"),
     }
 }
 
@@ -59,6 +60,7 @@ pub fn support(s: &Solid, d: &V3) -> f64 {
         Geometry::Box { half_extents: e } => c + (0..3).map(|i| e[i] * s.axis(i).dot(d).abs()).sum::<f64>(),
         Geometry::Cylinder { radius, half_length } => c + half_length * u.dot(d).abs() + radius * (d - u * u.dot(d)).norm(),
         Geometry::Hull(ref h) => h.points.iter().map(|p| s.world(p).dot(d)).fold(f64::NEG_INFINITY, f64::max),
+        Geometry::HeightField(_) | Geometry::TriMesh(_) => unreachable!("the sweep leaves the terrain pairs out"),
     }
 }
 

@@ -1,0 +1,343 @@
+//! A body's convex shape (sphere, capsule, box, cylinder, hull) against static geometry
+//! made of triangles: a height field or a triangle mesh.
+//!
+//! The body shape's box, in the terrain's frame and grown by the margin, picks the
+//! triangles that may be near (parry: the height field's cells under it, the mesh's
+//! bounding volume hierarchy). Each triangle is a convex core of its own and meets the body
+//! shape through the general convex pair (`convex::candidates`: GJK/EPA, the features
+//! clipped), so every point is the distance of a part of the body to one triangle along
+//! their normal, never below the body's distance to the whole surface; the lowest is that
+//! distance.
+//!
+//! Internal edges: a triangle alone has edges a body could catch on that the surface does
+//! not have (a box sliding over flat ground meets the next triangle's edge side-on, a
+//! sphere beside a triangle of the same plane is pushed along a tilted normal). So a
+//! point keeps its normal only where the surface allows it, as parry's pseudo-normals and
+//! Bullet's internal-edge utility do: inside the triangle the face's normal; on an edge or
+//! a corner a normal whose plane through the point has the surface around it below (the
+//! triangle's corners and the vertices beyond its edges: a ridge or a peak, not a flat or
+//! concave edge). When a point is dropped, the triangle adds its face contact: the body's
+//! support feature along the face normal clipped to the triangle, the points straight
+//! over its inside (none when the body is beside it: the neighbour has them).
+//!
+//! The points of all triangles are merged: a point two neighbouring triangles both report
+//! (a sphere on their shared edge, a face's corner over it) is kept once; the points are
+//! grouped by normal (a face of the body on one plane of the terrain), and each group
+//! keeps the 4 spanning the most area, as a convex pair does (a box on flat ground over
+//! 30 triangles: its 4 corners, as on a plane; 8 level points chosen by spread alone let
+//! it fall g dt² in one step), and its deepest when lower than those by
+//! more than `convex::SETTLED`; at most [`MAX_POINTS_PER_PAIR`], groups by lowest gap.
+
+use super::convex::{candidates, MOST_CANDIDATES, SETTLED};
+use super::features::{Core, FEATURE_ANGLE};
+use super::manifold::{clip, reduce_to_four};
+use super::MAX_POINTS_PER_PAIR;
+use crate::model::hull::FACE_POINTS;
+use crate::contact::broad_phase::Aabb;
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
+use crate::contact::geometry::{ContactPoint, Geometry, Shape};
+use crate::math::{V3, V4};
+
+/// Most points kept from all the triangles before the merge (the lowest).
+const POOL: usize = 96;
+
+/// Two points are one when their terrain points are this close (m, relative to 1 + the
+/// body shape's size) and their normals this parallel: neighbouring triangles compute a
+/// shared edge's points to rounding.
+const SAME_POINT: f64 = 1e-10;
+
+/// A point is level with its group's kept points when its gap is within this of theirs
+/// (m): a face at rest on a plane, held by its 4.
+const LEVEL: f64 = 1e-6;
+
+/// A point inside a triangle holds along its face's normal only: to this, on 1 − n·face.
+const LEAN: f64 = 1e-12;
+
+/// The surface around a point is below the plane across its normal when no vertex there
+/// is above it by more than this, relative to the triangle's size (rounding).
+const RIDGE: f64 = 1e-9;
+
+/// Contact points of a body's convex shape (`first`) with a height field or triangle mesh
+/// (`second`, in the world), lowest first.
+pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
+    let (s1, s2) = (Solid::at(first, x, q), Solid::at(second, x, q));
+    let Some(c1) = Core::of(&s1) else { unreachable!("pair table: a convex body shape against the terrain") };
+    let mut points = Points::new(out, max_gap);
+    if !s1.x.iter().chain(s1.r.iter()).all(|v| v.is_finite()) {
+        // a NaN configuration: one point with a NaN gap, which the step reports
+        points.push(Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() });
+        return points.count();
+    }
+    // the body shape's box in the terrain's frame
+    let mut local = s1.clone();
+    (local.x, local.r) = (s2.to_shape(&s1.x), s2.r.transpose() * s1.r);
+    let Some(aabb) = Aabb::of(&local) else { unreachable!("a convex shape has a box") };
+    let grow = if max_gap.is_finite() { max_gap.max(0.0) } else { f64::MAX.sqrt() };
+    let aabb = aabb.grown(grow);
+    let size = 1.0 + s1.geometry.bounding_radius();
+    let blank = Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() };
+    let mut pool = [blank; POOL];
+    let mut len = 0;
+    let mut nan = None;
+    // a height field's solid is below its surface: its faces look up
+    let up = matches!(s2.geometry, Geometry::HeightField(_)).then(|| s2.axis(2));
+    let mut each = |t: [V3; 3], far: [Option<V3>; 3]| {
+        let c2 = Core::triangle(&s2, t);
+        let mut found = [blank; MOST_CANDIDATES];
+        let mut n = candidates(&c1, &c2, &mut found);
+        let (w, far) = (t.map(|p| s2.world(&p)), far.map(|f| f.map(|p| s2.world(&p))));
+        let mut face = (w[1] - w[0]).cross(&(w[2] - w[0])).normalize();
+        let toward = up.unwrap_or(if n > 0 && !found[0].gap.is_nan() { found[0].n } else { c1.centre() - w[0] });
+        if face.dot(&toward) < 0.0 {
+            face = -face;
+        }
+        // the points whose normal the surface around them allows; if any is not, the
+        // face contact too
+        let mut kept = 0;
+        for k in 0..n {
+            if found[k].gap.is_nan() || holds(&found[k], &face, &w, &far, size) {
+                found[kept] = found[k];
+                kept += 1;
+            }
+        }
+        if kept < n {
+            let mut faces = [blank; MOST_CANDIDATES];
+            let m = face_contacts(&c1, &c2, &face, &w, size, &mut faces);
+            for c in &faces[..m] {
+                if kept < MOST_CANDIDATES {
+                    found[kept] = *c;
+                    kept += 1;
+                }
+            }
+        }
+        n = kept;
+        for c in &found[..n] {
+            if c.gap.is_nan() {
+                nan = Some(*c);
+            } else if c.gap <= max_gap {
+                len = add(&mut pool, len, *c, size);
+            }
+        }
+    };
+    match s2.geometry {
+        Geometry::HeightField(ref h) => h.triangles_in(&aabb.min, &aabb.max, &mut each),
+        Geometry::TriMesh(ref m) => m.triangles_in(&aabb.min, &aabb.max, &mut each),
+        _ => unreachable!("pair table: terrain pairs get a height field or a triangle mesh"),
+    }
+    if let Some(c) = nan {
+        // a NaN configuration: one point with a NaN gap, which the step reports
+        points.push(c);
+        return points.count();
+    }
+    pool[..len].sort_unstable_by(|a, b| a.gap.total_cmp(&b.gap));
+    let mut kept = [blank; MAX_POINTS_PER_PAIR];
+    let count = manifold(&pool[..len], &mut kept);
+    points.push_lowest_first(&mut kept[..count]);
+    points.count()
+}
+
+/// Whether candidate `c` (its point on triangle `w`, world, face normal `face` towards
+/// the body, `far` the vertices beyond its edges) may hold along its normal: inside the
+/// triangle only along the face's normal; on an edge or at a corner only if the surface
+/// around it (the triangle's other corners, the vertices beyond the edges there) stays
+/// below the plane through the point across the normal: a ridge or a peak, not a flat or
+/// concave edge, where the normal would lean into the next triangle (a box sliding over
+/// flat ground meeting its edge side-on).
+fn holds(c: &Candidate, face: &V3, w: &[V3; 3], far: &[Option<V3>; 3], size: f64) -> bool {
+    let (b, n) = (c.two.anchor, c.n);
+    let scale = (0..3).map(|k| (w[(k + 1) % 3] - w[k]).norm()).fold(0.0, f64::max);
+    let (near, tol) = (SAME_POINT * size, RIDGE * scale);
+    let mut on = [false; 3];
+    for k in 0..3 {
+        let (a, e, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
+        let inward = face.cross(&(e - a)).normalize();
+        let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
+        on[k] = inward.dot(&(b - a)) <= near;
+    }
+    let below = |v: &V3| n.dot(&(v - b)) <= tol;
+    match on.iter().filter(|&&o| o).count() {
+        0 => n.dot(face) >= 1.0 - LEAN,
+        1 => {
+            let k = on.iter().position(|&o| o).expect("one edge");
+            below(&w[(k + 2) % 3]) && far[k].as_ref().is_none_or(below)
+        }
+        // a corner: the triangle's corners and the vertices beyond its edges there
+        _ => w.iter().all(below) && (0..3).filter(|&k| on[k]).all(|k| far[k].as_ref().is_none_or(below)),
+    }
+}
+
+/// The face contact of body core `c1` with triangle core `c2` (world points `w`) along the
+/// triangle's normal `face` (towards the body): the body's feature along −face (a face
+/// within 45°: whole) clipped to the triangle, the points straight over its inside, at
+/// most 4 spanning the most area and the deepest when lower by more than `SETTLED`. A
+/// point over the triangle's edge or corner is left out: there the contact's normal is the
+/// body's or a ridge's (the pair of the triangle whose normal may lean there has it), not
+/// this face's (a box lying on a ridge met a neighbouring face's corner along that face's
+/// normal and slid off it).
+fn face_contacts<'s>(c1: &Core<'s>, c2: &Core<'s>, face: &V3, w: &[V3; 3], size: f64, out: &mut [Candidate<'s>; MOST_CANDIDATES]) -> usize {
+    let (fa, fb) = (c1.landing(&-face), c2.face(face));
+    let m = clip(&fa, &fb, face);
+    let mut on_a = [V3::zeros(); 2 * FACE_POINTS];
+    let mut on_b = [V3::zeros(); 2 * FACE_POINTS];
+    let mut gaps = [0.0; 2 * FACE_POINTS];
+    let mut len = 0;
+    for p in &m.pairs[..m.len] {
+        let d = p.a - p.b;
+        // a vertex beside the triangle is clipped to its edge: not straight over it
+        let inside = (0..3).all(|k| {
+            let (a, b, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
+            let inward = face.cross(&(b - a)).normalize();
+            let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
+            inward.dot(&(p.b - a)) > SAME_POINT * size
+        });
+        if inside && (d - face * face.dot(&d)).norm() <= SAME_POINT * size {
+            (on_a[len], on_b[len], gaps[len]) = (p.a, p.b, face.dot(&d) - c1.radius);
+            len += 1;
+        }
+    }
+    let (kept, count) = reduce_to_four(&on_a[..len], face);
+    let side = |k: usize| Candidate { gap: gaps[k], one: c1.solid.side_at(&on_a[k], c1.radius), two: c2.solid.side_at(&on_b[k], 0.0), n: *face };
+    let mut n = 0;
+    for &k in &kept[..count] {
+        out[n] = side(k);
+        n += 1;
+    }
+    let lowest = out[..n].iter().map(|c| c.gap).fold(f64::INFINITY, f64::min);
+    if let Some(k) = (0..len).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])) {
+        if gaps[k] < lowest - SETTLED {
+            out[n] = side(k);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Adds `c` to `pool[..len]` unless a point already there is the same (the lower kept);
+/// a full pool keeps its lowest. Returns the new length.
+fn add<'s>(pool: &mut [Candidate<'s>; POOL], len: usize, c: Candidate<'s>, size: f64) -> usize {
+    for p in pool[..len].iter_mut() {
+        if (p.two.anchor - c.two.anchor).norm() <= SAME_POINT * size && p.n.dot(&c.n) >= 1.0 - 1e-12 {
+            if c.gap < p.gap {
+                *p = c;
+            }
+            return len;
+        }
+    }
+    if len < POOL {
+        pool[len] = c;
+        return len + 1;
+    }
+    let highest = (0..POOL).max_by(|&a, &b| pool[a].gap.total_cmp(&pool[b].gap)).expect("a full pool");
+    if c.gap < pool[highest].gap {
+        pool[highest] = c;
+    }
+    len
+}
+
+/// At most [`MAX_POINTS_PER_PAIR`] of `pool` (sorted by gap) into `kept`: the points
+/// grouped by normal (within `FEATURE_ANGLE`: one face of the body on one plane of the
+/// terrain), each group's 4 spanning the most area (`reduce_to_four`, as a convex pair
+/// keeps them: a resting face keeps its points while it rocks) and its deepest when lower
+/// than those by more than `SETTLED`; groups in order of their lowest gap.
+fn manifold<'s>(pool: &[Candidate<'s>], kept: &mut [Candidate<'s>; MAX_POINTS_PER_PAIR]) -> usize {
+    let cos = FEATURE_ANGLE.cos();
+    let mut normals = [V3::zeros(); MAX_POINTS_PER_PAIR];
+    let mut groups = 0;
+    let mut group_of = [usize::MAX; POOL];
+    for (i, c) in pool.iter().enumerate() {
+        match (0..groups).find(|&g| normals[g].dot(&c.n) >= cos) {
+            Some(g) => group_of[i] = g,
+            None if groups < MAX_POINTS_PER_PAIR => {
+                (normals[groups], group_of[i]) = (c.n, groups);
+                groups += 1;
+            }
+            None => {}
+        }
+    }
+    let mut count = 0;
+    let mut taken = [false; POOL];
+    let mut low = [f64::INFINITY; MAX_POINTS_PER_PAIR];
+    for g in 0..groups {
+        let (mut members, mut points, mut m) = ([0; POOL], [V3::zeros(); POOL], 0);
+        for (i, c) in pool.iter().enumerate().filter(|&(i, _)| group_of[i] == g) {
+            (members[m], points[m]) = (i, c.two.anchor);
+            m += 1;
+        }
+        let (four, k) = reduce_to_four(&points[..m], &normals[g]);
+        let mut lowest = f64::INFINITY;
+        for &j in &four[..k] {
+            if count < MAX_POINTS_PER_PAIR {
+                kept[count] = pool[members[j]];
+                taken[members[j]] = true;
+                lowest = lowest.min(kept[count].gap);
+                count += 1;
+            }
+        }
+        // the group's deepest is its first (the pool is sorted)
+        if count < MAX_POINTS_PER_PAIR && !four[..k].contains(&0) && pool[members[0]].gap < lowest - SETTLED {
+            kept[count] = pool[members[0]];
+            taken[members[0]] = true;
+            lowest = kept[count].gap;
+            count += 1;
+        }
+        low[g] = lowest;
+    }
+    // the places left to the lowest others that are not level with their group's kept
+    // points (the bumps under a face: each will land on its own; a flat face's other
+    // points are held by the 4 already, and 8 level points made the solver relax)
+    for (i, c) in pool.iter().enumerate() {
+        if count == MAX_POINTS_PER_PAIR {
+            break;
+        }
+        if !taken[i] && group_of[i] != usize::MAX && c.gap > low[group_of[i]] + LEVEL {
+            kept[count] = *c;
+            count += 1;
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::narrow_phase;
+    use super::super::testing::{placed, unit_q};
+    use crate::contact::geometry::{ContactPoint, Geometry, Shape};
+    use crate::math::{V3, V4};
+    use crate::model::shape::ShapeKind;
+    use crate::model::terrain::HeightField;
+    use std::sync::Arc;
+
+    /// Every body kind over a bumpy field: the lowest point is the shape's distance to the
+    /// field's surface below its lowest point when that point is over a triangle's inside
+    /// (a sphere: the centre's height over the plane, less the radius); a NaN configuration
+    /// gives one NaN point.
+    #[test]
+    fn body_shapes_over_a_field() {
+        let heights: Vec<f64> = (0..25).map(|k| 0.01 * ((k * 3 % 7) as f64)).collect();
+        let field = HeightField::new(5, 5, 0.5, 0.5, &heights).unwrap();
+        let ground = Shape::with_geometry(None, [0.0; 3], [1.0, 0.0, 0.0, 0.0], Geometry::HeightField(Arc::new(field.clone()))).unwrap();
+        let q = vec![unit_q(0.0, 0.0, 0.0)];
+        let (cx, cy) = (0.13, -0.21);
+        let top = field.height_at(cx, cy).unwrap();
+        for (kind, params) in [(ShapeKind::Sphere, vec![0.05]), (ShapeKind::Capsule, vec![0.05, 0.02]), (ShapeKind::Box, vec![0.02, 0.02, 0.05]), (ShapeKind::Cylinder, vec![0.01, 0.05])] {
+            let shape = placed(Some(0), V3::zeros(), V4::new(1.0, 0.0, 0.0, 0.0), kind, &params);
+            let mut out = [ContactPoint::default(); 8];
+            let x = vec![V3::new(cx, cy, top + 0.1)];
+            let n = narrow_phase(&shape, &ground, &x, &q, 1.0, &mut out);
+            let lowest = out[..n].iter().map(|p| p.gap(&x, &q)).fold(f64::INFINITY, f64::min);
+            assert!(n >= 1 && lowest > 0.0 && lowest < 0.1, "{kind:?}: {n} points, lowest {lowest}");
+            let nan = vec![V3::new(f64::NAN, 0.0, 0.0)];
+            let n = narrow_phase(&shape, &ground, &nan, &q, 1.0, &mut out);
+            assert!(n == 1 && out[0].gap(&nan, &q).is_nan(), "{kind:?}: NaN gives {n} points");
+        }
+        // the sphere's gap is its centre's distance to the triangle's plane less its radius
+        let sphere = placed(Some(0), V3::zeros(), V4::new(1.0, 0.0, 0.0, 0.0), ShapeKind::Sphere, &[0.05]);
+        let x = vec![V3::new(cx, cy, top + 0.1)];
+        let mut out = [ContactPoint::default(); 8];
+        let n = narrow_phase(&sphere, &ground, &x, &q, 1.0, &mut out);
+        let p = out[..n].iter().min_by(|a, b| a.gap(&x, &q).total_cmp(&b.gap(&x, &q))).unwrap();
+        let normal = p.normal;
+        let expected = 0.1 * normal.z - 0.05;
+        assert!((p.gap(&x, &q) - expected).abs() < 1e-15, "{} vs {expected}", p.gap(&x, &q));
+    }
+}
