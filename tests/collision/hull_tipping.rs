@@ -10,12 +10,21 @@ const ID: [f64; 4] = [1.0, 0.0, 0.0, 0.0];
 const G: f64 = 9.81;
 
 /// The 8 corners of a box of half extents `e`.
-fn corners(e: [f64; 3]) -> Vec<[f64; 3]> {
+pub(super) fn corners(e: [f64; 3]) -> Vec<[f64; 3]> {
     (0..8).map(|i| [if i & 1 == 0 { -e[0] } else { e[0] }, if i & 2 == 0 { -e[1] } else { e[1] }, if i & 4 == 0 { -e[2] } else { e[2] }]).collect()
 }
 
+/// The 2 `sides` vertices of a prism of a regular polygon (circumradius `r`, axis z, half
+/// height `h`): a cylinder as a hull.
+pub(super) fn prism(r: f64, h: f64, sides: usize) -> Vec<[f64; 3]> {
+    (0..2 * sides).map(|i| {
+        let a = 2.0 * std::f64::consts::PI * (i / 2) as f64 / sides as f64;
+        [r * a.cos(), r * a.sin(), if i % 2 == 0 { -h } else { h }]
+    }).collect()
+}
+
 /// World z of body point `p` at body state `s` (x, quaternion w x y z, …).
-fn world_z(s: &[f64], p: &[f64; 3]) -> f64 {
+pub(super) fn world_z(s: &[f64], p: &[f64; 3]) -> f64 {
     let (w, x, y, z) = (s[3], s[4], s[5], s[6]);
     let row = [2.0 * (x * z - w * y), 2.0 * (y * z + w * x), 1.0 - 2.0 * (x * x + y * y)];
     s[2] + row[0] * p[0] + row[1] * p[1] + row[2] * p[2]
@@ -61,11 +70,7 @@ fn tip(dt: f64, tilt: f64, lower: Lower, seconds: f64) -> Tipped {
     let lower = match lower {
         Lower::Box => b.add_shape(Parent::World, ShapeKind::Box, [0.05, 0.02, -0.1], ID, &[0.5, 0.5, 0.1]).unwrap(),
         Lower::Hull => {
-            let prism: Vec<[f64; 3]> = (0..64).map(|i| {
-                let a = 2.0 * std::f64::consts::PI * (i / 2) as f64 / 32.0;
-                [0.5 * a.cos(), 0.5 * a.sin(), if i % 2 == 0 { -0.1 } else { 0.1 }]
-            }).collect();
-            b.add_hull_shape(Parent::World, [0.05, 0.02, -0.1], ID, &prism).unwrap()
+            b.add_hull_shape(Parent::World, [0.05, 0.02, -0.1], ID, &prism(0.5, 0.1, 32)).unwrap()
         }
         Lower::Ground => b.add_shape(Parent::World, ShapeKind::Plane, [0.0; 3], ID, &[]).unwrap(),
     };

@@ -1,9 +1,10 @@
 //! Collision shapes on bodies (issue 12): contacts found every step between shapes, several
 //! points per pair, body–body contacts through the broad phase; convex hulls and the pairs
 //! parry serves (issue 25, `hulls.rs`); a hull tipping onto a face lands without sinking
-//! (`hull_tipping.rs`); height fields and triangle meshes, static world geometry
-//! (`terrain.rs`, `trimesh.rs`, from C `terrain_capi.rs`), the A1 dropped on rough terrain
-//! (`rough_terrain.rs`).
+//! (`hull_tipping.rs`); every shape sliding to the analytic stop (`sliding.rs`); boxes,
+//! hulls and cylinders tipping on an edge as the analytic pendulum (`tipping.rs`); height
+//! fields and triangle meshes, static world geometry (`terrain.rs`, `trimesh.rs`, from C
+//! `terrain_capi.rs`), the A1 dropped on rough terrain (`rough_terrain.rs`).
 
 #[path = "../common/require.rs"]
 mod require;
@@ -28,3 +29,5 @@ mod robots;
 mod stacks;
 mod state;
 mod hull_tipping;
+mod sliding;
+mod tipping;

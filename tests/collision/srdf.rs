@@ -107,18 +107,21 @@ fn corpus_robots_at_home_with_their_srdf() {
     let excluded: usize = rows.iter().map(|r| r.1.excluded).sum();
     println!("{} robots with shapes: {clean} without self-contact in force with their SRDF; {excluded} shape pairs excluded in all", loaded.len());
     // measured with meshes as convex hulls: 28 robots with shapes (of 30 pairs of files),
-    // 21 clean, 3876 shape pairs excluded (473 of them romeo's finger links, whose shapes
+    // 22 clean, 3876 shape pairs excluded (473 of them romeo's finger links, whose shapes
     // ride on its wrists). The others overlap at home through hulls: a
     // concave link mesh's hull reaches where its mesh does not, and these SRDFs exclude
     // no pair for those links (alex, hextilt, romeo_small: none at all), so the start is
-    // refused as penetrating or pushes (pr2, z1)
+    // refused as penetrating or pushes (pr2). z1 starts 8 mm deep: its first step moves the
+    // links out (as any start in overlap) and leaves every gap ≥ 1.2e-5 m with no force
+    // (with its cylinders' sides held as axis points: before, the interior point's residue
+    // left 5e-8 to 4.3e-4 N on its 12 points, γ gap at its complementarity tolerance)
     let unclean: Vec<&str> = loaded.iter().filter(|r| r.1.outcome != "0 in force").map(|r| r.0.as_str()).collect();
     assert_eq!(
         unclean,
-        ["alex_description/alex_nub_hands", "alex_description/alex_psyonic_hands", "alex_description/alex_sake_hands", "hextilt_description/hextilt_flying_arm_5", "pr2_description/pr2", "romeo_description/romeo_small", "z1_description/z1"],
+        ["alex_description/alex_nub_hands", "alex_description/alex_psyonic_hands", "alex_description/alex_sake_hands", "hextilt_description/hextilt_flying_arm_5", "pr2_description/pr2", "romeo_description/romeo_small"],
         "{rows:?}"
     );
-    assert_eq!(clean, 21);
+    assert_eq!(clean, 22);
     let warned: Vec<&str> = rows.iter().filter(|r| r.1.warned).map(|r| r.0.as_str()).collect();
     assert_eq!(warned, ["solo_description/solo"], "SRDFs naming links their URDF lacks");
     assert!(loaded.len() == 28 && excluded == 3876, "{} robots with shapes, {excluded} pairs", loaded.len());

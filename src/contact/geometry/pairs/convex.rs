@@ -16,7 +16,7 @@
 use super::features::Core;
 use super::manifold::{clip, feature_normal, reduce_to_four, Pair};
 use crate::model::hull::FACE_POINTS;
-use crate::contact::geometry::solid::{Candidate, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Side, Solid};
 use crate::contact::geometry::{ContactPoint, Shape};
 use crate::math::parry::{closest, Support};
 use crate::math::{V3, V4};
@@ -54,8 +54,9 @@ pub fn candidates<'s>(c1: &Core<'s>, c2: &Core<'s>, out: &mut [Candidate<'s>; MO
         return 1;
     };
     // the normal: the direction of largest separation (separating axis theorem) among
-    // GJK's, the shapes' axes, the directions their lines give (across two lines, across
-    // one line to the other's centre) and the normal of the features across the best (a
+    // GJK's, the shapes' axes, a hull's faces at the witnesses and its support, the
+    // directions their lines give (across two lines, across one line to the other's
+    // centre) and the normal of the features across the best (a
     // face's, two edges'). GJK stops within 1e-8 rad of it on a curved side, and touching
     // shapes leave EPA a degenerate start whose normal can be any face of the difference's.
     // Near-ties go to these exact directions.
@@ -76,6 +77,25 @@ pub fn candidates<'s>(c1: &Core<'s>, c2: &Core<'s>, out: &mut [Candidate<'s>; MO
         for a in &axes[..count] {
             best = better(better(best, *a), -a);
         }
+    }
+    // a hull's faces through GJK's witness points, and its face at its support vertex most
+    // along the direction: at touching shapes GJK's normal can be any face of the
+    // difference's (a 32-gon prism flat on another: their sides' normal, at a right angle;
+    // flat on a hull box: 1.2e-2 rad off, the box's far corner its support), while the
+    // witnesses lie on the faces in contact; a hull has no fixed axes to fall back on
+    let on_face = 1e-9 * (1.0 + s1.x.norm().max(s2.x.norm()));
+    for f in c1.faces_through(&cl.on_a, on_face) {
+        best = better(best, -f);
+    }
+    for f in c2.faces_through(&cl.on_b, on_face) {
+        best = better(best, f);
+    }
+    let d = best.1;
+    if let Some(f) = c1.support_face_normal(&-d) {
+        best = better(best, -f);
+    }
+    if let Some(f) = c2.support_face_normal(&d) {
+        best = better(best, f);
     }
     let centres = c1.centre() - c2.centre();
     let lines = [c1.line(), c2.line()];
@@ -128,7 +148,7 @@ pub fn candidates<'s>(c1: &Core<'s>, c2: &Core<'s>, out: &mut [Candidate<'s>; MO
     let mut len = 0;
     for &k in &kept[..count] {
         let p = &pairs[k];
-        candidates[len] = Candidate { gap: gaps[k], one: s1.side_at(&p.a, c1.radius), two: s2.side_at(&p.b, c2.radius), n };
+        candidates[len] = Candidate { gap: gaps[k], one: side(c1, s1, &p.a, &-n), two: side(c2, s2, &p.b, &n), n };
         len += 1;
     }
     // the manifold's deepest point when the 4 leave it out and it is lower by more than
@@ -137,7 +157,7 @@ pub fn candidates<'s>(c1: &Core<'s>, c2: &Core<'s>, out: &mut [Candidate<'s>; MO
     if let Some(k) = (0..total).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])) {
         if gaps[k] < lowest - SETTLED {
             let p = &pairs[k];
-            candidates[len] = Candidate { gap: gaps[k], one: s1.side_at(&p.a, c1.radius), two: s2.side_at(&p.b, c2.radius), n };
+            candidates[len] = Candidate { gap: gaps[k], one: side(c1, s1, &p.a, &-n), two: side(c2, s2, &p.b, &n), n };
             len += 1;
         }
     }
@@ -149,8 +169,17 @@ pub fn candidates<'s>(c1: &Core<'s>, c2: &Core<'s>, out: &mut [Candidate<'s>; MO
     let (a, b) = (cl.on_a, cl.on_b);
     let (gap, normal) = if len == 0 { (cl.distance - radii, cl.normal) } else { (gap_of(&a, &b), n) };
     if gap < lowest - scale {
-        candidates[len] = Candidate { gap, one: s1.side_at(&a, c1.radius), two: s2.side_at(&b, c2.radius), n: normal };
+        candidates[len] = Candidate { gap, one: side(c1, s1, &a, &-normal), two: side(c2, s2, &b, &normal), n: normal };
         len += 1;
     }
     len
+}
+
+/// The side of `core`'s world point `w` facing the unit direction `d`: a cylinder's curved
+/// side as its axis point and radius (exact while it rolls), else the point itself.
+fn side<'s>(core: &Core, solid: &'s Solid, w: &V3, d: &V3) -> Side<'s> {
+    match core.on_side(w, d) {
+        Some((axis, r)) => solid.side_at(&axis, r),
+        None => solid.side_at(w, core.radius),
+    }
 }

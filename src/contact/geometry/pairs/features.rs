@@ -28,6 +28,12 @@ const FLAT: f64 = 1e-13;
 /// Rim points of a cylinder's cap as a face.
 const CAP_POINTS: usize = 16;
 
+/// A cylinder's side point is held as its axis point and radius when the contact's normal
+/// is this close to perpendicular to the axis (|cos|): its witness (the axis point moved r
+/// along the normal) then lies off the side by at most 1e-12 r (beyond a cap's rim, along
+/// the axis). A cylinder lying on a face has its normal perpendicular to rounding.
+const SIDE_ALIGNED: f64 = 1e-12;
+
 /// A support feature in the world: 1 point (vertex), 2 (edge) or a convex polygon,
 /// counter-clockwise about the direction it supports.
 #[derive(Debug, Clone, Copy)]
@@ -127,6 +133,45 @@ impl<'s> Core<'s> {
             CoreShape::Triangle(_, n) => ([s.r * n, V3::zeros(), V3::zeros()], 1),
             _ => ([V3::zeros(); 3], 0),
         }
+    }
+
+    /// A cylinder's world point `p` on its curved side facing the unit world direction `d`
+    /// (outward, perpendicular to the axis), as its axis point and the radius: held so,
+    /// the contact stays on the surface while the cylinder rolls, as a capsule's does (a
+    /// point held in the body dips r (ω dt)² / 2 into the other shape each step). None for
+    /// the other shapes and other points.
+    pub fn on_side(&self, p: &V3, d: &V3) -> Option<(V3, f64)> {
+        let CoreShape::Cylinder { radius, half_length } = self.shape else { return None };
+        let s = self.solid;
+        if s.axis(2).dot(d).abs() > SIDE_ALIGNED {
+            return None;
+        }
+        let l = s.to_shape(p);
+        let tol = 1e-12 * (radius + half_length + s.x.amax());
+        let axis = s.world(&V3::new(0.0, 0.0, l.z));
+        let on = l.z.abs() <= half_length + tol && (l.xy().norm() - radius).abs() <= tol;
+        (on && (p - axis).dot(d) >= radius - tol).then_some((axis, radius))
+    }
+
+    /// The outward normals (world) of a hull's faces that the world point `p` lies on, to
+    /// `tol` (m); none for the other shapes.
+    pub fn faces_through(&self, p: &V3, tol: f64) -> impl Iterator<Item = V3> + '_ {
+        let faces = match self.shape {
+            CoreShape::Hull(h) => &h.faces[..],
+            _ => &[],
+        };
+        let l = self.solid.to_shape(p);
+        faces.iter().filter(move |f| (f.normal.dot(&l) - f.offset).abs() <= tol).map(|f| self.solid.r * f.normal)
+    }
+
+    /// A hull's outward face normal (world) most along the unit world direction `d` among
+    /// the faces at its support vertex; None for the other shapes (their fixed faces are
+    /// `axes`).
+    pub fn support_face_normal(&self, d: &V3) -> Option<V3> {
+        let CoreShape::Hull(h) = self.shape else { return None };
+        let l = self.solid.r.transpose() * d;
+        let around = h.vertex_faces[h.support_index(&l)].iter().map(|&i| &h.faces[i as usize]);
+        around.max_by(|a, b| a.normal.dot(&l).total_cmp(&b.normal.dot(&l))).map(|f| self.solid.r * f.normal)
     }
 
     /// The direction of the shape's straight line (a cylinder's or capsule's axis).
