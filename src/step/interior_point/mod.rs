@@ -26,7 +26,7 @@ pub mod contact_rows;
 mod direction;
 mod polish;
 
-pub use self::direction::LinearSolve;
+pub use self::direction::{direction, LinearSolve};
 pub use self::polish::polish;
 mod measures;
 mod mehrotra;
