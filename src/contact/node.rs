@@ -244,12 +244,16 @@ pub struct ContactVariables {
     /// E residual rows at the iterate and at the trial point.
     pub re: Vec<f64>,
     pub re_trial: Vec<f64>,
+    /// Iterative refinement of a direction: the E rows of its residual, the E part of
+    /// its correction (`step::interior_point::direction`).
+    pub lin_re: Vec<f64>,
+    pub lin_de: Vec<f64>,
 }
 
 impl ContactVariables {
     fn new(len: usize) -> ContactVariables {
         let z = vec![0.0; len];
-        ContactVariables { e: z.clone(), e_trial: z.clone(), de: z.clone(), re: z.clone(), re_trial: z }
+        ContactVariables { e: z.clone(), e_trial: z.clone(), de: z.clone(), re: z.clone(), re_trial: z.clone(), lin_re: z.clone(), lin_de: z }
     }
 }
 

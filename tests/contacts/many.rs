@@ -41,8 +41,11 @@ fn a_plate_on_256_points_rests_and_its_factor_has_no_fill() {
 
 /// The same plate on 16 points dropped from 2 cm (its low edge), tilted 0.1 rad about x and sliding at
 /// 0.5 m/s: eliminated contacts-first, the impacts and the friction stop converge (3.6
-/// iterations a step), no point penetrates at any step (measured: 2.5e-14 m below at
-/// worst; bound 2.5e-13 m), and the plate ends at rest (measured: every velocity below
+/// iterations a step), no point penetrates at any step beyond what the step's residual
+/// tolerance allows (1e-10 in the gap rows, φ/dt: 1e-12 m at dt 0.01; measured 4.6e-13 m
+/// at step 15, a plain warm solve, since one earlier step's fallback solve is refined
+/// against the uncondensed system; 2.5e-14 m before; the bound was 2.5e-13 m and is now
+/// that 1e-12 m), and the plate ends at rest (measured: every velocity below
 /// 1.4e-16; bound 1.5e-15) on its face (height 5.2e-15 m above its half thickness: the
 /// polish closes the gap; bound 5e-14 m) with its weight carried (measured: 4.3e-15
 /// relative; bound 5e-14).
@@ -64,7 +67,7 @@ fn a_plate_on_16_points_lands_slides_and_stops() {
     let st = s.body_state(0).unwrap();
     let load: f64 = all.iter().map(|&c| s.contact(c).unwrap().normal_force).sum();
     println!("plate on {n} points: penetration {worst_pen:e} m, {:.1} it/step, v, ω {:?}, z {}, load error {:e}", iterations as f64 / 200.0, &st[7..13], st[2], (load - PLATE_WEIGHT).abs() / PLATE_WEIGHT);
-    assert!(worst_pen <= 2.5e-13, "{worst_pen}");
+    assert!(worst_pen <= 1e-12, "{worst_pen}");
     assert!(st[7..13].iter().all(|v| v.abs() < 1.5e-15), "at rest: {:?}", &st[7..13]);
     assert!((st[2] - 0.05).abs() < 5e-14, "on its face: z = {}", st[2]);
     assert!((load - PLATE_WEIGHT).abs() <= 5e-14 * PLATE_WEIGHT, "{load}");

@@ -6,6 +6,7 @@ use super::contact_rows;
 use super::settings::{LINE_SEARCH_HALVINGS, REFINEMENTS, REFINEMENT_FLOOR, REFINEMENT_GAIN, TAU};
 use crate::contact::cone::MAX_Y;
 pub use crate::data::LinearSolve;
+use crate::contact::node::ContactWork;
 use crate::data::{Iterate, Scratch, StepStats};
 use crate::solver::BlockMatrix;
 use crate::step::problem::{norm2, norm_inf, Equations};
@@ -50,15 +51,19 @@ fn factor(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
 }
 
 /// Solves the factored system for the condensed right-hand side in it.ds and recovers
-/// the contacts' eliminated variables.
+/// the contacts' eliminated variables; refined (`LinearSolve::Refined`), the direction is
+/// then corrected against the system before condensation (`refine`).
 fn resolve_rhs_in_place(eqs: &Equations, sc: &mut Scratch) -> bool {
     let Scratch { it: w, matrix, reference, contacts: cw, factors, .. } = sc;
     let Some(linear) = *factors else { return false };
     w.ds.iter_mut().for_each(|d| *d = -*d);
-    solve(eqs, matrix, reference, w, linear);
+    matrix.solve(&eqs.model.symbolic, &mut w.ds);
     for ci in cw.selection.iter() {
         let on = eqs.model.addresses.contact(ci);
         cw.nodes.recover(ci, &w.ds[on..], &mut cw.vars.de);
+    }
+    if linear == LinearSolve::Refined {
+        refine(eqs, matrix, reference, w, cw);
     }
     w.ds.iter().chain(cw.vars.de.iter()).all(|d| d.is_finite())
 }
@@ -77,34 +82,99 @@ pub fn resolve(eqs: &Equations, sc: &mut Scratch) -> bool {
     resolve_rhs_in_place(eqs, sc)
 }
 
-/// Solves the condensed system for the right-hand side in it.ds (in place). Refined:
-/// with the factors of the regularized matrix, then x ← x + A_reg⁻¹(b − A x) against the
-/// matrix as assembled (`reference`) while the residual keeps falling by
-/// `REFINEMENT_GAIN` and is above `REFINEMENT_FLOOR`, at most `REFINEMENTS` rounds. This
-/// removes both the regularization's bias and the growth of rounding on nearly singular
-/// contact sets (ECOS, Clarabel, IPOPT: regularize, then refine).
-fn solve(eqs: &Equations, matrix: &BlockMatrix, reference: &BlockMatrix, w: &mut Iterate, linear: LinearSolve) {
-    let sym = &eqs.model.symbolic;
-    if linear != LinearSolve::Refined {
-        matrix.solve(sym, &mut w.ds);
-        return;
+/// Iterative refinement of the direction (it.ds, cw.de) for the right-hand side
+/// −(it.r, cw.re): x ← x + A_reg⁻¹(b − A x) while the residual keeps falling by
+/// `REFINEMENT_GAIN` and is above `REFINEMENT_FLOOR` × ‖b‖∞, at most `REFINEMENTS` rounds
+/// (ECOS, Clarabel, IPOPT: regularize, then refine). The residual b − A x is taken in the
+/// system before condensation (`contact::node`): body and joint rows against the matrix
+/// as assembled (`reference`), each contact's rows from its coupling blocks and its
+/// local Jacobian. Against the condensed matrix the refinement could not see what
+/// condensation rounds away: a sliding contact's friction rows carry c = ψ/s_ψ ≈ 1e8
+/// near the final barrier, so their own entries (of order 1) keep only eps·c ≈ 2e-8 of
+/// their digits, the A1's feet stalled at that equality residual, and the regularization's
+/// bias stayed too.
+fn refine(eqs: &Equations, matrix: &BlockMatrix, reference: &BlockMatrix, w: &mut Iterate, cw: &mut ContactWork) {
+    let model = eqs.model;
+    let (sym, at) = (&model.symbolic, &model.addresses);
+    for (b, r) in w.rhs.iter_mut().zip(&w.r) {
+        *b = -r;
     }
-    w.rhs.copy_from_slice(&w.ds);
-    matrix.solve(sym, &mut w.ds);
-    let b_norm = norm_inf(&w.rhs);
+    let b_norm = norm_inf(&w.r).max(cw.selection.iter().map(|ci| norm_inf(&cw.vars.re[cw.nodes.e_range(ci)])).fold(0.0, f64::max));
     let mut last = f64::INFINITY;
     for _ in 0..REFINEMENTS {
+        // b − A x: body and joint rows from the assembled matrix; each contact's K rows
+        // (into lin_r) and E rows (into lin_re) before condensation
         reference.residual(sym, &w.ds, &w.rhs, &mut w.lin_r);
-        let err = norm_inf(&w.lin_r);
+        let mut err = 0.0f64;
+        for ci in 0..cw.count() {
+            if cw.selection.contains(ci) {
+                err = err.max(contact_residual(eqs, reference, w, cw, ci));
+            }
+        }
+        err = err.max(norm_inf(&w.lin_r));
         if !(err > REFINEMENT_FLOOR * b_norm && err < REFINEMENT_GAIN * last) {
             break;
         }
         last = err;
+        // the correction: the contacts' E rows condensed into their K rows, one solve,
+        // the E part recovered
+        for ci in cw.selection.iter() {
+            let (on, nk, er) = (at.contact(ci), cw.nodes.layout(ci).nk, cw.nodes.e_range(ci));
+            cw.vars.lin_re[er.clone()].iter_mut().for_each(|v| *v = -*v);
+            let rk = &mut w.lin_r[on..on + nk];
+            rk.iter_mut().for_each(|v| *v = -*v);
+            cw.nodes.condense_rhs(ci, &cw.vars.lin_re, rk);
+            rk.iter_mut().for_each(|v| *v = -*v);
+        }
         matrix.solve(sym, &mut w.lin_r);
         for (x, d) in w.ds.iter_mut().zip(&w.lin_r) {
             *x += d;
         }
+        for ci in cw.selection.iter() {
+            let on = at.contact(ci);
+            cw.nodes.recover(ci, &w.lin_r[on..], &mut cw.vars.lin_de);
+            let er = cw.nodes.e_range(ci);
+            for (x, d) in cw.vars.de[er.clone()].iter_mut().zip(&cw.vars.lin_de[er]) {
+                *x += d;
+            }
+        }
     }
+}
+
+/// Contact `ci`'s rows of b − A x before condensation, for the direction (it.ds, cw.de)
+/// and b = −(it.r, cw.re): the K rows into it.lin_r, the E rows into cw.vars.lin_re;
+/// returns their largest magnitude. The coupling blocks come from the assembled matrix,
+/// the node's own block from its local Jacobian (`ContactNodes::local_jacobian`, as
+/// the last condensation took it).
+fn contact_residual(eqs: &Equations, reference: &BlockMatrix, w: &mut Iterate, cw: &mut ContactWork, ci: usize) -> f64 {
+    let model = eqs.model;
+    let (sym, at) = (&model.symbolic, &model.addresses);
+    let l = cw.nodes.layout(ci);
+    let (nk, ny) = (l.nk, l.ny());
+    let (on, nc, er) = (at.contact(ci), model.inequality_node(ci), cw.nodes.e_range(ci));
+    let mut dy = [0.0; MAX_Y];
+    cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, &mut dy);
+    let mut rho = [0.0; MAX_Y];
+    for (r, v) in rho[..nk].iter_mut().enumerate() {
+        *v = -w.r[on + r];
+    }
+    for (v, &re) in rho[nk..ny].iter_mut().zip(&cw.vars.re[er.clone()]) {
+        *v = -re;
+    }
+    let fr = &cw.frames[ci];
+    for &body in &fr.bodies[..fr.sides] {
+        let (blk, ob) = (reference.block(sym, nc, model.body_node[body]), at.body(body));
+        for (r, v) in rho[..nk].iter_mut().enumerate() {
+            *v -= (0..6).map(|k| blk[r * 6 + k] * w.ds[ob + k]).sum::<f64>();
+        }
+    }
+    let a = cw.nodes.local_jacobian(ci);
+    for (r, v) in rho[..ny].iter_mut().enumerate() {
+        *v -= (0..ny).map(|k| a[r * ny + k] * dy[k]).sum::<f64>();
+    }
+    w.lin_r[on..on + nk].copy_from_slice(&rho[..nk]);
+    cw.vars.lin_re[er].copy_from_slice(&rho[nk..ny]);
+    rho[..ny].iter().fold(0.0, |m, v| m.max(v.abs()))
 }
 
 /// Backtracking from the fraction-to-boundary step along (it.ds, cw.de) on ‖F(s; μ)‖₂
