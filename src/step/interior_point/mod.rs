@@ -137,7 +137,6 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
     let mut tiny_steps = 0usize;
     let mut short_steps = 0usize;
     let mut stale = StaleWindow::default();
-    let monotone_window = if linear == LinearSolve::Refined { STALE_REFINED_ITERATIONS } else { STALE_MONOTONE_ITERATIONS };
     let mut floor = RoundingFloor::default();
     // Some(μ): (it.r, cw.re) already hold the iterate's residual at barrier μ (the line
     // search evaluated it), so it is shifted instead of evaluated again
@@ -186,7 +185,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
             Phase::Centring | Phase::Monotone => {
                 mu = lower_barrier(sc, mu, mu_end);
                 let merit = norm2(&sc.it.r).hypot(norm2(&sc.contacts.vars.re));
-                if stale.monotone(mu, merit, monotone_window) {
+                if stale.monotone(mu, merit) {
                     break;
                 }
                 // Newton direction through the condensed graph system
@@ -274,12 +273,12 @@ impl StaleWindow {
     }
 
     /// Counts a monotone iteration at barrier `mu` and `merit`; true when stale.
-    fn monotone(&mut self, mu: f64, merit: f64, window: usize) -> bool {
+    fn monotone(&mut self, mu: f64, merit: f64) -> bool {
         if mu != self.mu || merit <= 0.5 * self.merit {
             (self.mu, self.merit, self.iterations) = (mu, merit, 0);
         }
         self.iterations += 1;
-        self.iterations > window
+        self.iterations > STALE_MONOTONE_ITERATIONS
     }
 }
 
@@ -328,10 +327,10 @@ mod tests {
     fn the_monotone_window_restarts_at_each_barrier() {
         let mut w = StaleWindow::default();
         for _ in 0..STALE_MONOTONE_ITERATIONS {
-            assert!(!w.monotone(1.0, 1.0, STALE_MONOTONE_ITERATIONS));
+            assert!(!w.monotone(1.0, 1.0));
         }
-        assert!(w.monotone(1.0, 1.0, STALE_MONOTONE_ITERATIONS));
-        assert!(!w.monotone(0.2, 1.0, STALE_MONOTONE_ITERATIONS));
+        assert!(w.monotone(1.0, 1.0));
+        assert!(!w.monotone(0.2, 1.0));
     }
 
     #[test]

@@ -40,11 +40,6 @@ pub const STALE_ITERATIONS: usize = 10;
 /// when μ drops or the merit halves): its last decades converge slowly but steadily, so
 /// it gets a longer window than the predictor–corrector.
 pub const STALE_MONOTONE_ITERATIONS: usize = 20;
-/// The same window for the refined solves (`LinearSolve::Refined`), the last resort of a
-/// step before the rescues and splits: at the final barrier their iterate can crawl
-/// steadily at 3 % per iteration (a foot of the A1 sliding off its cone's edge), which
-/// halves the merit in 23 iterations, not 20.
-pub const STALE_REFINED_ITERATIONS: usize = 60;
 /// Below this step length the corrector's direction is rejected for the plain centred
 /// direction at the same target, and the predictor–corrector hands over to the monotone
 /// rule: a short corrector step means the second-order term points out of the cones.
