@@ -27,6 +27,7 @@ pub mod mimic;
 pub mod model;
 pub mod names;
 pub mod shape;
+mod size_bound;
 pub mod terrain;
 
 pub use body::Body;

@@ -240,13 +240,7 @@ impl Geometry {
     }
 }
 
-/// The largest size (a radius, half-length or half extent) and distance from its body's
-/// origin (its pose's position) a collision shape may have, in m. Contacts resolve gaps
-/// to the spacing of doubles at the shapes' coordinates: at 1e15 m that spacing (0.125 m)
-/// exceeds the contact margin (5 cm), no contact is found, and a body of that size fell
-/// through the ground with every step OK; at 1e14 m the step fails with a status. The
-/// narrow phase alone stays exact to 1e154 (beyond, squares overflow). docs/COLLISION.md.
-pub const MAX_SHAPE_SIZE: f64 = 1e12;
+pub use super::size_bound::MAX_SHAPE_SIZE;
 
 /// |x| without overflow (the norm of components near 1e300 squares to infinity).
 fn distance(x: &V3) -> f64 {

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::shape::MAX_SHAPE_SIZE;
+use super::size_bound::MAX_SHAPE_SIZE;
 use crate::error::{Error, Result};
 use crate::math::parry::{GridTriangles, MeshTriangles};
 use crate::math::V3;

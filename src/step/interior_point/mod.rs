@@ -26,7 +26,9 @@ pub mod contact_rows;
 mod direction;
 mod polish;
 
-pub use self::direction::{direction, LinearSolve};
+pub use self::direction::LinearSolve;
+#[cfg(feature = "test-support")]
+pub use self::direction::direction;
 pub use self::polish::polish;
 mod measures;
 mod mehrotra;
