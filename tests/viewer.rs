@@ -149,23 +149,7 @@ fn viewer_draws_the_pandas_mesh_hulls() {
     let hulls = model.collision.shapes.iter().filter(|s| s.geometry.kind() == maxdyn::ShapeKind::Hull).count();
     assert_eq!(hulls, 9);
     let sim = maxdyn::Sim::new(model, 0.01).unwrap();
-    let recording = dir.join("panda.json");
-    let mut rec = Recorder::create(&recording, &sim).unwrap();
-    rec.add_frame(&sim).unwrap();
-    rec.finish().unwrap();
-    let page = dir.join("panda.html");
-    let viewer = repo().join("viewer");
-    run(Command::new("node").arg(viewer.join("build.mjs")).arg("--embed").arg(&recording).arg("--out").arg(&page), "node viewer/build.mjs");
-    let url = format!("file://{}#t=0", page.display());
-    let dom = chromium(&dir, &url, "--dump-dom");
-    let dom = String::from_utf8_lossy(&dom.stdout);
-    assert!(dom.contains("errors=0"), "page status: {}", &dom[dom.find("<body").unwrap_or(0)..][..300.min(dom.len())]);
-    let png = dir.join("panda.png");
-    chromium(&dir, &url, &format!("--screenshot={}", png.display()));
-    // collision shapes are drawn blue (the viewer's `contact` role)
-    let (w, h, px) = pixels(&png);
-    assert_eq!((w, h), (WIDTH, HEIGHT));
-    let blue = px.iter().filter(|p| { let [r, g, b] = p.map(i32::from); b > r + 50 && b > g + 30 }).count();
+    let blue = collision_pixels(&dir, "panda", &sim, |_| {});
     println!("panda: {blue} pixels of its hulls");
     // measured: 20 098 pixels (docs/report/panda_viewer.png is this screenshot); without
     // the hulls (an unknown shape type) the page reported an error and drew nothing
@@ -189,25 +173,34 @@ fn viewer_draws_terrain() {
     b.set_body_pose(body, [0.0, 0.0, 0.2], id).unwrap();
     b.add_shape(body.into(), ShapeKind::Box, [0.0; 3], id, &[0.1, 0.1, 0.1]).unwrap();
     let sim = maxdyn::Sim::new(std::sync::Arc::new(maxdyn::Model::new(&b).unwrap()), 0.01).unwrap();
-    let recording = dir.join("terrain.json");
-    let mut rec = Recorder::create(&recording, &sim).unwrap();
-    rec.add_frame(&sim).unwrap();
-    rec.finish().unwrap();
-    let text = std::fs::read_to_string(&recording).unwrap();
-    assert!(text.contains("\"type\":\"heightfield\",\"rows\":21,\"cols\":21") && text.contains("\"type\":\"trimesh\""), "the recording holds the terrain");
-    let page = dir.join("terrain.html");
-    let viewer = repo().join("viewer");
-    run(Command::new("node").arg(viewer.join("build.mjs")).arg("--embed").arg(&recording).arg("--out").arg(&page), "node viewer/build.mjs");
-    let url = format!("file://{}#t=0", page.display());
-    let dom = chromium(&dir, &url, "--dump-dom");
-    let dom = String::from_utf8_lossy(&dom.stdout);
-    assert!(dom.contains("errors=0"), "page status: {}", &dom[dom.find("<body").unwrap_or(0)..][..300.min(dom.len())]);
-    let png = dir.join("terrain.png");
-    chromium(&dir, &url, &format!("--screenshot={}", png.display()));
-    let (_, _, px) = pixels(&png);
-    let blue = px.iter().filter(|p| { let [r, g, b] = p.map(i32::from); b > r + 50 && b > g + 30 }).count();
+    let blue = collision_pixels(&dir, "terrain", &sim, |text| {
+        assert!(text.contains("\"type\":\"heightfield\",\"rows\":21,\"cols\":21") && text.contains("\"type\":\"trimesh\""), "the recording holds the terrain");
+    });
     println!("terrain: {blue} blue pixels");
     // measured: 278 816 pixels; before the viewer knew these types it threw on them (an
     // error on the page, nothing drawn)
     assert!(blue > 200_000, "the terrain drawn: {blue} pixels");
+}
+
+/// Records `sim`'s one frame as `name`.json (handed to `check` as text), builds the
+/// viewer's page from it, asserts the page reports no error, screenshots it and returns
+/// how many pixels are collision blue (the viewer's `contact` role).
+fn collision_pixels(dir: &Path, name: &str, sim: &maxdyn::Sim, check: impl Fn(&str)) -> usize {
+    let recording = dir.join(format!("{name}.json"));
+    let mut rec = Recorder::create(&recording, sim).unwrap();
+    rec.add_frame(sim).unwrap();
+    rec.finish().unwrap();
+    check(&std::fs::read_to_string(&recording).unwrap());
+    let page = dir.join(format!("{name}.html"));
+    let viewer = repo().join("viewer");
+    run(Command::new("node").arg(viewer.join("build.mjs")).arg("--embed").arg(&recording).arg("--out").arg(&page), "node viewer/build.mjs");
+    let url = format!("file://{}#t=0", page.display());
+    let dom = chromium(dir, &url, "--dump-dom");
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert!(dom.contains("errors=0"), "page status: {}", &dom[dom.find("<body").unwrap_or(0)..][..300.min(dom.len())]);
+    let png = dir.join(format!("{name}.png"));
+    chromium(dir, &url, &format!("--screenshot={}", png.display()));
+    let (w, h, px) = pixels(&png);
+    assert_eq!((w, h), (WIDTH, HEIGHT));
+    px.iter().filter(|p| { let [r, g, b] = p.map(i32::from); b > r + 50 && b > g + 30 }).count()
 }

@@ -54,14 +54,7 @@ fn a_box_rests_on_a_triangle_mesh_floor() {
     }
     let rest = 0.1 + HALF[2];
     let (mut sim, body) = box_over_mesh([0.47, -0.03, rest], ID, &vertices, &triangles, 0.5);
-    let (mut sink, mut force) = (0.0f64, 0.0f64);
-    for k in 0..200 {
-        sim.step().unwrap();
-        sink = sink.max(rest - sim.body_state(body).unwrap()[2]);
-        if k >= 100 {
-            force = force.max(force_error(&sim));
-        }
-    }
+    let (sink, force) = rest_for_2_s(&mut sim, body, rest);
     println!("mesh floor: sink {sink:e} m, force error {force:e}, {} points", sim.shape_contact_count());
     assert!(sink < 1e-12 && force < 1e-12, "sink {sink:e}, force {force:e}");
 }
@@ -86,15 +79,22 @@ fn a_box_rests_in_a_triangle_mesh_bowl() {
     let q = [(yaw / 2.0).cos(), 0.0, 0.0, (yaw / 2.0).sin()];
     let rest = HALF[2];
     let (mut sim, body) = box_over_mesh([0.01, 0.0, rest], q, &vertices, &triangles, 0.5);
+    let (sink, force) = rest_for_2_s(&mut sim, body, rest);
+    let holding = sim.shape_contacts().filter(|c| c.normal_force > 1e-6).count();
+    println!("bowl: sink {sink:e} m, force error {force:e}, {} points, {holding} holding", sim.shape_contact_count());
+    assert!(sink < 1e-12 && force < 1e-12 && holding == 4, "sink {sink:e}, force {force:e}, {holding} holding");
+}
+
+/// Steps `sim` 2 s (200 steps): the box's deepest sink below `rest` (its height at rest)
+/// over all of them, and the largest contact-force error over the last second.
+fn rest_for_2_s(sim: &mut Sim, body: usize, rest: f64) -> (f64, f64) {
     let (mut sink, mut force) = (0.0f64, 0.0f64);
     for k in 0..200 {
         sim.step().unwrap();
         sink = sink.max(rest - sim.body_state(body).unwrap()[2]);
         if k >= 100 {
-            force = force.max(force_error(&sim));
+            force = force.max(force_error(sim));
         }
     }
-    let holding = sim.shape_contacts().filter(|c| c.normal_force > 1e-6).count();
-    println!("bowl: sink {sink:e} m, force error {force:e}, {} points, {holding} holding", sim.shape_contact_count());
-    assert!(sink < 1e-12 && force < 1e-12 && holding == 4, "sink {sink:e}, force {force:e}, {holding} holding");
+    (sink, force)
 }
