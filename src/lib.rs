@@ -37,4 +37,4 @@ pub use model::{Body, BodyId, Builder, Collision, CollisionShape, Error, Frame, 
 pub use joints::JointType;
 pub use kinematics::{Axes, Coords, Target};
 pub use contact::{ConeType, ContactId};
-pub use sim::{ContactReport, LimitReport, ShapeContactReport, Sim, SolverOptions, StepStats};
+pub use sim::{ContactReport, Integrator, LimitReport, ShapeContactReport, Sim, SolverOptions, StepStats};

@@ -204,7 +204,7 @@ classdef MaxdynSim < MaxdynHandle
       o = struct('tolerance', v(1), 'maxIterations', v(2), 'acceptance', v(3), ...
                  'contactTolerance', v(4), 'maxSplits', v(5), ...
                  'contactPredictorCorrector', v(6), 'contactMargin', v(7), ...
-                 'contactWarmStart', v(8), 'jointTolerance', v(9));
+                 'contactWarmStart', v(8), 'jointTolerance', v(9), 'integrator', v(10));
     end
     function setOptions(obj, o)
       % o: a struct as returned by options(); fields left out keep their values
@@ -218,7 +218,7 @@ classdef MaxdynSim < MaxdynHandle
       end
       maxdyn_mex('sim_set_options', obj.handle, [c.tolerance; c.maxIterations; c.acceptance; ...
                  c.contactTolerance; c.maxSplits; c.contactPredictorCorrector; c.contactMargin; ...
-                 c.contactWarmStart; c.jointTolerance]);
+                 c.contactWarmStart; c.jointTolerance; c.integrator]);
     end
     function s = stepStats(obj)
       % struct with the fields of maxdyn_step_stats

@@ -352,36 +352,36 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     } else if (!strcmp(cmd, "sim_options")) {
         /* maxdyn_solver_options as [tolerance, max_iterations, acceptance, contact_tolerance,
             max_splits, contact_predictor_corrector, contact_margin, contact_warm_start,
-            joint_tolerance] */
+            joint_tolerance, integrator] */
         entry *s;
         maxdyn_solver_options op;
         double *o;
         need_args(nrhs, 2, cmd);
         s = handle_arg(prhs[1], KIND_SIM);
         check(maxdyn_sim_get_options((maxdyn_sim *)s->ptr, &op));
-        plhs[0] = mxCreateDoubleMatrix(9, 1, mxREAL);
+        plhs[0] = mxCreateDoubleMatrix(10, 1, mxREAL);
         o = mxGetPr(plhs[0]);
         o[0] = op.tolerance; o[1] = op.max_iterations; o[2] = op.acceptance; o[3] = op.contact_tolerance;
         o[4] = op.max_splits; o[5] = op.contact_predictor_corrector; o[6] = op.contact_margin;
-        o[7] = op.contact_warm_start; o[8] = op.joint_tolerance;
+        o[7] = op.contact_warm_start; o[8] = op.joint_tolerance; o[9] = op.integrator;
     } else if (!strcmp(cmd, "sim_set_options")) {
-        /* the 9-vector of "sim_options"; the integer entries must be integers */
+        /* the 10-vector of "sim_options"; the integer entries must be integers */
         entry *s;
         maxdyn_solver_options op;
         const double *v;
-        const int integer[9] = {0, 1, 0, 0, 1, 1, 0, 1, 0};
+        const int integer[10] = {0, 1, 0, 0, 1, 1, 0, 1, 0, 1};
         int k;
         need_args(nrhs, 3, cmd);
         s = handle_arg(prhs[1], KIND_SIM);
-        v = vec_arg(prhs[2], 9, "options");
-        for (k = 0; k < 9; k++) {
+        v = vec_arg(prhs[2], 10, "options");
+        for (k = 0; k < 10; k++) {
             if (integer[k] && !(v[k] >= -2147483648.0 && v[k] <= 2147483647.0 && v[k] == (double)(int32_t)v[k]))
-                fail("maxdyn:arguments", "argument `options`: max_iterations, max_splits, contact_predictor_corrector and contact_warm_start must be integers");
+                fail("maxdyn:arguments", "argument `options`: max_iterations, max_splits, contact_predictor_corrector, contact_warm_start and integrator must be integers");
         }
         op = maxdyn_solver_options_default();
         op.tolerance = v[0]; op.max_iterations = (int32_t)v[1]; op.acceptance = v[2]; op.contact_tolerance = v[3];
         op.max_splits = (int32_t)v[4]; op.contact_predictor_corrector = (int32_t)v[5]; op.contact_margin = v[6];
-        op.contact_warm_start = (int32_t)v[7]; op.joint_tolerance = v[8];
+        op.contact_warm_start = (int32_t)v[7]; op.joint_tolerance = v[8]; op.integrator = (int32_t)v[9];
         check(maxdyn_sim_set_options((maxdyn_sim *)s->ptr, &op));
     } else if (!strcmp(cmd, "sim_step_stats")) {
         /* [iterations, residual, stalled, line_search_halvings, contacts, active_contacts,

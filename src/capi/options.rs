@@ -7,7 +7,7 @@ use super::error::{renamed, CResult, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::sim::maxdyn_sim;
 use super::status::maxdyn_status::{self, *};
-use crate::sim::SolverOptions;
+use crate::sim::{Integrator, SolverOptions};
 
 /// Every solver option of a sim (`maxdyn_sim_set_options`, `maxdyn_sim_get_options`).
 /// Start from `maxdyn_solver_options_default()` or `maxdyn_sim_get_options` and change
@@ -50,7 +50,19 @@ pub struct maxdyn_solver_options {
     /// finite differences in maximal coordinates); beyond it `maxdyn_sim_step` returns
     /// `MAXDYN_STATUS_JOINT_VIOLATION`.
     pub joint_tolerance: f64,
+    /// The integrator (`MAXDYN_INTEGRATOR_FIRST_ORDER` = 0, the default, or
+    /// `MAXDYN_INTEGRATOR_SECOND_ORDER` = 1): with the second, the velocities set on the
+    /// sim are those at the current time, and the next step starts consistently from them
+    /// (positions converge at second order in dt; docs/INTEGRATOR.md).
+    pub integrator: i32,
 }
+
+/// `maxdyn_solver_options.integrator`: the paper's step; the velocities set are those of
+/// the step's interval (first order in dt).
+pub const MAXDYN_INTEGRATOR_FIRST_ORDER: i32 = 0;
+/// `maxdyn_solver_options.integrator`: the same step started consistently from the
+/// velocities at the current time (second order in dt).
+pub const MAXDYN_INTEGRATOR_SECOND_ORDER: i32 = 1;
 
 impl From<SolverOptions> for maxdyn_solver_options {
     fn from(o: SolverOptions) -> Self {
@@ -64,6 +76,7 @@ impl From<SolverOptions> for maxdyn_solver_options {
             contact_margin: o.contact_margin,
             contact_warm_start: i32::from(o.contact_warm_start),
             joint_tolerance: o.joint_tolerance,
+            integrator: o.integrator as i32,
         }
     }
 }
@@ -118,6 +131,16 @@ fn to_rust(o: &maxdyn_solver_options) -> CResult<SolverOptions> {
     };
     let contact_predictor_corrector = flag("contact_predictor_corrector", o.contact_predictor_corrector)?;
     let contact_warm_start = flag("contact_warm_start", o.contact_warm_start)?;
+    let integrator = match o.integrator {
+        MAXDYN_INTEGRATOR_FIRST_ORDER => Integrator::FirstOrder,
+        MAXDYN_INTEGRATOR_SECOND_ORDER => Integrator::SecondOrder,
+        v => {
+            return Err(Failure::new(
+                MAXDYN_STATUS_INVALID_ENUM,
+                format!("argument `options.integrator` is {v}, expected MAXDYN_INTEGRATOR_FIRST_ORDER (0) or MAXDYN_INTEGRATOR_SECOND_ORDER (1)"),
+            ))
+        }
+    };
     Ok(SolverOptions {
         tolerance: o.tolerance,
         max_iterations: non_negative("options.max_iterations", o.max_iterations)?,
@@ -128,6 +151,7 @@ fn to_rust(o: &maxdyn_solver_options) -> CResult<SolverOptions> {
         contact_margin: o.contact_margin,
         contact_warm_start,
         joint_tolerance: o.joint_tolerance,
+        integrator,
     })
 }
 
@@ -161,6 +185,7 @@ const OPTION_FIELDS: &[(&str, &str)] = &[
     ("contact_margin", "options.contact_margin"),
     ("contact_warm_start", "options.contact_warm_start"),
     ("joint_tolerance", "options.joint_tolerance"),
+    ("integrator", "options.integrator"),
 ];
 
 /// The sim's solver options in `*out`.

@@ -57,6 +57,11 @@ pub struct Data {
     /// The poses were set by the caller (or come from the model) and have not been
     /// checked against the joints yet (`sim::assemble`).
     pub(crate) start_unchecked: bool,
+    /// The velocities were set by the caller (or are the model's initial ones) and no
+    /// step has run since: the second-order integrator takes them as the velocities at
+    /// the current time and starts from them consistently (`step::consistent_start`);
+    /// the first-order step takes them as its interval's, as every other velocity.
+    pub(crate) velocities_at_node: bool,
 }
 
 impl Data {
@@ -88,6 +93,7 @@ impl Data {
             limit_forces: vec![0.0; model.limit_sides.len()],
             collision: CollisionState::new(model),
             start_unchecked: true,
+            velocities_at_node: true,
             state,
         }
     }

@@ -73,6 +73,15 @@ impl MultiplierJacobians {
         }
     }
 
+    /// The known term of the rotational rows for velocities at the node z_{k+1} itself
+    /// (the consistent start, `step::consistent_start`): the continuous momentum J ω₀ in
+    /// the rows' units, (2/h₀) J ω₀, in place of [`known_momentum`]'s interval term.
+    pub fn use_node_momentum(&mut self, model: &Model, frame: &StepFrame) {
+        for (i, (p, b)) in self.momentum.iter_mut().zip(&model.bodies).enumerate() {
+            *p = (2.0 / frame.dt) * (b.inertia * frame.w0[i]);
+        }
+    }
+
     /// Joint `ji`'s block G (nc × 6) on its child (`child` true) or its parent.
     #[inline]
     pub fn block(&self, ji: usize, nc: usize, child: bool) -> &[f64] {

@@ -28,6 +28,7 @@ pub use snapshot::STATE_VERSION;
 
 pub use crate::data::StepStats;
 pub use crate::step::SolverOptions;
+pub use crate::step::options::Integrator;
 pub use crate::step::options::JOINT_TOLERANCE;
 
 use std::sync::Arc;

@@ -41,6 +41,7 @@ impl Sim {
         self.data.state.v[body] = V3::new(s[7], s[8], s[9]);
         self.data.state.w[body] = w;
         self.data.dt_prev = self.data.dt;
+        self.data.velocities_at_node = true;
         self.data.start_unchecked = true;
         self.follow_tracked();
         Ok(())
@@ -108,6 +109,31 @@ impl Sim {
         body.map_or(Pose::WORLD, |i| advance(&s.x[i], &s.q[i], &s.v[i], &s.w[i], self.data.dt_prev))
     }
 
+    /// Whether the second-order integrator is chosen: the velocities the caller sets are
+    /// those at z_k (`SolverOptions::integrator`).
+    pub(super) fn second_order(&self) -> bool {
+        self.options.integrator == crate::sim::Integrator::SecondOrder
+    }
+
+    /// Every body's pose a `fraction` of the nominal step from z_k at its velocities,
+    /// backwards for a negative one (the rotation map's inverse is its conjugate).
+    fn shifted_poses(&self, fraction: f64) -> Vec<Pose> {
+        let (s, h) = (&self.data.state, fraction.abs() * self.data.dt);
+        let sign = fraction.signum();
+        (0..self.model.body_count()).map(|i| advance(&s.x[i], &s.q[i], &(s.v[i] * sign), &(s.w[i] * sign), h)).collect()
+    }
+
+    /// The two configurations the current velocities are read between, and the time
+    /// between them: z_k and z_{k+1}, or, for velocities at z_k (the second-order
+    /// integrator's before its first step), half a step either side of z_k.
+    fn velocity_ends(&self) -> (Vec<Pose>, Vec<Pose>, f64) {
+        if self.second_order() && self.data.velocities_at_node {
+            (self.shifted_poses(-0.5), self.shifted_poses(0.5), self.data.dt)
+        } else {
+            (self.current_poses(), self.predicted_poses(), self.data.dt_prev)
+        }
+    }
+
     pub fn joint_position(&self, joint: usize, out: &mut [f64]) -> Result<()> {
         let j = self.check_joint(joint)?;
         check_len("values", out.len(), j.dof())?;
@@ -121,8 +147,9 @@ impl Sim {
     pub fn joint_velocity(&self, joint: usize, out: &mut [f64]) -> Result<()> {
         let j = self.check_joint(joint)?;
         check_len("values", out.len(), j.dof())?;
-        let (a1, b1) = (self.predicted_pose(j.parent), self.predicted_pose(Some(j.child)));
-        Self::rates(j, &self.pose(j.parent), &self.pose(Some(j.child)), &a1, &b1, self.data.dt_prev, out);
+        let (z0, z1, h) = self.velocity_ends();
+        let pick = |z: &[Pose], b: Option<usize>| b.map_or(Pose::WORLD, |p| z[p]);
+        Self::rates(j, &pick(&z0, j.parent), &z0[j.child], &pick(&z1, j.parent), &z1[j.child], h, out);
         Ok(())
     }
 
@@ -209,8 +236,7 @@ impl Sim {
     /// what `place` keeps while something else changes.
     pub(super) fn tree_plan(&self) -> Vec<([f64; 6], [f64; 6])> {
         let model = &*self.model;
-        let z0 = self.current_poses();
-        let z1 = self.predicted_poses();
+        let (z0, z1, h) = self.velocity_ends();
         let pick = |z: &[Pose], b: Option<usize>| b.map_or(Pose::WORLD, |p| z[p]);
         model
             .joints
@@ -219,7 +245,7 @@ impl Sim {
                 let n = j.dof();
                 let (mut c, mut r) = ([0.0; 6], [0.0; 6]);
                 Self::coords(j, &z0, &mut c[..n]);
-                Self::rates(j, &pick(&z0, j.parent), &z0[j.child], &pick(&z1, j.parent), &z1[j.child], self.data.dt_prev, &mut r[..n]);
+                Self::rates(j, &pick(&z0, j.parent), &z0[j.child], &pick(&z1, j.parent), &z1[j.child], h, &mut r[..n]);
                 (c, r)
             })
             .collect()
@@ -231,29 +257,38 @@ impl Sim {
     pub(super) fn place(&mut self, plan: &[([f64; 6], [f64; 6])]) {
         let model = &*self.model;
         let dt = self.data.dt;
+        let node = self.second_order();
         // from here on every velocity spans the nominal step
         self.data.dt_prev = dt;
+        self.data.velocities_at_node = true;
         let mut z0 = self.current_poses();
-        let mut z1 = self.predicted_poses();
+        // the velocities span [z_k, z_{k+1}], or with the second-order integrator are those
+        // at z_k: then the central difference of the poses half a step either side
+        let (mut za, mut zb, from) = if node { (self.shifted_poses(-0.5), self.shifted_poses(0.5), -0.5 * dt) } else { (Vec::new(), self.predicted_poses(), 0.0) };
         for &ji in &model.tree_order {
             let j = &model.joints[ji];
             let n = j.dof();
             let (c, r) = plan[ji];
-            let mut c1 = [0.0; 6];
+            let (mut ca, mut cb) = ([0.0; 6], [0.0; 6]);
             for i in 0..n {
-                c1[i] = c[i] + r[i] * dt;
+                ca[i] = c[i] + r[i] * from;
+                cb[i] = c[i] + r[i] * (from + dt);
             }
-            let a0 = j.parent.map_or(Pose::WORLD, |p| z0[p]);
-            let a1 = j.parent.map_or(Pose::WORLD, |p| z1[p]);
+            let pick = |z: &[Pose]| j.parent.map_or(Pose::WORLD, |p| z[p]);
+            let (a0, ab) = (pick(&z0), pick(&zb));
+            if node {
+                za[j.child] = j.child_pose(&pick(&za), &ca[..n]);
+            }
             z0[j.child] = j.child_pose(&a0, &c[..n]);
-            z1[j.child] = j.child_pose(&a1, &c1[..n]);
+            zb[j.child] = j.child_pose(&ab, &cb[..n]);
         }
+        let za = if node { za } else { z0.clone() };
         for &ji in &model.tree_order {
             let b = model.joints[ji].child;
             self.data.state.x[b] = z0[b].x;
             self.data.state.q[b] = z0[b].q;
-            self.data.state.v[b] = (z1[b].x - z0[b].x) / dt;
-            self.data.state.w[b] = velocity_between(&z0[b].q, &z1[b].q, dt);
+            self.data.state.v[b] = (zb[b].x - za[b].x) / dt;
+            self.data.state.w[b] = velocity_between(&za[b].q, &zb[b].q, dt);
         }
         self.follow_tracked();
     }

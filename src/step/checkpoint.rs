@@ -25,6 +25,7 @@ pub struct Checkpoint {
     pub time: f64,
     pub steps: u64,
     dt_prev: f64,
+    velocities_at_node: bool,
     energy: EnergyAccount,
     /// The collision stage's layout (pairs, their slots' points, the compiled layout).
     pairs: Vec<PairSlots>,
@@ -46,6 +47,7 @@ impl Checkpoint {
             time: d.time,
             steps: d.steps,
             dt_prev: d.dt_prev,
+            velocities_at_node: d.velocities_at_node,
             energy: d.energy,
             pairs: c.pairs.clone(),
             slots: c.slots.clone(),
@@ -60,7 +62,7 @@ impl Checkpoint {
         self.contact_forces.clone_from(&d.contact_forces);
         self.limit_forces.copy_from_slice(&d.limit_forces);
         self.tracked.copy_from(&d.tracked);
-        (self.time, self.steps, self.dt_prev, self.energy) = (d.time, d.steps, d.dt_prev, d.energy);
+        (self.time, self.steps, self.dt_prev, self.energy, self.velocities_at_node) = (d.time, d.steps, d.dt_prev, d.energy, d.velocities_at_node);
         let c = &d.collision;
         self.pairs.clone_from(&c.pairs);
         self.slots.clone_from(&c.slots);
@@ -81,7 +83,7 @@ impl Checkpoint {
         d.contact_forces.clone_from(&self.contact_forces);
         d.limit_forces.copy_from_slice(&self.limit_forces);
         d.tracked.copy_from(&self.tracked);
-        (d.time, d.steps, d.dt_prev, d.energy) = (self.time, self.steps, self.dt_prev, self.energy);
+        (d.time, d.steps, d.dt_prev, d.energy, d.velocities_at_node) = (self.time, self.steps, self.dt_prev, self.energy, self.velocities_at_node);
         let c = &mut d.collision;
         c.pairs.clone_from(&self.pairs);
         c.slots.clone_from(&self.slots);

@@ -50,4 +50,5 @@ pub fn commit(model: &Model, d: &mut Data, dt: f64) {
     d.time += dt;
     d.steps += 1;
     d.dt_prev = dt;
+    d.velocities_at_node = false;
 }

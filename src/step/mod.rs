@@ -24,6 +24,7 @@
 pub(crate) mod checkpoint;
 pub(crate) mod collide;
 mod commit;
+pub(crate) mod consistent_start;
 pub(crate) mod culling;
 pub mod divergence;
 mod inequalities;
@@ -38,7 +39,7 @@ pub(crate) mod split;
 mod tresca;
 pub(crate) mod warm_start;
 
-pub use options::SolverOptions;
+pub use options::{Integrator, SolverOptions};
 
 use self::checkpoint::Checkpoint;
 use self::problem::{Equations, Friction, Outcome};
@@ -82,7 +83,10 @@ fn advance_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: 
     }
     collide::commit(model, d)?;
     let layout = d.collision.layout.clone();
-    policy.step(layout.as_deref().unwrap_or(model), d, opts)
+    let model = layout.as_deref().unwrap_or(model);
+    let start = consistent_start::start(model, d, opts)?;
+    let stats = policy.step(model, d, opts)?;
+    Ok(start.map_or(stats, |s| s.then(stats)))
 }
 
 /// One step of interval `dt` (the step's, or a part of a split step; no splitting), from
@@ -90,6 +94,17 @@ fn advance_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: 
 /// describes the attempt.
 pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue, dt: f64) -> Result<StepStats> {
     predict(model, d);
+    let stats = solve_at_frame(model, d, opts, rescue, dt)?;
+    divergence::check(model, d)?;
+    commit::commit(model, d, dt);
+    account_energy(model, d);
+    Ok(stats)
+}
+
+/// Stages 1b–5 on the frame `d.frame` and G that the caller placed (the step's
+/// prediction, or the consistent start's node): the contact points, the warm start, the
+/// selection of contacts, the solve and its checks. The solution is left in the scratch.
+pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue, dt: f64) -> Result<StepStats> {
     narrow_phase(model, d);
     warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
     let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt, tracked: &d.tracked, friction: Friction::Coulomb };
@@ -114,9 +129,6 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
     if let Some(what) = non_finite(d) {
         return Err(Error::NonFiniteState(what));
     }
-    divergence::check(model, d)?;
-    commit::commit(model, d, dt);
-    account_energy(model, d);
     Ok(stats)
 }
 

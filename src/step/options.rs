@@ -44,11 +44,30 @@ pub struct SolverOptions {
     /// step is refused. `f64::INFINITY` steps from any configuration (finite differences
     /// in maximal coordinates step from states off the joints on purpose).
     pub joint_tolerance: f64,
+    /// Which discrete step advances the state (docs/INTEGRATOR.md). `FirstOrder` (default)
+    /// is the paper's step with the velocities the caller sets taken as those of the
+    /// step's interval; `SecondOrder` takes them as the velocities at the current time
+    /// and starts the next step consistently from them (a half step of the same
+    /// equations), so the positions converge at second order in dt.
+    pub integrator: Integrator,
+}
+
+/// The integrator choice of [`SolverOptions::integrator`]; the discriminants are the C
+/// numbers (`MAXDYN_INTEGRATOR_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(i32)]
+pub enum Integrator {
+    /// The state's velocities are those of the step's interval [t_k, t_k + dt].
+    #[default]
+    FirstOrder = 0,
+    /// Velocities set by the caller are those at t_k; the step after starts from them by
+    /// the discrete Legendre transform (a half step), second order in positions.
+    SecondOrder = 1,
 }
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 5, contact_predictor_corrector: true, contact_margin: 0.05, contact_warm_start: true, joint_tolerance: JOINT_TOLERANCE }
+        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 5, contact_predictor_corrector: true, contact_margin: 0.05, contact_warm_start: true, joint_tolerance: JOINT_TOLERANCE, integrator: Integrator::FirstOrder }
     }
 }
 

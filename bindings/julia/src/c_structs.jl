@@ -59,7 +59,9 @@ end
 """maxdyn.h `maxdyn_solver_options`, every solver option of a sim: `tolerance`,
 `max_iterations`, `acceptance` (Newton), `contact_tolerance`, `max_splits`,
 `contact_predictor_corrector` (1 or 0), `contact_margin` (m), `contact_warm_start` (1 or
-0), `joint_tolerance` (`Inf`: step from any configuration). `SolverOptions(; fields...)`
+0), `joint_tolerance` (`Inf`: step from any configuration), `integrator`
+(`INTEGRATOR_FIRST_ORDER`, the default, or `INTEGRATOR_SECOND_ORDER`: the velocities set
+are those at the current time). `SolverOptions(; fields...)`
 is the library's defaults with the named fields changed; `options(sim)` reads a sim's and
 `set_options!` sets them."""
 struct SolverOptions
@@ -72,4 +74,5 @@ struct SolverOptions
     contact_margin::Float64
     contact_warm_start::Int32
     joint_tolerance::Float64
+    integrator::Int32
 end

@@ -66,7 +66,9 @@ class SolverOptions(_Struct):
     """Every solver option of a sim (maxdyn_solver_options); SolverOptions() holds the
     defaults, keywords change them. Fields: tolerance, max_iterations, acceptance,
     contact_tolerance, max_splits, contact_predictor_corrector (1 or 0), contact_margin,
-    contact_warm_start (1 or 0), joint_tolerance (inf: step from any configuration)."""
+    contact_warm_start (1 or 0), joint_tolerance (inf: step from any configuration),
+    integrator (INTEGRATOR_FIRST_ORDER, the default, or INTEGRATOR_SECOND_ORDER: the
+    velocities set are those at the current time, positions converge at second order)."""
 
     _fields_ = [
         ("tolerance", ctypes.c_double),
@@ -78,6 +80,7 @@ class SolverOptions(_Struct):
         ("contact_margin", ctypes.c_double),
         ("contact_warm_start", ctypes.c_int32),
         ("joint_tolerance", ctypes.c_double),
+        ("integrator", ctypes.c_int32),
     ]
 
     # the library's defaults (maxdyn_solver_options_default), set by _lib once it has
