@@ -157,6 +157,14 @@
 // 0.2 s; example-robot-data's largest robot has 130 links).
 #define MAXDYN_URDF_MAX_LINKS 10000
 
+// `maxdyn_solver_options.integrator`: the paper's step; the velocities set are those of
+// the step's interval (first order in dt).
+#define MAXDYN_INTEGRATOR_FIRST_ORDER 0
+
+// `maxdyn_solver_options.integrator`: the same step started consistently from the
+// velocities at the current time (second order in dt).
+#define MAXDYN_INTEGRATOR_SECOND_ORDER 1
+
 // Doubles per body in a state array.
 #define MAXDYN_BODY_STATE_SIZE 13
 
@@ -432,6 +440,11 @@ typedef struct maxdyn_solver_options {
     // finite differences in maximal coordinates); beyond it `maxdyn_sim_step` returns
     // `MAXDYN_STATUS_JOINT_VIOLATION`.
     double joint_tolerance;
+    // The integrator (`MAXDYN_INTEGRATOR_FIRST_ORDER` = 0, the default, or
+    // `MAXDYN_INTEGRATOR_SECOND_ORDER` = 1): with the second, the velocities set on the
+    // sim are those at the current time, and the next step starts consistently from them
+    // (positions converge at second order in dt; docs/INTEGRATOR.md).
+    int32_t integrator;
 } maxdyn_solver_options;
 
 // One contact point between two collision shapes after the last step.

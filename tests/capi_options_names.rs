@@ -180,6 +180,7 @@ fn rust_defaults() -> maxdyn_solver_options {
         contact_margin: d.contact_margin,
         contact_warm_start: i32::from(d.contact_warm_start),
         joint_tolerance: d.joint_tolerance,
+        integrator: d.integrator as i32,
     }
 }
 
@@ -207,6 +208,7 @@ fn solver_options_struct_round_trips_every_field() {
             contact_margin: f64::INFINITY,
             contact_warm_start: 0,
             joint_tolerance: f64::INFINITY,
+            integrator: MAXDYN_INTEGRATOR_SECOND_ORDER,
         };
         ok(maxdyn_sim_set_options(s, &set));
         ok(maxdyn_sim_get_options(s, &mut got));
@@ -242,7 +244,7 @@ fn invalid_solver_options_name_the_field_and_change_nothing() {
         let good = maxdyn_solver_options { max_splits: 2, ..maxdyn_solver_options_default() };
         ok(maxdyn_sim_set_options(s, &good));
         let d = good;
-        let cases: [(maxdyn_solver_options, maxdyn_status, &str); 14] = [
+        let cases: [(maxdyn_solver_options, maxdyn_status, &str); 16] = [
             (maxdyn_solver_options { tolerance: f64::NAN, ..d }, MAXDYN_STATUS_NON_FINITE, "options.tolerance"),
             (maxdyn_solver_options { tolerance: 0.0, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.tolerance"),
             (maxdyn_solver_options { max_iterations: -1, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.max_iterations"),
@@ -257,6 +259,8 @@ fn invalid_solver_options_name_the_field_and_change_nothing() {
             (maxdyn_solver_options { contact_margin: f64::NEG_INFINITY, ..d }, MAXDYN_STATUS_NON_FINITE, "options.contact_margin"),
             (maxdyn_solver_options { contact_margin: -0.01, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.contact_margin"),
             (maxdyn_solver_options { contact_warm_start: -1, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.contact_warm_start"),
+            (maxdyn_solver_options { integrator: 2, ..d }, MAXDYN_STATUS_INVALID_ENUM, "options.integrator"),
+            (maxdyn_solver_options { integrator: -1, ..d }, MAXDYN_STATUS_INVALID_ENUM, "options.integrator"),
         ];
         let mut got = d;
         for (bad, status, field) in cases {

@@ -33,8 +33,8 @@ impl Sim {
     /// Floating base `k`'s twist (ν, ω) in its frame's axes.
     pub(crate) fn base_twist(&self, k: usize) -> (V3, V3) {
         let base = &self.model.floating_bases[k];
-        let s = &self.data.state;
-        base.twist(&self.pose(Some(base.body)), &s.v[base.body], &s.w[base.body])
+        let (v, w) = self.read_velocities(base.body);
+        base.twist(&self.pose(Some(base.body)), &v, &w)
     }
 
     /// The configuration q (length nq, see the module docs) into `out`.

@@ -23,8 +23,9 @@ impl Sim {
         let mut s = [0.0; 13];
         s[0..3].copy_from_slice(self.data.state.x[body].as_slice());
         s[3..7].copy_from_slice(self.data.state.q[body].as_slice());
-        s[7..10].copy_from_slice(self.data.state.v[body].as_slice());
-        s[10..13].copy_from_slice(self.data.state.w[body].as_slice());
+        let (v, w) = self.read_velocities(body);
+        s[7..10].copy_from_slice(v.as_slice());
+        s[10..13].copy_from_slice(w.as_slice());
         Ok(s)
     }
 
@@ -126,12 +127,45 @@ impl Sim {
     /// The two configurations the current velocities are read between, and the time
     /// between them: z_k and z_{k+1}, or, for velocities at z_k (the second-order
     /// integrator's before its first step), half a step either side of z_k.
+    /// With the second-order integrator after a step of the nominal interval, z_{k−1} (z_k
+    /// moved back by the previous interval's velocities), z_{k+1} and 2 dt: the rates read
+    /// are then the mean of the two intervals', those at z_k to second order.
     fn velocity_ends(&self) -> (Vec<Pose>, Vec<Pose>, f64) {
-        if self.second_order() && self.data.velocities_at_node {
-            (self.shifted_poses(-0.5), self.shifted_poses(0.5), self.data.dt)
-        } else {
-            (self.current_poses(), self.predicted_poses(), self.data.dt_prev)
+        let d = &self.data;
+        if self.second_order() && d.velocities_at_node {
+            return (self.shifted_poses(-0.5), self.shifted_poses(0.5), d.dt);
         }
+        if self.has_previous_interval() {
+            let (at, s) = (&d.layout(&self.model).addresses, &d.state);
+            let before = (0..self.model.body_count())
+                .map(|i| {
+                    let (v, w) = at.velocities(&d.warm.previous, i);
+                    advance(&s.x[i], &s.q[i], &-v, &-w, d.dt)
+                })
+                .collect();
+            return (before, self.predicted_poses(), 2.0 * d.dt);
+        }
+        (self.current_poses(), self.predicted_poses(), d.dt_prev)
+    }
+
+    /// Whether the velocities read are the mean of the last interval's and the current
+    /// one's (`velocity_ends`): the second-order integrator, after two intervals of dt that
+    /// the caller did not disturb.
+    fn has_previous_interval(&self) -> bool {
+        let d = &self.data;
+        self.second_order() && !d.velocities_at_node && d.warm.pair_interval == d.dt && d.dt_prev == d.dt
+    }
+
+    /// Body `i`'s velocities (v, ω) as they are read: the state's, or with the second-order
+    /// integrator after a step the mean of the two intervals' about z_k (ω about its own
+    /// axis is the same in both bodies' frames).
+    pub(super) fn read_velocities(&self, i: usize) -> (V3, V3) {
+        let (d, s) = (&self.data, &self.data.state);
+        if !self.has_previous_interval() {
+            return (s.v[i], s.w[i]);
+        }
+        let (v, w) = d.layout(&self.model).addresses.velocities(&d.warm.previous, i);
+        ((v + s.v[i]) * 0.5, (w + s.w[i]) * 0.5)
     }
 
     pub fn joint_position(&self, joint: usize, out: &mut [f64]) -> Result<()> {
@@ -258,6 +292,12 @@ impl Sim {
         let model = &*self.model;
         let dt = self.data.dt;
         let node = self.second_order();
+        if node && !self.data.velocities_at_node {
+            // the roots' velocities become those at z_k too (the tree bodies' follow)
+            for i in (0..model.body_count()).filter(|&i| model.tree_parent[i].is_none()) {
+                (self.data.state.v[i], self.data.state.w[i]) = self.read_velocities(i);
+            }
+        }
         // from here on every velocity spans the nominal step
         self.data.dt_prev = dt;
         self.data.velocities_at_node = true;

@@ -39,7 +39,7 @@ pub(crate) mod split;
 mod tresca;
 pub(crate) mod warm_start;
 
-pub use options::{Integrator, SolverOptions};
+pub use options::SolverOptions;
 
 use self::checkpoint::Checkpoint;
 use self::problem::{Equations, Friction, Outcome};
@@ -84,9 +84,14 @@ fn advance_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: 
     collide::commit(model, d)?;
     let layout = d.collision.layout.clone();
     let model = layout.as_deref().unwrap_or(model);
-    let start = consistent_start::start(model, d, opts)?;
+    let Some(start) = consistent_start::start(model, d, opts)? else { return policy.step(model, d, opts) };
     let stats = policy.step(model, d, opts)?;
-    Ok(start.map_or(stats, |s| s.then(stats)))
+    // the start's interval and the step's are one pair (a base of extrapolation, and
+    // the two intervals whose mean velocity is read at the node)
+    if stats.substeps == 1 {
+        d.warm.pair_interval = d.dt;
+    }
+    Ok(start.then(stats))
 }
 
 /// One step of interval `dt` (the step's, or a part of a split step; no splitting), from
