@@ -56,6 +56,11 @@ impl StepSensitivity {
     /// with contacts other than `contact_sensitivity` derives, and a step that had to be
     /// split.
     pub fn at(sim: &Sim) -> Result<StepSensitivity> {
+        if sim.options().integrator == crate::sim::Integrator::SecondOrder {
+            // its state is read at the nodes (z_k, velocities at z_k), a map the analytic
+            // path does not derive; the difference reference steps it as it is
+            return Err(Error::InvalidArgument("sim", "the analytic linearization is of the first-order integrator; this sim's options.integrator is second order (set it to first order, or use the linearization by differences)".into()));
+        }
         let mut next = sim.clone();
         let stats = next.step()?;
         if stats.substeps > 1 {

@@ -7,6 +7,7 @@
 //! both bodies' diagonals and the body–body coupling (an extra graph edge).
 
 use super::wrench_pair::WrenchPair;
+use crate::integrator::StepFrame;
 use crate::joints::Joint;
 use crate::model::Model;
 use crate::solver::BlockMatrix;
@@ -16,22 +17,28 @@ pub use crate::model::forces::JointDamper;
 /// Both hooks take `rows(i)`, the rate rows of the joint's free direction i at z_{k+1}
 /// (`joint_directions`).
 impl JointDamper {
-    pub fn add_residual(&self, j: &Joint, rows: impl Fn(usize) -> WrenchPair, model: &Model, s: &[f64], r: &mut [f64]) {
+    /// `frame.damping_mean`: the rate is the mean of the known velocities' and the
+    /// unknown ones' (the second-order integrator).
+    pub fn add_residual(&self, j: &Joint, rows: impl Fn(usize) -> WrenchPair, model: &Model, frame: &StepFrame, s: &[f64], r: &mut [f64]) {
         for i in 0..j.dof() {
             let c = self.damping[i];
             if c != 0.0 {
                 let rows = rows(i);
-                let xi = rows.rate(|k| model.addresses.velocities(s, k));
+                let mut xi = rows.rate(|k| model.addresses.velocities(s, k));
+                if frame.damping_mean {
+                    xi = 0.5 * (xi + rows.rate(|k| (frame.v0[k], frame.w0[k])));
+                }
                 rows.apply(-c * xi, model, r);
             }
         }
     }
 
-    pub fn add_jacobian(&self, j: &Joint, rows: impl Fn(usize) -> WrenchPair, model: &Model, m: &mut BlockMatrix) {
+    pub fn add_jacobian(&self, j: &Joint, rows: impl Fn(usize) -> WrenchPair, model: &Model, frame: &StepFrame, m: &mut BlockMatrix) {
+        let weight = if frame.damping_mean { 0.5 } else { 1.0 };
         for i in 0..j.dof() {
             let c = self.damping[i];
             if c != 0.0 {
-                rows(i).add_damping_jacobian(c, model, m);
+                rows(i).add_damping_jacobian(weight * c, model, m);
             }
         }
     }

@@ -64,10 +64,11 @@ fn add_residual_with(model: &Model, frame: &StepFrame, inputs: &Inputs, rows: im
     }
     for d in &f.joint_dampers {
         let j = &model.joints[d.joint];
-        d.add_residual(j, |i| rows(d.joint, i), model, s, r);
+        d.add_residual(j, |i| rows(d.joint, i), model, frame, s, r);
     }
+    let known = frame.damping_mean.then_some((&frame.v0[..], &frame.w0[..]));
     for sp in &f.point_springs {
-        sp.add_residual(|k| (frame.x1[k], frame.q1[k]), model, s, r);
+        sp.add_residual(|k| (frame.x1[k], frame.q1[k]), model, s, known, r);
     }
     for (ji, j) in model.joints.iter().enumerate() {
         let u = &inputs.joint_input[ji];
@@ -92,10 +93,11 @@ pub fn add_step_jacobian(model: &Model, frame: &StepFrame, g: &MultiplierJacobia
 fn add_jacobian_with(model: &Model, frame: &StepFrame, rows: impl Fn(usize, usize) -> WrenchPair, m: &mut BlockMatrix) {
     let f = &model.forces;
     for d in &f.joint_dampers {
-        d.add_jacobian(&model.joints[d.joint], |i| rows(d.joint, i), model, m);
+        d.add_jacobian(&model.joints[d.joint], |i| rows(d.joint, i), model, frame, m);
     }
+    let weight = if frame.damping_mean { 0.5 } else { 1.0 };
     for sp in &f.point_springs {
-        sp.add_jacobian(|k| (frame.x1[k], frame.q1[k]), model, m);
+        sp.add_jacobian(|k| (frame.x1[k], frame.q1[k]), model, weight, m);
     }
 }
 

@@ -44,21 +44,28 @@ impl PointSpring {
         Some((rows, len))
     }
 
-    pub fn add_residual(&self, pose: impl Fn(usize) -> (V3, V4), model: &Model, s: &[f64], r: &mut [f64]) {
+    /// `known`: the known velocities, when the damper acts on the mean of theirs and the
+    /// unknown ones (the second-order integrator, `StepFrame::damping_mean`).
+    pub fn add_residual(&self, pose: impl Fn(usize) -> (V3, V4), model: &Model, s: &[f64], known: Option<(&[V3], &[V3])>, r: &mut [f64]) {
         let Some((rows, len)) = self.rows(pose) else { return };
         let mut f = -self.stiffness * (len - self.rest_length);
         if self.damping != 0.0 {
-            f -= self.damping * rows.rate(|k| model.addresses.velocities(s, k));
+            let mut rate = rows.rate(|k| model.addresses.velocities(s, k));
+            if let Some((v0, w0)) = known {
+                rate = 0.5 * (rate + rows.rate(|k| (v0[k], w0[k])));
+            }
+            f -= self.damping * rate;
         }
         rows.apply(f, model, r);
     }
 
-    pub fn add_jacobian(&self, pose: impl Fn(usize) -> (V3, V4), model: &Model, m: &mut BlockMatrix) {
+    /// `weight`: 1, or ½ on the mean of known and unknown velocities.
+    pub fn add_jacobian(&self, pose: impl Fn(usize) -> (V3, V4), model: &Model, weight: f64, m: &mut BlockMatrix) {
         if self.damping == 0.0 {
             return;
         }
         if let Some((rows, _)) = self.rows(pose) {
-            rows.add_damping_jacobian(self.damping, model, m);
+            rows.add_damping_jacobian(weight * self.damping, model, m);
         }
     }
 

@@ -44,11 +44,15 @@ pub struct StepFrame {
     /// Configuration z_{k+1}.
     pub x1: Vec<V3>,
     pub q1: Vec<V4>,
+    /// The dampers act on the mean of the known and the unknown velocities (the
+    /// second-order integrator: the force at the node z_{k+1} between the two intervals)
+    /// instead of the unknown ones alone.
+    pub damping_mean: bool,
 }
 
 impl StepFrame {
     pub fn new(nb: usize, dt: f64) -> StepFrame {
-        StepFrame { dt, v0: vec![V3::zeros(); nb], w0: vec![V3::zeros(); nb], x1: vec![V3::zeros(); nb], q1: vec![crate::math::IDENTITY; nb] }
+        StepFrame { dt, v0: vec![V3::zeros(); nb], w0: vec![V3::zeros(); nb], x1: vec![V3::zeros(); nb], q1: vec![crate::math::IDENTITY; nb], damping_mean: false }
     }
 }
 

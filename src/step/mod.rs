@@ -84,6 +84,7 @@ fn advance_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: 
     collide::commit(model, d)?;
     let layout = d.collision.layout.clone();
     let model = layout.as_deref().unwrap_or(model);
+    d.frame.damping_mean = opts.integrator == options::Integrator::SecondOrder;
     let Some(start) = consistent_start::start(model, d, opts)? else { return policy.step(model, d, opts) };
     let stats = policy.step(model, d, opts)?;
     // the start's interval and the step's are one pair (a base of extrapolation, and
