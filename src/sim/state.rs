@@ -338,7 +338,8 @@ impl Sim {
         let mut k = 0.0;
         let mut p = 0.0;
         for (i, b) in self.model.bodies.iter().enumerate() {
-            k += 0.5 * b.mass * self.data.state.v[i].norm_squared() + 0.5 * self.data.state.w[i].dot(&(b.inertia * self.data.state.w[i]));
+            let (v, w) = self.read_velocities(i);
+            k += 0.5 * b.mass * v.norm_squared() + 0.5 * w.dot(&(b.inertia * w));
             p -= b.mass * self.model.gravity.dot(&self.data.state.x[i]);
         }
         (k, p + self.spring_energy())
