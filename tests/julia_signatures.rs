@@ -601,8 +601,8 @@ fn checker_fails_when_a_struct_field_changes() {
     assert!(struct_mismatches(&header_structs(&original), &structs).is_empty());
     // a field added at the end (the Julia UrdfOptions once lacked mesh_roots, so the
     // library read past the end of the Julia struct)
-    let grown = original.replace("    double joint_tolerance;\n} maxdyn_solver_options;", "    double joint_tolerance;\n    int32_t threads;\n} maxdyn_solver_options;");
-    assert_ne!(grown, original, "the header's maxdyn_solver_options no longer ends in joint_tolerance");
+    let grown = original.replace("    int32_t integrator;\n} maxdyn_solver_options;", "    int32_t integrator;\n    int32_t threads;\n} maxdyn_solver_options;");
+    assert_ne!(grown, original, "the header's maxdyn_solver_options no longer ends in integrator");
     let bad = struct_mismatches(&header_structs(&grown), &structs);
     assert_eq!(bad.len(), 1, "{bad:?}");
     assert!(bad[0].starts_with("SolverOptions: fields") && bad[0].contains("\"threads\""), "{bad:?}");

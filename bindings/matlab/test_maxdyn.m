@@ -215,6 +215,18 @@ function box_drop_on_ground_contacts()
   end
   o = s.options();
   assert(o.maxSplits == 0, 'a rejected option changes nothing');
+  assert(o.integrator == 0, 'the first-order integrator by default');
+  s.setOptions(struct('integrator', 1));
+  o = s.options();
+  assert(o.integrator == 1, 'the second-order integrator set');
+  try
+    s.setOptions(struct('integrator', 2));
+    error('integrator = 2 accepted');
+  catch err
+    assert(strcmp(err.identifier, 'maxdyn:status10'), err.identifier);  % INVALID_ENUM
+    assert(~isempty(strfind(err.message, 'options.integrator')), err.message);
+  end
+  s.setOptions(struct('integrator', 0));
   assert(abs(normal - 9.81) < 1e-6, sprintf('normal force %g', normal));
 end
 

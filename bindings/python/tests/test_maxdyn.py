@@ -328,7 +328,7 @@ def test_solver_options_struct_and_step_stats():
     defaults = maxdyn.SolverOptions()
     assert (defaults.tolerance, defaults.max_iterations, defaults.acceptance, defaults.contact_tolerance,
             defaults.max_splits, defaults.contact_predictor_corrector, defaults.contact_margin,
-            defaults.contact_warm_start) == (1e-10, 100, 1e-8, 1e-8, 5, 1, 0.05, 1)
+            defaults.contact_warm_start, defaults.integrator) == (1e-10, 100, 1e-8, 1e-8, 5, 1, 0.05, 1, maxdyn.INTEGRATOR_FIRST_ORDER)
     assert sim.options == defaults
     custom = maxdyn.SolverOptions(tolerance=1e-11, max_splits=1, contact_predictor_corrector=0, contact_margin=math.inf)
     sim.options = custom
@@ -337,6 +337,7 @@ def test_solver_options_struct_and_step_stats():
         (lambda: setattr(sim, "options", maxdyn.SolverOptions(max_splits=-1)), 12, "options.max_splits"),
         (lambda: setattr(sim, "options", maxdyn.SolverOptions(tolerance=math.nan)), 5, "options.tolerance"),
         (lambda: setattr(sim, "options", maxdyn.SolverOptions(acceptance=1e-12)), 12, "options.acceptance"),
+        (lambda: setattr(sim, "options", maxdyn.SolverOptions(integrator=2)), 10, "options.integrator"),
     ])
     assert sim.options == custom
     sim.options = maxdyn.SolverOptions()
@@ -685,7 +686,7 @@ def test_contact_capacity_fixes_the_state_size():
     sim = maxdyn.Sim(model, 0.01)
     before = sim.state()
     sim.step(5)
-    assert sim.contact_slots() == 4 and len(sim.state()) == len(before) == 55 + 64 * 35
+    assert sim.contact_slots() == 4 and len(sim.state()) == len(before) == 56 + 64 * 35
     sim.set_state(before)
     tight = maxdyn.Sim(box_model(3), 0.01)
     expect_status(209, ["maxdyn_sim_step", "4 contact slots", "capacity of 3"], tight.step)
