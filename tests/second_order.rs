@@ -91,6 +91,9 @@ fn errors(test: &str, file: &str) -> Option<(f64, f64, f64)> {
     let first = error(&model, &reference, &q0, &v0, 1e-3, Integrator::FirstOrder);
     let (e3, e4) = (error(&model, &reference, &q0, &v0, 1e-3, Integrator::SecondOrder), error(&model, &reference, &q0, &v0, 1e-4, Integrator::SecondOrder));
     println!("{file}: first order {first:.2e} at dt 1e-3; second order {e3:.2e} at dt 1e-3, {e4:.2e} at dt 1e-4 (ratio {:.0})", e3 / e4);
+    for dt in [1e-2, 3e-3, 1e-3, 1e-4] {
+        println!("{file}: fourth order at dt {dt:e}: {:.2e}", error(&model, &reference, &q0, &v0, dt, Integrator::FourthOrder));
+    }
     Some((first, e3, e4))
 }
 

@@ -50,10 +50,11 @@ pub struct maxdyn_solver_options {
     /// finite differences in maximal coordinates); beyond it `maxdyn_sim_step` returns
     /// `MAXDYN_STATUS_JOINT_VIOLATION`.
     pub joint_tolerance: f64,
-    /// The integrator (`MAXDYN_INTEGRATOR_FIRST_ORDER` = 0, the default, or
-    /// `MAXDYN_INTEGRATOR_SECOND_ORDER` = 1): with the second, the velocities set on the
-    /// sim are those at the current time, and the next step starts consistently from them
-    /// (positions converge at second order in dt; docs/INTEGRATOR.md).
+    /// The integrator (`MAXDYN_INTEGRATOR_FIRST_ORDER` = 0, the default,
+    /// `MAXDYN_INTEGRATOR_SECOND_ORDER` = 1 or `MAXDYN_INTEGRATOR_FOURTH_ORDER` = 2): with
+    /// the second and fourth, the velocities set on the sim are those at the current time,
+    /// and the next step starts consistently from them (positions converge at second or
+    /// fourth order in dt; docs/INTEGRATOR.md).
     pub integrator: i32,
 }
 
@@ -63,6 +64,10 @@ pub const MAXDYN_INTEGRATOR_FIRST_ORDER: i32 = 0;
 /// `maxdyn_solver_options.integrator`: the same step started consistently from the
 /// velocities at the current time (second order in dt).
 pub const MAXDYN_INTEGRATOR_SECOND_ORDER: i32 = 1;
+/// `maxdyn_solver_options.integrator`: as the second order, each step composed of three
+/// (Yoshida's triple jump): fourth order in dt, three solves per step; models without
+/// contacts, collision shapes or joint limits (else `MAXDYN_STATUS_INVALID_ARGUMENT`).
+pub const MAXDYN_INTEGRATOR_FOURTH_ORDER: i32 = 2;
 
 impl From<SolverOptions> for maxdyn_solver_options {
     fn from(o: SolverOptions) -> Self {
@@ -134,10 +139,11 @@ fn to_rust(o: &maxdyn_solver_options) -> CResult<SolverOptions> {
     let integrator = match o.integrator {
         MAXDYN_INTEGRATOR_FIRST_ORDER => Integrator::FirstOrder,
         MAXDYN_INTEGRATOR_SECOND_ORDER => Integrator::SecondOrder,
+        MAXDYN_INTEGRATOR_FOURTH_ORDER => Integrator::FourthOrder,
         v => {
             return Err(Failure::new(
                 MAXDYN_STATUS_INVALID_ENUM,
-                format!("argument `options.integrator` is {v}, expected MAXDYN_INTEGRATOR_FIRST_ORDER (0) or MAXDYN_INTEGRATOR_SECOND_ORDER (1)"),
+                format!("argument `options.integrator` is {v}, expected MAXDYN_INTEGRATOR_FIRST_ORDER (0), _SECOND_ORDER (1) or _FOURTH_ORDER (2)"),
             ))
         }
     };

@@ -17,16 +17,17 @@ pub use crate::model::forces::JointDamper;
 /// Both hooks take `rows(i)`, the rate rows of the joint's free direction i at z_{k+1}
 /// (`joint_directions`).
 impl JointDamper {
-    /// `frame.damping_mean`: the rate is the mean of the known velocities' and the
-    /// unknown ones' (the second-order integrator).
+    /// `frame.second_order`: the rate is the known and the unknown velocities' weighted by
+    /// `frame.damping_weights` (the second- and fourth-order integrators).
     pub fn add_residual(&self, j: &Joint, rows: impl Fn(usize) -> WrenchPair, model: &Model, frame: &StepFrame, s: &[f64], r: &mut [f64]) {
         for i in 0..j.dof() {
             let c = self.damping[i];
             if c != 0.0 {
                 let rows = rows(i);
                 let mut xi = rows.rate(|k| model.addresses.velocities(s, k));
-                if frame.damping_mean {
-                    xi = 0.5 * (xi + rows.rate(|k| (frame.v0[k], frame.w0[k])));
+                if frame.second_order {
+                    let (w0, w1) = frame.damping_weights;
+                    xi = w1 * xi + w0 * rows.rate(|k| (frame.v0[k], frame.w0[k]));
                 }
                 rows.apply(-c * xi, model, r);
             }
@@ -34,7 +35,7 @@ impl JointDamper {
     }
 
     pub fn add_jacobian(&self, j: &Joint, rows: impl Fn(usize) -> WrenchPair, model: &Model, frame: &StepFrame, m: &mut BlockMatrix) {
-        let weight = if frame.damping_mean { 0.5 } else { 1.0 };
+        let weight = if frame.second_order { frame.damping_weights.1 } else { 1.0 };
         for i in 0..j.dof() {
             let c = self.damping[i];
             if c != 0.0 {

@@ -66,7 +66,7 @@ fn add_residual_with(model: &Model, frame: &StepFrame, inputs: &Inputs, rows: im
         let j = &model.joints[d.joint];
         d.add_residual(j, |i| rows(d.joint, i), model, frame, s, r);
     }
-    let known = frame.damping_mean.then_some((&frame.v0[..], &frame.w0[..]));
+    let known = frame.second_order.then_some((&frame.v0[..], &frame.w0[..], frame.damping_weights));
     for sp in &f.point_springs {
         sp.add_residual(|k| (frame.x1[k], frame.q1[k]), model, s, known, r);
     }
@@ -95,7 +95,7 @@ fn add_jacobian_with(model: &Model, frame: &StepFrame, rows: impl Fn(usize, usiz
     for d in &f.joint_dampers {
         d.add_jacobian(&model.joints[d.joint], |i| rows(d.joint, i), model, frame, m);
     }
-    let weight = if frame.damping_mean { 0.5 } else { 1.0 };
+    let weight = if frame.second_order { frame.damping_weights.1 } else { 1.0 };
     for sp in &f.point_springs {
         sp.add_jacobian(|k| (frame.x1[k], frame.q1[k]), model, weight, m);
     }

@@ -44,22 +44,22 @@ impl PointSpring {
         Some((rows, len))
     }
 
-    /// `known`: the known velocities, when the damper acts on the mean of theirs and the
-    /// unknown ones (the second-order integrator, `StepFrame::damping_mean`).
-    pub fn add_residual(&self, pose: impl Fn(usize) -> (V3, V4), model: &Model, s: &[f64], known: Option<(&[V3], &[V3])>, r: &mut [f64]) {
+    /// `known`: the known velocities and the weights of theirs and the unknown ones in the
+    /// damper's rate (the second- and fourth-order integrators, `StepFrame::damping_weights`).
+    pub fn add_residual(&self, pose: impl Fn(usize) -> (V3, V4), model: &Model, s: &[f64], known: Option<(&[V3], &[V3], (f64, f64))>, r: &mut [f64]) {
         let Some((rows, len)) = self.rows(pose) else { return };
         let mut f = -self.stiffness * (len - self.rest_length);
         if self.damping != 0.0 {
             let mut rate = rows.rate(|k| model.addresses.velocities(s, k));
-            if let Some((v0, w0)) = known {
-                rate = 0.5 * (rate + rows.rate(|k| (v0[k], w0[k])));
+            if let Some((v0, w0, (a, b))) = known {
+                rate = b * rate + a * rows.rate(|k| (v0[k], w0[k]));
             }
             f -= self.damping * rate;
         }
         rows.apply(f, model, r);
     }
 
-    /// `weight`: 1, or ½ on the mean of known and unknown velocities.
+    /// `weight`: 1, or the unknown velocities' weight in the damper's rate.
     pub fn add_jacobian(&self, pose: impl Fn(usize) -> (V3, V4), model: &Model, weight: f64, m: &mut BlockMatrix) {
         if self.damping == 0.0 {
             return;

@@ -13,7 +13,7 @@ use crate::math::{skew, M3, V3};
 
 #[inline]
 fn s_of(w: &V3, dt: f64) -> f64 {
-    (4.0 / (dt * dt) - w.norm_squared()).sqrt()
+    crate::math::step_scalar(w, dt)
 }
 
 /// What one body's rows know before the solve: its mass and inertia, gravity, the

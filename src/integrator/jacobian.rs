@@ -25,7 +25,7 @@ pub fn assemble_jacobian(model: &Model, f: &StepFrame, g: &MultiplierJacobians, 
     for (i, b) in model.bodies.iter().enumerate() {
         let n = model.body_node[i];
         let w = at.angular_velocity(s, i);
-        body_dynamics::write_jacobian(b.mass, &b.inertia, f.dt, dt, &w, matrix.block_mut(sym, n, n));
+        body_dynamics::write_jacobian(b.mass, &b.inertia, f.impulse, dt, &w, matrix.block_mut(sym, n, n));
     }
     for (ji, j) in model.joints.iter().enumerate() {
         let Some(nj) = model.joint_node[ji] else { continue };

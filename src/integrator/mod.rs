@@ -44,15 +44,24 @@ pub struct StepFrame {
     /// Configuration z_{k+1}.
     pub x1: Vec<V3>,
     pub q1: Vec<V4>,
-    /// The dampers act on the mean of the known and the unknown velocities (the
-    /// second-order integrator: the force at the node z_{k+1} between the two intervals)
-    /// instead of the unknown ones alone.
-    pub damping_mean: bool,
+    /// The second- and fourth-order integrators: the dampers act on the mean of the known
+    /// and the unknown velocities (the force at the node z_{k+1} between the two
+    /// intervals) instead of the unknown ones alone, and the forces over `impulse`.
+    pub second_order: bool,
+    /// The time the forces at z_{k+1} act over: the known interval (the first-order step;
+    /// equal intervals), or the mean of the two intervals about the node (a composition
+    /// of steps of different lengths, the trapezoidal rule's share of each).
+    pub impulse: f64,
+    /// With `second_order`, the weights of the known and the unknown velocities in the
+    /// dampers' rate: each interval's damping force shared half to each of its nodes,
+    /// (h₀ ξ₀ + h₁ ξ₁)/(h₀ + h₁) (the mean for equal intervals; (0, 1) at the start, whose
+    /// node has no interval before it).
+    pub damping_weights: (f64, f64),
 }
 
 impl StepFrame {
     pub fn new(nb: usize, dt: f64) -> StepFrame {
-        StepFrame { dt, v0: vec![V3::zeros(); nb], w0: vec![V3::zeros(); nb], x1: vec![V3::zeros(); nb], q1: vec![crate::math::IDENTITY; nb], damping_mean: false }
+        StepFrame { dt, v0: vec![V3::zeros(); nb], w0: vec![V3::zeros(); nb], x1: vec![V3::zeros(); nb], q1: vec![crate::math::IDENTITY; nb], second_order: false, impulse: dt, damping_weights: (0.5, 0.5) }
     }
 }
 

@@ -55,7 +55,7 @@ impl NextPoses {
 /// (dt·I at rest). The closed form of `joint_rows::velocity_map` in body coordinates.
 #[inline]
 pub fn rotation_map(w: &V3, dt: f64) -> M3 {
-    let s = (4.0 / (dt * dt) - w.norm_squared()).sqrt();
+    let s = crate::math::step_scalar(w, dt);
     let h = 0.5 * dt * dt;
     (M3::from_diagonal_element(s) + w * (w.transpose() / s) - skew(w)) * h
 }

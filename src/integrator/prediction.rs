@@ -23,6 +23,7 @@ pub fn advance(x: &V3, q: &V4, v: &V3, w: &V3, h: f64) -> Pose {
 /// exoskeleton scenario) beyond rounding, for no gain in accuracy.
 pub fn predict(x: &[V3], q: &[V4], v: &[V3], w: &[V3], h0: f64, frame: &mut StepFrame) {
     frame.dt = h0;
+    frame.impulse = h0;
     for i in 0..x.len() {
         frame.v0[i] = v[i];
         frame.w0[i] = w[i];

@@ -14,9 +14,10 @@ pub fn body_rows_into(model: &Model, f: &StepFrame, inputs: &Inputs, g: &Multipl
     for (i, b) in model.bodies.iter().enumerate() {
         let o = at.body(i);
         let (v, w) = at.velocities(s, i);
-        let p0 = g.known_momentum(i);
-        let known = body_dynamics::Known { mass: b.mass, inertia: &b.inertia, gravity: &model.gravity, h0: f.dt, h1: dt, v0: &f.v0[i], force: &inputs.force[i], torque: &inputs.torque[i] };
-        body_dynamics::residual_from(&known, p0, &v, &w, &mut r[o..o + 6]);
+        // the known momentum (h₀/2)(s₀ I − [ω₀]×) J ω₀ over the node's impulse interval
+        let p0 = if f.second_order { g.known_momentum(i) * (f.dt / f.impulse) } else { *g.known_momentum(i) };
+        let known = body_dynamics::Known { mass: b.mass, inertia: &b.inertia, gravity: &model.gravity, h0: f.impulse, h1: dt, v0: &f.v0[i], force: &inputs.force[i], torque: &inputs.torque[i] };
+        body_dynamics::residual_from(&known, &p0, &v, &w, &mut r[o..o + 6]);
     }
 }
 

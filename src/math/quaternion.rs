@@ -135,18 +135,31 @@ pub fn rotation_vector(q: &V4) -> V3 {
     v * (2.0 * s.atan2(q[0]) / s)
 }
 
+/// s = √(4/dt² − ωᵀω) of the step rotation, with the sign of dt: a step back in time
+/// (the fourth-order composition's middle step) turns back by ω|dt| and keeps the
+/// quaternion's scalar part positive, (dt/2)s = (|dt|/2)√(…).
+#[inline]
+pub fn step_scalar(w: &V3, dt: f64) -> f64 {
+    let s = (4.0 / (dt * dt) - w.norm_squared()).sqrt();
+    if dt < 0.0 {
+        -s
+    } else {
+        s
+    }
+}
+
 /// The discrete rotation over one step: ω̄ = (dt/2)[√(4/dt² − ωᵀω); ω] (paper sec. 3.1).
 /// Unit norm by construction; requires |ω| < 2/dt.
 #[inline]
 pub fn step_rotation(w: &V3, dt: f64) -> V4 {
-    let s = (4.0 / (dt * dt) - w.norm_squared()).sqrt();
+    let s = step_scalar(w, dt);
     V4::new(0.5 * dt * s, 0.5 * dt * w.x, 0.5 * dt * w.y, 0.5 * dt * w.z)
 }
 
 /// ∂ω̄/∂ω (4×3).
 #[inline]
 pub fn d_step_rotation(w: &V3, dt: f64) -> M43 {
-    let s = (4.0 / (dt * dt) - w.norm_squared()).sqrt();
+    let s = step_scalar(w, dt);
     let mut m = M43::zeros();
     m[(0, 0)] = -0.5 * dt * w.x / s;
     m[(0, 1)] = -0.5 * dt * w.y / s;

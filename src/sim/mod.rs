@@ -127,8 +127,22 @@ impl Sim {
         &self.data.stats
     }
 
+    /// Refused, changing nothing: an invalid setting; the fourth-order integrator on a
+    /// model with contacts, collision shapes or joint limits. Choosing the fourth-order
+    /// integrator takes the velocities as they read now as those at the current time (its
+    /// steps start consistently from there).
     pub fn set_options(&mut self, o: SolverOptions) -> Result<()> {
         o.validate()?;
+        let m = &self.model;
+        if o.integrator == Integrator::FourthOrder && (m.inequality_count() > 0 || !m.collision.shapes.is_empty()) {
+            return Err(Error::InvalidArgument("integrator", "the fourth-order integrator composes steps back in time, which contacts and joint limits cannot take: this model has contacts, collision shapes or joint limits".into()));
+        }
+        if o.integrator == Integrator::FourthOrder && self.options.integrator != Integrator::FourthOrder && !self.data.velocities_at_node {
+            for i in 0..m.body_count() {
+                (self.data.state.v[i], self.data.state.w[i]) = self.read_velocities(i);
+            }
+            (self.data.velocities_at_node, self.data.dt_prev) = (true, self.data.dt);
+        }
         self.options = o;
         Ok(())
     }

@@ -19,16 +19,18 @@ use crate::data::{Data, StepStats};
 use crate::model::{Model, Result};
 use crate::step::options::Integrator;
 
-/// With the second-order integrator and velocities the caller set since the last step,
-/// replaces them by the interval velocities of the consistent start and returns the
-/// solve's statistics; otherwise does nothing (None). On failure the state is unchanged.
-pub fn start(model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<Option<StepStats>> {
-    if opts.integrator != Integrator::SecondOrder || !d.velocities_at_node {
+/// With the second- or fourth-order integrator and velocities the caller set since the
+/// last step, replaces them by those of the interval `dt` that follows (the consistent
+/// start) and returns the solve's statistics; otherwise does nothing (None). On failure
+/// the state is unchanged.
+pub fn start(model: &Model, d: &mut Data, opts: &SolverOptions, dt: f64) -> Result<Option<StepStats>> {
+    if opts.integrator == Integrator::FirstOrder || !d.velocities_at_node {
         return Ok(None);
     }
-    let dt = d.dt;
     let (s, f) = (&d.state, &mut d.frame);
     f.dt = 0.5 * dt;
+    f.impulse = 0.5 * dt;
+    f.damping_weights = (0.0, 1.0);
     for i in 0..s.x.len() {
         (f.v0[i], f.w0[i], f.x1[i], f.q1[i]) = (s.v[i], s.w[i], s.x[i], s.q[i]);
     }

@@ -84,8 +84,11 @@ fn advance_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: 
     collide::commit(model, d)?;
     let layout = d.collision.layout.clone();
     let model = layout.as_deref().unwrap_or(model);
-    d.frame.damping_mean = opts.integrator == options::Integrator::SecondOrder;
-    let Some(start) = consistent_start::start(model, d, opts)? else { return policy.step(model, d, opts) };
+    d.frame.second_order = opts.integrator != options::Integrator::FirstOrder;
+    if opts.integrator == options::Integrator::FourthOrder {
+        return triple_jump(model, d, opts);
+    }
+    let Some(start) = consistent_start::start(model, d, opts, d.dt)? else { return policy.step(model, d, opts) };
     let stats = policy.step(model, d, opts)?;
     // the start's interval and the step's are one pair (a base of extrapolation, and
     // the two intervals whose mean velocity is read at the node)
@@ -95,11 +98,34 @@ fn advance_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: 
     Ok(start.then(stats))
 }
 
+/// The fourth-order step (`Integrator::FourthOrder`): three steps of (w₁, w₀, w₁)·dt
+/// (`options::TRIPLE_JUMP`), the velocities spanning w₁ dt before and after. Each step's
+/// unknown velocities span the next one's interval, so the calls take w₀, w₁, w₁; the
+/// clock and the step count advance by one step of dt. No splitting: a failed part fails
+/// the step (and `advance` puts the state back).
+fn triple_jump(model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<StepStats> {
+    let [w1, w0, _] = options::TRIPLE_JUMP;
+    let (time, steps) = (d.time, d.steps);
+    let start = consistent_start::start(model, d, opts, w1 * d.dt)?;
+    let mut total: Option<StepStats> = start;
+    for w in [w0, w1, w1] {
+        let stats = step_once(model, d, opts, Rescue::Allowed, w * d.dt)?;
+        total = Some(total.map_or(stats, |t| t.then(stats)));
+    }
+    (d.time, d.steps) = (time + d.dt, steps + 1);
+    Ok(total.expect("three steps"))
+}
+
 /// One step of interval `dt` (the step's, or a part of a split step; no splitting), from
 /// velocities that span `d.dt_prev`. On failure the state is unchanged and `d.stats`
 /// describes the attempt.
 pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue, dt: f64) -> Result<StepStats> {
     predict(model, d);
+    if d.frame.second_order {
+        let h0 = d.frame.dt;
+        d.frame.impulse = 0.5 * (h0 + dt);
+        d.frame.damping_weights = (h0 / (h0 + dt), dt / (h0 + dt));
+    }
     let stats = solve_at_frame(model, d, opts, rescue, dt)?;
     divergence::check(model, d)?;
     commit::commit(model, d, dt);

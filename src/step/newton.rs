@@ -22,7 +22,7 @@ const CHORD_CONTRACTION: f64 = 1e-3;
 pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Outcome {
     let Scratch { it: w, next, matrix, .. } = scratch;
     let sym = &eqs.model.symbolic;
-    let two_over_dt = 2.0 / eqs.dt;
+    let two_over_dt = 2.0 / eqs.dt.abs();
     let mut stats = StepStats::default();
     eqs.residual(&w.s, next, &mut w.r);
     let mut nr = eqs.residual_norm(&w.r);

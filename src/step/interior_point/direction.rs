@@ -181,7 +181,7 @@ fn contact_residual(eqs: &Equations, reference: &BlockMatrix, w: &mut Iterate, c
 /// (Armijo with 1e-4), rejecting |ω| ≥ 2/dt. Leaves the accepted point in it.trial,
 /// cw.e_trial and its residual in it.r_trial, cw.re_trial. Returns (accepted, α).
 pub fn line_search(eqs: &Equations, sc: &mut Scratch, mu: f64, merit: f64, stats: &mut StepStats) -> (bool, f64) {
-    let two_over_dt = 2.0 / eqs.dt;
+    let two_over_dt = 2.0 / eqs.dt.abs();
     let mut alpha = (TAU * max_step(eqs, sc)).min(1.0);
     let Scratch { it: w, next, contacts: cw, .. } = sc;
     for _ in 0..LINE_SEARCH_HALVINGS {
