@@ -165,6 +165,11 @@
 // velocities at the current time (second order in dt).
 #define MAXDYN_INTEGRATOR_SECOND_ORDER 1
 
+// `maxdyn_solver_options.integrator`: as the second order, each step composed of three
+// (Yoshida's triple jump): fourth order in dt, three solves per step; models without
+// contacts, collision shapes or joint limits (else `MAXDYN_STATUS_INVALID_ARGUMENT`).
+#define MAXDYN_INTEGRATOR_FOURTH_ORDER 2
+
 // Doubles per body in a state array.
 #define MAXDYN_BODY_STATE_SIZE 13
 
@@ -440,10 +445,11 @@ typedef struct maxdyn_solver_options {
     // finite differences in maximal coordinates); beyond it `maxdyn_sim_step` returns
     // `MAXDYN_STATUS_JOINT_VIOLATION`.
     double joint_tolerance;
-    // The integrator (`MAXDYN_INTEGRATOR_FIRST_ORDER` = 0, the default, or
-    // `MAXDYN_INTEGRATOR_SECOND_ORDER` = 1): with the second, the velocities set on the
-    // sim are those at the current time, and the next step starts consistently from them
-    // (positions converge at second order in dt; docs/INTEGRATOR.md).
+    // The integrator (`MAXDYN_INTEGRATOR_FIRST_ORDER` = 0, the default,
+    // `MAXDYN_INTEGRATOR_SECOND_ORDER` = 1 or `MAXDYN_INTEGRATOR_FOURTH_ORDER` = 2): with
+    // the second and fourth, the velocities set on the sim are those at the current time,
+    // and the next step starts consistently from them (positions converge at second or
+    // fourth order in dt; docs/INTEGRATOR.md).
     int32_t integrator;
 } maxdyn_solver_options;
 

@@ -259,7 +259,7 @@ fn invalid_solver_options_name_the_field_and_change_nothing() {
             (maxdyn_solver_options { contact_margin: f64::NEG_INFINITY, ..d }, MAXDYN_STATUS_NON_FINITE, "options.contact_margin"),
             (maxdyn_solver_options { contact_margin: -0.01, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.contact_margin"),
             (maxdyn_solver_options { contact_warm_start: -1, ..d }, MAXDYN_STATUS_INVALID_ARGUMENT, "options.contact_warm_start"),
-            (maxdyn_solver_options { integrator: 2, ..d }, MAXDYN_STATUS_INVALID_ENUM, "options.integrator"),
+            (maxdyn_solver_options { integrator: 3, ..d }, MAXDYN_STATUS_INVALID_ENUM, "options.integrator"),
             (maxdyn_solver_options { integrator: -1, ..d }, MAXDYN_STATUS_INVALID_ENUM, "options.integrator"),
         ];
         let mut got = d;

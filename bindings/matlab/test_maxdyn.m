@@ -220,8 +220,8 @@ function box_drop_on_ground_contacts()
   o = s.options();
   assert(o.integrator == 1, 'the second-order integrator set');
   try
-    s.setOptions(struct('integrator', 2));
-    error('integrator = 2 accepted');
+    s.setOptions(struct('integrator', 3));
+    error('integrator = 3 accepted');
   catch err
     assert(strcmp(err.identifier, 'maxdyn:status10'), err.identifier);  % INVALID_ENUM
     assert(~isempty(strfind(err.message, 'options.integrator')), err.message);

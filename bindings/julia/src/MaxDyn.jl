@@ -35,7 +35,7 @@ export MaxDynError, check, Builder, Model, Sim, builder_from_urdf, set_gravity!,
     set_body_pose!, set_body_velocity!, add_joint!, set_joint_offset!, body_count,
     joint_count, joint_dof, step!, sim_time, body_state, body_states, set_body_state!,
     set_body_force!, joint_position, joint_velocity, set_joint_position!,
-    set_joint_velocity!, energy, constraint_violation, joint_violation, assemble!, JOINT_TOLERANCE, INTEGRATOR_FIRST_ORDER, INTEGRATOR_SECOND_ORDER, add_ground_contact!, add_plane_contact!,
+    set_joint_velocity!, energy, constraint_violation, joint_violation, assemble!, JOINT_TOLERANCE, INTEGRATOR_FIRST_ORDER, INTEGRATOR_SECOND_ORDER, INTEGRATOR_FOURTH_ORDER, add_ground_contact!, add_plane_contact!,
     add_sphere_contact!, set_contact_cone!, contact_count, contact, set_joint_spring!,
     set_joint_damper!, add_spring!, set_joint_input!, joint_input, set_body_wrench!,
     energy_account, reset_energy_account!, find_body, find_joint, loop_count,
@@ -376,6 +376,7 @@ const JOINT_TOLERANCE = 1e-6
 "The integrators of `SolverOptions.integrator` (maxdyn.h `MAXDYN_INTEGRATOR_*`)."
 const INTEGRATOR_FIRST_ORDER = Int32(0)
 const INTEGRATOR_SECOND_ORDER = Int32(1)
+const INTEGRATOR_FOURTH_ORDER = Int32(2)
 
 # --- names (URDF: link and joint names)
 

@@ -60,8 +60,8 @@ end
 `max_iterations`, `acceptance` (Newton), `contact_tolerance`, `max_splits`,
 `contact_predictor_corrector` (1 or 0), `contact_margin` (m), `contact_warm_start` (1 or
 0), `joint_tolerance` (`Inf`: step from any configuration), `integrator`
-(`INTEGRATOR_FIRST_ORDER`, the default, or `INTEGRATOR_SECOND_ORDER`: the velocities set
-are those at the current time). `SolverOptions(; fields...)`
+(`INTEGRATOR_FIRST_ORDER`, the default, `INTEGRATOR_SECOND_ORDER` or
+`INTEGRATOR_FOURTH_ORDER`: the velocities set are those at the current time). `SolverOptions(; fields...)`
 is the library's defaults with the named fields changed; `options(sim)` reads a sim's and
 `set_options!` sets them."""
 struct SolverOptions

@@ -67,8 +67,9 @@ class SolverOptions(_Struct):
     defaults, keywords change them. Fields: tolerance, max_iterations, acceptance,
     contact_tolerance, max_splits, contact_predictor_corrector (1 or 0), contact_margin,
     contact_warm_start (1 or 0), joint_tolerance (inf: step from any configuration),
-    integrator (INTEGRATOR_FIRST_ORDER, the default, or INTEGRATOR_SECOND_ORDER: the
-    velocities set are those at the current time, positions converge at second order)."""
+    integrator (INTEGRATOR_FIRST_ORDER, the default, INTEGRATOR_SECOND_ORDER or
+    INTEGRATOR_FOURTH_ORDER: the velocities set are those at the current time, positions
+    converge at second or fourth order; the fourth without contacts or limits)."""
 
     _fields_ = [
         ("tolerance", ctypes.c_double),

@@ -9,7 +9,7 @@ CONTACT_SIZE = 5
 JOINT_TOLERANCE = 1e-6
 """The largest joint violation a step starts from (maxdyn.h MAXDYN_JOINT_TOLERANCE)."""
 # integrators (maxdyn.h MAXDYN_INTEGRATOR_*; SolverOptions.integrator)
-INTEGRATOR_FIRST_ORDER, INTEGRATOR_SECOND_ORDER = 0, 1
+INTEGRATOR_FIRST_ORDER, INTEGRATOR_SECOND_ORDER, INTEGRATOR_FOURTH_ORDER = 0, 1, 2
 # friction cones (maxdyn.h MAXDYN_CONE_*)
 CONE_LINEAR, CONE_NONLINEAR = 0, 1
 # joint types (maxdyn.h MAXDYN_JOINT_*)

@@ -337,7 +337,7 @@ def test_solver_options_struct_and_step_stats():
         (lambda: setattr(sim, "options", maxdyn.SolverOptions(max_splits=-1)), 12, "options.max_splits"),
         (lambda: setattr(sim, "options", maxdyn.SolverOptions(tolerance=math.nan)), 5, "options.tolerance"),
         (lambda: setattr(sim, "options", maxdyn.SolverOptions(acceptance=1e-12)), 12, "options.acceptance"),
-        (lambda: setattr(sim, "options", maxdyn.SolverOptions(integrator=2)), 10, "options.integrator"),
+        (lambda: setattr(sim, "options", maxdyn.SolverOptions(integrator=3)), 10, "options.integrator"),
     ])
     assert sim.options == custom
     sim.options = maxdyn.SolverOptions()
