@@ -344,7 +344,7 @@ impl Sim {
         contacts::load(&self.model, d, &input[at..]);
         // the tracked values at the prediction are rewritten by the next step's predict
         d.tracked.predicted.copy_from_slice(&d.tracked.state);
-        d.frame.dt = d.dt_prev;
+        (d.frame.dt, d.frame.impulse) = (d.dt_prev, d.dt_prev);
         // the poses come from the caller's array: the next step checks them against the joints
         d.start_unchecked = true;
         if let Some(d) = moved {
