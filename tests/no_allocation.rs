@@ -4,7 +4,7 @@
 //! so the tests may run in parallel.
 
 mod common;
-use maxdyn::{Builder, Inertia, JointType, Model, Parent, Sim};
+use maxdyn::{Builder, Inertia, Integrator, JointType, Model, Parent, Sim, SolverOptions};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -54,6 +54,25 @@ fn jointed_chains_do_not_allocate() {
             }
         });
         assert_eq!(n, 0, "Sim::step allocated {n} times");
+    }
+}
+
+/// The second- and fourth-order integrators: their consistent start (a solve before the
+/// step, after velocities are set) and the fourth order's three steps per step allocate
+/// nothing either.
+#[test]
+fn higher_order_integrators_do_not_allocate() {
+    for integrator in [Integrator::SecondOrder, Integrator::FourthOrder] {
+        let mut sim = common::chain(16, JointType::Revolute, 0.01);
+        sim.set_options(SolverOptions { integrator, ..SolverOptions::default() }).unwrap();
+        sim.step().unwrap();
+        sim.set_joint_velocity(0, &[0.3]).unwrap();
+        let n = counted(|| {
+            for _ in 0..200 {
+                sim.step().unwrap();
+            }
+        });
+        assert_eq!(n, 0, "{integrator:?}: Sim::step allocated {n} times");
     }
 }
 

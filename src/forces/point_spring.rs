@@ -16,6 +16,10 @@ pub const MIN_LENGTH: f64 = 1e-12;
 
 pub use crate::model::forces::PointSpring;
 
+/// The known velocities (v, ω per body) and the weights of theirs and of the unknown ones
+/// in a damper's rate (`StepFrame::damping_weights`).
+pub type KnownVelocities<'a> = (&'a [V3], &'a [V3], (f64, f64));
+
 impl PointSpring {
     /// Rows of the length ℓ (its exact gradient; also the rate rows of ℓ̇) and ℓ, at the
     /// configuration given by `pose(i) = (x_i, q_i)`.
@@ -46,7 +50,7 @@ impl PointSpring {
 
     /// `known`: the known velocities and the weights of theirs and the unknown ones in the
     /// damper's rate (the second- and fourth-order integrators, `StepFrame::damping_weights`).
-    pub fn add_residual(&self, pose: impl Fn(usize) -> (V3, V4), model: &Model, s: &[f64], known: Option<(&[V3], &[V3], (f64, f64))>, r: &mut [f64]) {
+    pub fn add_residual(&self, pose: impl Fn(usize) -> (V3, V4), model: &Model, s: &[f64], known: Option<KnownVelocities>, r: &mut [f64]) {
         let Some((rows, len)) = self.rows(pose) else { return };
         let mut f = -self.stiffness * (len - self.rest_length);
         if self.damping != 0.0 {

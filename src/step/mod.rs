@@ -95,7 +95,8 @@ fn advance_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: 
     if stats.substeps == 1 {
         d.warm.pair_interval = d.dt;
     }
-    Ok(start.then(stats))
+    d.stats = start.then(stats);
+    Ok(d.stats)
 }
 
 /// The fourth-order step (`Integrator::FourthOrder`): three steps of (w₁, w₀, w₁)·dt
@@ -113,7 +114,8 @@ fn triple_jump(model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<Step
         total = Some(total.map_or(stats, |t| t.then(stats)));
     }
     (d.time, d.steps) = (time + d.dt, steps + 1);
-    Ok(total.expect("three steps"))
+    d.stats = total.expect("three steps");
+    Ok(d.stats)
 }
 
 /// One step of interval `dt` (the step's, or a part of a split step; no splitting), from
