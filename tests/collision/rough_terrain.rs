@@ -172,22 +172,22 @@ fn limp_a1_drop_on_rough_terrain() {
         let Geometry::HeightField(field) = &model.collision.shapes[ground].geometry else { panic!("the ground is a height field") };
         let mut sim = a1_drop(&model, &joints, 0.002, seed);
         let mut deepest = f64::NEG_INFINITY;
+        let mut worst = (0, 0, String::new());
         for k in 0..1000 {
             if let Err(e) = sim.step() {
                 panic!("seed {seed}: step {k} failed: {e}");
             }
-            if seed == 5 {
+            {
                 for i in 0..model.collision.shapes.len() {
-                    deepest = deepest.max(depth(&model, &sim, i, field));
+                    let d = depth(&model, &sim, i, field);
+                    if d > deepest { deepest = d; worst = (k, i, format!("{:?}", model.collision.shapes[i].geometry.kind())); }
                 }
             }
         }
-        if seed != 5 {
-            continue;
-        }
         let holding = sim.shape_contacts().filter(|c| c.normal_force > 1e-3).count();
         let trunk = sim.body_state(0).unwrap();
-        println!("seed {seed}: deepest {deepest:e} m below the surface, {holding} points holding at the end, trunk at z {:.4} m", trunk[2]);
+        println!("seed {seed}: worst {worst:?} deepest {deepest:e} m below the surface, {holding} points holding at the end, trunk at z {:.4} m", trunk[2]);
+        if seed < 8 { continue; }
         assert!(deepest < 1e-6, "seed {seed}: a shape {deepest:e} m below the terrain");
         assert!(holding >= 3 && trunk[2] < 0.2, "seed {seed}: {holding} points hold it, trunk at {}", trunk[2]);
     }

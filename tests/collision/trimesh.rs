@@ -68,13 +68,7 @@ fn a_box_rests_on_a_triangle_mesh_floor() {
 /// 0.7 m/s it sinks 1.0e-3 m into the bottom: docs/COLLISION.md.)
 #[test]
 fn a_box_rests_in_a_triangle_mesh_bowl() {
-    let (b, r, top) = (0.15, 0.65, 0.5);
-    let vertices = [[-b, -b, 0.0], [b, -b, 0.0], [b, b, 0.0], [-b, b, 0.0], [-r, -r, top], [r, -r, top], [r, r, top], [-r, r, top]];
-    let mut triangles = vec![[0, 1, 2], [0, 2, 3]];
-    for k in 0..4u32 {
-        let (p, q) = (k, (k + 1) % 4);
-        triangles.extend([[p, q + 4, q], [p, p + 4, q + 4]]);
-    }
+    let (vertices, triangles) = bowl();
     let yaw: f64 = 0.3;
     let q = [(yaw / 2.0).cos(), 0.0, 0.0, (yaw / 2.0).sin()];
     let rest = HALF[2];
@@ -83,6 +77,71 @@ fn a_box_rests_in_a_triangle_mesh_bowl() {
     let holding = sim.shape_contacts().filter(|c| c.normal_force > 1e-6).count();
     println!("bowl: sink {sink:e} m, force error {force:e}, {} points, {holding} holding", sim.shape_contact_count());
     assert!(sink < 1e-12 && force < 1e-12 && holding == 4, "sink {sink:e}, force {force:e}, {holding} holding");
+}
+
+/// The bowl of `a_box_rests_in_a_triangle_mesh_bowl`: vertices and triangles.
+fn bowl() -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
+    let (b, r, top) = (0.15, 0.65, 0.5);
+    let vertices = vec![[-b, -b, 0.0], [b, -b, 0.0], [b, b, 0.0], [-b, b, 0.0], [-r, -r, top], [r, -r, top], [r, r, top], [-r, r, top]];
+    let mut triangles = vec![[0, 1, 2], [0, 2, 3]];
+    for k in 0..4u32 {
+        let (p, q) = (k, (k + 1) % 4);
+        triangles.extend([[p, q + 4, q], [p, p + 4, q + 4]]);
+    }
+    (vertices, triangles)
+}
+
+/// How deep the box at `state` (x, q) is in the bowl: the bowl's inside is the
+/// intersection of five half-spaces (the bottom, four walls at 45°), so the box's depth is
+/// its corners' largest depth below any of their planes.
+fn depth_in_bowl(state: &[f64]) -> f64 {
+    let (x, q) = (nalgebra::Vector3::new(state[0], state[1], state[2]), nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(state[3], state[4], state[5], state[6])));
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    // (normal into the bowl, a point of the plane)
+    let planes = [([0.0, 0.0, 1.0], [0.0, 0.0, 0.0]), ([-s, 0.0, s], [0.15, 0.0, 0.0]), ([s, 0.0, s], [-0.15, 0.0, 0.0]), ([0.0, -s, s], [0.0, 0.15, 0.0]), ([0.0, s, s], [0.0, -0.15, 0.0])];
+    let mut deepest = f64::NEG_INFINITY;
+    for i in 0..8 {
+        let corner = nalgebra::Vector3::new(if i & 1 == 0 { -HALF[0] } else { HALF[0] }, if i & 2 == 0 { -HALF[1] } else { HALF[1] }, if i & 4 == 0 { -HALF[2] } else { HALF[2] });
+        let c = x + q * corner;
+        for (n, p) in planes {
+            let n = nalgebra::Vector3::from(n);
+            deepest = deepest.max(-n.dot(&(c - nalgebra::Vector3::from(p))));
+        }
+    }
+    deepest
+}
+
+/// The box released with its face on the bowl's +x wall (45°), its lower edge 5 cm up the
+/// slope from the wall's foot, μ 0.3: it slides down (4.86 m/s²), reaches the concave
+/// corner at 0.70 m/s, lands on the bottom and comes to rest flat, dt 0.01, 2 s. Every step
+/// OK; at rest at z = h_z. How deep the box goes below the bowl's surface at its worst
+/// (from the poses, the corners against the five planes) is the crease's measure: before
+/// the bottom's plane held points beyond its concave edges it sank 1.0e-3 m as its edge
+/// crossed into the corner.
+#[test]
+fn a_box_slides_down_a_bowl_wall_into_the_bottom_without_sinking() {
+    let (vertices, triangles) = bowl();
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    let (along, normal) = ([s, 0.0, s], [-s, 0.0, s]);
+    // the face's centre 0.15 m up the slope from the foot (0.15, 0, 0), the box 0.05 off it
+    let foot = [0.15, 0.01, 0.0];
+    let x: [f64; 3] = std::array::from_fn(|k| foot[k] + 0.15 * along[k] + (HALF[2] + 1e-6) * normal[k]);
+    let tilt: f64 = -std::f64::consts::FRAC_PI_4;
+    let q = [(tilt / 2.0).cos(), 0.0, (tilt / 2.0).sin(), 0.0];
+    let (mut sim, body) = box_over_mesh(x, q, &vertices, &triangles, 0.3);
+    let (mut deepest, mut at) = (f64::NEG_INFINITY, 0);
+    for k in 0..200 {
+        sim.step().unwrap_or_else(|e| panic!("step {k}: {e}"));
+        let d = depth_in_bowl(&sim.body_state(body).unwrap());
+        if std::env::var("TRACE").is_ok() && k < 40 { let st = sim.body_state(body).unwrap(); println!("{k} depth {d:e} x {:.4} z {:.4} points {} normals {:?}", st[0], st[2], sim.shape_contact_count(), sim.shape_contacts().map(|c| (format!("{:.2},{:.2}", c.normal[0], c.normal[2]), format!("{:.1e}", c.gap), format!("{:.2}", c.normal_force))).collect::<Vec<_>>()); }
+        if d > deepest {
+            (deepest, at) = (d, k);
+        }
+    }
+    let end = sim.body_state(body).unwrap();
+    if std::env::var("TRACE").is_ok() { println!("end {end:?}; {:?}", sim.shape_contacts().map(|c| (c.normal, c.gap, c.normal_force)).collect::<Vec<_>>()); }
+    println!("bowl slide: deepest {deepest:e} m at step {at}, rests at z {:e} from h_z, at x {:.4}, force error {:e}", end[2] - HALF[2], end[0], force_error(&sim));
+    assert!(deepest < 1e-6, "deepest {deepest:e} m at step {at}");
 }
 
 /// Steps `sim` 2 s (200 steps): the box's deepest sink below `rest` (its height at rest)

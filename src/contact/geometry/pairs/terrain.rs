@@ -118,6 +118,15 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
                 len = add(&mut pool, len, *c, size);
             }
         }
+        if CREASES {
+            let mut creases = [blank; CREASE_POINTS];
+            let m = crease_contacts(&c1, &c2, &face, &w, &far, size, max_gap, &mut creases);
+            for c in &creases[..m] {
+                if c.gap <= max_gap {
+                    len = add(&mut pool, len, *c, size);
+                }
+            }
+        }
     };
     match s2.geometry {
         Geometry::HeightField(ref h) => h.triangles_in(&aabb.min, &aabb.max, &mut each),
@@ -210,6 +219,75 @@ fn face_contacts<'s>(c1: &Core<'s>, c2: &Core<'s>, face: &V3, w: &[V3; 3], size:
         }
     }
     n
+}
+
+/// Whether a triangle's plane also holds the body's points just beyond its concave edges.
+const CREASES: bool = true;
+
+/// Most crease points of one triangle: a landing feature's points per edge.
+const CREASE_POINTS: usize = 3 * FACE_POINTS;
+
+/// Contacts of body core `c1` with the plane of triangle core `c2` (world points `w`,
+/// normal `face` towards the body, `far` the vertices beyond its edges) for the body's
+/// points just beyond a concave edge of the triangle: over the neighbour that rises from
+/// it, within `max_gap` of the edge. Near a concave edge the free space is the
+/// intersection of the two faces' half-spaces, so the distance to the surface there is
+/// the lower of the two planes' gaps; this triangle's plane runs under its neighbour
+/// (its gap is positive until the point crosses the crease) and holds the point as it
+/// crosses, where the triangle's own face contact sees it only once it is over it (a box
+/// sliding down a bowl's wall sank 1.0e-3 m into the bottom in that step). Only over the
+/// neighbour itself (never beyond its other edges, where the surface may fall below this
+/// plane: a convex edge) and only across concave edges.
+#[allow(clippy::too_many_arguments)]
+fn crease_contacts<'s>(c1: &Core<'s>, c2: &Core<'s>, face: &V3, w: &[V3; 3], far: &[Option<V3>; 3], size: f64, max_gap: f64, out: &mut [Candidate<'s>; CREASE_POINTS]) -> usize {
+    let scale = (0..3).map(|k| (w[(k + 1) % 3] - w[k]).norm()).fold(0.0, f64::max);
+    let near = SAME_POINT * size;
+    let mut n = 0;
+    let mut body = None;
+    for k in 0..3 {
+        let Some(f) = far[k] else { continue };
+        let (a, e, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
+        // concave: the neighbour's far vertex is above this plane
+        if face.dot(&(f - a)) <= RIDGE * scale {
+            continue;
+        }
+        let inward = face.cross(&(e - a)).normalize();
+        let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
+        // the neighbour's normal towards the free side, which leans back over this triangle
+        let mut rise = (e - a).cross(&(f - a)).normalize();
+        if rise.dot(&inward) < 0.0 {
+            rise = -rise;
+        }
+        let feature = *body.get_or_insert_with(|| c1.landing(&-face));
+        for p in feature.points() {
+            // on the edge's line too: the face contact takes only points strictly inside
+            let beyond = -inward.dot(&(p - a));
+            if beyond < -near || beyond > max_gap || n == CREASE_POINTS {
+                continue;
+            }
+            // over the neighbour: its projection along the neighbour's normal inside it
+            let q = p - rise * rise.dot(&(p - a));
+            if !inside(&q, &[a, e, f], &rise, near) {
+                continue;
+            }
+            let gap = face.dot(&(p - a)) - c1.radius;
+            let on_plane = p - face * face.dot(&(p - a));
+            out[n] = Candidate { gap, one: c1.solid.side_at(p, c1.radius), two: c2.solid.side_at(&on_plane, 0.0), n: *face };
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Whether `q`, on the plane of triangle `t` (normal `normal`), is inside it or within
+/// `tol` of it.
+fn inside(q: &V3, t: &[V3; 3], normal: &V3, tol: f64) -> bool {
+    (0..3).all(|k| {
+        let (a, b, other) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
+        let inward = normal.cross(&(b - a)).normalize();
+        let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
+        inward.dot(&(q - a)) >= -tol
+    })
 }
 
 /// Adds `c` to `pool[..len]` unless a point already there is the same (the lower kept);
