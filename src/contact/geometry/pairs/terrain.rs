@@ -20,6 +20,12 @@
 //! support feature along the face normal clipped to the triangle, the points straight
 //! over its inside (none when the body is beside it: the neighbour has them).
 //!
+//! Concave creases: near a concave edge the free space is the intersection of the two
+//! faces' half-spaces, so each triangle's plane also holds the body's points just beyond
+//! its concave edges, over the neighbour that rises from it (`crease_contacts`): inactive
+//! until a point crosses the crease, where the neighbour's face contact would see it only
+//! once it is over it.
+//!
 //! The points of all triangles are merged: a point two neighbouring triangles both report
 //! (a sphere on their shared edge, a face's corner over it) is kept once; the points are
 //! grouped by normal (a face of the body on one plane of the terrain), and each group
@@ -118,13 +124,12 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
                 len = add(&mut pool, len, *c, size);
             }
         }
-        if CREASES {
-            let mut creases = [blank; CREASE_POINTS];
-            let m = crease_contacts(&c1, &c2, &face, &w, &far, size, max_gap, &mut creases);
-            for c in &creases[..m] {
-                if c.gap <= max_gap {
-                    len = add(&mut pool, len, *c, size);
-                }
+        // this plane under the points crossing its concave edges
+        let mut creases = [blank; CREASE_POINTS];
+        let m = crease_contacts(&c1, &c2, &face, &w, &far, size, max_gap, &mut creases);
+        for c in &creases[..m] {
+            if c.gap <= max_gap {
+                len = add(&mut pool, len, *c, size);
             }
         }
     };
@@ -220,9 +225,6 @@ fn face_contacts<'s>(c1: &Core<'s>, c2: &Core<'s>, face: &V3, w: &[V3; 3], size:
     }
     n
 }
-
-/// Whether a triangle's plane also holds the body's points just beyond its concave edges.
-const CREASES: bool = true;
 
 /// Most crease points of one triangle: a landing feature's points per edge.
 const CREASE_POINTS: usize = 3 * FACE_POINTS;
