@@ -209,3 +209,45 @@ fn height_at_is_the_field_surface() {
     }
 }
 
+
+/// The sphere of `a_sphere_rests_in_a_pit_and_in_a_valley_across_cell_edges` with friction
+/// 0.8, wedged (its forces are not unique), 2 s at dt 0.01, over the last second: the
+/// contact force's error against m g is the sphere's own acceleration, m Δv/dt, to
+/// rounding (the momentum balance holds to 2.4e-12 of m g): the sphere is not at rest but
+/// moves about 1e-9 m a step, which the interior point's contact tolerance leaves in its
+/// gaps (complementarity products ≤ 1e-8 by default: gap slacks of ~1e-9 m, which vary
+/// from step to step as the forces' split does; Δgap/(g dt²) ≈ 1e-6). Measured, force error
+/// (pit, valley): default options 2.3e-6, 1.3e-6 (the bar, 1e-6, missed);
+/// contact tolerance 1e-10: 1.4e-8, 2.8e-9; 1e-12 (and residual tolerance 1e-12):
+/// 4.6e-12, 5.0e-12. A tighter residual tolerance alone (1e-13) leaves 1.8e-6, 7.7e-7.
+#[test]
+fn wedged_spheres_rest_to_the_contact_tolerance() {
+    let (n, d, s, r) = (11, 0.1, 0.5, 0.1);
+    let body = Body::sphere(r);
+    let pit = grid(n, d, |x, y| s * (x.abs() + y.abs()));
+    let valley = grid(n, d, |x, _| s * x.abs());
+    // (contact tolerance, residual tolerance, bound on the force error: pit, valley)
+    let cases = [(1e-8, 1e-10, [3e-6, 2e-6]), (1e-10, 1e-10, [2e-8, 4e-9]), (1e-12, 1e-12, [7e-12, 7e-12])];
+    for (contact_tolerance, tolerance, bounds) in cases {
+        for (k, (name, heights, rest, y)) in [("pit", &pit, r * (1.0 + 2.0 * s * s).sqrt(), 0.0), ("valley", &valley, r * (1.0 + s * s).sqrt(), 0.037)].into_iter().enumerate() {
+            let (mut sim, id) = on_field(&body, [0.0, y, rest], ID, heights, n, d, [0.0; 3], 0.8, 0.01);
+            sim.set_options(maxdyn::SolverOptions { contact_tolerance, tolerance, ..sim.options() }).unwrap();
+            let (mut force, mut balance) = (0.0f64, 0.0f64);
+            let mut before = sim.body_state(id).unwrap();
+            for step in 0..200 {
+                sim.step().unwrap();
+                let after = sim.body_state(id).unwrap();
+                let f = total_force(&sim);
+                let weight = body.mass * G;
+                let m_dv_dt: Vec<f64> = (0..3).map(|i| body.mass * (after[7 + i] - before[7 + i]) / 0.01).collect();
+                if step >= 100 {
+                    force = force.max(f[0].hypot(f[1]).hypot(f[2] - weight) / weight);
+                    balance = balance.max((m_dv_dt[0] - f[0]).hypot(m_dv_dt[1] - f[1]).hypot(m_dv_dt[2] - (f[2] - weight)) / weight);
+                }
+                before = after;
+            }
+            println!("{name}, contact tolerance {contact_tolerance:e}, tolerance {tolerance:e}: force error {force:e}, momentum balance {balance:e}");
+            assert!(force < bounds[k] && balance < 1e-11, "{name} at {contact_tolerance:e}: force {force:e}, balance {balance:e}");
+        }
+    }
+}
