@@ -214,9 +214,10 @@ fn height_at_is_the_field_surface() {
 /// 0.8, wedged (its forces are not unique), 2 s at dt 0.01, over the last second: the
 /// contact force's error against m g is the sphere's own acceleration, m Δv/dt, to
 /// rounding (the momentum balance holds to 2.4e-12 of m g): the sphere is not at rest but
-/// moves about 1e-9 m a step, which the interior point's contact tolerance leaves in its
-/// gaps (complementarity products ≤ 1e-8 by default: gap slacks of ~1e-9 m, which vary
-/// from step to step as the forces' split does; Δgap/(g dt²) ≈ 1e-6). Measured, force error
+/// moves about 1e-9 m a step (slip up to 7e-8 m/s, normal speed 1e-7 m/s at its holding
+/// points), where the interior point stops at its contact tolerance (products ≤ 1e-8 by
+/// default), an end point that moves from step to step as the forces' indeterminate split
+/// does; Δgap/(g dt²) ≈ 1e-6. Measured, force error
 /// (pit, valley): default options 2.3e-6, 1.3e-6 (the bar, 1e-6, missed);
 /// contact tolerance 1e-10: 1.4e-8, 2.8e-9; 1e-12 (and residual tolerance 1e-12):
 /// 4.6e-12, 5.0e-12. A tighter residual tolerance alone (1e-13) leaves 1.8e-6, 7.7e-7.
@@ -251,3 +252,4 @@ fn wedged_spheres_rest_to_the_contact_tolerance() {
         }
     }
 }
+
