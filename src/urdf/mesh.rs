@@ -275,4 +275,26 @@ mod tests {
         assert!(e.contains("outside the search roots"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    /// As a triangle mesh: the tetrahedron's 12 STL vertices welded into 4, its 4 faces
+    /// kept, scaled and mirrored like the hull, shared per (file, scale); −0 and +0 are one
+    /// vertex; a face without area is dropped, and a file with none left (scaled onto a
+    /// line) is refused.
+    #[test]
+    fn a_mesh_as_triangles_is_welded_and_keeps_faces_with_area() {
+        let dir = std::env::temp_dir().join(format!("maxdyn-trimesh-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("t.stl"), tetra_stl(b"tetra")).unwrap();
+        let mut m = Meshes::new(None, std::slice::from_ref(&dir));
+        let t = m.trimesh("t.stl", [2.0, -1.0, 1.0]).unwrap();
+        assert_eq!((t.vertices.len(), t.triangles.len()), (4, 4));
+        assert!(t.vertices.iter().any(|p| p.y == -1.0) && t.vertices.iter().any(|p| p.x == 2.0));
+        assert!(Arc::ptr_eq(&t, &m.trimesh("t.stl", [2.0, -1.0, 1.0]).unwrap()));
+        // a collinear face is dropped; −0 is welded onto +0
+        let (v, tris) = welded_triangles(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 1.0, 0.0], [-0.0, 0.0, 0.0]], &[[0, 1, 2], [4, 1, 3]], [1.0; 3]);
+        assert_eq!((v.len(), tris), (4, vec![[0, 1, 3]]));
+        let e = m.trimesh("t.stl", [1.0, 0.0, 0.0]).map(|_| ()).unwrap_err();
+        assert!(e.contains("holds no triangle with area"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
