@@ -183,9 +183,12 @@ fn welded_triangles(points: &[[f32; 3]], faces: &[[u32; 3]], scale: [f64; 3]) ->
     (vertices, triangles)
 }
 
-/// Every vertex and triangle (indices into the vertices) of the mesh file at `path` (STL,
-/// COLLADA or OBJ, by its extension), all its meshes merged.
-fn read_mesh(path: &Path) -> std::result::Result<(Vec<[f32; 3]>, Vec<[u32; 3]>), String> {
+/// A mesh file's vertices and triangles (indices into the vertices).
+type MeshData = (Vec<[f32; 3]>, Vec<[u32; 3]>);
+
+/// Every vertex and triangle of the mesh file at `path` (STL, COLLADA or OBJ, by its
+/// extension), all its meshes merged.
+fn read_mesh(path: &Path) -> std::result::Result<MeshData, String> {
     use std::io::Read;
     let cannot = |e: std::io::Error| format!("cannot read `{}`: {e}", path.display());
     let mut bytes = Vec::new();
