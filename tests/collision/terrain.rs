@@ -253,3 +253,50 @@ fn wedged_spheres_rest_to_the_contact_tolerance() {
     }
 }
 
+
+/// A box (`Body::cuboid`, half extents 0.2, 0.1, 0.05), μ 0.2, released with its face on
+/// a height field's slope (h = 0.5 x for x > 0, flat for x < 0: a concave crease along the
+/// column of cell edges at x = 0; 21 × 21 points 0.1 m apart), its face's centre 0.3 m up
+/// the slope: it slides down (2.63 m/s²) and its lower edge meets the flat side at step 27
+/// (0.7 m/s); it stays wedged in the crease, leaning on the slope (as a ladder), and
+/// creeps to rest (25.3° at 2 s), dt 0.01. The free space near the crease is above both
+/// planes z = 0 and z = 0.5 x, so a corner's depth is its largest below either. Measured:
+/// crossing the crease (steps 0–40) 3.2e-15 m deep at worst (1.4e-3 m without the crease
+/// points); afterwards, creeping, 3.0e-4 m (3.2e-4 m without), every other step: a lower
+/// corner is not among the pair's points in the step it touches down (the floor's points
+/// then: the other lower corner, the box's edge where it crosses a cell's diagonal 0.9 mm
+/// from that corner, and two terrain vertices on the crease line under the box's face;
+/// docs/COLLISION.md, "Open").
+#[test]
+fn a_box_slides_into_a_concave_crease_of_a_height_field() {
+    let (n, d, s) = (21, 0.1, 0.5);
+    let slope = grid(n, d, |x, _| s * x.max(0.0));
+    let body = Body::cuboid([0.2, 0.1, 0.05]);
+    let e = [0.2, 0.1, 0.05];
+    let theta = f64::atan(s);
+    let (along, normal) = ([theta.cos(), 0.0, theta.sin()], [-theta.sin(), 0.0, theta.cos()]);
+    let x: [f64; 3] = std::array::from_fn(|k| [0.0, 0.013, 0.0][k] + 0.3 * along[k] + (e[2] + 1e-6) * normal[k]);
+    let q = [(-theta / 2.0).cos(), 0.0, (-theta / 2.0).sin(), 0.0];
+    let (mut sim, id) = on_field(&body, x, q, &slope, n, d, [0.0; 3], 0.2, 0.01);
+    let planes = [[0.0, 0.0, 1.0], normal];
+    let (mut crossing, mut creeping) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for k in 0..200 {
+        sim.step().unwrap_or_else(|err| panic!("step {k}: {err}"));
+        let st = sim.body_state(id).unwrap();
+        let (c, rot) = (nalgebra::Vector3::new(st[0], st[1], st[2]), nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(st[3], st[4], st[5], st[6])));
+        for i in 0..8 {
+            let corner = c + rot * nalgebra::Vector3::new(if i & 1 == 0 { -e[0] } else { e[0] }, if i & 2 == 0 { -e[1] } else { e[1] }, if i & 4 == 0 { -e[2] } else { e[2] });
+            let depth = planes.iter().map(|p| -nalgebra::Vector3::from(*p).dot(&corner)).fold(f64::NEG_INFINITY, f64::max);
+            if k <= 40 {
+                crossing = crossing.max(depth);
+            } else {
+                creeping = creeping.max(depth);
+            }
+        }
+    }
+    let end = sim.body_state(id).unwrap();
+    let tilt = (2.0 * end[5].abs().asin()).to_degrees();
+    println!("crease: deepest crossing {crossing:e} m, creeping {creeping:e} m; at the end tilted {tilt:.2}°, speed {:e}", end[7].hypot(end[8]).hypot(end[9]));
+    assert!(crossing < 1e-12, "crossing {crossing:e} m deep");
+    assert!(creeping < 4.5e-4 && (tilt - 25.27).abs() < 0.05, "creeping {creeping:e} m deep, tilt {tilt}");
+}
