@@ -263,10 +263,9 @@ fn wedged_spheres_rest_to_the_contact_tolerance() {
 /// planes z = 0 and z = 0.5 x, so a corner's depth is its largest below either. Measured:
 /// crossing the crease (steps 0–40) 3.2e-15 m deep at worst (1.4e-3 m without the crease
 /// points); afterwards, creeping, 3.0e-4 m (3.2e-4 m without), every other step: a lower
-/// corner is not among the pair's points in the step it touches down (the floor's points
-/// then: the other lower corner, the box's edge where it crosses a cell's diagonal 0.9 mm
-/// from that corner, and two terrain vertices on the crease line under the box's face;
-/// docs/COLLISION.md, "Open").
+/// corner left out of the floor's 4 points (docs/COLLISION.md, "Open": two terrain
+/// vertices on the crease line hold along the floor's normal and widen the group, and the
+/// corner, lower by only 3e-12 m, loses its place to a point 1.1 mm inside it).
 #[test]
 fn a_box_slides_into_a_concave_crease_of_a_height_field() {
     let (n, d, s) = (21, 0.1, 0.5);
