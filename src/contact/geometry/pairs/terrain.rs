@@ -87,6 +87,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let mut nan = None;
     // a height field's solid is below its surface: its faces look up
     let up = matches!(s2.geometry, Geometry::HeightField(_)).then(|| s2.axis(2));
+    let terrain = &s2.geometry;
     let mut each = |t: [V3; 3], far: [Option<V3>; 3]| {
         let c2 = Core::triangle(&s2, t);
         let mut found = [blank; MOST_CANDIDATES];
@@ -101,7 +102,8 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         // face contact too
         let mut kept = 0;
         for k in 0..n {
-            if found[k].gap.is_nan() || holds(&found[k], &face, &w, &far, size) {
+            let at_corner = || corner(&found[k].two.anchor, &face, &w, size);
+            if found[k].gap.is_nan() || (holds(&found[k], &face, &w, &far, size) && at_corner().is_none_or(|i| surface_below_around(terrain, &s2, &t[i], &found[k].n, &w))) {
                 found[kept] = found[k];
                 kept += 1;
             }
@@ -178,6 +180,46 @@ fn holds(c: &Candidate, face: &V3, w: &[V3; 3], far: &[Option<V3>; 3], size: f64
         // a corner: the triangle's corners and the vertices beyond its edges there
         _ => w.iter().all(below) && (0..3).filter(|&k| on[k]).all(|k| far[k].as_ref().is_none_or(below)),
     }
+}
+
+/// The corner of triangle `w` (world, normal `face`) that the terrain point `b` is at (on
+/// two of its edges' lines), if any.
+fn corner(b: &V3, face: &V3, w: &[V3; 3], size: f64) -> Option<usize> {
+    let near = SAME_POINT * size;
+    let mut on = [false; 3];
+    for k in 0..3 {
+        let (a, e, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
+        let inward = face.cross(&(e - a)).normalize();
+        let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
+        on[k] = inward.dot(&(b - a)) <= near;
+    }
+    // edges k and k − 1 meet at vertex k
+    (0..3).filter(|&k| on[k] && on[(k + 2) % 3]).min_by(|&i, &j| (w[i] - b).norm().total_cmp(&(w[j] - b).norm()))
+}
+
+/// Whether every triangle of `terrain` (solid `s2`) around its vertex `vertex` (shape
+/// frame) lies below the plane through it across the world normal `n`: a peak. The
+/// internal-edge rule checks a corner against its own triangle and the vertices beyond its
+/// edges only; a triangle that touches a concave crease only at this vertex would pass it
+/// (a floor triangle's vertex on the crease held along the floor's normal under a box
+/// wedged there, taking the place of the box's corner: docs/COLLISION.md).
+fn surface_below_around(terrain: &Geometry, s2: &Solid, vertex: &V3, n: &V3, w: &[V3; 3]) -> bool {
+    let scale = (0..3).map(|k| (w[(k + 1) % 3] - w[k]).norm()).fold(0.0, f64::max);
+    let (tol, same) = (RIDGE * scale, 1e-9 * scale);
+    let normal = s2.r.transpose() * n;
+    let (lo, hi) = (vertex - V3::repeat(same), vertex + V3::repeat(same));
+    let mut below = true;
+    let mut check = |t: [V3; 3], _: [Option<V3>; 3]| {
+        if t.iter().any(|u| (u - vertex).amax() <= same) && t.iter().any(|u| normal.dot(&(u - vertex)) > tol) {
+            below = false;
+        }
+    };
+    match terrain {
+        Geometry::HeightField(h) => h.triangles_in(&lo, &hi, &mut check),
+        Geometry::TriMesh(m) => m.triangles_in(&lo, &hi, &mut check),
+        _ => {}
+    }
+    below
 }
 
 /// The face contact of body core `c1` with triangle core `c2` (world points `w`) along the
