@@ -111,9 +111,9 @@ fn shapes_rest_on_a_flat_height_field_at_the_analytic_height() {
 /// column of cell edges (touching a triangle on each side): it rests at the analytic
 /// height r √(1 + 2 s²) and r √(1 + s²) for 2 s at dt 0.01: never below it, drift
 /// 3e-15 m (asserted ≤ 1e-12), contact force m g to 7.5e-14 (asserted 1e-12). With
-/// friction 0.8 the wedged sphere's forces are not unique and the solver's answer wanders
-/// at its tolerance: 2.3e-6 (pit) and 1.3e-6 (valley) relative (the same pit of four
-/// half-spaces: 3.7e-14; docs/COLLISION.md).
+/// friction 0.8 the wedged sphere moves at the contact tolerance: 2.6e-6 (pit) and 1.3e-6
+/// (valley) relative (`wedged_spheres_rest_to_the_contact_tolerance`; the same pit of
+/// four half-spaces: 3.7e-14).
 #[test]
 fn a_sphere_rests_in_a_pit_and_in_a_valley_across_cell_edges() {
     let (n, d, s, r) = (11, 0.1, 0.5, 0.1);
