@@ -396,6 +396,11 @@ typedef struct maxdyn_urdf_options {
     // `MAXDYN_PACKAGE_PATH`. A mesh resolving outside its directory is refused. Read
     // during the call only.
     const char *mesh_roots;
+    // 0 (default): every `<mesh>` collision is its convex hull; 1: the meshes of links
+    // fixed to the world (a fixed base's root and the links merged into it; an
+    // environment's parts) are triangle meshes (`MAXDYN_SHAPE_TRIMESH`), so bodies touch
+    // their concave insides (a bowl, a room). Needs `collision`.
+    int32_t world_meshes_as_trimesh;
 } maxdyn_urdf_options;
 
 // Called by `maxdyn_sim_step` before each step with the sim and the user data given to

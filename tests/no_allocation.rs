@@ -244,7 +244,9 @@ fn terrain_contacts_do_not_allocate_once_the_pairs_settle() {
         }
     }
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
-    for _ in 0..200 {
+    // the hull lands on one terrain vertex and topples off it slowly: at rest on 4 points
+    // by step 250
+    for _ in 0..300 {
         sim.step().unwrap();
     }
     let rebuilds = sim.layout_rebuilds();

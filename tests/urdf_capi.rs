@@ -63,6 +63,7 @@ fn from_string_and_with_options() {
                 srdf_path: std::ptr::null(),
                 srdf_string: std::ptr::null(),
                 mesh_roots: std::ptr::null(),
+                world_meshes_as_trimesh: 0,
             }
         );
         let a1 = fixture("a1_unitree_ros.urdf");
@@ -121,6 +122,8 @@ fn failures_name_the_argument_and_leave_out_untouched() {
         expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &wrong, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_builder_from_urdf_string_with", "options.merge_fixed");
         let wrong = maxdyn_urdf_options { joint_limits: -1, ..o };
         expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &wrong, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_builder_from_urdf_string_with", "options.joint_limits");
+        let wrong = maxdyn_urdf_options { world_meshes_as_trimesh: 2, ..o };
+        expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &wrong, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_INVALID_ARGUMENT, "maxdyn_builder_from_urdf_string_with", "options.world_meshes_as_trimesh");
         expect(maxdyn_builder_from_urdf_string_with(xml.as_ptr(), &o, &mut out, null_mut(), 4, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_builder_from_urdf_string_with", "warnings");
         expect(maxdyn_builder_from_urdf_with(std::ptr::null(), &o, &mut out, null_mut(), 0, null_mut()), MAXDYN_STATUS_NULL_POINTER, "maxdyn_builder_from_urdf_with", "path");
         let missing = CString::new("/nonexistent/robot.urdf").unwrap();

@@ -164,9 +164,10 @@ classdef MaxdynBuilder < MaxdynHandle
       % collision, ground_plane, self_collision (default 0); bound_mass, bound_inertia
       % (kg, kg m^2; default 0: no bound; MuJoCo's boundmass/boundinertia); srdf_path (an
       % SRDF file) or srdf (SRDF text) whose <disable_collisions> pairs never collide;
-      % warnings: one per line
-      names = {'floating', 'merge_fixed', 'joint_limits', 'collision', 'ground_plane', 'self_collision', 'bound_mass', 'bound_inertia'};
-      o = [0 1 1 0 0 0 0 0];
+      % world_meshes_as_trimesh (default 0): the meshes of links fixed to the world are
+      % triangle meshes, not hulls; warnings: one per line
+      names = {'floating', 'merge_fixed', 'joint_limits', 'collision', 'ground_plane', 'self_collision', 'bound_mass', 'bound_inertia', 'world_meshes_as_trimesh'};
+      o = [0 1 1 0 0 0 0 0 0];
       srdf_path = '';
       srdf = '';
       for k = 1:2:numel(varargin)
@@ -181,7 +182,7 @@ classdef MaxdynBuilder < MaxdynHandle
         if isempty(i)
           error('maxdyn:arguments', 'unknown URDF option %s', varargin{k});
         end
-        if i <= 6
+        if i <= 6 || i == 9
           o(i) = double(logical(varargin{k + 1}));
         else
           o(i) = double(varargin{k + 1});

@@ -12,7 +12,8 @@
  *   n = maxdyn_mex('builder_shape_count', b)
  *   [b, warnings] = maxdyn_mex('builder_from_urdf_with', path, options, srdf_path, srdf)
  *        options = [floating merge_fixed joint_limits collision ground_plane self_collision
- *        bound_mass bound_inertia] (the last two may be left out: 0, no bound); srdf_path
+ *        bound_mass bound_inertia world_meshes_as_trimesh] (the last three may be left out:
+ *        0, no bound, hulls; or only the last); srdf_path
  *        (an SRDF file) and srdf (SRDF text), both optional, '' for none
  *   n = maxdyn_mex('model_shape_count', m)
  *   [type, body, pose, params] = maxdyn_mex('model_shape', m, shape)
@@ -69,7 +70,7 @@ static void from_urdf_with(mxArray *plhs[], int nlhs, int nrhs, const mxArray *p
     need_args(nrhs, 3, "builder_from_urdf_with");
     if (!mxIsChar(prhs[1]) || mxGetString(prhs[1], path, sizeof path) != 0) fail("maxdyn:arguments", "argument `path` must be a string");
     n = real_array_len(prhs[2], "options");
-    if (n != 6 && n != 8) fail("maxdyn:arguments", "argument `options` must be a real double array of 6 or 8 elements");
+    if (n != 6 && n != 8 && n != 9) fail("maxdyn:arguments", "argument `options` must be a real double array of 6, 8 or 9 elements");
     v = mxGetPr(prhs[2]);
     o.floating = (int32_t)v[0];
     o.merge_fixed = (int32_t)v[1];
@@ -77,10 +78,11 @@ static void from_urdf_with(mxArray *plhs[], int nlhs, int nrhs, const mxArray *p
     o.collision = (int32_t)v[3];
     o.ground_plane = (int32_t)v[4];
     o.self_collision = (int32_t)v[5];
-    if (n == 8) {
+    if (n >= 8) {
         o.bound_mass = v[6];
         o.bound_inertia = v[7];
     }
+    if (n == 9) o.world_meshes_as_trimesh = (int32_t)v[8];
     o.srdf_path = optional_string(nrhs, prhs, 3, "srdf_path");
     o.srdf_string = optional_string(nrhs, prhs, 4, "srdf");
     check(maxdyn_builder_from_urdf_with(path, &o, &b, NULL, 0, &len));

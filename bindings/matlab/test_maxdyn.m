@@ -469,6 +469,20 @@ function collision_shapes()
   end
   assert(pairs(1) > pairs(2) && pairs(2) == pairs(3));
   expect_status(@() MaxdynBuilder.fromUrdfWith(a1, 'bound_inertia', -1), 12);
+  % a world-fixed link's mesh as a triangle mesh: a ball rests inside the cup (z = 0.1 + r),
+  % on its hull's top (0.35 + r) without the option
+  cup = fullfile(here, '..', '..', 'tests', 'fixtures', 'open_box.urdf');
+  for as_trimesh = [1 0]
+    cb = MaxdynBuilder.fromUrdfWith(cup, 'collision', 1, 'world_meshes_as_trimesh', as_trimesh);
+    rest = 0.15 + 0.25 * (1 - as_trimesh);
+    ball = cb.addBody(1, 1e-3 * eye(3));
+    cb.setBodyPose(ball, [0.23 0.01 rest + 0.02], [1 0 0 0]);
+    cb.addShape(ball, MaxdynBuilder.SHAPE_SPHERE, 0.05, [0 0 0 1 0 0 0]);
+    cs = MaxdynSim(MaxdynModel(cb), 0.01);
+    cs.step(200);
+    x = cs.bodyState(ball);
+    assert(abs(x(3) - rest) < 1e-12);
+  end
   [bounded, warnings] = MaxdynBuilder.fromUrdfWith(a1, 'floating', 1, 'bound_mass', 10);
   assert(numel(strfind(warnings, '(bound_mass)')) == 18);   % its 18 links with an <inertial>, all under 10 kg
   % a box of 2 kg resting on the ground: four points at its lower corners carry m g

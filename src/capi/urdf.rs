@@ -74,6 +74,11 @@ pub struct maxdyn_urdf_options {
     /// `MAXDYN_PACKAGE_PATH`. A mesh resolving outside its directory is refused. Read
     /// during the call only.
     pub mesh_roots: *const c_char,
+    /// 0 (default): every `<mesh>` collision is its convex hull; 1: the meshes of links
+    /// fixed to the world (a fixed base's root and the links merged into it; an
+    /// environment's parts) are triangle meshes (`MAXDYN_SHAPE_TRIMESH`), so bodies touch
+    /// their concave insides (a bowl, a room). Needs `collision`.
+    pub world_meshes_as_trimesh: i32,
 }
 
 /// The default URDF options: fixed base, fixed links merged, joint limits read, no
@@ -93,6 +98,7 @@ pub extern "C" fn maxdyn_urdf_options_default() -> maxdyn_urdf_options {
         srdf_path: std::ptr::null(),
         srdf_string: std::ptr::null(),
         mesh_roots: std::ptr::null(),
+        world_meshes_as_trimesh: i32::from(o.world_meshes_as_trimesh),
     }
 }
 
@@ -143,6 +149,7 @@ unsafe fn options_arg<'a>(options: *const maxdyn_urdf_options) -> CResult<(UrdfO
         bound_mass: bound(o.bound_mass, "options.bound_mass")?,
         bound_inertia: bound(o.bound_inertia, "options.bound_inertia")?,
         mesh_roots: if o.mesh_roots.is_null() { Vec::new() } else { std::env::split_paths(text_arg(o.mesh_roots, "options.mesh_roots")?).collect() },
+        world_meshes_as_trimesh: flag(o.world_meshes_as_trimesh, "options.world_meshes_as_trimesh")?,
     };
     Ok((options, srdf))
 }

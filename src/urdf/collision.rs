@@ -5,7 +5,8 @@
 //! `<cylinder radius length>` and the capsule extension `<capsule radius length>` (also
 //! Drake's `<drake:capsule>`; `length` is the distance between the two hemispheres'
 //! centres, along z, as for the cylinder). A `<mesh filename scale>` is its convex hull
-//! (`mesh`: search roots, formats, one hull per file and scale); a mesh that cannot be
+//! (`mesh`: search roots, formats, one hull per file and scale), or its triangles for a
+//! link of the world with [`UrdfOptions::world_meshes_as_trimesh`]; a mesh that cannot be
 //! found, read or hulled fails the load, naming the link and the file. A shape the model
 //! refuses (a box of size 0) is skipped with a warning. Each shape sits on the body that
 //! carries its link (its own or the one it was merged into), at the link frame composed
@@ -164,6 +165,10 @@ pub fn add_shapes(u: &mut Urdf, d: &Description, xml: &str, options: &UrdfOption
         let on = frame.body.map_or(Parent::World, Parent::Body);
         let added = match &s.geometry {
             Source::Primitive(kind, params) => u.builder.add_shape(on, *kind, p.x.into(), p.q.into(), params),
+            Source::Mesh(filename, scale) if options.world_meshes_as_trimesh && frame.body.is_none() => {
+                let mesh = meshes.trimesh(filename, *scale).map_err(|m| err(format!("{}: {m}", s.what)))?;
+                u.builder.add_geometry(on, p.x.into(), p.q.into(), Geometry::TriMesh(mesh))
+            }
             Source::Mesh(filename, scale) => {
                 let hull = meshes.hull(filename, *scale).map_err(|m| err(format!("{}: {m}", s.what)))?;
                 u.builder.add_geometry(on, p.x.into(), p.q.into(), Geometry::Hull(Arc::clone(&hull)))

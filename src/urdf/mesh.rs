@@ -1,5 +1,6 @@
-//! `<mesh filename scale>` collisions → convex hulls: where the file is (search roots), how
-//! it is read (mesh-loader: STL, COLLADA, OBJ), and one hull per (file, scale) in a load.
+//! `<mesh filename scale>` collisions → convex hulls, or triangle meshes for links fixed to
+//! the world when asked: where the file is (search roots), how it is read (mesh-loader:
+//! STL, COLLADA, OBJ), and one hull or triangle mesh per (file, scale) in a load.
 //!
 //! Resolution: `package://pkg/rest` (also `package:///pkg/rest`) is `root/pkg/rest` or,
 //! for a root named `pkg`, `root/rest`, and must stay in that package directory; the
@@ -16,6 +17,11 @@
 //! applied, its `up_axis` not, as Pinocchio's loader does), scaled per axis (a negative
 //! scale mirrors), duplicates dropped, hulled. A binary STL whose 80-byte header starts
 //! with `solid ` (SolidWorks writes them) is read as binary when its size says so.
+//!
+//! As a triangle mesh ([`Meshes::trimesh`]): the same vertices, exact duplicates welded
+//! into one (STL repeats each vertex per triangle; the mesh finds a triangle's neighbours
+//! by shared vertex indices), and the file's triangles without those that have no area
+//! after the scale (the model refuses them; they have no surface to touch).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -23,6 +29,7 @@ use std::sync::Arc;
 
 use crate::math::V3;
 use crate::model::hull::Hull;
+use crate::model::terrain::TriangleMesh;
 use crate::model::Error;
 
 /// Environment variable of extra search roots, colon-separated.
@@ -40,6 +47,7 @@ pub struct Meshes {
     /// The options' roots, then the environment's.
     explicit: Vec<PathBuf>,
     cache: HashMap<(PathBuf, [u64; 3]), Arc<Hull>>,
+    trimeshes: HashMap<(PathBuf, [u64; 3]), Arc<TriangleMesh>>,
 }
 
 impl Meshes {
@@ -51,7 +59,7 @@ impl Meshes {
         let home = dir.map(|d| d.parent().map_or(d.clone(), Path::to_path_buf));
         let env: Vec<PathBuf> = std::env::var_os(PACKAGE_PATH_VARIABLE).map(|v| std::env::split_paths(&v).collect()).unwrap_or_default();
         let explicit = extra.iter().chain(&env).filter_map(|r| r.canonicalize().ok()).collect();
-        Meshes { ancestors, home, explicit, cache: HashMap::new() }
+        Meshes { ancestors, home, explicit, cache: HashMap::new(), trimeshes: HashMap::new() }
     }
 
     /// Where `filename` may be, each with the root it must stay in.
@@ -107,7 +115,7 @@ impl Meshes {
         if let Some(h) = self.cache.get(&key) {
             return Ok(h.clone());
         }
-        let points = read_vertices(&path)?;
+        let (points, _) = read_mesh(&path)?;
         let mut scaled: Vec<V3> = points.iter().map(|p| V3::new(p[0] as f64 * scale[0], p[1] as f64 * scale[1], p[2] as f64 * scale[2])).collect();
         // STL repeats each vertex per triangle: exact duplicates halve the hulling time
         scaled.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)).then(a.z.total_cmp(&b.z)));
@@ -120,10 +128,67 @@ impl Meshes {
         self.cache.insert(key, hull.clone());
         Ok(hull)
     }
+
+    /// The triangles of the mesh in `filename` scaled by `scale` (duplicate vertices
+    /// welded, triangles without area dropped), loaded once per load.
+    pub fn trimesh(&mut self, filename: &str, scale: [f64; 3]) -> std::result::Result<Arc<TriangleMesh>, String> {
+        let path = self.resolve(filename)?;
+        let key = (path.clone(), scale.map(f64::to_bits));
+        if let Some(m) = self.trimeshes.get(&key) {
+            return Ok(m.clone());
+        }
+        let (points, faces) = read_mesh(&path)?;
+        let (vertices, triangles) = welded_triangles(&points, &faces, scale);
+        if triangles.is_empty() {
+            return Err(format!("`{}` holds no triangle with area", path.display()));
+        }
+        let mesh = TriangleMesh::new(&vertices, &triangles).map_err(|e| match e {
+            Error::InvalidShape(_, m) => format!("`{}`: {m}", path.display()),
+            other => format!("`{}`: {other}", path.display()),
+        })?;
+        let mesh = Arc::new(mesh);
+        self.trimeshes.insert(key, mesh.clone());
+        Ok(mesh)
+    }
 }
 
-/// Every vertex of the mesh file at `path` (STL, COLLADA or OBJ, by its extension).
-fn read_vertices(path: &Path) -> std::result::Result<Vec<[f32; 3]>, String> {
+/// `points` scaled by `scale` with exact duplicates welded into one vertex, and `faces`
+/// renumbered onto them, keeping only the triangles with area by the model's test
+/// ([`TriangleMesh::new`]: twice the area above 1e-12 of the longer edge squared).
+fn welded_triangles(points: &[[f32; 3]], faces: &[[u32; 3]], scale: [f64; 3]) -> (Vec<V3>, Vec<[u32; 3]>) {
+    let mut index: HashMap<[u64; 3], u32> = HashMap::new();
+    let mut vertices: Vec<V3> = Vec::new();
+    let renumbered: Vec<u32> = points
+        .iter()
+        .map(|p| {
+            let v = V3::new(p[0] as f64 * scale[0], p[1] as f64 * scale[1], p[2] as f64 * scale[2]);
+            // +0.0 and -0.0 are one position
+            let key = [v.x + 0.0, v.y + 0.0, v.z + 0.0].map(f64::to_bits);
+            *index.entry(key).or_insert_with(|| {
+                vertices.push(v);
+                (vertices.len() - 1) as u32
+            })
+        })
+        .collect();
+    let triangles = faces
+        .iter()
+        .filter(|f| f.iter().all(|&i| (i as usize) < renumbered.len()))
+        .map(|f| f.map(|i| renumbered[i as usize]))
+        .filter(|t| {
+            let [a, b, c] = t.map(|i| vertices[i as usize]);
+            let size = (b - a).norm().max((c - a).norm());
+            (b - a).cross(&(c - a)).norm() > 1e-12 * size * size
+        })
+        .collect();
+    (vertices, triangles)
+}
+
+/// A mesh file's vertices and triangles (indices into the vertices).
+type MeshData = (Vec<[f32; 3]>, Vec<[u32; 3]>);
+
+/// Every vertex and triangle of the mesh file at `path` (STL, COLLADA or OBJ, by its
+/// extension), all its meshes merged.
+fn read_mesh(path: &Path) -> std::result::Result<MeshData, String> {
     use std::io::Read;
     let cannot = |e: std::io::Error| format!("cannot read `{}`: {e}", path.display());
     let mut bytes = Vec::new();
@@ -146,11 +211,17 @@ fn read_vertices(path: &Path) -> std::result::Result<Vec<[f32; 3]>, String> {
         _ => return Err(format!("`{}`: unknown mesh format (STL, COLLADA .dae and OBJ are read)", path.display())),
     }
     .map_err(|e| format!("cannot load `{}`: {e}", path.display()))?;
-    let vertices: Vec<[f32; 3]> = scene.meshes.into_iter().flat_map(|m| m.vertices).collect();
+    // merged: one mesh (or none), its faces indexing its vertices
+    let (mut vertices, mut faces) = (Vec::new(), Vec::new());
+    for m in scene.meshes {
+        let offset = vertices.len() as u32;
+        faces.extend(m.faces.iter().map(|f| f.map(|i| i + offset)));
+        vertices.extend(m.vertices);
+    }
     if vertices.is_empty() {
         return Err(format!("`{}` holds no vertices", path.display()));
     }
-    Ok(vertices)
+    Ok((vertices, faces))
 }
 
 /// A binary STL (84 + 50·n bytes for the n triangles its header counts) whose header
@@ -205,6 +276,28 @@ mod tests {
         assert!(e.contains("`package://pkg/meshes/none.stl` not found in the search roots"), "{e}");
         let e = m.resolve("/etc/hostname").unwrap_err();
         assert!(e.contains("outside the search roots"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// As a triangle mesh: the tetrahedron's 12 STL vertices welded into 4, its 4 faces
+    /// kept, scaled and mirrored like the hull, shared per (file, scale); −0 and +0 are one
+    /// vertex; a face without area is dropped, and a file with none left (scaled onto a
+    /// line) is refused.
+    #[test]
+    fn a_mesh_as_triangles_is_welded_and_keeps_faces_with_area() {
+        let dir = std::env::temp_dir().join(format!("maxdyn-trimesh-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("t.stl"), tetra_stl(b"tetra")).unwrap();
+        let mut m = Meshes::new(None, std::slice::from_ref(&dir));
+        let t = m.trimesh("t.stl", [2.0, -1.0, 1.0]).unwrap();
+        assert_eq!((t.vertices.len(), t.triangles.len()), (4, 4));
+        assert!(t.vertices.iter().any(|p| p.y == -1.0) && t.vertices.iter().any(|p| p.x == 2.0));
+        assert!(Arc::ptr_eq(&t, &m.trimesh("t.stl", [2.0, -1.0, 1.0]).unwrap()));
+        // a collinear face is dropped; −0 is welded onto +0
+        let (v, tris) = welded_triangles(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 1.0, 0.0], [-0.0, 0.0, 0.0]], &[[0, 1, 2], [4, 1, 3]], [1.0; 3]);
+        assert_eq!((v.len(), tris), (4, vec![[0, 1, 3]]));
+        let e = m.trimesh("t.stl", [1.0, 0.0, 0.0]).map(|_| ()).unwrap_err();
+        assert!(e.contains("holds no triangle with area"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -130,11 +130,17 @@ pub struct UrdfOptions {
     /// and absolute paths), after the URDF file's own directory and its ancestors and
     /// before those of the environment variable `MAXDYN_PACKAGE_PATH` (`mesh` module).
     pub mesh_roots: Vec<PathBuf>,
+    /// true: the `<mesh>` collisions of links fixed to the world (a fixed base's root and
+    /// the links merged into it through fixed joints; an environment's parts) are
+    /// triangle meshes, touching on their concave insides; false (default): convex hulls
+    /// like every other mesh. Needs `merge_fixed` for links welded to the root (unmerged,
+    /// they are bodies, whose meshes stay hulls).
+    pub world_meshes_as_trimesh: bool,
 }
 
 impl Default for UrdfOptions {
     fn default() -> Self {
-        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true, collision: false, ground_plane: false, self_collision: false, bound_mass: 0.0, bound_inertia: 0.0, mesh_roots: Vec::new() }
+        UrdfOptions { floating: false, merge_fixed: true, joint_limits: true, collision: false, ground_plane: false, self_collision: false, bound_mass: 0.0, bound_inertia: 0.0, mesh_roots: Vec::new(), world_meshes_as_trimesh: false }
     }
 }
 

@@ -25,6 +25,7 @@ mod terrain;
 mod rough_terrain;
 mod terrain_capi;
 mod trimesh;
+mod urdf_trimesh;
 mod robots;
 mod stacks;
 mod state;

@@ -18,6 +18,7 @@ struct UrdfOptions
     srdf_path::Ptr{UInt8}
     srdf_string::Ptr{UInt8}
     mesh_roots::Ptr{UInt8}
+    world_meshes_as_trimesh::Int32
 end
 
 """maxdyn.h `maxdyn_shape_contact`: one contact point between collision shapes after the

@@ -109,8 +109,9 @@ end
 meet each other, `srdf_path` (an SRDF file) or `srdf` (SRDF text) excludes the pairs of
 its `<disable_collisions>`, `bound_mass` and `bound_inertia` (0: off) raise links'
 masses and principal moments below them (MuJoCo's `boundmass`/`boundinertia`),
-`mesh_roots` are directories searched for mesh files (`package://pkg/…` as `dir/pkg/…`).
-Returns (builder, warnings)."""
+`mesh_roots` are directories searched for mesh files (`package://pkg/…` as `dir/pkg/…`),
+`world_meshes_as_trimesh` makes the meshes of links fixed to the world triangle meshes
+(bodies touch their concave insides) instead of hulls. Returns (builder, warnings)."""
 builder_from_urdf_with(path::AbstractString; options...) =
     load_urdf_with(options) do o, out, buf, n, len
         maxdyn_builder_from_urdf_with(String(path), o, out, buf, n, len)
@@ -127,7 +128,7 @@ builder_from_urdf_string_with(xml::AbstractString; options...) =
 function load_urdf_with(load, options)
     kw = Dict{Symbol,Any}(options)
     names = (:floating, :merge_fixed, :joint_limits, :collision, :ground_plane, :self_collision,
-             :bound_mass, :bound_inertia, :srdf_path, :srdf, :mesh_roots)
+             :bound_mass, :bound_inertia, :srdf_path, :srdf, :mesh_roots, :world_meshes_as_trimesh)
     for k in keys(kw)
         k in names || throw(ArgumentError("no URDF option $k (options: $(join(names, ", ")))"))
     end
@@ -145,6 +146,7 @@ function load_urdf_with(load, options)
             collision=something(flag(:collision), d.collision),
             ground_plane=something(flag(:ground_plane), d.ground_plane),
             self_collision=something(flag(:self_collision), d.self_collision),
+            world_meshes_as_trimesh=something(flag(:world_meshes_as_trimesh), d.world_meshes_as_trimesh),
             bound_mass=Float64(get(kw, :bound_mass, d.bound_mass)),
             bound_inertia=Float64(get(kw, :bound_inertia, d.bound_inertia)),
             srdf_path=cstr(srdf_path), srdf_string=cstr(srdf), mesh_roots=cstr(roots)))

@@ -192,6 +192,12 @@ end
     a1 = joinpath(@__DIR__, "..", "..", "tests", "fixtures", "a1_unitree_ros.urdf")
     robot, warnings = builder_from_urdf_with(a1; floating=true, collision=true, ground_plane=true)
     @test shape_count(robot) == 23 && length(warnings) == 12   # 10 boxes, 8 cylinders, 4 feet, the ground
+    # a world-fixed link's mesh as a triangle mesh (the cup's inside), a hull without the option
+    cup = joinpath(@__DIR__, "..", "..", "tests", "fixtures", "open_box.urdf")
+    for (as_trimesh, kind) in ((true, MaxDyn.SHAPE_TRIMESH), (false, MaxDyn.SHAPE_HULL))
+        env, _ = builder_from_urdf_with(cup; collision=true, world_meshes_as_trimesh=as_trimesh)
+        @test shape(Model(env), 0)[1:2] == (kind, MaxDyn.WORLD)
+    end
 end
 
 @testset "linearization of one step (issue 13)" begin

@@ -105,4 +105,4 @@ class UrdfOptions(ctypes.Structure):
                 ("floating", "merge_fixed", "joint_limits", "collision", "ground_plane", "self_collision")] + [
                 ("bound_mass", ctypes.c_double), ("bound_inertia", ctypes.c_double),
                 ("srdf_path", ctypes.c_char_p), ("srdf_string", ctypes.c_char_p),
-                ("mesh_roots", ctypes.c_char_p)]
+                ("mesh_roots", ctypes.c_char_p), ("world_meshes_as_trimesh", ctypes.c_int32)]

@@ -62,7 +62,8 @@ class Builder(Handle):
                        collision: bool = False, ground_plane: bool = False,
                        self_collision: bool = False, bound_mass: float = 0.0, bound_inertia: float = 0.0,
                        srdf_path: Optional[PathLike] = None, srdf: Optional[str] = None,
-                       mesh_roots: Sequence[PathLike] = ()) -> Tuple["Builder", List[str]]:
+                       mesh_roots: Sequence[PathLike] = (),
+                       world_meshes_as_trimesh: bool = False) -> Tuple["Builder", List[str]]:
         """Loads a URDF file with options (maxdyn.h maxdyn_urdf_options): `collision` makes
         its <collision> spheres, boxes, cylinders, capsules and meshes (their convex hulls)
         shapes, `ground_plane` adds the half-space below z = 0, `self_collision` lets the
@@ -71,31 +72,37 @@ class Builder(Handle):
         `bound_inertia` (0: off) raise links' masses (kg) and principal moments (kg m^2)
         below them, as MuJoCo's boundmass/boundinertia; `mesh_roots`: directories searched
         for mesh files (package://pkg/... as dir/pkg/...), after the file's own directory
-        and its ancestors. Returns (builder, warnings: a list of strings)."""
+        and its ancestors; `world_meshes_as_trimesh`: the meshes of links fixed to the world
+        are triangle meshes (bodies touch their concave insides), not hulls. Returns
+        (builder, warnings: a list of strings)."""
         return cls._load_with(path, None, floating, merge_fixed, joint_limits, collision, ground_plane, self_collision,
-                              bound_mass, bound_inertia, srdf_path, srdf, mesh_roots)
+                              bound_mass, bound_inertia, srdf_path, srdf, mesh_roots,
+                              world_meshes_as_trimesh)
 
     @classmethod
     def from_urdf_string_with(cls, xml: str, floating: bool = False, merge_fixed: bool = True,
                               joint_limits: bool = True, collision: bool = False, ground_plane: bool = False,
                               self_collision: bool = False, bound_mass: float = 0.0, bound_inertia: float = 0.0,
                               srdf_path: Optional[PathLike] = None, srdf: Optional[str] = None,
-                              mesh_roots: Sequence[PathLike] = ()) -> Tuple["Builder", List[str]]:
+                              mesh_roots: Sequence[PathLike] = (),
+                              world_meshes_as_trimesh: bool = False) -> Tuple["Builder", List[str]]:
         """As from_urdf_with, from URDF text (relative mesh paths resolve against the
         working directory and `mesh_roots`). Returns (builder, warnings)."""
         if not isinstance(xml, str):
             raise TypeError(f"xml must be a str, got {type(xml).__name__}")
         return cls._load_with(None, xml, floating, merge_fixed, joint_limits, collision, ground_plane, self_collision,
-                              bound_mass, bound_inertia, srdf_path, srdf, mesh_roots)
+                              bound_mass, bound_inertia, srdf_path, srdf, mesh_roots,
+                              world_meshes_as_trimesh)
 
     @classmethod
     def _load_with(cls, path: Optional[PathLike], xml: Optional[str], floating: bool, merge_fixed: bool,
                    joint_limits: bool, collision: bool, ground_plane: bool, self_collision: bool, bound_mass: float,
                    bound_inertia: float, srdf_path: Optional[PathLike], srdf: Optional[str],
-                   mesh_roots: Sequence[PathLike]) -> Tuple["Builder", List[str]]:
+                   mesh_roots: Sequence[PathLike], world_meshes_as_trimesh: bool) -> Tuple["Builder", List[str]]:
         o = lib.maxdyn_urdf_options_default()
         for name, v in (("floating", floating), ("merge_fixed", merge_fixed), ("joint_limits", joint_limits),
-                        ("collision", collision), ("ground_plane", ground_plane), ("self_collision", self_collision)):
+                        ("collision", collision), ("ground_plane", ground_plane), ("self_collision", self_collision),
+                        ("world_meshes_as_trimesh", world_meshes_as_trimesh)):
             setattr(o, name, 1 if v else 0)
         o.bound_mass = real(bound_mass, "bound_mass")
         o.bound_inertia = real(bound_inertia, "bound_inertia")

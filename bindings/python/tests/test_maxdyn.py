@@ -580,6 +580,22 @@ TRIO_URDF = """<robot name="trio"><link name="w"/>
 </robot>"""
 
 
+def test_urdf_world_meshes_as_trimesh():
+    """A world-fixed link's mesh as a triangle mesh (issue 25): a ball dropped into the cup
+    of tests/fixtures/open_box.urdf rests on its inner bottom (z = 0.1 + r) with the option,
+    on its hull's top (z = 0.35 + r) without it."""
+    cup = os.path.join(ROOT, "tests", "fixtures", "open_box.urdf")
+    for as_trimesh, rest in ((True, 0.15), (False, 0.40)):
+        b, _ = maxdyn.Builder.from_urdf_with(cup, collision=True, world_meshes_as_trimesh=as_trimesh)
+        with b:
+            ball = b.add_body(1.0, [1e-3, 0, 0, 0, 1e-3, 0, 0, 0, 1e-3])
+            b.set_body_pose(ball, [0.23, 0.01, rest + 0.02], [1, 0, 0, 0])
+            b.add_shape(ball, maxdyn.SHAPE_SPHERE, [0.05])
+            sim = maxdyn.Sim(maxdyn.Model(b), 0.01)
+        sim.step(200)
+        assert abs(sim.body_state(ball)[2] - rest) < 1e-12, (as_trimesh, sim.body_state(ball)[2])
+
+
 def test_urdf_srdf_and_inertia_bounds():
     """Issue 25 items 4 and 7 from Python: bound_inertia loads a link with a negative
     principal moment (a warning names it); an SRDF, as text or file, excludes its pairs

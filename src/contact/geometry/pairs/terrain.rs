@@ -20,6 +20,12 @@
 //! support feature along the face normal clipped to the triangle, the points straight
 //! over its inside (none when the body is beside it: the neighbour has them).
 //!
+//! Concave creases: near a concave edge the free space is the intersection of the two
+//! faces' half-spaces, so each triangle's plane also holds the body's points just beyond
+//! its concave edges, over the neighbour that rises from it (`crease_contacts`): inactive
+//! until a point crosses the crease, where the neighbour's face contact would see it only
+//! once it is over it.
+//!
 //! The points of all triangles are merged: a point two neighbouring triangles both report
 //! (a sphere on their shared edge, a face's corner over it) is kept once; the points are
 //! grouped by normal (a face of the body on one plane of the terrain), and each group
@@ -81,6 +87,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let mut nan = None;
     // a height field's solid is below its surface: its faces look up
     let up = matches!(s2.geometry, Geometry::HeightField(_)).then(|| s2.axis(2));
+    let terrain = &s2.geometry;
     let mut each = |t: [V3; 3], far: [Option<V3>; 3]| {
         let c2 = Core::triangle(&s2, t);
         let mut found = [blank; MOST_CANDIDATES];
@@ -95,7 +102,8 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         // face contact too
         let mut kept = 0;
         for k in 0..n {
-            if found[k].gap.is_nan() || holds(&found[k], &face, &w, &far, size) {
+            let at_corner = || corner(&found[k].two.anchor, &face, &w, size);
+            if found[k].gap.is_nan() || (holds(&found[k], &face, &w, &far, size) && at_corner().is_none_or(|i| surface_below_around(terrain, &s2, &t[i], &found[k].n, &w))) {
                 found[kept] = found[k];
                 kept += 1;
             }
@@ -115,6 +123,14 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
             if c.gap.is_nan() {
                 nan = Some(*c);
             } else if c.gap <= max_gap {
+                len = add(&mut pool, len, *c, size);
+            }
+        }
+        // this plane under the points crossing its concave edges
+        let mut creases = [blank; CREASE_POINTS];
+        let m = crease_contacts(&c1, &c2, &face, &w, &far, size, max_gap, &mut creases);
+        for c in &creases[..m] {
+            if c.gap <= max_gap {
                 len = add(&mut pool, len, *c, size);
             }
         }
@@ -166,6 +182,46 @@ fn holds(c: &Candidate, face: &V3, w: &[V3; 3], far: &[Option<V3>; 3], size: f64
     }
 }
 
+/// The corner of triangle `w` (world, normal `face`) that the terrain point `b` is at (on
+/// two of its edges' lines), if any.
+fn corner(b: &V3, face: &V3, w: &[V3; 3], size: f64) -> Option<usize> {
+    let near = SAME_POINT * size;
+    let mut on = [false; 3];
+    for k in 0..3 {
+        let (a, e, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
+        let inward = face.cross(&(e - a)).normalize();
+        let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
+        on[k] = inward.dot(&(b - a)) <= near;
+    }
+    // edges k and k − 1 meet at vertex k
+    (0..3).filter(|&k| on[k] && on[(k + 2) % 3]).min_by(|&i, &j| (w[i] - b).norm().total_cmp(&(w[j] - b).norm()))
+}
+
+/// Whether every triangle of `terrain` (solid `s2`) around its vertex `vertex` (shape
+/// frame) lies below the plane through it across the world normal `n`: a peak. The
+/// internal-edge rule checks a corner against its own triangle and the vertices beyond its
+/// edges only; a triangle that touches a concave crease only at this vertex would pass it
+/// (a floor triangle's vertex on the crease held along the floor's normal under a box
+/// wedged there, taking the place of the box's corner: docs/COLLISION.md).
+fn surface_below_around(terrain: &Geometry, s2: &Solid, vertex: &V3, n: &V3, w: &[V3; 3]) -> bool {
+    let scale = (0..3).map(|k| (w[(k + 1) % 3] - w[k]).norm()).fold(0.0, f64::max);
+    let (tol, same) = (RIDGE * scale, 1e-9 * scale);
+    let normal = s2.r.transpose() * n;
+    let (lo, hi) = (vertex - V3::repeat(same), vertex + V3::repeat(same));
+    let mut below = true;
+    let mut check = |t: [V3; 3], _: [Option<V3>; 3]| {
+        if t.iter().any(|u| (u - vertex).amax() <= same) && t.iter().any(|u| normal.dot(&(u - vertex)) > tol) {
+            below = false;
+        }
+    };
+    match terrain {
+        Geometry::HeightField(h) => h.triangles_in(&lo, &hi, &mut check),
+        Geometry::TriMesh(m) => m.triangles_in(&lo, &hi, &mut check),
+        _ => {}
+    }
+    below
+}
+
 /// The face contact of body core `c1` with triangle core `c2` (world points `w`) along the
 /// triangle's normal `face` (towards the body): the body's feature along −face (a face
 /// within 45°: whole) clipped to the triangle, the points straight over its inside, at
@@ -210,6 +266,72 @@ fn face_contacts<'s>(c1: &Core<'s>, c2: &Core<'s>, face: &V3, w: &[V3; 3], size:
         }
     }
     n
+}
+
+/// Most crease points of one triangle: a landing feature's points per edge.
+const CREASE_POINTS: usize = 3 * FACE_POINTS;
+
+/// Contacts of body core `c1` with the plane of triangle core `c2` (world points `w`,
+/// normal `face` towards the body, `far` the vertices beyond its edges) for the body's
+/// points just beyond a concave edge of the triangle: over the neighbour that rises from
+/// it, within `max_gap` of the edge. Near a concave edge the free space is the
+/// intersection of the two faces' half-spaces, so the distance to the surface there is
+/// the lower of the two planes' gaps; this triangle's plane runs under its neighbour
+/// (its gap is positive until the point crosses the crease) and holds the point as it
+/// crosses, where the triangle's own face contact sees it only once it is over it (a box
+/// sliding down a bowl's wall sank 1.0e-3 m into the bottom in that step). Only over the
+/// neighbour itself (never beyond its other edges, where the surface may fall below this
+/// plane: a convex edge) and only across concave edges.
+#[allow(clippy::too_many_arguments)]
+fn crease_contacts<'s>(c1: &Core<'s>, c2: &Core<'s>, face: &V3, w: &[V3; 3], far: &[Option<V3>; 3], size: f64, max_gap: f64, out: &mut [Candidate<'s>; CREASE_POINTS]) -> usize {
+    let scale = (0..3).map(|k| (w[(k + 1) % 3] - w[k]).norm()).fold(0.0, f64::max);
+    let near = SAME_POINT * size;
+    let mut n = 0;
+    let mut body = None;
+    for k in 0..3 {
+        let Some(f) = far[k] else { continue };
+        let (a, e, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
+        // concave: the neighbour's far vertex is above this plane
+        if face.dot(&(f - a)) <= RIDGE * scale {
+            continue;
+        }
+        let inward = face.cross(&(e - a)).normalize();
+        let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
+        // the neighbour's normal towards the free side, which leans back over this triangle
+        let mut rise = (e - a).cross(&(f - a)).normalize();
+        if rise.dot(&inward) < 0.0 {
+            rise = -rise;
+        }
+        let feature = *body.get_or_insert_with(|| c1.landing(&-face));
+        for p in feature.points() {
+            // on the edge's line too: the face contact takes only points strictly inside
+            let beyond = -inward.dot(&(p - a));
+            if beyond < -near || beyond > max_gap || n == CREASE_POINTS {
+                continue;
+            }
+            // over the neighbour: its projection along the neighbour's normal inside it
+            let q = p - rise * rise.dot(&(p - a));
+            if !inside(&q, &[a, e, f], &rise, near) {
+                continue;
+            }
+            let gap = face.dot(&(p - a)) - c1.radius;
+            let on_plane = p - face * face.dot(&(p - a));
+            out[n] = Candidate { gap, one: c1.solid.side_at(p, c1.radius), two: c2.solid.side_at(&on_plane, 0.0), n: *face };
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Whether `q`, on the plane of triangle `t` (normal `normal`), is inside it or within
+/// `tol` of it.
+fn inside(q: &V3, t: &[V3; 3], normal: &V3, tol: f64) -> bool {
+    (0..3).all(|k| {
+        let (a, b, other) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
+        let inward = normal.cross(&(b - a)).normalize();
+        let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
+        inward.dot(&(q - a)) >= -tol
+    })
 }
 
 /// Adds `c` to `pool[..len]` unless a point already there is the same (the lower kept);
