@@ -3,7 +3,7 @@
 use super::box_clip::{clip, pick_four, Rectangle, MAX_CLIPPED};
 use super::segment::closest_between;
 use super::sphere_box::closest_on_box;
-use crate::contact::geometry::solid::{Candidate, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -97,9 +97,9 @@ fn nearest_corner<'s>(a: &'s Solid, ea: &V3, b: &'s Solid, eb: &V3) -> Candidate
     let (gap, on_a, p, foot, n) = best;
     // the normal runs from b to a
     if on_a {
-        Candidate { gap, one: a.side_of(&p, 0.0), two: b.side_of(&foot, 0.0), n }
+        Candidate { gap, one: a.side_of(&p, 0.0), two: b.side_of(&foot, 0.0), n, face: Face::Two }
     } else {
-        Candidate { gap, one: a.side_of(&foot, 0.0), two: b.side_of(&p, 0.0), n: -n }
+        Candidate { gap, one: a.side_of(&foot, 0.0), two: b.side_of(&p, 0.0), n: -n, face: Face::One }
     }
 }
 
@@ -141,9 +141,9 @@ fn face_points<'s>(r: &'s Solid, er: &V3, inc: &'s Solid, ei: &V3, i: usize, swa
         let foot = on_inc - n * gap;
         // the normal runs from the second shape to the first
         found[count] = if swapped {
-            Candidate { gap, one: inc.side_at(&on_inc, 0.0), two: r.side_at(&foot, 0.0), n }
+            Candidate { gap, one: inc.side_at(&on_inc, 0.0), two: r.side_at(&foot, 0.0), n, face: Face::Two }
         } else {
-            Candidate { gap, one: r.side_at(&foot, 0.0), two: inc.side_at(&on_inc, 0.0), n: -n }
+            Candidate { gap, one: r.side_at(&foot, 0.0), two: inc.side_at(&on_inc, 0.0), n: -n, face: Face::One }
         };
         count += 1;
     }
@@ -171,7 +171,7 @@ fn edge_point<'s>(a: &'s Solid, b: &'s Solid, ea: &V3, eb: &V3, i: usize, j: usi
     // cross, and, past an edge's end, their distance (the axis' separation only bounds it)
     let d = wb - wa;
     let (gap, n) = if n.dot(&d) > 0.0 { (d.norm(), d.normalize()) } else { (n.dot(&d), n) };
-    Candidate { gap, one: a.side_at(&wa, 0.0), two: b.side_at(&wb, 0.0), n: -n }
+    Candidate { gap, one: a.side_at(&wa, 0.0), two: b.side_at(&wb, 0.0), n: -n, face: Face::Neither }
 }
 
 #[cfg(test)]
