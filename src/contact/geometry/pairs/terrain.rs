@@ -316,7 +316,7 @@ fn crease_contacts<'s>(c1: &Core<'s>, c2: &Core<'s>, face: &V3, w: &[V3; 3], far
             }
             let gap = face.dot(&(p - a)) - c1.radius;
             let on_plane = p - face * face.dot(&(p - a));
-            out[n] = Candidate { gap, one: c1.solid.side_at(p, c1.radius), two: c2.solid.side_at(&on_plane, 0.0), n: *face };
+            out[n] = Candidate { gap, one: c1.solid.side_at(p, c1.radius), two: c2.solid.side_at(&on_plane, 0.0), n: *face, face: Face::Neither };
             n += 1;
         }
     }
