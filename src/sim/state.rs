@@ -116,36 +116,56 @@ impl Sim {
         self.options.integrator != crate::sim::Integrator::FirstOrder
     }
 
-    /// Every body's pose a `fraction` of the nominal step from z_k at its velocities,
+    /// A body's pose a `fraction` of the nominal step from z_k at its velocities,
     /// backwards for a negative one (the rotation map's inverse is its conjugate).
-    fn shifted_poses(&self, fraction: f64) -> Vec<Pose> {
+    fn shifted_pose(&self, i: usize, fraction: f64) -> Pose {
         let (s, h) = (&self.data.state, fraction.abs() * self.data.dt);
         let sign = fraction.signum();
-        (0..self.model.body_count()).map(|i| advance(&s.x[i], &s.q[i], &(s.v[i] * sign), &(s.w[i] * sign), h)).collect()
+        advance(&s.x[i], &s.q[i], &(s.v[i] * sign), &(s.w[i] * sign), h)
     }
 
-    /// The two configurations the current velocities are read between, and the time
-    /// between them: z_k and z_{k+1}, or, for velocities at z_k (the second-order
-    /// integrator's before its first step), half a step either side of z_k.
-    /// With the second-order integrator after a step of the nominal interval, z_{k−1} (z_k
-    /// moved back by the previous interval's velocities), z_{k+1} and 2 dt: the rates read
-    /// are then the mean of the two intervals', those at z_k to second order.
-    fn velocity_ends(&self) -> (Vec<Pose>, Vec<Pose>, f64) {
+    /// Every body's [`Sim::shifted_pose`].
+    fn shifted_poses(&self, fraction: f64) -> Vec<Pose> {
+        (0..self.model.body_count()).map(|i| self.shifted_pose(i, fraction)).collect()
+    }
+
+    /// The two poses of `body` the current velocities are read between (the world's for
+    /// None), and the time between them ([`Sim::velocity_span`]): z_k and z_{k+1}, or, for
+    /// velocities at z_k (the second-order integrator's before its first step), half a step
+    /// either side of z_k. With the second-order integrator after a step of the nominal
+    /// interval, z_{k−1} (z_k moved back by the previous interval's velocities) and z_{k+1}:
+    /// the rates read are then the mean of the two intervals', those at z_k to second order.
+    /// Per body, so that a joint's query allocates nothing (controllers read them every step).
+    fn velocity_end(&self, body: Option<usize>) -> (Pose, Pose) {
+        let Some(i) = body else { return (Pose::WORLD, Pose::WORLD) };
         let d = &self.data;
         if self.second_order() && d.velocities_at_node {
-            return (self.shifted_poses(-0.5), self.shifted_poses(0.5), d.dt);
+            return (self.shifted_pose(i, -0.5), self.shifted_pose(i, 0.5));
         }
         if self.has_previous_interval() {
-            let (at, s) = (&d.layout(&self.model).addresses, &d.state);
-            let before = (0..self.model.body_count())
-                .map(|i| {
-                    let (v, w) = at.velocities(&d.warm.previous, i);
-                    advance(&s.x[i], &s.q[i], &-v, &-w, d.dt_prev)
-                })
-                .collect();
-            return (before, self.predicted_poses(), 2.0 * d.dt_prev);
+            let (v, w) = d.layout(&self.model).addresses.velocities(&d.warm.previous, i);
+            let s = &d.state;
+            return (advance(&s.x[i], &s.q[i], &-v, &-w, d.dt_prev), self.predicted_pose(Some(i)));
         }
-        (self.current_poses(), self.predicted_poses(), d.dt_prev)
+        (self.pose(Some(i)), self.predicted_pose(Some(i)))
+    }
+
+    /// The time between the two poses of [`Sim::velocity_end`].
+    fn velocity_span(&self) -> f64 {
+        let d = &self.data;
+        if self.second_order() && d.velocities_at_node {
+            d.dt
+        } else if self.has_previous_interval() {
+            2.0 * d.dt_prev
+        } else {
+            d.dt_prev
+        }
+    }
+
+    /// [`Sim::velocity_end`] of every body, and the time between.
+    fn velocity_ends(&self) -> (Vec<Pose>, Vec<Pose>, f64) {
+        let (z0, z1) = (0..self.model.body_count()).map(|i| self.velocity_end(Some(i))).unzip();
+        (z0, z1, self.velocity_span())
     }
 
     /// Whether the velocities read are the mean of the last interval's and the current
@@ -181,9 +201,8 @@ impl Sim {
     pub fn joint_velocity(&self, joint: usize, out: &mut [f64]) -> Result<()> {
         let j = self.check_joint(joint)?;
         check_len("values", out.len(), j.dof())?;
-        let (z0, z1, h) = self.velocity_ends();
-        let pick = |z: &[Pose], b: Option<usize>| b.map_or(Pose::WORLD, |p| z[p]);
-        Self::rates(j, &pick(&z0, j.parent), &z0[j.child], &pick(&z1, j.parent), &z1[j.child], h, out);
+        let ((a0, a1), (b0, b1)) = (self.velocity_end(j.parent), self.velocity_end(Some(j.child)));
+        Self::rates(j, &a0, &b0, &a1, &b1, self.velocity_span(), out);
         Ok(())
     }
 
