@@ -52,7 +52,9 @@ pub fn welded_urdf(test: &str, relative: &str) -> Option<PathBuf> {
     let welded = text.replace(r#"name="panda_finger_joint1" type="prismatic""#, r#"name="panda_finger_joint1" type="fixed""#).replace(r#"name="panda_finger_joint2" type="prismatic""#, r#"name="panda_finger_joint2" type="fixed""#);
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("second_order");
     std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join(Path::new(relative).file_name().unwrap());
+    // one file per test: tests run in parallel, and one writing while another reads it
+    // made the reader see an empty document
+    let out = dir.join(format!("{test}_{}", Path::new(relative).file_name().unwrap().to_string_lossy()));
     std::fs::write(&out, welded).unwrap();
     Some(out)
 }
