@@ -13,7 +13,7 @@
 //! | 2 × unknowns | the warm start's last solution and the one before, over the model's own nodes (bodies, joints, described contacts, limit sides, mimics) in the model's order |
 //! | E | their contacts' and limit sides' E variables |
 //! | 4 × described contacts | the described contacts' last forces |
-//! | capacity × record | per slot: shape a, shape b (−1 and all zeros: unused), filled (0: no; 1: yes, the normal fixed in the world; 2, 3: yes, the normal turning with side a's, b's face), normal (3), anchors (2 × 3), radii (2), the slot's last solution and the one before (padded to the cone's kept variables), its E variables (padded), its last force (4) |
+//! | capacity × record | per slot: shape a, shape b (−1 and all zeros: unused), filled (0/1), normal (3), anchors (2 × 3), radii (2), the slot's last solution and the one before (padded to the cone's kept variables), its E variables (padded), its last force (4) |
 //!
 //! Used records come first, in the layout's pair order; a pair's slots are its
 //! consecutive records.
@@ -142,8 +142,7 @@ pub(super) fn save(model: &Model, d: &Data, out: &mut [f64]) {
             let (o, s) = (&mut records[k * sizes.record()..], &c.slots[k]);
             o[0] = p.shapes[0] as f64;
             o[1] = p.shapes[1] as f64;
-            // filled: 1 with the normal fixed in the world, 2 + side with it on that side's face
-            o[2] = if s.filled { s.point.face_side.map_or(1.0, |f| 2.0 + f as f64) } else { 0.0 };
+            o[2] = if s.filled { 1.0 } else { 0.0 };
             o[3..6].copy_from_slice(s.point.normal.as_slice());
             o[6..9].copy_from_slice(s.point.anchor[0].as_slice());
             o[9..12].copy_from_slice(s.point.anchor[1].as_slice());
@@ -183,7 +182,7 @@ pub(super) fn read_pairs(model: &Model, input: &[f64]) -> Result<Vec<PairSlots>>
             return Err(bad(format!("shapes {a} and {b} are no contact pair of this model")));
         }
         let unit = (V3::from_column_slice(&e[3..6]).norm() - 1.0).abs() < 1e-9;
-        if ![0.0, 1.0, 2.0, 3.0].contains(&e[2]) || (e[2] == 3.0 && shapes[b].body.is_none()) || !unit {
+        if !(e[2] == 0.0 || e[2] == 1.0) || !unit {
             return Err(bad(format!("contact slot {k} of shapes {a} and {b} has no point (filled {}, normal of norm {})", e[2], V3::from_column_slice(&e[3..6]).norm())));
         }
         match pairs.last_mut() {
@@ -221,9 +220,8 @@ pub(super) fn load(model: &Model, d: &mut Data, input: &[f64]) {
         for k in pair.first..pair.first + pair.count {
             let e = &records[k * sizes.record()..];
             let v3 = |o: usize| V3::new(e[o], e[o + 1], e[o + 2]);
-            let face_side = (e[2] >= 2.0).then(|| e[2] as usize - 2);
-            let point = ContactPoint { body_a, body_b, normal: v3(3), anchor: [v3(6), v3(9)], radius: [e[12], e[13]], face_side };
-            c.slots[k] = Slot { point, filled: e[2] >= 1.0 };
+            let point = ContactPoint { body_a, body_b, normal: v3(3), anchor: [v3(6), v3(9)], radius: [e[12], e[13]] };
+            c.slots[k] = Slot { point, filled: e[2] == 1.0 };
         }
     }
 }

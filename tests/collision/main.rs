@@ -32,4 +32,3 @@ mod state;
 mod hull_tipping;
 mod sliding;
 mod tipping;
-mod turning_faces;

@@ -99,7 +99,6 @@ mod tests {
             normal: V3::new(0.2, -0.3, 0.9).normalize(),
             anchor: [V3::new(0.1, 0.2, -0.3), V3::new(-0.2, 0.05, 0.15)],
             radius: [0.1, 0.25],
-            face_side: None,
         };
         let mut f = ContactFrame::default();
         f.fill(&p, &layout, &q);

@@ -19,7 +19,7 @@
 //! | plane–cylinder | 4 rim points of the lower face and the upper face's lowest (off a face, each face's lowest as a sphere through its rim) |
 //! | capsule–capsule | the closest points and the end caps over the other (parallel: 2) |
 //! | capsule–box, capsule–cylinder | the closest points, or the ends of the segment cut over a face (lying: 2) |
-//! | box–box | the incident face clipped to the reference face (≤ 8 vertices, all kept: the gap is least at one of them however the boxes turn) and the nearest corner when lower; with an edge axis, the two edges' closest points first; the lowest 8 |
+//! | box–box | the incident face clipped to the reference face (≤ 8, reduced to 4) and the nearest corner when lower; with an edge axis, the two edges' closest points first (≤ 6) |
 //! | plane–hull | the hull's face turned most against the plane (its vertices, the 4 spanning the most area), an edge's ends or a vertex, and the deepest when lower by more than 1 nm (`plane_hull.rs`) |
 //! | hull against sphere, capsule, box, cylinder, hull; box–cylinder, cylinder–cylinder | GJK/EPA (parry) for the closest points, the normal of largest separation, the support features clipped to each other and a tilted flat face's whole (≤ 4 by area), the deepest and the closest points when lower by more than 1 nm (`convex.rs`) |
 //! | sphere, capsule, box, cylinder, hull against a height field or a triangle mesh | each triangle near the shape's box as the convex pair above; the points merged, duplicates dropped, ≤ 8 spanning the widest and the deepest (`terrain.rs`) |

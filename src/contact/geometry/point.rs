@@ -6,18 +6,12 @@
 //!
 //!   φ(z) = n·(c_a − c_b) − r_a − r_b,   c = x + Q(q) anchor (c_b = anchor_b for the world).
 //!
-//! The normal is taken where the narrow phase ran (z_{k+1}). When it is the normal of a face
-//! of one side (a box's face, a plane on a body), it turns with that side's body during the
-//! step, n(z_{k+2}) = Q(q_{k+2}) Q(q_{k+1})ᵀ n, so φ stays the distance to that face's plane
-//! while the bodies turn and slide; otherwise (an edge against an edge, a world plane) it is
-//! held fixed and φ at z_{k+2} is a signed distance along it (see the module doc of
-//! `geometry`). A normal held fixed while the face turns by θ under a point that slides by
-//! d misses the face by about θ d: 1.7e-4 m for boxes of a pour turning 0.02 rad in a step.
+//! The normal is taken where the narrow phase ran (z_{k+1}) and held fixed for the step, so
+//! φ at z_{k+2} is a signed distance along it (see the module doc of `geometry`).
 //! Spheres are their centres with their radii; a point is radius 0; a world half-space
 //! {n·x ≥ offset} is the world anchor 0 with radius `offset`.
 
 use crate::integrator::joint_rows::{advance, velocity_map};
-use crate::joints::constraint::Pose;
 use crate::math::{d_rotate, rotation, M3, V3, V4};
 
 /// One contact point between two sides (see the module doc).
@@ -33,14 +27,11 @@ pub struct ContactPoint {
     pub anchor: [V3; 2],
     /// Per side: radius around the anchor (the world side's plane offset).
     pub radius: [f64; 2],
-    /// The side (0: a, 1: b) whose face `normal` is the normal of: it turns with that
-    /// side's body during the step. None, or a world side: fixed in the world.
-    pub face_side: Option<usize>,
 }
 
 impl Default for ContactPoint {
     fn default() -> Self {
-        ContactPoint { body_a: 0, body_b: None, normal: V3::z(), anchor: [V3::zeros(); 2], radius: [0.0; 2], face_side: None }
+        ContactPoint { body_a: 0, body_b: None, normal: V3::z(), anchor: [V3::zeros(); 2], radius: [0.0; 2] }
     }
 }
 
@@ -60,15 +51,6 @@ impl ContactPoint {
             normal: -self.normal,
             anchor: [self.anchor[1], self.anchor[0]],
             radius: [self.radius[1], self.radius[0]],
-            face_side: self.face_side.map(|s| 1 - s),
-        }
-    }
-
-    /// The body the normal turns with during the step (`face_side`'s, if on a body).
-    pub fn face_body(&self) -> Option<usize> {
-        match self.face_side? {
-            0 => Some(self.body_a),
-            _ => self.body_b,
         }
     }
 
@@ -98,35 +80,20 @@ impl ContactPoint {
     /// respect to each body side's (v, ω) (1 × 6; a world side's row is left as it is).
     /// `vel(body)` gives the body's unknown (v, ω) at the current iterate.
     pub fn gap_and_jacobian(&self, x1: &[V3], q1: &[V4], dt: f64, vel: impl Fn(usize) -> (V3, V3), mut jac: Option<&mut [[f64; 6]; 2]>) -> f64 {
-        let pose = |b: usize| {
+        let n = &self.normal;
+        let mut centre = |side: usize, b: usize, sign: f64| {
             let (v, w) = vel(b);
-            (advance(&x1[b], &q1[b], &v, &w, dt), w)
+            let pose = advance(&x1[b], &q1[b], &v, &w, dt);
+            if let Some(j) = jac.as_deref_mut() {
+                side_jacobian(n, &self.anchor[side], &q1[b], &pose.q, &w, dt, sign, &mut j[side]);
+            }
+            pose.x + rotation(&pose.q) * self.anchor[side]
         };
-        let (pa, pb) = (pose(self.body_a), self.body_b.map(pose));
-        let centre = |side: usize, p: &Pose| p.x + rotation(&p.q) * self.anchor[side];
-        let ca = centre(0, &pa.0);
-        let cb = pb.as_ref().map_or(self.anchor[1], |p| centre(1, &p.0));
-        // the normal at z_{k+2}: turned with its face's body, n_f being it in that body's frame
-        let face = self.face_body().map(|f| {
-            let (p, w) = if f == self.body_a { &pa } else { pb.as_ref().expect("a face on side b's body") };
-            let n_f = rotation(&q1[f]).transpose() * self.normal;
-            (f, n_f, rotation(&p.q) * n_f, p.q, *w)
-        });
-        let n = face.as_ref().map_or(self.normal, |f| f.2);
-        if let Some(j) = jac.as_deref_mut() {
-            side_jacobian(&n, &self.anchor[0], &q1[self.body_a], &pa.0.q, &pa.1, dt, 1.0, &mut j[0]);
-            if let (Some(b), Some(p)) = (self.body_b, &pb) {
-                side_jacobian(&n, &self.anchor[1], &q1[b], &p.0.q, &p.1, dt, -1.0, &mut j[1]);
-            }
-            // the turning normal: (c_a − c_b)ᵀ ∂(Q(q_f) n_f)/∂ω_f
-            if let Some((f, n_f, _, q2, w)) = face {
-                let dn = velocity_map(&q1[f], &w, dt).transpose() * (d_rotate(&q2, &n_f).transpose() * (ca - cb));
-                let row = &mut j[usize::from(f != self.body_a)];
-                for r in 0..3 {
-                    row[3 + r] += dn[r];
-                }
-            }
-        }
+        let ca = centre(0, self.body_a, 1.0);
+        let cb = match self.body_b {
+            Some(b) => centre(1, b, -1.0),
+            None => self.anchor[1],
+        };
         n.dot(&(ca - cb)) - self.radius[0] - self.radius[1]
     }
 }
@@ -163,7 +130,6 @@ mod tests {
             normal: V3::new(0.2, -0.3, 0.9).normalize(),
             anchor: [V3::new(0.1, 0.2, -0.3), V3::new(-0.2, 0.05, 0.15)],
             radius: [0.1, 0.25],
-            face_side: None,
         }
     }
 
@@ -172,7 +138,7 @@ mod tests {
         // body 0 turned a quarter about z: its anchor (1, 0, 0) sits at x + (0, 1, 0)
         let x = vec![V3::new(1.0, 2.0, 3.0)];
         let q = vec![from_rotation_vector(&V3::new(0.0, 0.0, std::f64::consts::FRAC_PI_2))];
-        let p = ContactPoint { body_a: 0, body_b: None, normal: V3::y(), anchor: [V3::x(), V3::zeros()], radius: [0.5, 1.0], face_side: None };
+        let p = ContactPoint { body_a: 0, body_b: None, normal: V3::y(), anchor: [V3::x(), V3::zeros()], radius: [0.5, 1.0] };
         assert!((p.gap(&x, &q) - (3.0 - 0.5 - 1.0)).abs() < 1e-14);
         // witness: the anchor moved against the normal by r_a, in the body frame (−x)
         assert!((p.witness(0, &rotation(&q[0]).transpose()) - V3::new(0.5, 0.0, 0.0)).norm() < 1e-14);
@@ -181,31 +147,9 @@ mod tests {
     #[test]
     fn predicted_gap_at_zero_velocity_is_the_gap() {
         let (x, q) = two_bodies();
-        for face_side in [None, Some(0), Some(1)] {
-            let p = ContactPoint { face_side, ..body_pair() };
-            let phi = p.gap_and_jacobian(&x, &q, 0.01, |_| (V3::zeros(), V3::zeros()), None);
-            assert!((phi - p.gap(&x, &q)).abs() < 1e-15);
-        }
-    }
-
-    /// A point sliding over a turning face stays at its distance from the face's plane:
-    /// body b (the face, normal z) turns 0.02 rad about x in the step while body a's point,
-    /// on the face, slides 1 cm along y with it. Held fixed, the normal would see the point
-    /// 0.01 sin 0.02 ≈ 2e-4 m off the face.
-    #[test]
-    fn a_turning_face_keeps_its_point_on_its_plane() {
-        let x = vec![V3::zeros(), V3::zeros()];
-        let q = vec![crate::math::IDENTITY; 2];
-        let p = ContactPoint { body_a: 0, body_b: Some(1), normal: V3::z(), anchor: [V3::zeros(); 2], radius: [0.0; 2], face_side: Some(1) };
-        let (dt, turn) = (0.01, 0.02);
-        // a moves to b's face point (0, 0.01, 0) as b turns
-        let w = V3::new(turn / dt, 0.0, 0.0);
-        let target = rotation(&crate::math::step_rotation(&w, dt)) * V3::new(0.0, 0.01, 0.0);
-        let vel = |b: usize| if b == 0 { (target / dt, V3::zeros()) } else { (V3::zeros(), w) };
-        let turning = p.gap_and_jacobian(&x, &q, dt, vel, None);
-        let fixed = ContactPoint { face_side: None, ..p }.gap_and_jacobian(&x, &q, dt, vel, None);
-        assert!(turning.abs() < 1e-17, "{turning}");
-        assert!((fixed - target.z).abs() < 1e-17 && target.z > 1.9e-4, "{fixed}");
+        let p = body_pair();
+        let phi = p.gap_and_jacobian(&x, &q, 0.01, |_| (V3::zeros(), V3::zeros()), None);
+        assert!((phi - p.gap(&x, &q)).abs() < 1e-15);
     }
 
     /// The analytic velocity Jacobian against central differences of the predicted gap.
@@ -215,10 +159,7 @@ mod tests {
         let dt = 0.01;
         let v0 = [[0.4, -1.2, 0.3, 2.0, -1.0, 0.5], [-0.7, 0.2, 0.9, -0.3, 1.5, 0.8]];
         let world = ContactPoint { body_b: None, anchor: [V3::new(0.1, 0.2, -0.3), V3::new(0.0, 0.0, 0.0)], ..body_pair() };
-        // the normal held fixed, and turning with a's or b's face (a world side's: fixed)
-        let faces = [None, Some(0), Some(1)].map(|face_side| ContactPoint { face_side, ..body_pair() });
-        let world_faces = [Some(0), Some(1)].map(|face_side| ContactPoint { face_side, ..world });
-        for p in faces.into_iter().chain([world]).chain(world_faces) {
+        for p in [body_pair(), world] {
             let sides = if p.body_b.is_some() { 2 } else { 1 };
             let phi_at = |u: &[[f64; 6]; 2]| {
                 let vel = |b: usize| (V3::new(u[b][0], u[b][1], u[b][2]), V3::new(u[b][3], u[b][4], u[b][5]));

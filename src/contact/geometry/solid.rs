@@ -114,24 +114,13 @@ pub struct Side<'s> {
 }
 
 /// A contact point as a pair finds it: sides 1 and 2, normal `n` (world, from 2 to 1),
-/// and its gap n·(c₁ − c₂) − r₁ − r₂ at the configuration; `face`: whose face `n` is the
-/// normal of (it turns with that side during the step, `ContactPoint::face_side`).
+/// and its gap n·(c₁ − c₂) − r₁ − r₂ at the configuration.
 #[derive(Debug, Clone, Copy)]
 pub struct Candidate<'s> {
     pub gap: f64,
     pub one: Side<'s>,
     pub two: Side<'s>,
     pub n: V3,
-    pub face: Face,
-}
-
-/// Which side of a candidate the normal belongs to as a face normal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Face {
-    /// Neither (an edge against an edge, a curved side): held fixed in the world.
-    Neither,
-    One,
-    Two,
 }
 
 /// The contact points a pair function writes: into `out` while there is room, only those
@@ -152,17 +141,12 @@ impl<'o> Points<'o> {
         if c.gap > self.max_gap || self.count == self.out.len() {
             return;
         }
-        let swapped = c.one.solid.body.is_none();
-        let (a, b, n) = if swapped { (c.two, c.one, -c.n) } else { (c.one, c.two, c.n) };
-        let body_a = a.solid.body.expect("narrow_phase: one side is on a body");
-        let face_side = match c.face {
-            Face::Neither => None,
-            Face::One => Some(usize::from(swapped)),
-            Face::Two => Some(usize::from(!swapped)),
+        let (a, b, n) = match c.one.solid.body {
+            Some(_) => (c.one, c.two, c.n),
+            None => (c.two, c.one, -c.n),
         };
-        // a world face does not turn
-        let face_side = face_side.filter(|&s| s == 0 || b.solid.body.is_some());
-        self.out[self.count] = ContactPoint { body_a, body_b: b.solid.body, normal: n, anchor: [a.anchor, b.anchor], radius: [a.radius, b.radius], face_side };
+        let body_a = a.solid.body.expect("narrow_phase: one side is on a body");
+        self.out[self.count] = ContactPoint { body_a, body_b: b.solid.body, normal: n, anchor: [a.anchor, b.anchor], radius: [a.radius, b.radius] };
         self.count += 1;
     }
 
@@ -213,7 +197,7 @@ mod tests {
         let s = Solid::at(&Shape::Sphere { body: 0, centre: V3::zeros(), radius: 0.0 }, &[V3::zeros()], &[V4::new(1.0, 0.0, 0.0, 0.0)]);
         let world = Solid::at(&Shape::Plane { normal: V3::z(), offset: 0.0 }, &[], &[]);
         // each candidate's anchor records its gap
-        let cand = |gap| Candidate { gap, one: s.side_of(&V3::new(gap, 0.0, 0.0), 0.0), two: world.plane_side(&V3::zeros()), n: V3::z(), face: Face::Two };
+        let cand = |gap| Candidate { gap, one: s.side_of(&V3::new(gap, 0.0, 0.0), 0.0), two: world.plane_side(&V3::zeros()), n: V3::z() };
         let mut out = [ContactPoint::default(); MAX_POINTS_PER_PAIR];
         let mut points = Points::new(&mut out[..2], 0.5);
         points.push_lowest_first(&mut [cand(0.4), cand(0.6), cand(0.1), cand(0.2)]);

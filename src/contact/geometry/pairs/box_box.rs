@@ -1,9 +1,9 @@
 //! Box against box: separating axes, then face clipping or the closest points of two edges.
 
-use super::box_clip::{clip, Rectangle, MAX_CLIPPED};
+use super::box_clip::{clip, pick_four, Rectangle, MAX_CLIPPED};
 use super::segment::closest_between;
 use super::sphere_box::closest_on_box;
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -11,18 +11,17 @@ use crate::math::{V3, V4};
 /// this share of their size: near-parallel edges then give the face contact, which holds.
 const EDGE_PREFERENCE: f64 = 1e-6;
 
-/// Most points of a box pair: an edge pair's, the nearest corner and the cut face's
-/// vertices (the pair writes the lowest `MAX_POINTS_PER_PAIR` of them).
-const MAX_BOX_POINTS: usize = 2 + MAX_CLIPPED;
+/// Most points of a box pair: an edge pair's, the nearest corner and four of a face.
+const MAX_BOX_POINTS: usize = 6;
 
 /// The axis of least penetration (greatest separation) among the 15 separating axes
 /// (Gottschalk's OBB test). A face axis gives a face contact: the incident face of the
 /// other box cut to the reference face's rectangle, each vertex a point at its height
-/// above the reference face (up to 8). An edge axis gives
+/// above the reference face (up to 8, reduced to 4 that span them). An edge axis gives
 /// the closest points of the two supporting edges first, then the face contact of the
 /// best face axis (those within the margin). The corner of either box nearest the other
 /// comes before the clipped points when it is lower than them (boxes apart across a
-/// corner or an edge). The lowest 8 points are written.
+/// corner or an edge). At most 6 points.
 pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (a, b) = (Solid::at(first, x, q), Solid::at(second, x, q));
     let (&Geometry::Box { half_extents: ea }, &Geometry::Box { half_extents: eb }) = (&a.geometry, &b.geometry) else {
@@ -98,9 +97,9 @@ fn nearest_corner<'s>(a: &'s Solid, ea: &V3, b: &'s Solid, eb: &V3) -> Candidate
     let (gap, on_a, p, foot, n) = best;
     // the normal runs from b to a
     if on_a {
-        Candidate { gap, one: a.side_of(&p, 0.0), two: b.side_of(&foot, 0.0), n, face: Face::Two }
+        Candidate { gap, one: a.side_of(&p, 0.0), two: b.side_of(&foot, 0.0), n }
     } else {
-        Candidate { gap, one: a.side_of(&foot, 0.0), two: b.side_of(&p, 0.0), n: -n, face: Face::One }
+        Candidate { gap, one: a.side_of(&foot, 0.0), two: b.side_of(&p, 0.0), n: -n }
     }
 }
 
@@ -136,17 +135,15 @@ fn face_points<'s>(r: &'s Solid, er: &V3, inc: &'s Solid, ei: &V3, i: usize, swa
         found[count] = nearest;
         count += 1;
     }
-    // every vertex of the cut polygon: the gap is linear over the incident face, so its
-    // least is at one of them however the boxes turn in the step; four of eight left a
-    // dropped vertex 8.6e-5 m deep in the box pour after a 6.6 mrad turn
-    for m in 0..len {
+    let (picked, picks) = pick_four(&poly[..len], &gaps[..len], &n);
+    for &m in &picked[..picks] {
         let (on_inc, gap) = (poly[m], gaps[m]);
         let foot = on_inc - n * gap;
         // the normal runs from the second shape to the first
         found[count] = if swapped {
-            Candidate { gap, one: inc.side_at(&on_inc, 0.0), two: r.side_at(&foot, 0.0), n, face: Face::Two }
+            Candidate { gap, one: inc.side_at(&on_inc, 0.0), two: r.side_at(&foot, 0.0), n }
         } else {
-            Candidate { gap, one: r.side_at(&foot, 0.0), two: inc.side_at(&on_inc, 0.0), n: -n, face: Face::One }
+            Candidate { gap, one: r.side_at(&foot, 0.0), two: inc.side_at(&on_inc, 0.0), n: -n }
         };
         count += 1;
     }
@@ -174,7 +171,7 @@ fn edge_point<'s>(a: &'s Solid, b: &'s Solid, ea: &V3, eb: &V3, i: usize, j: usi
     // cross, and, past an edge's end, their distance (the axis' separation only bounds it)
     let d = wb - wa;
     let (gap, n) = if n.dot(&d) > 0.0 { (d.norm(), d.normalize()) } else { (n.dot(&d), n) };
-    Candidate { gap, one: a.side_at(&wa, 0.0), two: b.side_at(&wb, 0.0), n: -n, face: Face::Neither }
+    Candidate { gap, one: a.side_at(&wa, 0.0), two: b.side_at(&wb, 0.0), n: -n }
 }
 
 #[cfg(test)]

@@ -39,11 +39,11 @@ fn resting_face_to_face_gives_four_points_at_gap_zero() {
 }
 
 #[test]
-fn a_box_turned_45_degrees_on_another_keeps_the_whole_octagon() {
+fn a_box_turned_45_degrees_on_another_keeps_four_of_the_octagon() {
     let top = cuboid(0, [0.5, 0.5, 0.1]);
     let x = vec![V3::new(0.0, 0.0, 0.2), V3::zeros()];
     let q = vec![unit_q(0.0, 0.0, FRAC_PI_4), unit_q(0.0, 0.0, 0.0)];
-    let points = check_points(&top, &plate(), &x, &q, 1e-6, 8);
+    let points = check_points(&top, &plate(), &x, &q, 1e-6, 4);
     for p in &points {
         assert!(p.gap(&x, &q).abs() < 1e-15);
         // on the octagon: the boundary of both squares

@@ -1,6 +1,6 @@
 //! Polygon clipping (Sutherland–Hodgman, one half-plane at a time, shared by box–box and
 //! the convex pairs' `manifold`), box–box's incident face cut to the reference face's
-//! rectangle.
+//! rectangle, and the choice of at most four of the points.
 
 use crate::math::V3;
 use std::ops::{Add, Mul, Sub};
@@ -55,6 +55,33 @@ pub fn clip(quad: &[V3; 4], rect: &Rectangle) -> ([V3; MAX_CLIPPED], usize) {
     (poly, len)
 }
 
+/// At most four of `points` (with their `gaps`) that span them, normal `n`: the deepest,
+/// the farthest from it, and the two farthest on either side of the line through those
+/// (so a face's four corners are kept). Returns their indices and count.
+pub fn pick_four(points: &[V3], gaps: &[f64], n: &V3) -> ([usize; 4], usize) {
+    let len = points.len();
+    if len <= 4 {
+        return ([0, 1, 2, 3], len);
+    }
+    let deepest = (1..len).fold(0, |best, i| if gaps[i] < gaps[best] { i } else { best });
+    let p0 = points[deepest];
+    let across = |i: usize| (points[i] - p0) - n * n.dot(&(points[i] - p0));
+    let farthest = (0..len).fold(deepest, |best, i| if across(i).norm() > across(best).norm() { i } else { best });
+    let line = points[farthest] - p0;
+    let area = |i: usize| n.dot(&line.cross(&(points[i] - p0)));
+    let left = (0..len).fold(deepest, |best, i| if area(i) > area(best) { i } else { best });
+    let right = (0..len).fold(deepest, |best, i| if area(i) < area(best) { i } else { best });
+    let mut picked = [deepest, farthest, 0, 0];
+    let mut count = 2;
+    for i in [left, right] {
+        if !picked[..count].contains(&i) {
+            picked[count] = i;
+            count += 1;
+        }
+    }
+    (picked, count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +100,12 @@ mod tests {
         for p in &poly[..len] {
             assert!((p.x.abs().max(p.y.abs()) - 1.0).abs() < 1e-15 || (p.x.abs() + p.y.abs() - 2f64.sqrt()).abs() < 1e-15);
         }
+        let gaps = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0];
+        let (picked, count) = pick_four(&poly[..len], &gaps, &V3::z());
+        assert_eq!((count, picked[0]), (4, 0));
+        // the four span the octagon: their quadrilateral holds its centre
+        let pts: Vec<V3> = picked.iter().map(|&i| poly[i]).collect();
+        assert!(pts.iter().map(|p| p.norm()).all(|r| r > 0.9));
     }
 
     #[test]

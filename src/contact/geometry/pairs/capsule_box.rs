@@ -1,7 +1,7 @@
 //! Capsule against box.
 
 use super::sphere_box::closest_on_box;
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -24,7 +24,6 @@ pub fn collide(capsule: &Shape, cuboid: &Shape, x: &[V3], q: &[V4], max_gap: f64
         one: capsule.side_of(&V3::new(0.0, 0.0, t), radius),
         two: cuboid.side_of(&foot, 0.0),
         n: cuboid.r * local_n,
-        face: Face::Two,
     };
     let on_face = local_n.iter().filter(|&&v| v != 0.0).count() == 1;
     if !on_face {

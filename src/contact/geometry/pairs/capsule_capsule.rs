@@ -1,7 +1,7 @@
 //! Capsule against capsule.
 
 use super::segment::closest_between;
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -41,7 +41,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         // crossing axes have no direction between them; their common normal does
         let across = u1.cross(&u2);
         let n = if nd > 1e-12 { d / nd } else if across.norm() > 1e-12 { across.normalize() } else { one.axis(0) };
-        Candidate { gap: n.dot(&d) - r1 - r2, one: one.side_of(&p1, r1), two: two.side_of(&p2, r2), n, face: Face::Neither }
+        Candidate { gap: n.dot(&d) - r1 - r2, one: one.side_of(&p1, r1), two: two.side_of(&p2, r2), n }
     };
     let candidates: [Candidate; 5] = std::array::from_fn(|k| candidate(params[k.min(len - 1)]));
     let merge = (0.5 * (r1 + r2)).max(1e-9 * (1.0 + h1 + h2));

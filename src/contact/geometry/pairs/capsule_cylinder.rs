@@ -1,7 +1,7 @@
 //! Capsule against cylinder.
 
 use super::sphere_cylinder::{closest_on_cylinder, cylinder_side};
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -48,7 +48,7 @@ pub fn collide(capsule: &Shape, cylinder: &Shape, x: &[V3], q: &[V4], max_gap: f
     let candidate = |t: f64| {
         let core = V3::new(0.0, 0.0, t);
         let (foot, local_n, distance) = closest_on_cylinder(r, hz, &(a + d * t));
-        Candidate { gap: distance - rc, one: capsule.side_of(&core, rc), two: cylinder_side(&cylinder, r, &foot, &local_n), n: cylinder.r * local_n, face: Face::Neither }
+        Candidate { gap: distance - rc, one: capsule.side_of(&core, rc), two: cylinder_side(&cylinder, r, &foot, &local_n), n: cylinder.r * local_n }
     };
     let candidates: [Candidate; 7] = std::array::from_fn(|k| candidate(params[k.min(len - 1)]));
     let scale = 1e-12 * (1.0 + r + hz + h + rc);

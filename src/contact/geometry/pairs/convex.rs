@@ -16,7 +16,7 @@
 use super::features::Core;
 use super::manifold::{clip, feature_normal, reduce_to_four, Pair};
 use crate::model::hull::FACE_POINTS;
-use crate::contact::geometry::solid::{Candidate, Face, Points, Side, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Side, Solid};
 use crate::contact::geometry::{ContactPoint, Shape};
 use crate::math::parry::{closest, Support};
 use crate::math::{V3, V4};
@@ -34,7 +34,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let (s1, s2) = (Solid::at(first, x, q), Solid::at(second, x, q));
     let (Some(c1), Some(c2)) = (Core::of(&s1), Core::of(&s2)) else { unreachable!("pair table: convex pairs have no half-space") };
     let mut points = Points::new(out, max_gap);
-    let mut found = [Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z(), face: Face::Neither }; MOST_CANDIDATES];
+    let mut found = [Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() }; MOST_CANDIDATES];
     let len = candidates(&c1, &c2, &mut found);
     points.push_lowest_first(&mut found[..len]);
     points.count()
@@ -50,7 +50,7 @@ pub fn candidates<'s>(c1: &Core<'s>, c2: &Core<'s>, out: &mut [Candidate<'s>; MO
     let Some(cl) = closest else {
         // NaN configuration (or GJK and EPA both failed): one point with a NaN gap, which
         // the step reports
-        out[0] = Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z(), face: Face::Neither };
+        out[0] = Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() };
         return 1;
     };
     // the normal: the direction of largest separation (separating axis theorem) among
@@ -148,7 +148,7 @@ pub fn candidates<'s>(c1: &Core<'s>, c2: &Core<'s>, out: &mut [Candidate<'s>; MO
     let mut len = 0;
     for &k in &kept[..count] {
         let p = &pairs[k];
-        candidates[len] = Candidate { gap: gaps[k], one: side(c1, s1, &p.a, &-n), two: side(c2, s2, &p.b, &n), n, face: Face::Neither };
+        candidates[len] = Candidate { gap: gaps[k], one: side(c1, s1, &p.a, &-n), two: side(c2, s2, &p.b, &n), n };
         len += 1;
     }
     // the manifold's deepest point when the 4 leave it out and it is lower by more than
@@ -157,7 +157,7 @@ pub fn candidates<'s>(c1: &Core<'s>, c2: &Core<'s>, out: &mut [Candidate<'s>; MO
     if let Some(k) = (0..total).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])) {
         if gaps[k] < lowest - SETTLED {
             let p = &pairs[k];
-            candidates[len] = Candidate { gap: gaps[k], one: side(c1, s1, &p.a, &-n), two: side(c2, s2, &p.b, &n), n, face: Face::Neither };
+            candidates[len] = Candidate { gap: gaps[k], one: side(c1, s1, &p.a, &-n), two: side(c2, s2, &p.b, &n), n };
             len += 1;
         }
     }
@@ -169,7 +169,7 @@ pub fn candidates<'s>(c1: &Core<'s>, c2: &Core<'s>, out: &mut [Candidate<'s>; MO
     let (a, b) = (cl.on_a, cl.on_b);
     let (gap, normal) = if len == 0 { (cl.distance - radii, cl.normal) } else { (gap_of(&a, &b), n) };
     if gap < lowest - scale {
-        candidates[len] = Candidate { gap, one: side(c1, s1, &a, &-normal), two: side(c2, s2, &b, &normal), n: normal, face: Face::Neither };
+        candidates[len] = Candidate { gap, one: side(c1, s1, &a, &-normal), two: side(c2, s2, &b, &normal), n: normal };
         len += 1;
     }
     len

@@ -1,6 +1,6 @@
 //! Box against a half-space.
 
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -21,7 +21,7 @@ pub fn collide(plane: &Shape, cuboid: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         let mut p = V3::zeros();
         (p[i], p[j], p[k]) = (face, sj * e[j], sk * e[k]);
         let w = cuboid.world(&p);
-        Candidate { gap: plane.height(&w), one: cuboid.side_of(&p, 0.0), two: plane.plane_side(&w), n, face: Face::Two }
+        Candidate { gap: plane.height(&w), one: cuboid.side_of(&p, 0.0), two: plane.plane_side(&w), n }
     };
     let mut candidates = [corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)];
     let mut points = Points::new(out, max_gap);

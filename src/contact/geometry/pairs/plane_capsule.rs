@@ -1,6 +1,6 @@
 //! Capsule against a half-space.
 
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -14,7 +14,7 @@ pub fn collide(plane: &Shape, capsule: &Shape, x: &[V3], q: &[V4], max_gap: f64,
     let end = |z: f64| {
         let p = V3::new(0.0, 0.0, z);
         let w = capsule.world(&p);
-        Candidate { gap: plane.height(&w) - radius, one: capsule.side_of(&p, radius), two: plane.plane_side(&w), n: plane.axis(2), face: Face::Two }
+        Candidate { gap: plane.height(&w) - radius, one: capsule.side_of(&p, radius), two: plane.plane_side(&w), n: plane.axis(2) }
     };
     let mut candidates = [end(-half_length), end(half_length)];
     // a capsule of length 0 is a sphere: one point

@@ -1,6 +1,6 @@
 //! Cylinder against a half-space.
 
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -37,7 +37,7 @@ pub fn collide(plane: &Shape, cylinder: &Shape, x: &[V3], q: &[V4], max_gap: f64
     let rim = |cx: f64, cy: f64, z: f64| {
         let p = V3::new(radius * cx, radius * cy, z);
         let w = cylinder.world(&p);
-        Candidate { gap: plane.height(&w), one: cylinder.side_of(&p, 0.0), two: plane.plane_side(&w), n, face: Face::Two }
+        Candidate { gap: plane.height(&w), one: cylinder.side_of(&p, 0.0), two: plane.plane_side(&w), n }
     };
     let along_w = |z: f64| {
         if across < ROUND_ACROSS {
@@ -46,7 +46,7 @@ pub fn collide(plane: &Shape, cylinder: &Shape, x: &[V3], q: &[V4], max_gap: f64
         let rho = radius / across;
         let centre = V3::new(0.0, 0.0, z + rho * m.z);
         let touch = cylinder.world(&V3::new(radius * wx, radius * wy, z));
-        Candidate { gap: plane.height(&cylinder.world(&centre)) - rho, one: cylinder.side_of(&centre, rho), two: plane.plane_side(&touch), n, face: Face::Two }
+        Candidate { gap: plane.height(&cylinder.world(&centre)) - rho, one: cylinder.side_of(&centre, rho), two: plane.plane_side(&touch), n }
     };
     let mut candidates = [along_w(lower), rim(-wy, wx, lower), rim(-wx, -wy, lower), rim(wy, -wx, lower), along_w(-lower)];
     // a disc (length 0) has one face

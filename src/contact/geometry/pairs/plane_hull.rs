@@ -3,7 +3,7 @@
 use super::features::Core;
 use super::convex::SETTLED;
 use super::manifold::reduce_to_four;
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -23,7 +23,7 @@ pub fn collide(plane: &Shape, hull: &Shape, x: &[V3], q: &[V4], max_gap: f64, ou
         *g = plane.height(p);
     }
     let (kept, count) = reduce_to_four(pts, &n);
-    let candidate = |w: &V3| Candidate { gap: plane.height(w), one: hull.side_at(w, 0.0), two: plane.plane_side(w), n, face: Face::Two };
+    let candidate = |w: &V3| Candidate { gap: plane.height(w), one: hull.side_at(w, 0.0), two: plane.plane_side(w), n };
     let mut candidates = [candidate(&pts[0]); 6];
     for (c, &k) in candidates.iter_mut().zip(&kept[..count]) {
         *c = candidate(&pts[k]);

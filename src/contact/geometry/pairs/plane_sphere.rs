@@ -1,6 +1,6 @@
 //! Sphere (or point, radius 0) against a half-space.
 
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Shape};
 use crate::math::{V3, V4};
 
@@ -17,7 +17,6 @@ pub fn collide(plane: &Shape, sphere: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
         one: sphere.origin_side(radius),
         two: plane.plane_side(&sphere.x),
         n: plane.axis(2),
-        face: Face::Two,
     });
     points.count()
 }

@@ -1,7 +1,7 @@
 //! Sphere against box.
 
 use super::plane_sphere::sphere_radius;
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -15,7 +15,7 @@ pub fn collide(sphere: &Shape, cuboid: &Shape, x: &[V3], q: &[V4], max_gap: f64,
     let (foot, local_n, distance) = closest_on_box(&e, &cuboid.to_shape(&sphere.x));
     let n = cuboid.r * local_n;
     let mut points = Points::new(out, max_gap);
-    points.push(Candidate { gap: distance - rs, one: sphere.origin_side(rs), two: cuboid.side_of(&foot, 0.0), n, face: Face::Two });
+    points.push(Candidate { gap: distance - rs, one: sphere.origin_side(rs), two: cuboid.side_of(&foot, 0.0), n });
     points.count()
 }
 

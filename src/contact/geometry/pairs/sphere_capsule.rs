@@ -2,7 +2,7 @@
 
 use super::plane_sphere::sphere_radius;
 use super::segment::closest_to_point;
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -20,7 +20,7 @@ pub fn collide(sphere: &Shape, capsule: &Shape, x: &[V3], q: &[V4], max_gap: f64
     // a centre on the segment has no direction; any normal across the axis keeps the node regular
     let n = if nd > 1e-12 { d / nd } else { capsule.axis(0) };
     let mut points = Points::new(out, max_gap);
-    points.push(Candidate { gap: n.dot(&d) - rs - radius, one: sphere.origin_side(rs), two: capsule.side_of(&core, radius), n, face: Face::Neither });
+    points.push(Candidate { gap: n.dot(&d) - rs - radius, one: sphere.origin_side(rs), two: capsule.side_of(&core, radius), n });
     points.count()
 }
 

@@ -1,7 +1,7 @@
 //! Sphere against cylinder.
 
 use super::plane_sphere::sphere_radius;
-use crate::contact::geometry::solid::{Candidate, Face, Points, Side, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Side, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -14,7 +14,7 @@ pub fn collide(sphere: &Shape, cylinder: &Shape, x: &[V3], q: &[V4], max_gap: f6
     let Geometry::Cylinder { radius, half_length } = cylinder.geometry else { unreachable!("pair table: sphere_cylinder gets a cylinder") };
     let (foot, local_n, distance) = closest_on_cylinder(radius, half_length, &cylinder.to_shape(&sphere.x));
     let mut points = Points::new(out, max_gap);
-    points.push(Candidate { gap: distance - rs, one: sphere.origin_side(rs), two: cylinder_side(&cylinder, radius, &foot, &local_n), n: cylinder.r * local_n, face: Face::Neither });
+    points.push(Candidate { gap: distance - rs, one: sphere.origin_side(rs), two: cylinder_side(&cylinder, radius, &foot, &local_n), n: cylinder.r * local_n });
     points.count()
 }
 

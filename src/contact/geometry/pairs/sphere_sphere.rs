@@ -1,7 +1,7 @@
 //! Sphere against sphere.
 
 use super::plane_sphere::sphere_radius;
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Shape};
 use crate::math::{V3, V4};
 
@@ -24,7 +24,6 @@ pub fn collide(sphere_a: &Shape, sphere_b: &Shape, x: &[V3], q: &[V4], max_gap: 
         one: a.origin_side(ra),
         two: b.origin_side(rb),
         n: normal,
-        face: Face::Neither,
     });
     points.count()
 }

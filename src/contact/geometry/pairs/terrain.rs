@@ -40,7 +40,7 @@ use super::manifold::{clip, reduce_to_four};
 use super::MAX_POINTS_PER_PAIR;
 use crate::model::hull::FACE_POINTS;
 use crate::contact::broad_phase::Aabb;
-use crate::contact::geometry::solid::{Candidate, Face, Points, Solid};
+use crate::contact::geometry::solid::{Candidate, Points, Solid};
 use crate::contact::geometry::{ContactPoint, Geometry, Shape};
 use crate::math::{V3, V4};
 
@@ -71,7 +71,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let mut points = Points::new(out, max_gap);
     if !s1.x.iter().chain(s1.r.iter()).all(|v| v.is_finite()) {
         // a NaN configuration: one point with a NaN gap, which the step reports
-        points.push(Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z(), face: Face::Neither });
+        points.push(Candidate { gap: f64::NAN, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() });
         return points.count();
     }
     // the body shape's box in the terrain's frame
@@ -81,7 +81,7 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
     let grow = if max_gap.is_finite() { max_gap.max(0.0) } else { f64::MAX.sqrt() };
     let aabb = aabb.grown(grow);
     let size = 1.0 + s1.geometry.bounding_radius();
-    let blank = Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z(), face: Face::Neither };
+    let blank = Candidate { gap: 0.0, one: s1.origin_side(0.0), two: s2.origin_side(0.0), n: V3::z() };
     let mut pool = [blank; POOL];
     let mut len = 0;
     let mut nan = None;
@@ -252,7 +252,7 @@ fn face_contacts<'s>(c1: &Core<'s>, c2: &Core<'s>, face: &V3, w: &[V3; 3], size:
         }
     }
     let (kept, count) = reduce_to_four(&on_a[..len], face);
-    let side = |k: usize| Candidate { gap: gaps[k], one: c1.solid.side_at(&on_a[k], c1.radius), two: c2.solid.side_at(&on_b[k], 0.0), n: *face, face: Face::Neither };
+    let side = |k: usize| Candidate { gap: gaps[k], one: c1.solid.side_at(&on_a[k], c1.radius), two: c2.solid.side_at(&on_b[k], 0.0), n: *face };
     let mut n = 0;
     for &k in &kept[..count] {
         out[n] = side(k);
@@ -316,7 +316,7 @@ fn crease_contacts<'s>(c1: &Core<'s>, c2: &Core<'s>, face: &V3, w: &[V3; 3], far
             }
             let gap = face.dot(&(p - a)) - c1.radius;
             let on_plane = p - face * face.dot(&(p - a));
-            out[n] = Candidate { gap, one: c1.solid.side_at(p, c1.radius), two: c2.solid.side_at(&on_plane, 0.0), n: *face, face: Face::Neither };
+            out[n] = Candidate { gap, one: c1.solid.side_at(p, c1.radius), two: c2.solid.side_at(&on_plane, 0.0), n: *face };
             n += 1;
         }
     }
