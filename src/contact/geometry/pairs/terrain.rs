@@ -162,14 +162,8 @@ pub fn collide(first: &Shape, second: &Shape, x: &[V3], q: &[V4], max_gap: f64, 
 fn holds(c: &Candidate, face: &V3, w: &[V3; 3], far: &[Option<V3>; 3], size: f64) -> bool {
     let (b, n) = (c.two.anchor, c.n);
     let scale = (0..3).map(|k| (w[(k + 1) % 3] - w[k]).norm()).fold(0.0, f64::max);
-    let (near, tol) = (SAME_POINT * size, RIDGE * scale);
-    let mut on = [false; 3];
-    for k in 0..3 {
-        let (a, e, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
-        let inward = face.cross(&(e - a)).normalize();
-        let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
-        on[k] = inward.dot(&(b - a)) <= near;
-    }
+    let tol = RIDGE * scale;
+    let on = on_edges(&b, face, w, SAME_POINT * size);
     let below = |v: &V3| n.dot(&(v - b)) <= tol;
     match on.iter().filter(|&&o| o).count() {
         0 => n.dot(face) >= 1.0 - LEAN,
@@ -182,17 +176,21 @@ fn holds(c: &Candidate, face: &V3, w: &[V3; 3], far: &[Option<V3>; 3], size: f64
     }
 }
 
-/// The corner of triangle `w` (world, normal `face`) that the terrain point `b` is at (on
-/// two of its edges' lines), if any.
-fn corner(b: &V3, face: &V3, w: &[V3; 3], size: f64) -> Option<usize> {
-    let near = SAME_POINT * size;
-    let mut on = [false; 3];
-    for k in 0..3 {
+/// Which edges k (from w[k] to w[k + 1]) of triangle `w` (world, normal `face`) the point
+/// `b` is on or beyond, within `near`.
+fn on_edges(b: &V3, face: &V3, w: &[V3; 3], near: f64) -> [bool; 3] {
+    std::array::from_fn(|k| {
         let (a, e, other) = (w[k], w[(k + 1) % 3], w[(k + 2) % 3]);
         let inward = face.cross(&(e - a)).normalize();
         let inward = if inward.dot(&(other - a)) < 0.0 { -inward } else { inward };
-        on[k] = inward.dot(&(b - a)) <= near;
-    }
+        inward.dot(&(b - a)) <= near
+    })
+}
+
+/// The corner of triangle `w` (world, normal `face`) that the terrain point `b` is at (on
+/// two of its edges' lines), if any.
+fn corner(b: &V3, face: &V3, w: &[V3; 3], size: f64) -> Option<usize> {
+    let on = on_edges(b, face, w, SAME_POINT * size);
     // edges k and k − 1 meet at vertex k
     (0..3).filter(|&k| on[k] && on[(k + 2) % 3]).min_by(|&i, &j| (w[i] - b).norm().total_cmp(&(w[j] - b).norm()))
 }
