@@ -151,6 +151,8 @@ mod tests {
         for kind in [JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::PlanarAxis] {
             let j = random_joint(kind, &mut rng, Some(0));
             let a = rng.pose();
+            // near ±π on purpose: the coordinates' wrap
+            #[allow(clippy::approx_constant)]
             for t in [-3.1, -1.0, 0.0, 0.4, 2.0, 3.14] {
                 let coords: Vec<f64> = (0..j.dof()).map(|k| t + 0.1 * k as f64).collect();
                 let b = j.child_pose(&a, &coords);

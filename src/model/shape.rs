@@ -391,8 +391,10 @@ mod tests {
         assert_eq!(pose([0.0, f64::NAN, 0.0], id), Error::NonFinite("pose"));
         assert_eq!(pose([0.0; 3], [1.0, 0.0, f64::INFINITY, 0.0]), Error::NonFinite("pose"));
         assert!(matches!(pose([0.0; 3], [1.0, 0.1, 0.0, 0.0]), Error::InvalidArgument("pose", m) if m.contains("quaternion")));
-        // a 9-digit quaternion is unit enough, and is stored normalized
-        assert!(Shape::placed(None, [0.0; 3], [0.707106781, 0.707106781, 0.0, 0.0], ShapeKind::Sphere, &[0.1]).is_ok());
+        // a 9-digit quaternion is unit enough, and is stored normalized (not 1/√2 exactly, on purpose)
+        #[allow(clippy::approx_constant)]
+        let nine_digits = [0.707106781, 0.707106781, 0.0, 0.0];
+        assert!(Shape::placed(None, [0.0; 3], nine_digits, ShapeKind::Sphere, &[0.1]).is_ok());
     }
 
     /// Why the bound sits below 1e15 m: a sphere of radius 1e15 resting on the ground and
