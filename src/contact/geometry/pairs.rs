@@ -60,6 +60,7 @@ mod sphere_capsule;
 mod sphere_cylinder;
 mod sphere_sphere;
 mod terrain;
+mod terrain_merge;
 #[cfg(test)]
 mod sweep;
 #[cfg(test)]
