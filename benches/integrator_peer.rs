@@ -11,6 +11,7 @@
 #[path = "../tests/common/arm_reference.rs"]
 mod arm_reference;
 #[path = "peer/mujoco.rs"]
+#[allow(dead_code)] // the peer benches' calls this one does not make
 mod mujoco;
 #[path = "peer/panda_accuracy.rs"]
 mod panda_accuracy;

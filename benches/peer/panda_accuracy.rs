@@ -146,7 +146,7 @@ impl PandaCase {
             sim.set_configuration(&self.q0).map_err(|e| e.to_string())?;
             sim.set_generalized_velocity(&self.v0).map_err(|e| e.to_string())?;
             let sim = std::cell::RefCell::new(sim);
-            let (e, t) = self.rollout(dt, || sim.borrow_mut().step().map_err(|e| format!("maxdyn {integrator:?} at dt {dt:e}: {e}")), |q| sim.borrow().configuration(q).unwrap())?;
+            let (e, t) = self.rollout(dt, || sim.borrow_mut().step().map(|_| ()).map_err(|e| format!("maxdyn {integrator:?} at dt {dt:e}: {e}")), |q| sim.borrow().configuration(q).unwrap())?;
             error = e;
             times.push(t);
         }
