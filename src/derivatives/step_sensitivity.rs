@@ -53,21 +53,27 @@ pub(crate) struct StepSensitivity {
 
 impl StepSensitivity {
     /// Takes one step from a copy of `sim` and prepares its derivatives. Refused: models
-    /// with contacts other than `contact_sensitivity` derives, and a step that had to be
-    /// split.
+    /// with contacts other than `contact_sensitivity` derives, a step that had to be
+    /// split, and the higher-order integrators (the second order's map is
+    /// `second_order::SecondOrderStep`'s).
     pub fn at(sim: &Sim) -> Result<StepSensitivity> {
-        if sim.options().integrator == crate::sim::Integrator::SecondOrder {
-            // its state is read at the nodes (z_k, velocities at z_k), a map the analytic
-            // path does not derive; the difference reference steps it as it is
-            return Err(Error::InvalidArgument("sim", "the analytic linearization is of the first-order integrator; this sim's options.integrator is second order (set it to first order, or use the linearization by differences)".into()));
+        if sim.options().integrator != crate::sim::Integrator::FirstOrder {
+            return Err(Error::InvalidArgument("sim", "the step's velocity sensitivity is of the first-order integrator; this sim's options.integrator is second or fourth order (the second order's linearization A, B is derived in maximal coordinates; otherwise use the linearization by differences)".into()));
         }
         let mut next = sim.clone();
         let stats = next.step()?;
         if stats.substeps > 1 {
             return Err(Error::InvalidArgument("state", format!("the step from this state was split in {} substeps; its derivative is not one step's", stats.substeps)));
         }
+        Self::solved(next, false)
+    }
+
+    /// The derivatives of the solve whose frame, multiplier Jacobians and solution `next`
+    /// holds (a step just taken, or the second-order integrator's consistent start, whose
+    /// known rotational term is the node momentum (2/h₀) J ω₀: `node_momentum`).
+    pub fn solved(next: Sim, node_momentum: bool) -> Result<StepSensitivity> {
         let (d, _) = next.data_and_options();
-        let model = d.layout(sim.model()).clone();
+        let model = d.layout(next.model()).clone();
         let contacts = model.inequality_count() > 0;
         if contacts {
             contact_sensitivity::check(&model)?;
@@ -83,7 +89,7 @@ impl StepSensitivity {
         let assembled = k.clone();
         k.factor(sym).map_err(|_| Error::InvalidArgument("state", "the step's Newton matrix is singular at its solution".into()))?;
         let (h0, dt) = (d.frame.dt, d.dt);
-        let momentum_map = model.bodies.iter().enumerate().map(|(i, b)| known_momentum_derivative(&b.inertia, h0, &d.frame.w0[i])).collect();
+        let momentum_map = model.bodies.iter().enumerate().map(|(i, b)| if node_momentum { (2.0 / h0) * b.inertia } else { known_momentum_derivative(&b.inertia, h0, &d.frame.w0[i]) }).collect();
         let mut blocks = configuration_blocks(&model, &eqs, s);
         let at = &model.addresses;
         crate::forces::configuration_derivative::add_configuration_blocks(&model, &d.frame, &d.g, &d.inputs, s, &mut |row, col, m| blocks.push(Block::new(at.body(row), 6, col, m)));

@@ -95,6 +95,17 @@ impl Sim {
         crate::step::advance(&self.model, &mut self.data, &self.options, &mut self.policy, &mut self.projection, &mut self.start)
     }
 
+    /// The second-order integrator's consistent start alone (`step::consistent_start`):
+    /// the velocities set become those of the interval that follows, the solve's frame and
+    /// solution stay in the data. For the step's derivatives (`derivatives::second_order`),
+    /// on models without collision shapes (no collision search runs here).
+    pub(crate) fn consistent_start_only(&mut self) -> Result<()> {
+        self.check_start()?;
+        self.data.frame.second_order = true;
+        let dt = self.data.dt;
+        crate::step::consistent_start::start(&self.model, &mut self.data, &self.options, dt).map(|_| ())
+    }
+
     pub fn model(&self) -> &Arc<Model> {
         &self.model
     }
