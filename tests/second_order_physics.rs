@@ -89,11 +89,12 @@ fn fourth_order_is_refused_with_contacts() {
     assert_eq!(s.options(), SolverOptions::default());
 }
 
-/// The analytic linearization is of the first-order integrator: with the second-order
-/// one it is refused, naming the sim, and changes nothing; the difference reference
-/// steps the second-order map as it is.
+/// The second-order integrator's analytic linearization is derived in maximal coordinates
+/// only (src/derivatives/tests.rs checks it): in minimal coordinates it is refused, naming
+/// the sim, and changes nothing; the difference reference steps the second-order map as
+/// it is.
 #[test]
-fn analytic_linearization_refuses_the_second_order_integrator() {
+fn analytic_linearization_refuses_second_order_in_minimal_coordinates() {
     let s = with_second_order(maxdyn_scenes::double_pendulum::sim(0.01));
     let (nx, nu) = s.model().linearization_size(Coords::Minimal);
     let (mut a, mut b) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
