@@ -16,7 +16,6 @@ mod mujoco;
 #[path = "peer/panda_accuracy.rs"]
 mod panda_accuracy;
 #[path = "../tests/common/require.rs"]
-#[allow(dead_code)]
 mod require;
 #[path = "../tests/common/rng.rs"]
 mod rng;

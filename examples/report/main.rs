@@ -19,7 +19,6 @@ mod arm_reference;
 #[path = "../../benches/peer/panda_accuracy.rs"]
 mod panda_accuracy;
 #[path = "../../tests/common/require.rs"]
-#[allow(dead_code)]
 mod require;
 #[path = "../../tests/common/rng.rs"]
 mod rng;
