@@ -13,10 +13,10 @@
 //! sensitivities are `StepSensitivity`'s (the start's with the node momentum).
 //!
 //! The linearization point is the sim's state as it reads, set back through the setters
-//! (velocities at the node), which is what the difference reference perturbs. Refused:
-//! contacts, limits and collision shapes (the start's contact sensitivity is not derived),
-//! dampers (their rate weighs the known velocities too: not derived), and a step that had
-//! to be split.
+//! (velocities at the node), which is what the difference reference perturbs. The dampers'
+//! rate weighs the known velocities with the unknown ones: their terms through ż_k are
+//! `StepSensitivity`'s. Refused: contacts, limits and collision shapes (the start's contact
+//! sensitivity is not derived), and a step that had to be split.
 
 use super::step_sensitivity::StepSensitivity;
 use crate::integrator::next_poses::rotation_map;
@@ -47,10 +47,6 @@ impl SecondOrderStep {
         let model = sim.model();
         if model.inequality_count() > 0 || !model.collision.shapes.is_empty() {
             return Err(refuse("contacts, joint limits or collision shapes"));
-        }
-        let f = &model.forces;
-        if f.joint_dampers.iter().any(|d| d.is_active()) || f.point_springs.iter().any(|p| p.damping != 0.0) {
-            return Err(refuse("dampers (their rate weighs the known velocities with the unknown ones)"));
         }
         // the state as it reads, set back: its velocities are those at the node
         let mut started = sim.clone();

@@ -22,7 +22,8 @@ use super::{contact_sensitivity, coordinate_sensitivity};
 use super::block::Block;
 use super::input_column;
 use crate::integrator::prediction::advance;
-use crate::integrator::NextPoses;
+use crate::forces::joint_directions::rate_rows;
+use crate::integrator::{frame_pose, NextPoses};
 use crate::joints::constraint::Side;
 use crate::joints::force_derivative::{CHILD, PARENT};
 use crate::joints::tangent::{Placement, RotationMap};
@@ -139,12 +140,42 @@ impl StepSensitivity {
                 }
             }
         }
+        if d_frame_second_order(self) {
+            self.known_damping(dzd0, rhs);
+        }
         if let Some((coords, c)) = input {
             let (d, _) = self.next.data_and_options();
             let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: Friction::Coulomb };
             input_column(&eqs, coords, c, rhs);
         }
         rhs.iter_mut().for_each(|x| *x = -*x);
+    }
+
+    /// The dampers' terms through the known velocities (the second- and fourth-order
+    /// integrators weigh them into the rate, `StepFrame::damping_weights`): −c w₀ ξ(δż_k)
+    /// along each damper's rows at z_{k+1}, added into `rhs` (before its sign change).
+    fn known_damping(&self, dzd0: &[Option<[f64; 6]>], rhs: &mut [f64]) {
+        let (d, _) = self.next.data_and_options();
+        let model = self.model();
+        let w0 = d.frame.damping_weights.0;
+        if w0 == 0.0 {
+            return;
+        }
+        let delta = |k: usize| dzd0[k].map_or((V3::zeros(), V3::zeros()), |x| (V3::new(x[0], x[1], x[2]), V3::new(x[3], x[4], x[5])));
+        for dm in &model.forces.joint_dampers {
+            let j = &model.joints[dm.joint];
+            for (i, &c) in dm.damping.iter().enumerate().take(j.dof()) {
+                if c != 0.0 {
+                    let rows = rate_rows(j, &frame_pose(&d.frame, j.parent), &frame_pose(&d.frame, Some(j.child)), i);
+                    rows.apply(-c * w0 * rows.rate(delta), model, rhs);
+                }
+            }
+        }
+        for sp in model.forces.point_springs.iter().filter(|sp| sp.damping != 0.0) {
+            if let Some((rows, _)) = sp.rows(|k| (d.frame.x1[k], d.frame.q1[k])) {
+                rows.apply(-sp.damping * w0 * rows.rate(delta), model, rhs);
+            }
+        }
     }
 
     /// δs for one right-hand side (`right_hand_side`) into `ds`; `r` is workspace.
@@ -176,6 +207,10 @@ impl StepSensitivity {
     pub fn system_size(&self) -> usize {
         self.model().system_size()
     }
+}
+
+fn d_frame_second_order(step: &StepSensitivity) -> bool {
+    step.next.data_and_options().0.frame.second_order
 }
 
 /// ∂f/∂z_{k+1} of the joints' body and constraint rows at the solution `s`.
