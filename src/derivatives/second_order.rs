@@ -13,7 +13,9 @@
 //! sensitivities are `StepSensitivity`'s (the start's with the node momentum).
 //!
 //! The linearization point is the sim's state as it reads, set back through the setters
-//! (velocities at the node), which is what the difference reference perturbs. The dampers'
+//! (velocities at the node), which is what the difference reference perturbs; for a sim
+//! stepped before, B is of its own next step (no start: the inputs change that step
+//! alone), as the reference's input columns are. The dampers'
 //! rate weighs the known velocities with the unknown ones: their terms through ż_k are
 //! `StepSensitivity`'s. Refused: contacts, limits and collision shapes (the start's contact
 //! sensitivity is not derived), and a step that had to be split.
@@ -29,6 +31,9 @@ use crate::sim::Sim;
 pub(crate) struct SecondOrderStep {
     start: StepSensitivity,
     step: StepSensitivity,
+    /// A sim stepped before (its velocities read as the two intervals' mean): its own
+    /// step, without a start, which B follows (the inputs change that step alone).
+    plain: Option<StepSensitivity>,
     /// Per body: z_k's orientation, and the prediction's maps Q(ω̄(ω_k, dt))ᵀ, M(ω_k, dt)
     /// with ω_k the start's solution.
     q0: Vec<V4>,
@@ -60,13 +65,23 @@ impl SecondOrderStep {
         if stats.substeps > 1 {
             return Err(Error::InvalidArgument("state", format!("the step from this state was split in {} substeps; its derivative is not one step's", stats.substeps)));
         }
+        let plain = if sim.data_and_options().0.velocities_at_node {
+            None
+        } else {
+            let mut next = sim.clone();
+            let stats = next.step()?;
+            if stats.substeps > 1 {
+                return Err(Error::InvalidArgument("state", format!("the step from this state was split in {} substeps; its derivative is not one step's", stats.substeps)));
+            }
+            Some(StepSensitivity::solved(next, false)?)
+        };
         let dt = sim.dt();
         // the start's solution, the velocities of [t_k, t_k + dt], and z_{k+1}
         let w: Vec<V3> = (0..model.body_count()).map(|b| started.body_state(b).map(|s| V3::new(s[10], s[11], s[12]))).collect::<Result<Vec<V3>>>()?;
         let turn = w.iter().map(|w| rotation(&step_rotation(w, dt)).transpose()).collect();
         let map = w.iter().map(|w| rotation_map(w, dt)).collect();
         let q1 = (0..model.body_count()).map(|b| next.body_state(b).map(|s| V4::new(s[3], s[4], s[5], s[6]))).collect::<Result<Vec<V4>>>()?;
-        Ok(SecondOrderStep { start: StepSensitivity::solved(started, true)?, step: StepSensitivity::solved(next, false)?, q0, turn, map, q1 })
+        Ok(SecondOrderStep { start: StepSensitivity::solved(started, true)?, step: StepSensitivity::solved(next, false)?, plain, q0, turn, map, q1 })
     }
 
     /// The read state's change (13 per body: δx, δq, δv, δω) into `out` for a change of
@@ -149,11 +164,33 @@ impl SecondOrderStep {
         if let Some(b) = b {
             let none = vec![None; nb];
             for c in 0..nu {
-                self.response(&none, &none, Some((Coords::Maximal, c)), &mut col);
+                match &self.plain {
+                    Some(plain) => plain_input_response(plain, c, &mut col),
+                    None => self.response(&none, &none, Some((Coords::Maximal, c)), &mut col),
+                }
                 for r in 0..nx {
                     b[r * nu + c] = col[r];
                 }
             }
+        }
+    }
+}
+
+/// The read state's change for a unit change of input `c` over the step `plain` of a sim
+/// stepped before: the prediction z_{k+1} and the known interval's velocities stay, the
+/// velocities read are the mean of the known and the new interval's.
+fn plain_input_response(plain: &StepSensitivity, c: usize, out: &mut [f64]) {
+    let n = plain.system_size();
+    let at = &plain.next.model().addresses;
+    let none = vec![None; out.len() / 13];
+    let (mut rhs, mut r, mut ds) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    plain.right_hand_side(&none, &none, Some((Coords::Maximal, c)), &mut rhs);
+    plain.solve(&rhs, &mut r, &mut ds);
+    out.fill(0.0);
+    for (b, row) in out.chunks_exact_mut(13).enumerate() {
+        let o = at.body(b);
+        for k in 0..6 {
+            row[7 + k] = 0.5 * ds[o + k];
         }
     }
 }
