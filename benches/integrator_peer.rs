@@ -89,6 +89,23 @@ fn main() {
         }
     }
     println!("(error: largest joint error over the millisecond nodes against Pinocchio's ABA + RK4 at 1e-4 s; CPU: the step calls only)");
+    if full {
+        // the Newton tolerance (default 1e-10) against the cost: the error stays the
+        // integrator's while the tolerance is far below it
+        println!("\nmaxdyn at looser Newton tolerances:");
+        println!("| integrator | dt (s) | tolerance | error after 1 s (rad) | µs per step |");
+        println!("|---|---|---|---|---|");
+        for (integrator, dt) in [(Integrator::SecondOrder, 2e-4), (Integrator::FourthOrder, 2e-3)] {
+            for tolerance in [1e-10, 1e-8, 1e-6] {
+                let d = maxdyn::SolverOptions::default();
+                let options = maxdyn::SolverOptions { integrator, tolerance, acceptance: d.acceptance.max(tolerance), ..d };
+                match case.maxdyn_with(options, dt, reps) {
+                    Ok(r) => println!("| {integrator:?} | {dt:.0e} | {tolerance:.0e} | {:.2e} | {:.2} |", r.error, 1e6 * r.cpu * dt),
+                    Err(e) => println!("| {integrator:?} | {dt:.0e} | {tolerance:.0e} | failed: {e} | |"),
+                }
+            }
+        }
+    }
 
     let engine_runs = |e: Engine| -> Vec<Run> { runs.iter().filter(|r| r.engine == e).copied().collect() };
     let mujoco = at_accuracy(&engine_runs(Engine::MujocoRk4), TARGET);

@@ -139,10 +139,16 @@ impl PandaCase {
     /// maxdyn with `integrator` at `dt` from the start set through the whole-state
     /// setters (the velocities set are those at t = 0), `reps` timed rollouts.
     pub fn maxdyn(&self, integrator: Integrator, dt: f64, reps: usize) -> Result<Run, String> {
+        self.maxdyn_with(SolverOptions { integrator, ..SolverOptions::default() }, dt, reps)
+    }
+
+    /// [`PandaCase::maxdyn`] with any solver options (a looser tolerance, say).
+    pub fn maxdyn_with(&self, options: SolverOptions, dt: f64, reps: usize) -> Result<Run, String> {
+        let integrator = options.integrator;
         let (mut error, mut times) = (0.0, Vec::new());
         for _ in 0..reps.max(1) {
             let mut sim = Sim::new(self.model.clone(), dt).map_err(|e| e.to_string())?;
-            sim.set_options(SolverOptions { integrator, ..SolverOptions::default() }).map_err(|e| e.to_string())?;
+            sim.set_options(options).map_err(|e| e.to_string())?;
             sim.set_configuration(&self.q0).map_err(|e| e.to_string())?;
             sim.set_generalized_velocity(&self.v0).map_err(|e| e.to_string())?;
             let sim = std::cell::RefCell::new(sim);
