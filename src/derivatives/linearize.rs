@@ -79,14 +79,13 @@ impl Sim {
     }
 }
 
-/// The second-order integrator's step map (maximal coordinates only), None for the
-/// first-order integrator; the fourth order is refused.
+/// The higher-order integrators' step map (maximal coordinates only), None for the
+/// first-order integrator.
 fn second_order(sim: &Sim, coords: Coords) -> Result<Option<SecondOrderStep>> {
     match sim.options().integrator {
         Integrator::FirstOrder => Ok(None),
-        Integrator::SecondOrder if coords == Coords::Maximal => SecondOrderStep::at(sim).map(Some),
-        Integrator::SecondOrder => Err(Error::InvalidArgument("sim", "with options.integrator second order the analytic linearization is derived in maximal coordinates only (joint rates are read across two intervals); use maximal coordinates, or the linearization by differences".into())),
-        Integrator::FourthOrder => Err(Error::InvalidArgument("sim", "the analytic linearization is not derived for the fourth-order integrator (three solves per step); use the linearization by differences".into())),
+        _ if coords == Coords::Maximal => SecondOrderStep::at(sim).map(Some),
+        _ => Err(Error::InvalidArgument("sim", "with options.integrator second order (or fourth) the analytic linearization is derived in maximal coordinates only (joint rates are read across two intervals); use maximal coordinates, or the linearization by differences".into())),
     }
 }
 

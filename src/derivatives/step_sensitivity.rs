@@ -50,36 +50,42 @@ pub(crate) struct StepSensitivity {
     /// Interval of the known velocities ż_k and of the unknown ones.
     pub h0: f64,
     pub dt: f64,
+    /// The body rows' divisor of the known terms: h₀, or with the higher-order integrators
+    /// the node's impulse interval (h₀ + dt)/2, the known momentum then weighted h₀/impulse.
+    impulse: f64,
+    momentum_weight: f64,
 }
 
 impl StepSensitivity {
     /// Takes one step from a copy of `sim` and prepares its derivatives. Refused: models
     /// with contacts other than `contact_sensitivity` derives, a step that had to be
-    /// split, and the higher-order integrators (the second order's map is
+    /// split, and the higher-order integrators (their map is
     /// `second_order::SecondOrderStep`'s).
     pub fn at(sim: &Sim) -> Result<StepSensitivity> {
         if sim.options().integrator != crate::sim::Integrator::FirstOrder {
-            return Err(Error::InvalidArgument("sim", "the step's velocity sensitivity is of the first-order integrator; this sim's options.integrator is second or fourth order (the second order's linearization A, B is derived in maximal coordinates; otherwise use the linearization by differences)".into()));
+            return Err(Error::InvalidArgument("sim", "the step's velocity sensitivity is of the first-order integrator; this sim's options.integrator is second or fourth order (their linearization A, B is derived in maximal coordinates; otherwise use the linearization by differences)".into()));
         }
         let mut next = sim.clone();
         let stats = next.step()?;
         if stats.substeps > 1 {
             return Err(Error::InvalidArgument("state", format!("the step from this state was split in {} substeps; its derivative is not one step's", stats.substeps)));
         }
-        Self::solved(next, false)
+        let dt = next.dt();
+        Self::solved(next, false, dt)
     }
 
     /// The derivatives of the solve whose frame, multiplier Jacobians and solution `next`
     /// holds (a step just taken, or the second-order integrator's consistent start, whose
-    /// known rotational term is the node momentum (2/h₀) J ω₀: `node_momentum`).
-    pub fn solved(next: Sim, node_momentum: bool) -> Result<StepSensitivity> {
+    /// known rotational term is the node momentum (2/h₀) J ω₀: `node_momentum`), its
+    /// unknown velocities spanning `interval` (the step's dt, or a part of a composition).
+    pub fn solved(next: Sim, node_momentum: bool, interval: f64) -> Result<StepSensitivity> {
         let (d, _) = next.data_and_options();
         let model = d.layout(next.model()).clone();
         let contacts = model.inequality_count() > 0;
         if contacts {
             contact_sensitivity::check(&model)?;
         }
-        let eqs = Equations { model: &model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: Friction::Coulomb };
+        let eqs = Equations { model: &model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: interval, tracked: &d.tracked, friction: Friction::Coulomb };
         let s = &d.scratch.it.s;
         let sym = &model.symbolic;
         let mut k = BlockMatrix::new(sym);
@@ -89,7 +95,8 @@ impl StepSensitivity {
         }
         let assembled = k.clone();
         k.factor(sym).map_err(|_| Error::InvalidArgument("state", "the step's Newton matrix is singular at its solution".into()))?;
-        let (h0, dt) = (d.frame.dt, d.dt);
+        let (h0, dt) = (d.frame.dt, interval);
+        let (impulse, momentum_weight) = if d.frame.second_order { (d.frame.impulse, h0 / d.frame.impulse) } else { (h0, 1.0) };
         let momentum_map = model.bodies.iter().enumerate().map(|(i, b)| if node_momentum { (2.0 / h0) * b.inertia } else { known_momentum_derivative(&b.inertia, h0, &d.frame.w0[i]) }).collect();
         let mut blocks = configuration_blocks(&model, &eqs, s);
         let at = &model.addresses;
@@ -103,7 +110,7 @@ impl StepSensitivity {
         for (i, b) in blocks.iter().enumerate() {
             by_column[b.col].push(i);
         }
-        Ok(StepSensitivity { next, k, assembled, blocks, by_column, momentum_map, refine: contacts, h0, dt })
+        Ok(StepSensitivity { next, k, assembled, blocks, by_column, momentum_map, refine: contacts, h0, dt, impulse, momentum_weight })
     }
 
     fn model(&self) -> &Model {
@@ -130,11 +137,11 @@ impl StepSensitivity {
         for (i, body) in model.bodies.iter().enumerate() {
             if let Some(d) = &dzd0[i] {
                 let o = at.body(i);
-                // d_T = m (v − v_k)/h₀ …;  d_R = … − p₀(ω_k)
+                // d_T = m (v − v_k)/h₀ …;  d_R = … − p₀(ω_k) (over the impulse interval)
                 for k in 0..3 {
-                    rhs[o + k] -= body.mass / self.h0 * d[k];
+                    rhs[o + k] -= body.mass / self.impulse * d[k];
                 }
-                let dr = self.momentum_map[i] * V3::new(d[3], d[4], d[5]);
+                let dr = self.momentum_weight * (self.momentum_map[i] * V3::new(d[3], d[4], d[5]));
                 for k in 0..3 {
                     rhs[o + 3 + k] -= dr[k];
                 }
@@ -145,7 +152,7 @@ impl StepSensitivity {
         }
         if let Some((coords, c)) = input {
             let (d, _) = self.next.data_and_options();
-            let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: Friction::Coulomb };
+            let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: self.dt, tracked: &d.tracked, friction: Friction::Coulomb };
             input_column(&eqs, coords, c, rhs);
         }
         rhs.iter_mut().for_each(|x| *x = -*x);
@@ -255,10 +262,10 @@ fn configuration_blocks(model: &Model, eqs: &Equations, s: &[f64]) -> Vec<Block>
     blocks
 }
 
-/// ∂/∂ω of the known momentum (s₀ I − [ω]×) J ω, s₀ = √(4/h₀² − ωᵀω):
-/// J ω (−ωᵀ/s₀) + s₀ J − [ω]× J + [J ω]×.
+/// ∂/∂ω of the known momentum (s₀ I − [ω]×) J ω, s₀ = ±√(4/h₀² − ωᵀω) with the sign of
+/// h₀ (`math::step_scalar`): J ω (−ωᵀ/s₀) + s₀ J − [ω]× J + [J ω]×.
 fn known_momentum_derivative(j: &M3, h0: f64, w: &V3) -> M3 {
-    let s = (4.0 / (h0 * h0) - w.norm_squared()).sqrt();
+    let s = crate::math::step_scalar(w, h0);
     let jw = j * w;
     -(jw * w.transpose()) / s + s * j - skew(w) * j + skew(&jw)
 }

@@ -177,15 +177,17 @@ fn linearization_matches_central_differences_of_the_step() {
     }
 }
 
-/// The second-order integrator's A and B in maximal coordinates (the map from the state
-/// set at the node to the state read after the step: the consistent start, the step, the
-/// mean of the two intervals' velocities) against central differences of whole steps
-/// (h = 1e-5, steps solved to 1e-13), on the driven double pendulum, without and with a
-/// joint damper and a damped point spring (their rate weighs the known velocities).
-/// Also after 5 steps (velocities read as the two intervals' mean: A is of the state set
-/// back, B of the sim's own next step). Measured: A 4.4e-10, 4.4e-10, 5.2e-10; B 5.5e-8,
-/// 3.4e-8, 8.0e-8 (the differences' rounding, as for the first order's B above); without
-/// the dampers' terms through the known velocities the damped A was 1.0e-3 off.
+/// The higher-order integrators' A and B in maximal coordinates (the map from the state
+/// set at the node to the state read after the step: the consistent start, the step or
+/// the triple jump's three parts, the mean of the last two intervals' velocities) against
+/// central differences of whole steps (steps solved to 1e-14), on the driven double
+/// pendulum without and with a joint damper and a damped point spring (their rate weighs
+/// the known velocities), and after 5 steps (velocities read as the two intervals' mean:
+/// A is of the state set back, B of the sim's own next step). Measured, second order
+/// (h = 1e-5): A 4.4e-10, 4.4e-10, 5.1e-10, B 2.9e-8, 6.0e-8, 7.3e-8; fourth order (A at
+/// h = 1e-6, B at 1e-3): A 4.4e-9, 3.1e-9, 1.7e-9, B 5.5e-10, 4.7e-10, 4.7e-10 (the
+/// differences' rounding and truncation); without the dampers' terms through the known
+/// velocities the damped second-order A was 1.0e-3 off.
 #[test]
 fn second_order_linearization_matches_central_differences_of_the_step() {
     let stepped = |mut s: Sim| {
@@ -195,16 +197,22 @@ fn second_order_linearization_matches_central_differences_of_the_step() {
         }
         s
     };
-    for (name, mut sim) in [("undamped", driven_pendulum()), ("damped", damped_driven_pendulum()), ("damped, after 5 steps", stepped(damped_driven_pendulum()))] {
-        let o = sim.options();
-        sim.set_options(crate::SolverOptions { tolerance: 1e-13, integrator: crate::Integrator::SecondOrder, ..o }).unwrap();
-        let (nx, nu) = sim.model().linearization_size(Coords::Maximal);
-        let (mut a, mut b, mut fa, mut fb) = (vec![0.0; nx * nx], vec![0.0; nx * nu], vec![0.0; nx * nx], vec![0.0; nx * nu]);
-        sim.linearize(Coords::Maximal, &mut a, &mut b).unwrap();
-        sim.linearize_by_differences(Coords::Maximal, 1e-5, &mut fa, &mut fb).unwrap();
-        let (ea, eb) = (relative_difference(&a, &fa), relative_difference(&b, &fb));
-        println!("second order, maximal, {name}: A {ea:.1e}, B {eb:.1e}");
-        assert!(ea < 2e-9 && eb < 5e-7, "{name}: A {ea:e}, B {eb:e}");
+    // the fourth order's map curves more: its differences' truncation at h = 1e-5 was
+    // 1.9e-8 (1.9e-4, 1.9e-6 at 1e-3, 1e-4: h²), so A is taken at 1e-6 and B at 1e-3
+    for (integrator, ha, hb) in [(crate::Integrator::SecondOrder, 1e-5, 1e-5), (crate::Integrator::FourthOrder, 1e-6, 1e-3)] {
+        for (name, mut sim) in [("undamped", driven_pendulum()), ("damped", damped_driven_pendulum()), ("damped, after 5 steps", stepped(damped_driven_pendulum()))] {
+            let o = sim.options();
+            sim.set_options(crate::SolverOptions { tolerance: 1e-14, integrator, ..o }).unwrap();
+            let (nx, nu) = sim.model().linearization_size(Coords::Maximal);
+            let (mut a, mut b, mut fa, mut fb) = (vec![0.0; nx * nx], vec![0.0; nx * nu], vec![0.0; nx * nx], vec![0.0; nx * nu]);
+            sim.linearize(Coords::Maximal, &mut a, &mut b).unwrap();
+            sim.linearize_by_differences(Coords::Maximal, ha, &mut fa, &mut fb).unwrap();
+            let ea = relative_difference(&a, &fa);
+            sim.linearize_by_differences(Coords::Maximal, hb, &mut fa, &mut fb).unwrap();
+            let eb = relative_difference(&b, &fb);
+            println!("{integrator:?}, maximal, {name}: A {ea:.1e}, B {eb:.1e}");
+            assert!(ea < 2e-8 && eb < 5e-7, "{integrator:?}, {name}: A {ea:e}, B {eb:e}");
+        }
     }
     let mut sim = driven_pendulum();
     sim.set_options(crate::SolverOptions { integrator: crate::Integrator::SecondOrder, ..sim.options() }).unwrap();
@@ -226,7 +234,7 @@ fn second_order_linearization_matches_central_differences_of_the_step() {
 }
 
 /// What the second-order analytic linearization does not derive is refused, naming the
-/// sim, and writes nothing: minimal coordinates, joint limits, the fourth order.
+/// sim, and writes nothing: minimal coordinates (second and fourth order), joint limits.
 #[test]
 fn second_order_linearization_refuses_what_it_does_not_derive() {
     let refused = |sim: &Sim, coords: Coords, what: &str| {
@@ -241,7 +249,7 @@ fn second_order_linearization_refuses_what_it_does_not_derive() {
     refused(&sim, Coords::Minimal, "maximal coordinates only");
     let mut fourth = sim.clone();
     fourth.set_options(crate::SolverOptions { integrator: crate::Integrator::FourthOrder, ..sim.options() }).unwrap();
-    refused(&fourth, Coords::Maximal, "fourth-order");
+    refused(&fourth, Coords::Minimal, "maximal coordinates only");
     let mut b = Builder::new();
     let l = b.add_body(1.0, Inertia::diagonal(0.1, 0.1, 0.01).unwrap()).unwrap();
     let j = b.add_joint(JointType::Revolute, Parent::World, l, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
@@ -250,3 +258,4 @@ fn second_order_linearization_refuses_what_it_does_not_derive() {
     limited.set_options(crate::SolverOptions { integrator: crate::Integrator::SecondOrder, ..limited.options() }).unwrap();
     refused(&limited, Coords::Maximal, "limits");
 }
+
