@@ -149,9 +149,9 @@ impl SecondOrderStep {
         if chain.len() == 1 {
             // a single part: the velocities before it are the known ones
             previous.fill(0.0);
-            for b in 0..nb {
+            for (b, k) in known.iter().enumerate() {
                 let o = at.body(b);
-                previous[o..o + 6].copy_from_slice(&known[b].unwrap_or([0.0; 6]));
+                previous[o..o + 6].copy_from_slice(&k.unwrap_or([0.0; 6]));
             }
         }
         for b in 0..nb {
