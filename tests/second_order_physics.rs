@@ -89,11 +89,12 @@ fn fourth_order_is_refused_with_contacts() {
     assert_eq!(s.options(), SolverOptions::default());
 }
 
-/// The analytic linearization is of the first-order integrator: with the second-order
-/// one it is refused, naming the sim, and changes nothing; the difference reference
-/// steps the second-order map as it is.
+/// The second-order integrator's analytic linearization is derived in maximal coordinates
+/// only (src/derivatives/tests.rs checks it): in minimal coordinates it is refused, naming
+/// the sim, and changes nothing; the difference reference steps the second-order map as
+/// it is.
 #[test]
-fn analytic_linearization_refuses_the_second_order_integrator() {
+fn analytic_linearization_refuses_second_order_in_minimal_coordinates() {
     let s = with_second_order(maxdyn_scenes::double_pendulum::sim(0.01));
     let (nx, nu) = s.model().linearization_size(Coords::Minimal);
     let (mut a, mut b) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
@@ -233,4 +234,18 @@ fn velocities_are_read_at_the_node() {
     let off = (v[0] - 0.4).abs().max((v[1] + 0.3).abs());
     println!("set (0.4, −0.3) rad/s, read {v:?}: off by {off:e}");
     assert!(off < 1e-6, "{v:?}");
+}
+
+/// After steps, one body's state set back as it reads leaves every other body's
+/// velocities as they read: the others' interval velocities become those at the node too
+/// (the central differences of the linearization set one body at a time).
+#[test]
+fn setting_one_body_keeps_the_others_velocities_at_the_node() {
+    let mut s = with_second_order(maxdyn_scenes::double_pendulum::sim(0.01));
+    for _ in 0..20 {
+        s.step().unwrap();
+    }
+    let before = s.body_state(0).unwrap();
+    s.set_body_state(1, &s.body_state(1).unwrap()).unwrap();
+    assert_eq!(s.body_state(0).unwrap(), before);
 }

@@ -9,6 +9,11 @@ are added as contact exclusions. Links on fixed joints stay bodies welded to the
 (the trunk's box) as well, which maxdyn, excluding shape pairs, does not. Welded bodies
 never collide with each other in MuJoCo, as the shapes of one merged body in maxdyn.
 
+The panda of the accuracy benchmark (benches/integrator_peer.rs), panda.urdf: as
+tests/second_order.rs has it, fixed base, fingers welded, the joints' <dynamics damping>
+kept (MuJoCo's URDF reader takes it as joint damping), no limits and no geoms (no
+contacts; the URDF's <inertial> give the masses), against the same Pinocchio reference.
+
 Usage: python make_robot_models.py ROBOTS_DIR OUT_DIR   (ROBOTS_DIR: example-robot-data's robots/)
 """
 import os
@@ -71,6 +76,31 @@ def build(urdf, robots, srdf):
     return spec.to_xml(), model, excluded
 
 
+def panda(robots):
+    """The welded, geom-free, limit-free panda (see the docstring) as URDF text, and its
+    compiled model. It stays a URDF (MuJoCo loads one as it loads MJCF): MJCF written
+    back by MjSpec keeps 6 digits of the masses and inertias, the URDF all of them. The
+    arm's joints become `continuous` (hinges without a range)."""
+    tree = ET.parse(os.path.join(robots, "panda_description/urdf/panda.urdf"))
+    root = tree.getroot()
+    for link in root.iter("link"):
+        for element in link.findall("visual") + link.findall("collision"):
+            link.remove(element)
+    for joint in root.iter("joint"):
+        if joint.get("name") in ("panda_finger_joint1", "panda_finger_joint2"):
+            joint.set("type", "fixed")
+            for element in joint.findall("mimic"):
+                joint.remove(element)
+        elif joint.get("type") == "revolute":
+            joint.set("type", "continuous")
+    extension = ET.SubElement(root, "mujoco")
+    ET.SubElement(extension, "compiler", {"discardvisual": "true"})
+    text = ET.tostring(root, encoding="unicode")
+    model = mujoco.MjModel.from_xml_string(text)
+    assert model.nq == model.nv == 7 and model.ngeom == 0 and not model.jnt_limited.any(), (model.nq, model.ngeom)
+    return text, model
+
+
 def main():
     robots, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -80,6 +110,10 @@ def main():
             with open(os.path.join(out, variant + ".xml"), "w") as f:
                 f.write(xml)
             print(f"{variant}.xml: {model.nbody} bodies, {model.ngeom} geoms ({model.nmesh} meshes), {excluded} excluded body pairs")
+    xml, model = panda(robots)
+    with open(os.path.join(out, "panda.urdf"), "w") as f:
+        f.write(xml)
+    print(f"panda.urdf: {model.nbody} bodies, {model.nv} joints, damping {model.dof_damping.tolist()}")
 
 
 if __name__ == "__main__":

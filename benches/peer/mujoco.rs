@@ -37,6 +37,9 @@ struct Api {
     lowest_geom_z: unsafe extern "C" fn(*const c_void) -> f64,
     set_margin: unsafe extern "C" fn(*mut c_void, f64),
     contact_pairs: unsafe extern "C" fn(*const c_void) -> c_int,
+    set_integrator: unsafe extern "C" fn(*mut c_void, c_int),
+    set_timestep: unsafe extern "C" fn(*mut c_void, f64),
+    nv: unsafe extern "C" fn(*const c_void) -> c_int,
 }
 
 /// The loaded shim.
@@ -93,6 +96,9 @@ impl Mujoco {
                 lowest_geom_z: symbol(lib, "peer_lowest_geom_z")?,
                 set_margin: symbol(lib, "peer_set_margin")?,
                 contact_pairs: symbol(lib, "peer_contact_pairs")?,
+                set_integrator: symbol(lib, "peer_set_integrator")?,
+                set_timestep: symbol(lib, "peer_set_timestep")?,
+                nv: symbol(lib, "peer_nv")?,
             })))
         }
     }
@@ -238,6 +244,19 @@ impl MjSim {
     #[allow(dead_code)]
     pub fn contact_pairs(&self) -> usize {
         unsafe { (self.api.contact_pairs)(self.ptr) as usize }
+    }
+    /// MuJoCo's RK4 integrator (mjINT_RK4) when `rk4`, else its default semi-implicit Euler.
+    #[allow(dead_code)]
+    pub fn set_integrator(&mut self, rk4: bool) {
+        unsafe { (self.api.set_integrator)(self.ptr, rk4 as c_int) }
+    }
+    #[allow(dead_code)]
+    pub fn set_timestep(&mut self, dt: f64) {
+        unsafe { (self.api.set_timestep)(self.ptr, dt) }
+    }
+    #[allow(dead_code)]
+    pub fn qvel(&mut self) -> &mut [f64] {
+        unsafe { std::slice::from_raw_parts_mut((self.api.qvel)(self.ptr), (self.api.nv)(self.ptr) as usize) }
     }
     /// Lowest world z of any geom on a body (planes left out), at the current kinematics.
     #[allow(dead_code)]

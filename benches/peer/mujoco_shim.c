@@ -169,3 +169,11 @@ int peer_contact_pairs(const PeerSim* s) {
   }
   return pairs;
 }
+
+// For benches/integrator_peer.rs and the report's integrator figure.
+
+// The integrator: mjINT_RK4 when rk4 is set, else mjINT_EULER (MuJoCo's default:
+// semi-implicit Euler, damping implicit).
+void peer_set_integrator(PeerSim* s, int rk4) { s->m->opt.integrator = rk4 ? mjINT_RK4 : mjINT_EULER; }
+void peer_set_timestep(PeerSim* s, double dt) { s->m->opt.timestep = dt; }
+int peer_nv(const PeerSim* s) { return s->m->nv; }

@@ -14,8 +14,17 @@ mod cases;
 #[path = "../../benches/peer/mujoco.rs"]
 #[allow(dead_code)]
 mod mujoco;
+#[path = "../../tests/common/arm_reference.rs"]
+mod arm_reference;
+#[path = "../../benches/peer/panda_accuracy.rs"]
+mod panda_accuracy;
+#[path = "../../tests/common/require.rs"]
+mod require;
+#[path = "../../tests/common/rng.rs"]
+mod rng;
 mod accuracy;
 mod cost;
+mod integrators;
 mod page;
 mod plot;
 mod speed;
@@ -82,6 +91,7 @@ fn main() {
         ("C2 exoskeleton", Box::new(structure::exoskeleton)),
         ("accuracy vs cost: trot", Box::new(|r: &mut Report| speed::accuracy_vs_cost(r, peer))),
         ("accuracy vs cost: cube drop", Box::new(cost::box_drop)),
+        ("accuracy vs cost: integrators on the panda", Box::new(|r: &mut Report| integrators::panda(r, peer))),
     ];
     let start = Instant::now();
     let mut failed = false;

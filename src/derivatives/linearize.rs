@@ -17,6 +17,7 @@
 //!   joint's its two angles.
 
 use super::differences::check_minimal_state;
+use super::second_order::SecondOrderStep;
 use super::step_sensitivity::StepSensitivity;
 use crate::integrator::next_poses::rotation_map;
 use crate::integrator::prediction::advance;
@@ -31,7 +32,7 @@ use crate::kinematics::Coords;
 use crate::math::{conj, from_rotation_vector, qmul, rotation, step_rotation, vec_part, M3, V3, V4};
 use crate::model::floating_base::{FloatingBase, MinimalEntry};
 use crate::model::{Error, Model, Result};
-use crate::sim::Sim;
+use crate::sim::{Integrator, Sim};
 
 impl Model {
     /// (nx, nu) of a linearization in `coords`: minimal, the floating bases' tangents and
@@ -55,6 +56,10 @@ impl Sim {
         let (nx, nu) = self.model().linearization_size(coords);
         crate::error::check_len("A", a.len(), nx * nx)?;
         crate::error::check_len("B", b.len(), nx * nu)?;
+        if let Some(step) = second_order(self, coords)? {
+            step.matrices(Some(a), Some(b));
+            return Ok(());
+        }
         let lin = Linearization::new(self, coords)?;
         lin.state_matrix(a);
         lin.input_matrix(b);
@@ -65,8 +70,22 @@ impl Sim {
     pub fn input_derivative(&self, coords: Coords, out: &mut [f64]) -> Result<()> {
         let (nx, nu) = self.model().linearization_size(coords);
         crate::error::check_len("out", out.len(), nx * nu)?;
+        if let Some(step) = second_order(self, coords)? {
+            step.matrices(None, Some(out));
+            return Ok(());
+        }
         Linearization::new(self, coords)?.input_matrix(out);
         Ok(())
+    }
+}
+
+/// The higher-order integrators' step map (maximal coordinates only), None for the
+/// first-order integrator.
+fn second_order(sim: &Sim, coords: Coords) -> Result<Option<SecondOrderStep>> {
+    match sim.options().integrator {
+        Integrator::FirstOrder => Ok(None),
+        _ if coords == Coords::Maximal => SecondOrderStep::at(sim).map(Some),
+        _ => Err(Error::InvalidArgument("sim", "with options.integrator second order (or fourth) the analytic linearization is derived in maximal coordinates only (joint rates are read across two intervals); use maximal coordinates, or the linearization by differences".into())),
     }
 }
 

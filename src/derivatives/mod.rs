@@ -17,6 +17,7 @@ mod coordinate_sensitivity;
 mod differences;
 pub use differences::{MAX_DIFFERENCE_STEP, MIN_RELATIVE_DIFFERENCE_STEP};
 mod linearize;
+mod second_order;
 mod step_sensitivity;
 #[cfg(test)]
 mod tests;

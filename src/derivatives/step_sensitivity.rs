@@ -22,7 +22,8 @@ use super::{contact_sensitivity, coordinate_sensitivity};
 use super::block::Block;
 use super::input_column;
 use crate::integrator::prediction::advance;
-use crate::integrator::NextPoses;
+use crate::forces::joint_directions::rate_rows;
+use crate::integrator::{frame_pose, NextPoses};
 use crate::joints::constraint::Side;
 use crate::joints::force_derivative::{CHILD, PARENT};
 use crate::joints::tangent::{Placement, RotationMap};
@@ -49,30 +50,42 @@ pub(crate) struct StepSensitivity {
     /// Interval of the known velocities ż_k and of the unknown ones.
     pub h0: f64,
     pub dt: f64,
+    /// The body rows' divisor of the known terms: h₀, or with the higher-order integrators
+    /// the node's impulse interval (h₀ + dt)/2, the known momentum then weighted h₀/impulse.
+    impulse: f64,
+    momentum_weight: f64,
 }
 
 impl StepSensitivity {
     /// Takes one step from a copy of `sim` and prepares its derivatives. Refused: models
-    /// with contacts other than `contact_sensitivity` derives, and a step that had to be
-    /// split.
+    /// with contacts other than `contact_sensitivity` derives, a step that had to be
+    /// split, and the higher-order integrators (their map is
+    /// `second_order::SecondOrderStep`'s).
     pub fn at(sim: &Sim) -> Result<StepSensitivity> {
-        if sim.options().integrator == crate::sim::Integrator::SecondOrder {
-            // its state is read at the nodes (z_k, velocities at z_k), a map the analytic
-            // path does not derive; the difference reference steps it as it is
-            return Err(Error::InvalidArgument("sim", "the analytic linearization is of the first-order integrator; this sim's options.integrator is second order (set it to first order, or use the linearization by differences)".into()));
+        if sim.options().integrator != crate::sim::Integrator::FirstOrder {
+            return Err(Error::InvalidArgument("sim", "the step's velocity sensitivity is of the first-order integrator; this sim's options.integrator is second or fourth order (their linearization A, B is derived in maximal coordinates; otherwise use the linearization by differences)".into()));
         }
         let mut next = sim.clone();
         let stats = next.step()?;
         if stats.substeps > 1 {
             return Err(Error::InvalidArgument("state", format!("the step from this state was split in {} substeps; its derivative is not one step's", stats.substeps)));
         }
+        let dt = next.dt();
+        Self::solved(next, false, dt)
+    }
+
+    /// The derivatives of the solve whose frame, multiplier Jacobians and solution `next`
+    /// holds (a step just taken, or the second-order integrator's consistent start, whose
+    /// known rotational term is the node momentum (2/h₀) J ω₀: `node_momentum`), its
+    /// unknown velocities spanning `interval` (the step's dt, or a part of a composition).
+    pub fn solved(next: Sim, node_momentum: bool, interval: f64) -> Result<StepSensitivity> {
         let (d, _) = next.data_and_options();
-        let model = d.layout(sim.model()).clone();
+        let model = d.layout(next.model()).clone();
         let contacts = model.inequality_count() > 0;
         if contacts {
             contact_sensitivity::check(&model)?;
         }
-        let eqs = Equations { model: &model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: Friction::Coulomb };
+        let eqs = Equations { model: &model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: interval, tracked: &d.tracked, friction: Friction::Coulomb };
         let s = &d.scratch.it.s;
         let sym = &model.symbolic;
         let mut k = BlockMatrix::new(sym);
@@ -82,8 +95,9 @@ impl StepSensitivity {
         }
         let assembled = k.clone();
         k.factor(sym).map_err(|_| Error::InvalidArgument("state", "the step's Newton matrix is singular at its solution".into()))?;
-        let (h0, dt) = (d.frame.dt, d.dt);
-        let momentum_map = model.bodies.iter().enumerate().map(|(i, b)| known_momentum_derivative(&b.inertia, h0, &d.frame.w0[i])).collect();
+        let (h0, dt) = (d.frame.dt, interval);
+        let (impulse, momentum_weight) = if d.frame.second_order { (d.frame.impulse, h0 / d.frame.impulse) } else { (h0, 1.0) };
+        let momentum_map = model.bodies.iter().enumerate().map(|(i, b)| if node_momentum { (2.0 / h0) * b.inertia } else { known_momentum_derivative(&b.inertia, h0, &d.frame.w0[i]) }).collect();
         let mut blocks = configuration_blocks(&model, &eqs, s);
         let at = &model.addresses;
         crate::forces::configuration_derivative::add_configuration_blocks(&model, &d.frame, &d.g, &d.inputs, s, &mut |row, col, m| blocks.push(Block::new(at.body(row), 6, col, m)));
@@ -96,7 +110,7 @@ impl StepSensitivity {
         for (i, b) in blocks.iter().enumerate() {
             by_column[b.col].push(i);
         }
-        Ok(StepSensitivity { next, k, assembled, blocks, by_column, momentum_map, refine: contacts, h0, dt })
+        Ok(StepSensitivity { next, k, assembled, blocks, by_column, momentum_map, refine: contacts, h0, dt, impulse, momentum_weight })
     }
 
     fn model(&self) -> &Model {
@@ -123,22 +137,52 @@ impl StepSensitivity {
         for (i, body) in model.bodies.iter().enumerate() {
             if let Some(d) = &dzd0[i] {
                 let o = at.body(i);
-                // d_T = m (v − v_k)/h₀ …;  d_R = … − p₀(ω_k)
+                // d_T = m (v − v_k)/h₀ …;  d_R = … − p₀(ω_k) (over the impulse interval)
                 for k in 0..3 {
-                    rhs[o + k] -= body.mass / self.h0 * d[k];
+                    rhs[o + k] -= body.mass / self.impulse * d[k];
                 }
-                let dr = self.momentum_map[i] * V3::new(d[3], d[4], d[5]);
+                let dr = self.momentum_weight * (self.momentum_map[i] * V3::new(d[3], d[4], d[5]));
                 for k in 0..3 {
                     rhs[o + 3 + k] -= dr[k];
                 }
             }
         }
+        if d_frame_second_order(self) {
+            self.known_damping(dzd0, rhs);
+        }
         if let Some((coords, c)) = input {
             let (d, _) = self.next.data_and_options();
-            let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: d.dt, tracked: &d.tracked, friction: Friction::Coulomb };
+            let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt: self.dt, tracked: &d.tracked, friction: Friction::Coulomb };
             input_column(&eqs, coords, c, rhs);
         }
         rhs.iter_mut().for_each(|x| *x = -*x);
+    }
+
+    /// The dampers' terms through the known velocities (the second- and fourth-order
+    /// integrators weigh them into the rate, `StepFrame::damping_weights`): −c w₀ ξ(δż_k)
+    /// along each damper's rows at z_{k+1}, added into `rhs` (before its sign change).
+    fn known_damping(&self, dzd0: &[Option<[f64; 6]>], rhs: &mut [f64]) {
+        let (d, _) = self.next.data_and_options();
+        let model = self.model();
+        let w0 = d.frame.damping_weights.0;
+        if w0 == 0.0 {
+            return;
+        }
+        let delta = |k: usize| dzd0[k].map_or((V3::zeros(), V3::zeros()), |x| (V3::new(x[0], x[1], x[2]), V3::new(x[3], x[4], x[5])));
+        for dm in &model.forces.joint_dampers {
+            let j = &model.joints[dm.joint];
+            for (i, &c) in dm.damping.iter().enumerate().take(j.dof()) {
+                if c != 0.0 {
+                    let rows = rate_rows(j, &frame_pose(&d.frame, j.parent), &frame_pose(&d.frame, Some(j.child)), i);
+                    rows.apply(-c * w0 * rows.rate(delta), model, rhs);
+                }
+            }
+        }
+        for sp in model.forces.point_springs.iter().filter(|sp| sp.damping != 0.0) {
+            if let Some((rows, _)) = sp.rows(|k| (d.frame.x1[k], d.frame.q1[k])) {
+                rows.apply(-sp.damping * w0 * rows.rate(delta), model, rhs);
+            }
+        }
     }
 
     /// δs for one right-hand side (`right_hand_side`) into `ds`; `r` is workspace.
@@ -170,6 +214,10 @@ impl StepSensitivity {
     pub fn system_size(&self) -> usize {
         self.model().system_size()
     }
+}
+
+fn d_frame_second_order(step: &StepSensitivity) -> bool {
+    step.next.data_and_options().0.frame.second_order
 }
 
 /// ∂f/∂z_{k+1} of the joints' body and constraint rows at the solution `s`.
@@ -214,10 +262,10 @@ fn configuration_blocks(model: &Model, eqs: &Equations, s: &[f64]) -> Vec<Block>
     blocks
 }
 
-/// ∂/∂ω of the known momentum (s₀ I − [ω]×) J ω, s₀ = √(4/h₀² − ωᵀω):
-/// J ω (−ωᵀ/s₀) + s₀ J − [ω]× J + [J ω]×.
+/// ∂/∂ω of the known momentum (s₀ I − [ω]×) J ω, s₀ = ±√(4/h₀² − ωᵀω) with the sign of
+/// h₀ (`math::step_scalar`): J ω (−ωᵀ/s₀) + s₀ J − [ω]× J + [J ω]×.
 fn known_momentum_derivative(j: &M3, h0: f64, w: &V3) -> M3 {
-    let s = (4.0 / (h0 * h0) - w.norm_squared()).sqrt();
+    let s = crate::math::step_scalar(w, h0);
     let jw = j * w;
     -(jw * w.transpose()) / s + s * j - skew(w) * j + skew(&jw)
 }

@@ -9,7 +9,8 @@
 //!   for the universal joint's angles off its constraint), and the rows' derivatives
 //!   are θ's second derivatives (the universal joint's: its rate rows' derivatives);
 //! * joint dampers: f = −c ξ(s), ∂f/∂z = −c ∂ξ/∂z (the rate rows' derivatives applied to
-//!   the velocities s);
+//!   the velocities s, or with `frame.second_order` to the weighted mean of the known
+//!   velocities and s that the step's dampers take);
 //! * point springs and dampers: both of the above for the length ℓ and its rate;
 //! * joint actuators: f = u, fixed; only the rows turn;
 //! * external wrenches: the moment p × Q(q_{k+1})ᵀF of a force at a body point.
@@ -33,7 +34,16 @@ use crate::model::Model;
 /// sums). Bodies only: force elements add no rows to joints.
 pub fn add_configuration_blocks(model: &Model, frame: &StepFrame, g: &MultiplierJacobians, inputs: &Inputs, s: &[f64], add: &mut impl FnMut(usize, usize, &[f64; 36])) {
     let forces = &model.forces;
-    let vel = |k: usize| model.addresses.velocities(s, k);
+    // the dampers' rate: the unknown velocities', or with the second- and fourth-order
+    // integrators the weighted mean of the known and the unknown ones (linear in both)
+    let vel = |k: usize| {
+        let (v, w) = model.addresses.velocities(s, k);
+        if !frame.second_order {
+            return (v, w);
+        }
+        let (a, b) = frame.damping_weights;
+        (b * v + a * frame.v0[k], b * w + a * frame.w0[k])
+    };
     for sp in &forces.joint_springs {
         let j = &model.joints[sp.joint];
         let (a, b) = (g.placement(j.parent), g.placement(Some(j.child)));

@@ -95,6 +95,26 @@ impl Sim {
         crate::step::advance(&self.model, &mut self.data, &self.options, &mut self.policy, &mut self.projection, &mut self.start)
     }
 
+    /// The higher-order integrators' consistent start alone (`step::consistent_start`)
+    /// onto an interval of `interval`: the velocities set become that interval's, the
+    /// solve's frame and solution stay in the data. For the step's derivatives
+    /// (`derivatives::second_order`), on models without collision shapes (no collision
+    /// search runs here).
+    pub(crate) fn consistent_start_only(&mut self, interval: f64) -> Result<()> {
+        self.check_start()?;
+        self.data.frame.second_order = true;
+        crate::step::consistent_start::start(&self.model, &mut self.data, &self.options, interval).map(|_| ())
+    }
+
+    /// One part of a higher-order step alone (`step::step_once`, as the triple jump takes
+    /// them), unknown velocities over `interval`: the solve's frame and solution stay in
+    /// the data. For the step's derivatives, as [`Sim::consistent_start_only`]; no split
+    /// (a failed part fails).
+    pub(crate) fn part_only(&mut self, interval: f64) -> Result<()> {
+        self.data.frame.second_order = true;
+        crate::step::step_once(&self.model, &mut self.data, &self.options, crate::step::Rescue::Allowed, interval).map(|_| ())
+    }
+
     pub fn model(&self) -> &Arc<Model> {
         &self.model
     }

@@ -37,6 +37,13 @@ impl Sim {
         let q = crate::math::unit_quaternion(&V4::new(s[3], s[4], s[5], s[6])).ok_or(Error::ZeroAxis("q"))?;
         let w = V3::new(s[10], s[11], s[12]);
         self.check_angular_speed(&w)?;
+        if self.second_order() && !self.data.velocities_at_node {
+            // every other body's velocities become those at the node as they read (the
+            // mean of two intervals), not its interval's
+            for i in 0..self.model.body_count() {
+                (self.data.state.v[i], self.data.state.w[i]) = self.read_velocities(i);
+            }
+        }
         self.data.state.x[body] = V3::new(s[0], s[1], s[2]);
         self.data.state.q[body] = q;
         self.data.state.v[body] = V3::new(s[7], s[8], s[9]);
