@@ -17,10 +17,13 @@ use super::layout;
 use super::options::SolverOptions;
 use crate::contact::broad_phase::Aabb;
 use crate::contact::geometry::solid::Solid;
-use crate::contact::geometry::{narrow_phase, ContactPoint};
+use crate::contact::geometry::{narrow_phase, ContactPoint, MAX_POINTS_PER_PAIR};
+use crate::contact::node::ContactWork;
 use crate::data::collision::{CollisionState, PairSlots, Slot};
 use crate::data::Data;
 use crate::integrator;
+use crate::integrator::prediction::pose_next;
+use crate::integrator::StepFrame;
 use crate::model::{Error, Model, Result, ShapeId};
 
 /// Largest margin the search uses: an infinite contact margin (no contact ever left out)
@@ -85,6 +88,7 @@ pub fn commit(model: &Model, d: &mut Data) -> Result<bool> {
         }
     }
     write_points(model, d);
+    d.collision.grow.clear();
     Ok(rebuilt)
 }
 
@@ -115,7 +119,8 @@ fn find_pairs(model: &Model, d: &mut Data, margin: f64, at: Search) {
     c.wanted.clear();
     c.found.clear();
     c.tested = 0;
-    let CollisionState { bounded, half_spaces, boxes, reach, broad, pairs, wanted, found, pair_points, tested, .. } = c;
+    let CollisionState { bounded, half_spaces, boxes, reach, broad, pairs, wanted, found, pair_points, tested, grow, .. } = c;
+    let asked = |shapes: [ShapeId; 2]| grow.iter().find(|p| p.shapes == shapes).map_or(0, |p| p.count);
     let allowed = |a: ShapeId, b: ShapeId| model.shapes_may_collide(a, b);
     let mut consider = |a: ShapeId, b: ShapeId, enters: bool| {
         let (a, b) = side_order(model, a, b);
@@ -126,7 +131,7 @@ fn find_pairs(model: &Model, d: &mut Data, margin: f64, at: Search) {
         let (sa, sb) = (shapes[a].shape(), shapes[b].shape());
         *tested += 1;
         let n = narrow_phase(&sa, &sb, x1, q1, reach[a] + reach[b] - margin, pair_points);
-        let Some(count) = held.map(|h| h.max(n)).or((n > 0).then_some(n)) else { return };
+        let Some(count) = held.map(|h| h.max(n).max(asked([a, b]))).or((n > 0).then_some(n)) else { return };
         wanted.push(PairSlots { shapes: [a, b], first: found.len(), count });
         found.extend(pair_points[..n].iter().map(|&point| Slot { point, filled: true }));
         found.extend((n..count).map(|_| Slot::default()));
@@ -194,4 +199,70 @@ pub(crate) fn write_slot_points(model: &Model, pairs: &[PairSlots], slots: &[Slo
             };
         }
     }
+}
+
+/// Stage 5b, for models with collision shapes: the layout's pairs searched again at the
+/// step's solution z_{k+2} (velocities `s` from the prediction `frame`). The step's points
+/// were found at z_{k+1} and held, so where the shapes turn or slide within the step (a
+/// face turning under a corner, a corner the held points left out) the solution can be
+/// clear of every held point and still have the shapes inside each other. A pair deeper
+/// than `depth` at z_{k+2} gets the points found there (lowest first, as many as it has
+/// slots), in its slots and the step's contact nodes, taking part in the solve. Returns
+/// whether any pair's points were replaced.
+// many arguments: the step's pieces this stage reads and writes, borrowed apart from `Data`
+#[allow(clippy::too_many_arguments)]
+pub fn search_at_solution(model: &Model, frame: &StepFrame, s: &[f64], dt: f64, c: &mut CollisionState, cw: &mut ContactWork, margin: f64, depth: f64) -> bool {
+    if c.pairs.is_empty() {
+        return false;
+    }
+    for i in 0..model.body_count() {
+        let z = pose_next(frame, model, dt, s, Some(i));
+        (c.x2[i], c.q2[i]) = (z.x, z.q.normalize());
+    }
+    let shapes = &model.collision.shapes;
+    let described = model.described_contacts;
+    let margin = margin.clamp(0.0, MAX_SEARCH_MARGIN);
+    let CollisionState { pairs, slots, pair_points, x2, q2, researched, grow, .. } = c;
+    let mut replaced = false;
+    for pair in pairs.iter() {
+        let (sa, sb) = (shapes[pair.shapes[0]].shape(), shapes[pair.shapes[1]].shape());
+        let n = narrow_phase(&sa, &sb, x2, q2, margin, pair_points);
+        let deepest = pair_points[..n].iter().map(|p| p.gap(x2, q2)).fold(f64::INFINITY, f64::min);
+        if deepest >= -depth {
+            continue;
+        }
+        // the points found here, then the held ones on other features (a found point
+        // replaces a held one at the same anchor on side a: the same vertex): the held ones
+        // stay, or the next solve could push the shapes back in where they were (a hull
+        // rocking between two of its faces' vertices)
+        let mut merged = [ContactPoint::default(); MAX_POINTS_PER_PAIR];
+        merged[..n.min(MAX_POINTS_PER_PAIR)].copy_from_slice(&pair_points[..n.min(MAX_POINTS_PER_PAIR)]);
+        let mut total = n.min(MAX_POINTS_PER_PAIR);
+        for slot in &slots[pair.first..pair.first + pair.count] {
+            let same_feature = |p: &ContactPoint| p.anchor[0] == slot.point.anchor[0];
+            if slot.filled && total < MAX_POINTS_PER_PAIR && !merged[..n].iter().any(same_feature) {
+                merged[total] = slot.point;
+                total += 1;
+            }
+        }
+        if total > pair.count {
+            // more points than slots: the step is taken again with as many (`step::advance`)
+            match grow.iter_mut().find(|p| p.shapes == pair.shapes) {
+                Some(p) => p.count = p.count.max(total),
+                None => grow.push(PairSlots { first: 0, count: total, ..*pair }),
+            }
+        }
+        let kept = total.min(pair.count);
+        for k in 0..pair.count {
+            slots[pair.first + k] = if k < kept { Slot { point: merged[k], filled: true } } else { Slot::default() };
+        }
+        let range = described + pair.first..described + pair.first + pair.count;
+        write_slot_points(model, std::slice::from_ref(&PairSlots { first: 0, ..*pair }), &slots[pair.first..pair.first + pair.count], &mut cw.points[range.clone()]);
+        for (k, ci) in range.enumerate() {
+            cw.set_active(ci, k < kept);
+        }
+        *researched += 1;
+        replaced = true;
+    }
+    replaced
 }
