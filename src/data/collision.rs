@@ -56,8 +56,6 @@ pub struct CollisionState {
     /// (`step::collide::search_at_solution`).
     pub x2: Vec<V3>,
     pub q2: Vec<V4>,
-    /// Pairs whose points a search at the solution replaced, over the data's life.
-    pub researched: u64,
     /// Pairs that found more points at a step's solution than they have slots (`count`:
     /// how many they found): the step is taken again with that many (`step::advance`).
     pub grow: Vec<PairSlots>,

@@ -184,6 +184,16 @@ fn write_points(model: &Model, d: &mut Data) {
     write_slot_points(model, &c.pairs, &c.slots, &mut d.scratch.contacts.points[model.described_contacts..]);
 }
 
+/// The point of an empty slot between the bodies of `p`: far apart, the step leaves it out.
+fn empty_slot_point(p: &ContactPoint) -> ContactPoint {
+    ContactPoint { body_a: p.body_a, body_b: p.body_b, radius: [0.0, -EMPTY_SLOT_GAP], ..ContactPoint::default() }
+}
+
+/// Whether `p` is an empty slot's point.
+fn is_empty_slot(p: &ContactPoint) -> bool {
+    p.radius[1] == -EMPTY_SLOT_GAP
+}
+
 /// Each pair's slots as contact points, in pair order (`points`: one per slot); an empty
 /// slot gets a point far apart, which the step leaves out.
 pub(crate) fn write_slot_points(model: &Model, pairs: &[PairSlots], slots: &[Slot], points: &mut [ContactPoint]) {
@@ -192,11 +202,7 @@ pub(crate) fn write_slot_points(model: &Model, pairs: &[PairSlots], slots: &[Slo
         let (body_a, body_b) = (shapes[pair.shapes[0]].body.expect("side a is on a body"), shapes[pair.shapes[1]].body);
         for k in pair.first..pair.first + pair.count {
             let slot = &slots[k];
-            points[k] = if slot.filled {
-                slot.point
-            } else {
-                ContactPoint { body_a, body_b, radius: [0.0, -EMPTY_SLOT_GAP], ..ContactPoint::default() }
-            };
+            points[k] = if slot.filled { slot.point } else { empty_slot_point(&ContactPoint { body_a, body_b, ..ContactPoint::default() }) };
         }
     }
 }
@@ -206,9 +212,10 @@ pub(crate) fn write_slot_points(model: &Model, pairs: &[PairSlots], slots: &[Slo
 /// were found at z_{k+1} and held, so where the shapes turn or slide within the step (a
 /// face turning under a corner, a corner the held points left out) the solution can be
 /// clear of every held point and still have the shapes inside each other. A pair deeper
-/// than `depth` at z_{k+2} gets the points found there (lowest first, as many as it has
-/// slots), in its slots and the step's contact nodes, taking part in the solve. Returns
-/// whether any pair's points were replaced.
+/// than `depth` at z_{k+2} gets the points found there beside its held ones in the step's
+/// contact nodes (not in its slots, which stay the points found at z_{k+1}, where the
+/// reports measure them), taking part in the solve. Returns whether any pair's points
+/// changed.
 // many arguments: the step's pieces this stage reads and writes, borrowed apart from `Data`
 #[allow(clippy::too_many_arguments)]
 pub fn search_at_solution(model: &Model, frame: &StepFrame, s: &[f64], dt: f64, c: &mut CollisionState, cw: &mut ContactWork, margin: f64, depth: f64) -> bool {
@@ -222,26 +229,27 @@ pub fn search_at_solution(model: &Model, frame: &StepFrame, s: &[f64], dt: f64, 
     let shapes = &model.collision.shapes;
     let described = model.described_contacts;
     let margin = margin.clamp(0.0, MAX_SEARCH_MARGIN);
-    let CollisionState { pairs, slots, pair_points, x2, q2, researched, grow, .. } = c;
-    let mut replaced = false;
+    let CollisionState { pairs, pair_points, x2, q2, grow, .. } = c;
+    let mut changed = false;
     for pair in pairs.iter() {
         let (sa, sb) = (shapes[pair.shapes[0]].shape(), shapes[pair.shapes[1]].shape());
-        let n = narrow_phase(&sa, &sb, x2, q2, margin, pair_points);
+        let n = narrow_phase(&sa, &sb, x2, q2, margin, pair_points).min(MAX_POINTS_PER_PAIR);
         let deepest = pair_points[..n].iter().map(|p| p.gap(x2, q2)).fold(f64::INFINITY, f64::min);
         if deepest >= -depth {
             continue;
         }
-        // the points found here, then the held ones on other features (a found point
-        // replaces a held one at the same anchor on side a: the same vertex): the held ones
-        // stay, or the next solve could push the shapes back in where they were (a hull
-        // rocking between two of its faces' vertices)
+        // the points found here, then every held one: a held point replaced by the one
+        // found on its vertex (a sphere's centre, a hull's corner) let the next solve push
+        // the shapes back in where it was, a hull rocking between two of its faces'
+        // vertices, a sphere on a spinning box going deeper each round
+        let range = described + pair.first..described + pair.first + pair.count;
         let mut merged = [ContactPoint::default(); MAX_POINTS_PER_PAIR];
-        merged[..n.min(MAX_POINTS_PER_PAIR)].copy_from_slice(&pair_points[..n.min(MAX_POINTS_PER_PAIR)]);
-        let mut total = n.min(MAX_POINTS_PER_PAIR);
-        for slot in &slots[pair.first..pair.first + pair.count] {
-            let same_feature = |p: &ContactPoint| p.anchor[0] == slot.point.anchor[0];
-            if slot.filled && total < MAX_POINTS_PER_PAIR && !merged[..n].iter().any(same_feature) {
-                merged[total] = slot.point;
+        merged[..n].copy_from_slice(&pair_points[..n]);
+        let mut total = n;
+        for held in cw.points[range.clone()].iter().filter(|p| !is_empty_slot(p)) {
+            let same = |p: &ContactPoint| p.anchor == held.anchor && p.normal == held.normal;
+            if total < MAX_POINTS_PER_PAIR && !merged[..n].iter().any(same) {
+                merged[total] = *held;
                 total += 1;
             }
         }
@@ -253,16 +261,12 @@ pub fn search_at_solution(model: &Model, frame: &StepFrame, s: &[f64], dt: f64, 
             }
         }
         let kept = total.min(pair.count);
-        for k in 0..pair.count {
-            slots[pair.first + k] = if k < kept { Slot { point: merged[k], filled: true } } else { Slot::default() };
-        }
-        let range = described + pair.first..described + pair.first + pair.count;
-        write_slot_points(model, std::slice::from_ref(&PairSlots { first: 0, ..*pair }), &slots[pair.first..pair.first + pair.count], &mut cw.points[range.clone()]);
+        let empty = empty_slot_point(&merged[0]);
         for (k, ci) in range.enumerate() {
+            cw.points[ci] = if k < kept { merged[k] } else { empty };
             cw.set_active(ci, k < kept);
         }
-        *researched += 1;
-        replaced = true;
+        changed = true;
     }
-    replaced
+    changed
 }
