@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::contact::broad_phase::{Aabb, BroadPhase};
 use crate::contact::geometry::{ContactPoint, MAX_POINTS_PER_PAIR};
+use crate::math::{V3, V4};
 use crate::model::{Model, ShapeId};
 
 /// A shape pair in the layout and its contact slots.
@@ -51,7 +52,15 @@ pub struct CollisionState {
     pub rebuilds: u64,
     /// Shape pairs the last search ran the narrow phase on (the broad phase's survivors).
     pub tested: usize,
+    /// Every body's pose at a step's solution z_{k+2}, where the pairs are searched again
+    /// (`step::collide::search_at_solution`).
+    pub x2: Vec<V3>,
+    pub q2: Vec<V4>,
+    /// Pairs that found more points at a step's solution than they have slots (`count`:
+    /// how many they found): the step is taken again with that many (`step::advance`).
+    pub grow: Vec<PairSlots>,
 }
+
 
 impl CollisionState {
     pub fn new(model: &Model) -> CollisionState {
@@ -61,6 +70,8 @@ impl CollisionState {
             boxes: Vec::with_capacity(bounded.len()),
             broad: BroadPhase::with_capacity(bounded.len(), 4 * bounded.len()),
             reach: vec![0.0; shapes.len()],
+            x2: vec![V3::zeros(); model.body_count()],
+            q2: vec![V4::new(1.0, 0.0, 0.0, 0.0); model.body_count()],
             bounded,
             half_spaces,
             ..CollisionState::default()

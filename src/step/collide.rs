@@ -17,10 +17,13 @@ use super::layout;
 use super::options::SolverOptions;
 use crate::contact::broad_phase::Aabb;
 use crate::contact::geometry::solid::Solid;
-use crate::contact::geometry::{narrow_phase, ContactPoint};
+use crate::contact::geometry::{narrow_phase, ContactPoint, MAX_POINTS_PER_PAIR};
+use crate::contact::node::ContactWork;
 use crate::data::collision::{CollisionState, PairSlots, Slot};
 use crate::data::Data;
 use crate::integrator;
+use crate::integrator::prediction::pose_next;
+use crate::integrator::StepFrame;
 use crate::model::{Error, Model, Result, ShapeId};
 
 /// Largest margin the search uses: an infinite contact margin (no contact ever left out)
@@ -85,6 +88,7 @@ pub fn commit(model: &Model, d: &mut Data) -> Result<bool> {
         }
     }
     write_points(model, d);
+    d.collision.grow.clear();
     Ok(rebuilt)
 }
 
@@ -115,7 +119,8 @@ fn find_pairs(model: &Model, d: &mut Data, margin: f64, at: Search) {
     c.wanted.clear();
     c.found.clear();
     c.tested = 0;
-    let CollisionState { bounded, half_spaces, boxes, reach, broad, pairs, wanted, found, pair_points, tested, .. } = c;
+    let CollisionState { bounded, half_spaces, boxes, reach, broad, pairs, wanted, found, pair_points, tested, grow, .. } = c;
+    let asked = |shapes: [ShapeId; 2]| grow.iter().find(|p| p.shapes == shapes).map_or(0, |p| p.count);
     let allowed = |a: ShapeId, b: ShapeId| model.shapes_may_collide(a, b);
     let mut consider = |a: ShapeId, b: ShapeId, enters: bool| {
         let (a, b) = side_order(model, a, b);
@@ -126,7 +131,7 @@ fn find_pairs(model: &Model, d: &mut Data, margin: f64, at: Search) {
         let (sa, sb) = (shapes[a].shape(), shapes[b].shape());
         *tested += 1;
         let n = narrow_phase(&sa, &sb, x1, q1, reach[a] + reach[b] - margin, pair_points);
-        let Some(count) = held.map(|h| h.max(n)).or((n > 0).then_some(n)) else { return };
+        let Some(count) = held.map(|h| h.max(n).max(asked([a, b]))).or((n > 0).then_some(n)) else { return };
         wanted.push(PairSlots { shapes: [a, b], first: found.len(), count });
         found.extend(pair_points[..n].iter().map(|&point| Slot { point, filled: true }));
         found.extend((n..count).map(|_| Slot::default()));
@@ -179,6 +184,16 @@ fn write_points(model: &Model, d: &mut Data) {
     write_slot_points(model, &c.pairs, &c.slots, &mut d.scratch.contacts.points[model.described_contacts..]);
 }
 
+/// The point of an empty slot between the bodies of `p`: far apart, the step leaves it out.
+fn empty_slot_point(p: &ContactPoint) -> ContactPoint {
+    ContactPoint { body_a: p.body_a, body_b: p.body_b, radius: [0.0, -EMPTY_SLOT_GAP], ..ContactPoint::default() }
+}
+
+/// Whether `p` is an empty slot's point.
+fn is_empty_slot(p: &ContactPoint) -> bool {
+    p.radius[1] == -EMPTY_SLOT_GAP
+}
+
 /// Each pair's slots as contact points, in pair order (`points`: one per slot); an empty
 /// slot gets a point far apart, which the step leaves out.
 pub(crate) fn write_slot_points(model: &Model, pairs: &[PairSlots], slots: &[Slot], points: &mut [ContactPoint]) {
@@ -187,11 +202,71 @@ pub(crate) fn write_slot_points(model: &Model, pairs: &[PairSlots], slots: &[Slo
         let (body_a, body_b) = (shapes[pair.shapes[0]].body.expect("side a is on a body"), shapes[pair.shapes[1]].body);
         for k in pair.first..pair.first + pair.count {
             let slot = &slots[k];
-            points[k] = if slot.filled {
-                slot.point
-            } else {
-                ContactPoint { body_a, body_b, radius: [0.0, -EMPTY_SLOT_GAP], ..ContactPoint::default() }
-            };
+            points[k] = if slot.filled { slot.point } else { empty_slot_point(&ContactPoint { body_a, body_b, ..ContactPoint::default() }) };
         }
     }
+}
+
+/// Stage 5b, for models with collision shapes: the layout's pairs searched again at the
+/// step's solution z_{k+2} (velocities `s` from the prediction `frame`). The step's points
+/// were found at z_{k+1} and held, so where the shapes turn or slide within the step (a
+/// face turning under a corner, a corner the held points left out) the solution can be
+/// clear of every held point and still have the shapes inside each other. A pair deeper
+/// than `depth` at z_{k+2} gets the points found there beside its held ones in the step's
+/// contact nodes (not in its slots, which stay the points found at z_{k+1}, where the
+/// reports measure them), taking part in the solve. Returns whether any pair's points
+/// changed.
+// many arguments: the step's pieces this stage reads and writes, borrowed apart from `Data`
+#[allow(clippy::too_many_arguments)]
+pub fn search_at_solution(model: &Model, frame: &StepFrame, s: &[f64], dt: f64, c: &mut CollisionState, cw: &mut ContactWork, margin: f64, depth: f64) -> bool {
+    if c.pairs.is_empty() {
+        return false;
+    }
+    for i in 0..model.body_count() {
+        let z = pose_next(frame, model, dt, s, Some(i));
+        (c.x2[i], c.q2[i]) = (z.x, z.q.normalize());
+    }
+    let shapes = &model.collision.shapes;
+    let described = model.described_contacts;
+    let margin = margin.clamp(0.0, MAX_SEARCH_MARGIN);
+    let CollisionState { pairs, pair_points, x2, q2, grow, .. } = c;
+    let mut changed = false;
+    for pair in pairs.iter() {
+        let (sa, sb) = (shapes[pair.shapes[0]].shape(), shapes[pair.shapes[1]].shape());
+        let n = narrow_phase(&sa, &sb, x2, q2, margin, pair_points).min(MAX_POINTS_PER_PAIR);
+        let deepest = pair_points[..n].iter().map(|p| p.gap(x2, q2)).fold(f64::INFINITY, f64::min);
+        if deepest >= -depth {
+            continue;
+        }
+        // the points found here, then every held one: a held point replaced by the one
+        // found on its vertex (a sphere's centre, a hull's corner) let the next solve push
+        // the shapes back in where it was, a hull rocking between two of its faces'
+        // vertices, a sphere on a spinning box going deeper each round
+        let range = described + pair.first..described + pair.first + pair.count;
+        let mut merged = [ContactPoint::default(); MAX_POINTS_PER_PAIR];
+        merged[..n].copy_from_slice(&pair_points[..n]);
+        let mut total = n;
+        for held in cw.points[range.clone()].iter().filter(|p| !is_empty_slot(p)) {
+            let same = |p: &ContactPoint| p.anchor == held.anchor && p.normal == held.normal;
+            if total < MAX_POINTS_PER_PAIR && !merged[..n].iter().any(same) {
+                merged[total] = *held;
+                total += 1;
+            }
+        }
+        if total > pair.count {
+            // more points than slots: the step is taken again with as many (`step::advance`)
+            match grow.iter_mut().find(|p| p.shapes == pair.shapes) {
+                Some(p) => p.count = p.count.max(total),
+                None => grow.push(PairSlots { first: 0, count: total, ..*pair }),
+            }
+        }
+        let kept = total.min(pair.count);
+        let empty = empty_slot_point(&merged[0]);
+        for (k, ci) in range.enumerate() {
+            cw.points[ci] = if k < kept { merged[k] } else { empty };
+            cw.set_active(ci, k < kept);
+        }
+        changed = true;
+    }
+    changed
 }

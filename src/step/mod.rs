@@ -9,7 +9,10 @@
 //!    (`interior_point`) with them, the Tresca rescue (`tresca`) when that fails and the
 //!    policy allows it;
 //! 5. verify the left-out contacts at the solution, adding and solving again if one
-//!    penetrates (`culling`);
+//!    penetrates (`culling`), and search the collision shapes again at the solution,
+//!    solving again with the points found there where shapes are inside each other
+//!    (`collide::search_at_solution`; a pair that finds more points than it has slots
+//!    has the whole step taken again with as many, `advance`);
 //! 6. commit the solution as z_{k+1}, ż_{k+1} (`commit`);
 //! 7. account the inputs' work and the dampers' dissipation (`forces::energy`).
 //!
@@ -69,7 +72,15 @@ pub enum Rescue {
 /// layout, so that a retry fails the same way. `d.stats` describes the failed attempt.
 pub fn advance(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy, projection: &mut penetration::Projection, start: &mut Checkpoint) -> Result<StepStats> {
     start.save(d);
-    let result = advance_from_here(model, d, opts, policy, projection);
+    let mut result = advance_from_here(model, d, opts, policy, projection);
+    // a pair found more points at the solution than it had slots: again with as many
+    for _ in 0..MAX_SLOT_GROWTHS {
+        if d.collision.grow.is_empty() {
+            break;
+        }
+        start.restore(model, d);
+        result = advance_from_here(model, d, opts, policy, projection);
+    }
     if result.is_err() {
         start.restore(model, d);
     }
@@ -143,15 +154,24 @@ pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, 
     warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
     let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt, tracked: &d.tracked, friction: Friction::Coulomb };
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
-    let mut earlier = 0;
+    let (mut earlier, mut searches) = (0, 0);
     let outcome = loop {
         let outcome = solve(&eqs, &mut d.scratch, &mut d.friction_limits, &d.warm, &d.state, opts, rescue);
+        if !outcome.converged {
+            break outcome;
+        }
         // a negative margin (the projection's) leaves contacts shallower than it out
-        if !outcome.converged || culling::left_out_contacts_hold(&eqs, &mut d.scratch, opts.contact_margin.min(0.0)) {
+        let again = !culling::left_out_contacts_hold(&eqs, &mut d.scratch, opts.contact_margin.min(0.0))
+            || (searches < MAX_SEARCHES_AT_SOLUTION && {
+                searches += 1;
+                collide::search_at_solution(model, &d.frame, &d.scratch.it.s, dt, &mut d.collision, &mut d.scratch.contacts, opts.contact_margin, SEARCH_DEPTH)
+            });
+        if !again {
             break outcome;
         }
         earlier += outcome.stats.iterations;
-        // a left-out contact penetrates at the solution: it is in now, solve again
+        // a left-out contact penetrates at the solution, or the shapes do where the held
+        // points do not: it is in now, solve again
         warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
     };
     let stats = StepStats { substeps: 1, ..outcome.stats.after_attempts(earlier) };
@@ -176,6 +196,17 @@ fn non_finite(d: &Data) -> Option<&'static str> {
     }
     (!finite(&d.scratch.it.s)).then_some("velocities or forces")
 }
+
+/// How many times a step is taken again because a pair needs more contact slots.
+const MAX_SLOT_GROWTHS: usize = 2;
+
+/// How many times a step searches its shapes again at its solution
+/// (`collide::search_at_solution`) and solves again with what it found.
+const MAX_SEARCHES_AT_SOLUTION: usize = 3;
+
+/// Depth (m) of shapes in each other at a step's solution above which their pair's points
+/// are searched again: the held points' closed gaps are zero to tolerance × dt, far below.
+const SEARCH_DEPTH: f64 = 1e-9;
 
 /// Stage 1: the prediction z_{k+1} from the velocities, which span the previous interval
 /// (dt unless a step was split), and G(z_{k+1}).

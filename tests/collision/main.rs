@@ -32,3 +32,4 @@ mod state;
 mod hull_tipping;
 mod sliding;
 mod tipping;
+mod turning_face;
