@@ -141,6 +141,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
 pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue, dt: f64) -> Result<StepStats> {
     narrow_phase(model, d);
     warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
+    d.scratch.factorizations = 0;
     let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt, tracked: &d.tracked, friction: Friction::Coulomb };
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
     let mut earlier = 0;
@@ -154,7 +155,7 @@ pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, 
         // a left-out contact penetrates at the solution: it is in now, solve again
         warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
     };
-    let stats = StepStats { substeps: 1, ..outcome.stats.after_attempts(earlier) };
+    let stats = StepStats { substeps: 1, factorizations: d.scratch.factorizations, ..outcome.stats.after_attempts(earlier) };
     d.stats = stats;
     if !outcome.converged {
         return Err(Error::NotConverged { residual: stats.residual, iterations: stats.iterations });
@@ -215,7 +216,8 @@ fn solve(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart
             outcome = relaxed::rescue(eqs, sc, opts, outcome, warm, state);
         }
     }
-    if outcome.converged {
+    // a kept contact mode (`interior_point::predicted`) is polished already
+    if outcome.converged && !sc.polish.polished {
         // exact complementarity: no force across a gap, no gap under a force (of the law
         // the answer solves)
         let law = if outcome.stats.relaxed { Friction::Relaxed } else { eqs.friction };
@@ -224,15 +226,26 @@ fn solve(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart
     outcome
 }
 
-/// The interior point from the last step's contact variables when there are any and the
-/// options allow it; a warm solve that fails is restarted cold from the step's warm start.
+/// The last step's contact mode kept (`interior_point::predicted`), else the interior
+/// point from the last step's contact variables, when there are any and the options
+/// allow it; a warm solve that fails is restarted cold from the step's warm start. The
+/// work of what failed counts in the stats.
 fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions) -> Outcome {
     if !(opts.contact_warm_start && warm.contacts_solved) {
         let plain = interior_point::solve(eqs, sc, opts);
         return if plain.converged { plain } else { refined(eqs, sc, warm, state, opts, plain) };
     }
+    let mut predicted = StepStats::default();
+    if opts.contact_mode_prediction {
+        let kept = interior_point::predicted::solve(eqs, sc, &warm.e_solution, opts, interior_point::final_barrier(opts));
+        if kept.converged {
+            return kept;
+        }
+        predicted = kept.stats;
+    }
     sc.contacts.vars.e.copy_from_slice(&warm.e_solution);
-    let first = interior_point::solve_warm(eqs, sc, opts);
+    let mut first = interior_point::solve_warm(eqs, sc, opts);
+    first.stats.add_work(&predicted);
     if first.converged {
         return first;
     }

@@ -15,3 +15,4 @@ mod cycles;
 mod solver;
 mod warm_start;
 mod many;
+mod mode_prediction;
