@@ -156,8 +156,6 @@ fn to_rust(o: &maxdyn_solver_options) -> CResult<SolverOptions> {
         contact_predictor_corrector,
         contact_margin: o.contact_margin,
         contact_warm_start,
-        // not in the C struct yet: C callers get the default
-        contact_mode_prediction: SolverOptions::default().contact_mode_prediction,
         joint_tolerance: o.joint_tolerance,
         integrator,
     })

@@ -216,8 +216,7 @@ fn solve(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart
             outcome = relaxed::rescue(eqs, sc, opts, outcome, warm, state);
         }
     }
-    // a kept contact mode (`interior_point::predicted`) is polished already
-    if outcome.converged && !sc.polish.polished {
+    if outcome.converged {
         // exact complementarity: no force across a gap, no gap under a force (of the law
         // the answer solves)
         let law = if outcome.stats.relaxed { Friction::Relaxed } else { eqs.friction };
@@ -226,26 +225,15 @@ fn solve(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart
     outcome
 }
 
-/// The last step's contact mode kept (`interior_point::predicted`), else the interior
-/// point from the last step's contact variables, when there are any and the options
-/// allow it; a warm solve that fails is restarted cold from the step's warm start. The
-/// work of what failed counts in the stats.
+/// The interior point from the last step's contact variables when there are any and the
+/// options allow it; a warm solve that fails is restarted cold from the step's warm start.
 fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions) -> Outcome {
     if !(opts.contact_warm_start && warm.contacts_solved) {
         let plain = interior_point::solve(eqs, sc, opts);
         return if plain.converged { plain } else { refined(eqs, sc, warm, state, opts, plain) };
     }
-    let mut predicted = StepStats::default();
-    if opts.contact_mode_prediction {
-        let kept = interior_point::predicted::solve(eqs, sc, &warm.e_solution, opts, interior_point::final_barrier(opts));
-        if kept.converged {
-            return kept;
-        }
-        predicted = kept.stats;
-    }
     sc.contacts.vars.e.copy_from_slice(&warm.e_solution);
-    let mut first = interior_point::solve_warm(eqs, sc, opts);
-    first.stats.add_work(&predicted);
+    let first = interior_point::solve_warm(eqs, sc, opts);
     if first.converged {
         return first;
     }

@@ -40,12 +40,6 @@ pub struct SolverOptions {
     /// falling back to a cold start when that solve fails (default); false starts every
     /// step cold, at the centre of the cones with barrier 1.
     pub contact_warm_start: bool,
-    /// Contacts, with `contact_warm_start`: each step first keeps the last step's contact
-    /// mode (which contacts are closed, which open) and solves the step on it by Newton,
-    /// verified as the interior point's answer is (`interior_point::predicted`); the
-    /// interior point runs only when that fails (default true; false: always the
-    /// interior point, for comparison).
-    pub contact_mode_prediction: bool,
     /// The largest joint violation a step starts from (`sim::assemble`); beyond it the
     /// step is refused. `f64::INFINITY` steps from any configuration (finite differences
     /// in maximal coordinates step from states off the joints on purpose).
@@ -86,7 +80,7 @@ pub const TRIPLE_JUMP: [f64; 3] = {
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 5, contact_predictor_corrector: true, contact_margin: 0.05, contact_warm_start: true, contact_mode_prediction: true, joint_tolerance: JOINT_TOLERANCE, integrator: Integrator::FirstOrder }
+        SolverOptions { tolerance: 1e-10, max_iterations: 100, acceptance: 1e-8, contact_tolerance: 1e-8, max_splits: 5, contact_predictor_corrector: true, contact_margin: 0.05, contact_warm_start: true, joint_tolerance: JOINT_TOLERANCE, integrator: Integrator::FirstOrder }
     }
 }
 

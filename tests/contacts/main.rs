@@ -15,4 +15,3 @@ mod cycles;
 mod solver;
 mod warm_start;
 mod many;
-mod mode_prediction;

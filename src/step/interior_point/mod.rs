@@ -25,7 +25,6 @@
 pub mod contact_rows;
 mod direction;
 mod polish;
-pub mod predicted;
 
 pub use self::direction::LinearSolve;
 #[cfg(feature = "test-support")]

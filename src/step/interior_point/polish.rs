@@ -73,7 +73,7 @@ pub fn polish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end: f
     let noise = AMBIGUOUS * mu_end.sqrt();
     for _ in 0..ATTEMPTS {
         classify(eqs, sc, noise);
-        if newton(eqs, sc, mu_end, opts, ITERATIONS).is_some() && clip_pulls(eqs, sc, opts) {
+        if newton(eqs, sc, mu_end, opts) && clip_pulls(eqs, sc, opts) {
             // an opened contact must not penetrate at the polished solution; the check
             // puts those that do back into the selection
             if culling::left_out_contacts_hold(eqs, sc, 0.0) {
@@ -258,33 +258,32 @@ fn classify(eqs: &Equations, sc: &mut Scratch, noise: f64) {
     }
 }
 
-/// Newton on the polished equations from the iterate, at most `iterations` directions;
-/// Some((equality residual, complementarity)) when it meets the interior point's
-/// acceptance (equality rows below `tolerance`, products below the scaled contact
-/// tolerance).
-pub(super) fn newton(eqs: &Equations, sc: &mut Scratch, mu_end: f64, opts: &SolverOptions, iterations: usize) -> Option<(f64, f64)> {
+/// Newton on the polished equations from the iterate; true when it meets the interior
+/// point's acceptance (equality rows below `tolerance`, products below the scaled
+/// contact tolerance).
+fn newton(eqs: &Equations, sc: &mut Scratch, mu_end: f64, opts: &SolverOptions) -> bool {
     let model = eqs.model;
     let mut last = f64::INFINITY;
-    for k in 0..=iterations {
+    for k in 0..=ITERATIONS {
         // one residual: the rows at μ_end, toward which the direction goes (the friction
         // pairs stay centred there); its products at μ = 0 are the same rows plus μ_end
         contact_rows::residual(eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, mu_end, &mut sc.it.r);
         let (eq, comp) = measures(&sc.contacts, &sc.it.r, mu_end);
         let comp_tol = opts.contact_tolerance * force_scale(model, &sc.it.s, &sc.contacts);
         if k > 0 && eq < opts.tolerance && comp <= comp_tol {
-            return Some((eq, comp));
+            return true;
         }
 
         // Newton from a point this close converges at once: a residual that does not fall
         // by `CONTRACTION` means the active set guessed is not the solution's, or the
         // closed contacts are statically indeterminate (a plate on 100 points: 3
         // iterations, still 1e-9), where the interior point's answer stands
-        if !(eq.is_finite() && eq < CONTRACTION * last) || k == iterations {
-            return None;
+        if !(eq.is_finite() && eq < CONTRACTION * last) || k == ITERATIONS {
+            return false;
         }
         last = eq;
         if !direction::direction(eqs, sc, LinearSolve::Regularized) {
-            return None;
+            return false;
         }
         let alpha = (TAU * max_step(eqs, sc, |ci| sc.contacts.nodes.is_closed(ci))).min(1.0);
         let Scratch { it: w, contacts: cw, .. } = &mut *sc;
@@ -295,10 +294,10 @@ pub(super) fn newton(eqs: &Equations, sc: &mut Scratch, mu_end: f64, opts: &Solv
             *e += alpha * d;
         }
         if !eqs.angular_speed_ok(&w.s, 2.0 / eqs.dt) {
-            return None;
+            return false;
         }
     }
-    None
+    false
 }
 
 /// Largest step keeping every variable in its cone, the normal pairs of the contacts
@@ -325,7 +324,7 @@ fn max_step(eqs: &Equations, sc: &Scratch, free: impl Fn(usize) -> bool) -> f64 
 /// (below `SolverOptions::acceptance`, the level at which a stalled solve is accepted;
 /// then clipped to zero), else the polish fails. A wheel resting on its limit at 2π + 1
 /// rad meets pulls of 1.5e-10: the rounding of its angle, 4.4e-13 rad/s.
-pub(super) fn clip_pulls(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> bool {
+fn clip_pulls(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> bool {
     let Scratch { it, contacts: cw, .. } = &mut *sc;
     for ci in 0..cw.count() {
         if !(cw.selection.contains(ci) && cw.nodes.is_closed(ci)) {
@@ -341,7 +340,7 @@ pub(super) fn clip_pulls(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions
 }
 
 /// Every normal pair back to its barrier row (the polish's modes end with it).
-pub(super) fn open_all(sc: &mut Scratch) {
+fn open_all(sc: &mut Scratch) {
     let cw = &mut sc.contacts;
     for ci in 0..cw.count() {
         cw.nodes.set_closed(ci, false);
