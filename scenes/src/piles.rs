@@ -45,7 +45,15 @@ pub enum Pour {
 /// each body turned a little, dropped into a box of four walls (0.7 m square) on a floor;
 /// every shape with friction `mu`; dt 0.01.
 pub fn pour(kind: Pour, mu: f64) -> Sim {
-    let (r, half) = (0.05, 0.35);
+    pour_of(kind, mu, 100)
+}
+
+/// The pour of `n` bodies: the grid's side g = ⌈√(n/7)⌉ (4 for 100) and the box's with it
+/// (0.7 m × g/4), so that a pile of any size is about as deep as the 100 bodies' (7
+/// layers at most); `POUR_CAPACITY` / 100 contact slots per body.
+pub fn pour_of(kind: Pour, mu: f64, n: usize) -> Sim {
+    let g = (n as f64 / 7.0).sqrt().ceil() as usize;
+    let (r, half) = (0.05, 0.35 * g as f64 / 4.0);
     let mut b = Builder::new();
     let quarter = std::f64::consts::FRAC_PI_2;
     let walls = [([0.0; 3], ID), ([half, 0.0, 0.0], turn(1, -quarter)), ([-half, 0.0, 0.0], turn(1, quarter)), ([0.0, half, 0.0], turn(0, quarter)), ([0.0, -half, 0.0], turn(0, -quarter))];
@@ -53,7 +61,7 @@ pub fn pour(kind: Pour, mu: f64) -> Sim {
         let s = b.add_shape(Parent::World, ShapeKind::Plane, at, q, &[]).unwrap();
         b.set_shape_friction(s, mu).unwrap();
     }
-    for i in 0..100 {
+    for i in 0..n {
         let which = match kind {
             Pour::Spheres => 0,
             Pour::Boxes => 1,
@@ -65,15 +73,15 @@ pub fn pour(kind: Pour, mu: f64) -> Sim {
             _ => (Inertia::capsule(0.1, 0.6 * r, 0.8 * r).unwrap(), ShapeKind::Capsule, vec![0.6 * r, 0.4 * r]),
         };
         let body = b.add_body(0.1, inertia).unwrap();
-        let (gx, gy, layer) = ((i % 4) as f64, ((i / 4) % 4) as f64, (i / 16) as f64);
-        let shift = 0.012 * (layer - 3.0);
-        b.set_body_pose(body, [-0.24 + 0.16 * gx + shift, -0.24 + 0.16 * gy - 0.7 * shift, 0.1 + 0.16 * layer], turn(i % 3, 0.3 * (i as f64 * 0.7).sin())).unwrap();
+        let (gx, gy, layer) = ((i % g) as f64, ((i / g) % g) as f64, (i / (g * g)) as f64);
+        let (shift, first) = (0.012 * (layer - 3.0), -0.08 * (g as f64 - 1.0));
+        b.set_body_pose(body, [first + 0.16 * gx + shift, first + 0.16 * gy - 0.7 * shift, 0.1 + 0.16 * layer], turn(i % 3, 0.3 * (i as f64 * 0.7).sin())).unwrap();
         let s = b.add_shape(body.into(), shape, [0.0; 3], ID, &size).unwrap();
         b.set_shape_friction(s, mu).unwrap();
     }
     // a pile this dense holds more contact slots than the default 40 per shape (the
     // frictionless box pour: 4005 at step 89, every neighbour within the 5 cm margin)
-    b.set_contact_capacity(POUR_CAPACITY).unwrap();
+    b.set_contact_capacity(POUR_CAPACITY / 100 * n).unwrap();
     Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap()
 }
 

@@ -169,6 +169,8 @@ pub struct Rollout {
     /// Newton/interior-point iterations summed over the steps, and the most in one step.
     pub iterations: usize,
     pub max_iterations: usize,
+    /// Newton matrices factored, summed over the steps (`StepStats::factorizations`).
+    pub factorizations: usize,
     /// Why the rollout stopped early: the solver failed or the trunk fell below `FALLEN`.
     pub failure: Option<Failure>,
 }
@@ -177,7 +179,7 @@ impl Rollout {
     /// One line: outcome, distance, trunk band, penetration, foot clearance, iterations.
     pub fn summary(&self) -> String {
         format!(
-            "{} steps, {:?}, distance {:.4} m, trunk z {:.4}…{:.4}, max penetration {:.2e} m, highest foot {:.4} m, {:.1} iterations/step (max {})",
+            "{} steps, {:?}, distance {:.4} m, trunk z {:.4}…{:.4}, max penetration {:.2e} m, highest foot {:.4} m, {:.2} iterations/step (max {}), {:.3} factorizations/step",
             self.steps,
             self.failure,
             self.distance,
@@ -186,7 +188,8 @@ impl Rollout {
             self.max_penetration,
             self.max_foot_height,
             self.iterations as f64 / self.steps.max(1) as f64,
-            self.max_iterations
+            self.max_iterations,
+            self.factorizations as f64 / self.steps.max(1) as f64
         )
     }
 }
@@ -220,6 +223,7 @@ pub fn rollout(q: &Quadruped, gait: &Gait, steps: usize, options: SolverOptions,
             Ok(st) => {
                 r.iterations += st.iterations;
                 r.max_iterations = r.max_iterations.max(st.iterations);
+                r.factorizations += st.factorizations;
             }
             Err(_) => {
                 let st = *sim.stats();

@@ -54,6 +54,9 @@ pub struct Scratch {
     /// contact solve under way: the predictor–corrector's second solve and the polish's
     /// first try reuse them, and solve with them as they were made.
     pub factors: Option<LinearSolve>,
+    /// Newton matrices factored since the step's solve began (every solver and the
+    /// polish; `StepStats::factorizations`).
+    pub factorizations: usize,
 }
 
 /// How the interior point solves its Newton systems.
@@ -107,6 +110,6 @@ impl Scratch {
     pub fn new(model: &Model) -> Scratch {
         let contacts = ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len());
         let polish = Unpolished { s: vec![0.0; model.system_size()], e: vec![0.0; contacts.vars.e.len()], selection: contacts.selection.clone(), polished: false };
-        Scratch { it: Iterate::new(model.system_size()), next: NextPoses::new(model.body_count()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, factors: None }
+        Scratch { it: Iterate::new(model.system_size()), next: NextPoses::new(model.body_count()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, factors: None, factorizations: 0 }
     }
 }

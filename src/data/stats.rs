@@ -30,6 +30,9 @@ pub struct StepStats {
     pub relaxed: bool,
     /// Intervals the step took: 1, or more when it had to be split (see `Sim::step`).
     pub substeps: usize,
+    /// Newton matrices factored (interior-point iterations, the active-set Newton of the
+    /// polish and of the predicted mode, Newton without contacts): the step's cost.
+    pub factorizations: usize,
 }
 
 impl StepStats {
@@ -42,6 +45,7 @@ impl StepStats {
         self.tresca_rounds += other.tresca_rounds;
         self.cold_restarts += other.cold_restarts;
         self.substeps += other.substeps;
+        self.factorizations += other.factorizations;
     }
 
     /// A restart (cold, or refined) after the solve `failed`, whose work counts.

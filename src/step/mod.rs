@@ -152,6 +152,7 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
 pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue, dt: f64) -> Result<StepStats> {
     narrow_phase(model, d);
     warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
+    d.scratch.factorizations = 0;
     let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt, tracked: &d.tracked, friction: Friction::Coulomb };
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
     let (mut earlier, mut searches) = (0, 0);
@@ -174,7 +175,7 @@ pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, 
         // points do not: it is in now, solve again
         warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
     };
-    let stats = StepStats { substeps: 1, ..outcome.stats.after_attempts(earlier) };
+    let stats = StepStats { substeps: 1, factorizations: d.scratch.factorizations, ..outcome.stats.after_attempts(earlier) };
     d.stats = stats;
     if !outcome.converged {
         return Err(Error::NotConverged { residual: stats.residual, iterations: stats.iterations });

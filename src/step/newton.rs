@@ -20,7 +20,7 @@ const CHORD_CONTRACTION: f64 = 1e-3;
 /// Solves f(s) = 0 from the iterate in `scratch.it.s`, leaving the solution (or the best
 /// iterate of a stalled solve) there.
 pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Outcome {
-    let Scratch { it: w, next, matrix, .. } = scratch;
+    let Scratch { it: w, next, matrix, factorizations, .. } = scratch;
     let sym = &eqs.model.symbolic;
     let two_over_dt = 2.0 / eqs.dt.abs();
     let mut stats = StepStats::default();
@@ -38,6 +38,7 @@ pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Ou
             for i in 0..eqs.model.inequality_count() {
                 matrix.decouple(sym, eqs.model.inequality_node(i));
             }
+            *factorizations += 1;
             if matrix.factor(sym).is_err() {
                 break;
             }

@@ -27,9 +27,10 @@ pub fn direction(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool
 /// Assembles the Newton matrix and its right-hand side (in it.ds) at the iterate, and
 /// factors it as `linear` says; records the factors in `sc.factors`.
 fn factor(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
-    let Scratch { it: w, next, matrix, reference, contacts: cw, factors, .. } = sc;
+    let Scratch { it: w, next, matrix, reference, contacts: cw, factors, factorizations, .. } = sc;
     let sym = &eqs.model.symbolic;
     *factors = None;
+    *factorizations += 1;
     eqs.jacobian(&w.s, next, matrix);
     w.ds.copy_from_slice(&w.r);
     if !contact_rows::assemble(eqs, &w.s, cw, matrix, &mut w.ds) {
