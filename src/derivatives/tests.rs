@@ -6,31 +6,26 @@ use std::sync::Arc;
 /// The double pendulum swinging (θ = 0.3, −0.7; rates 0.5, 1.5), its second joint driven
 /// by 0.2 N·m, a wrench (1, −2, 0.5) N at point (0.1, 0, −0.2) on the first link.
 fn driven_pendulum() -> Sim {
-    let mut b = Builder::new();
-    let l1 = b.add_body(1.0, Inertia::diagonal(0.1, 0.1, 0.01).unwrap()).unwrap();
-    let l2 = b.add_body(2.0, Inertia::diagonal(0.2, 0.2, 0.02).unwrap()).unwrap();
-    b.add_joint(JointType::Revolute, Parent::World, l1, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
-    b.add_joint(JointType::Revolute, l1, l2, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
-    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-2).unwrap();
-    sim.set_joint_position(0, &[0.3]).unwrap();
-    sim.set_joint_position(1, &[-0.7]).unwrap();
-    sim.set_joint_velocity(0, &[0.5]).unwrap();
-    sim.set_joint_velocity(1, &[1.5]).unwrap();
-    sim.set_joint_input(1, &[0.2]).unwrap();
-    sim.set_body_wrench(0, [1.0, -2.0, 0.5], [0.0; 3], [0.1, 0.0, -0.2]).unwrap();
-    sim
+    pendulum(false)
 }
 
 /// [`driven_pendulum`] with a joint damper on its first joint (0.3 N·m·s/rad) and a
 /// damped point spring (20 N/m, 0.5 N·s/m) from a world point to the second link.
 fn damped_driven_pendulum() -> Sim {
+    pendulum(true)
+}
+
+/// The driven double pendulum, `damped` or not.
+fn pendulum(damped: bool) -> Sim {
     let mut b = Builder::new();
     let l1 = b.add_body(1.0, Inertia::diagonal(0.1, 0.1, 0.01).unwrap()).unwrap();
     let l2 = b.add_body(2.0, Inertia::diagonal(0.2, 0.2, 0.02).unwrap()).unwrap();
     let j0 = b.add_joint(JointType::Revolute, Parent::World, l1, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     b.add_joint(JointType::Revolute, l1, l2, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
-    b.set_joint_damper(j0, &[0.3]).unwrap();
-    b.add_spring(Parent::World, [0.0, 0.5, -1.0], l2, [0.0, 0.0, -0.5], 20.0, 0.5, 0.3).unwrap();
+    if damped {
+        b.set_joint_damper(j0, &[0.3]).unwrap();
+        b.add_spring(Parent::World, [0.0, 0.5, -1.0], l2, [0.0, 0.0, -0.5], 20.0, 0.5, 0.3).unwrap();
+    }
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-2).unwrap();
     sim.set_joint_position(0, &[0.3]).unwrap();
     sim.set_joint_position(1, &[-0.7]).unwrap();
