@@ -7,7 +7,7 @@ use crate::joints::Joint;
 use crate::integrator::prediction::advance;
 use crate::math::{velocity_between, V3, V4};
 use crate::model::error::check_finite;
-use crate::model::{Error, Result};
+use crate::model::{Error, Model, Result};
 use std::f64::consts::PI;
 
 
@@ -323,21 +323,8 @@ impl Sim {
         // from here on every velocity spans the nominal step
         self.data.dt_prev = dt;
         self.data.velocities_at_node = true;
-        let mut z0 = self.current_poses();
-        let mut z1 = self.predicted_poses();
-        for &ji in &model.tree_order {
-            let j = &model.joints[ji];
-            let n = j.dof();
-            let (c, r) = plan[ji];
-            let mut c1 = [0.0; 6];
-            for i in 0..n {
-                c1[i] = c[i] + r[i] * dt;
-            }
-            let a0 = j.parent.map_or(Pose::WORLD, |p| z0[p]);
-            let a1 = j.parent.map_or(Pose::WORLD, |p| z1[p]);
-            z0[j.child] = j.child_pose(&a0, &c[..n]);
-            z1[j.child] = j.child_pose(&a1, &c1[..n]);
-        }
+        let z0 = tree_at(model, plan, self.current_poses(), 0.0);
+        let z1 = tree_at(model, plan, self.predicted_poses(), dt);
         for &ji in &model.tree_order {
             let b = model.joints[ji].child;
             self.data.state.x[b] = z0[b].x;
@@ -365,21 +352,7 @@ impl Sim {
         self.data.dt_prev = dt;
         self.data.velocities_at_node = true;
         // the tree at the coordinates and rates of `plan`, a fraction f of dt from z_k
-        let at = |f: f64| -> Vec<Pose> {
-            let mut z = if f == 0.0 { self.current_poses() } else { self.shifted_poses(f) };
-            for &ji in &model.tree_order {
-                let j = &model.joints[ji];
-                let n = j.dof();
-                let (c, r) = plan[ji];
-                let mut cf = [0.0; 6];
-                for i in 0..n {
-                    cf[i] = c[i] + r[i] * f * dt;
-                }
-                let a = j.parent.map_or(Pose::WORLD, |p| z[p]);
-                z[j.child] = j.child_pose(&a, &cf[..n]);
-            }
-            z
-        };
+        let at = |f: f64| tree_at(&model, plan, if f == 0.0 { self.current_poses() } else { self.shifted_poses(f) }, f * dt);
         let (z0, half, quarter) = (at(0.0), [at(-0.5), at(0.5)], [at(-0.25), at(0.25)]);
         for &ji in &model.tree_order {
             let b = model.joints[ji].child;
@@ -435,4 +408,24 @@ impl Sim {
         }
         m
     }
+}
+
+/// The tree's bodies placed from the roots in `z` (by joint order, each from its parent)
+/// at the coordinates of `plan` (by joint id) moved on by their rates over `h`.
+fn tree_at(model: &Model, plan: &[([f64; 6], [f64; 6])], mut z: Vec<Pose>, h: f64) -> Vec<Pose> {
+    for &ji in &model.tree_order {
+        let j = &model.joints[ji];
+        let n = j.dof();
+        let (c, r) = plan[ji];
+        // h = 0: the coordinates exactly as planned
+        let mut moved = c;
+        if h != 0.0 {
+            for i in 0..n {
+                moved[i] += r[i] * h;
+            }
+        }
+        let a = j.parent.map_or(Pose::WORLD, |p| z[p]);
+        z[j.child] = j.child_pose(&a, &moved[..n]);
+    }
+    z
 }

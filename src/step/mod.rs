@@ -72,6 +72,8 @@ pub enum Rescue {
 /// layout, so that a retry fails the same way. `d.stats` describes the failed attempt.
 pub fn advance(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy, projection: &mut penetration::Projection, start: &mut Checkpoint) -> Result<StepStats> {
     start.save(d);
+    // slots asked for by an earlier step are its own: a retry starts as the step did
+    d.collision.grow.clear();
     let mut result = advance_from_here(model, d, opts, policy, projection);
     // a pair found more points at the solution than it had slots: again with as many
     for _ in 0..MAX_SLOT_GROWTHS {
