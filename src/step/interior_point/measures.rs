@@ -128,12 +128,12 @@ pub fn relative_equality(eqs: &Equations, sc: &mut Scratch) -> RowMeasure {
                 *tm += (c * v).abs();
             }
         }
-        for side in 0..fr.sides {
+        for (side, gap_row) in gj.iter().enumerate().take(fr.sides) {
             let ob = at.body(fr.bodies[side]);
             let v = &it.s[ob..ob + 6];
             for k in 0..6 {
                 // the gap row's body columns −∂φ/∂v / dt, the friction rows' slip maps
-                let g = -gj[side][k] / eqs.dt * v[k];
+                let g = -gap_row[k] / eqs.dt * v[k];
                 row_signed[0] += g;
                 row_terms[0] += g.abs();
                 for r in 1..=l.nt {
