@@ -243,6 +243,30 @@ impl BlockMatrix {
         }
     }
 
+    /// y = A x and t = |A| |x| (each row's Σ_j |A_ij x_j|) with the assembled matrix: a
+    /// row's products and the magnitude of its terms, for a backward error.
+    pub fn products(&self, sym: &Symbolic, x: &[f64], y: &mut [f64], t: &mut [f64]) {
+        y.fill(0.0);
+        t.fill(0.0);
+        for i in 0..sym.sizes.len() {
+            let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
+            let mut acc = |j: usize, o: usize| {
+                let (oj, nj) = (sym.offsets[j], sym.sizes[j]);
+                for r in 0..ni {
+                    for c in 0..nj {
+                        let p = self.values[o + r * nj + c] * x[oj + c];
+                        y[oi + r] += p;
+                        t[oi + r] += p.abs();
+                    }
+                }
+            };
+            acc(i, sym.diag[i]);
+            for &(j, o) in &sym.row_blocks[i] {
+                acc(j, o);
+            }
+        }
+    }
+
     /// r = b − A x with the matrix as it is (assembled, not factored): the residual of a
     /// solve, for iterative refinement. Block kernels of `math::block`.
     pub fn residual(&self, sym: &Symbolic, x: &[f64], b: &[f64], r: &mut [f64]) {

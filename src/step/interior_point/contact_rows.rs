@@ -3,7 +3,7 @@
 //! the Newton matrix, each contact condensed to one node (`contact::node`).
 
 use super::settings::FORCE_REFERENCE;
-use crate::contact::cone::MAX_Y;
+use crate::contact::cone::{Kind, MAX_Y};
 use crate::contact::node::ContactWork;
 use crate::integrator::NextPoses;
 use crate::contact::MAX_DIRECTIONS;
@@ -180,13 +180,22 @@ pub const CONTACT_REGULARIZATION: f64 = 1e-10;
 /// sliding between two facets of the linear cone has two friction rows c + η_i/β_i with
 /// η_i/β_i ≪ c = ψ/s_ψ, equal to rounding, where a shift relative to the Delassus
 /// estimate alone (1e-10 × ~1e-2 on an A1 foot) is below the pivot's last digit (c ≈ 8e4).
-pub const FRICTION_PIVOT_FLOOR: f64 = 1e-10;
+/// On the linear cone it stays ~500 eps, not more: only the rows' own parts η_i/β_i tell
+/// the facets apart, and a larger shift replaced them in the refined direction. At 1e-10
+/// a box of the 100-box pour sliding between two facets (c = 2.4e6, η/β ≈ 1e-7) had them
+/// shifted by 2.4e-4, its refinement could not gain 10 % a round, and the relaxed solve
+/// stalled at 4.5e-8 m/s in that slip row (step 17); at 1e-13 it converges (2.4e-13).
+pub const FRICTION_PIVOT_FLOOR: f64 = 1e-13;
+/// The second-order cone's friction rows keep 1e-10: at 1e-13 the A1 trot on
+/// second-order cones with joint limits took 3 relaxed steps in 10 s instead of 1.
+pub const SOC_FRICTION_PIVOT_FLOOR: f64 = 1e-10;
 
 pub fn regularize(eqs: &Equations, cw: &ContactWork, matrix: &mut BlockMatrix) {
     let model = eqs.model;
     let sym = &model.symbolic;
     for ci in cw.selection.iter() {
-        let nk = cw.nodes.layout(ci).nk;
+        let l = cw.nodes.layout(ci);
+        let (nk, floor) = (l.nk, if l.kind == Kind::Soc { SOC_FRICTION_PIVOT_FLOOR } else { FRICTION_PIVOT_FLOOR });
         let nc = model.inequality_node(ci);
         // Delassus estimate of the normal row: Σ over its bodies and directions of
         // (gap row entry · force map entry) / body pivot entry, from the assembled blocks
@@ -207,7 +216,7 @@ pub fn regularize(eqs: &Equations, cw: &ContactWork, matrix: &mut BlockMatrix) {
         diag[0] -= delta;
         for r in 1..nk {
             let d = &mut diag[r * nk + r];
-            *d += delta.max(FRICTION_PIVOT_FLOOR * d.abs());
+            *d += delta.max(floor * d.abs());
         }
     }
 }
