@@ -256,11 +256,14 @@ pub fn search_at_solution(model: &Model, frame: &StepFrame, s: &[f64], dt: f64, 
             // here are other vertices or triangles than the pushing ones (a foot over a
             // ridge of the terrain), which stay; and two round shapes' normal (the line of
             // their centres) turns as they roll, where the held one is the stricter
-            let pushing = |ci: &usize| cw.selection.contains(*ci) && s[model.addresses.contact(*ci)] > 0.0;
-            let turned = range.clone().filter(pushing).all(|ci| cw.points[ci].normal.dot(&pair_points[0].normal) < TURNED);
             let faces = pair.shapes.iter().any(|&i| matches!(shapes[i].geometry, Geometry::Box { .. } | Geometry::Hull(_)));
             let both_move = shapes[pair.shapes[1]].body.is_some();
-            if !replace_turned || n == 0 || deepest <= depth || !both_move || !faces || !range.clone().any(|ci| pushing(&ci)) || !turned {
+            if !(replace_turned && n > 0 && deepest > depth && faces && both_move) {
+                continue;
+            }
+            let pushing = |ci: &usize| cw.selection.contains(*ci) && s[model.addresses.contact(*ci)] > 0.0;
+            let turned = |ci: usize| cw.points[ci].normal.dot(&pair_points[0].normal) < TURNED;
+            if !(range.clone().any(|ci| pushing(&ci)) && range.clone().filter(pushing).all(turned)) {
                 continue;
             }
             put_points(&pair_points[..n], pair, range, cw, grow);

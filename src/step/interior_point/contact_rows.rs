@@ -186,7 +186,7 @@ pub const CONTACT_REGULARIZATION: f64 = 1e-10;
 /// shifted by 2.4e-4, its refinement could not gain 10 % a round, and the relaxed solve
 /// stalled at 4.5e-8 m/s in that slip row (step 17); at 1e-13 it converges (2.4e-13).
 /// This floor is for the solves that are refined throughout (the step's last resorts: the
-/// refined, Tresca and relaxed solves, `refined_floor`).
+/// refined, Tresca and relaxed solves, `friction_floor`).
 pub const FRICTION_PIVOT_FLOOR: f64 = 1e-13;
 /// Every other regularized factorization's floor: the second-order cone's (at 1e-13 the
 /// A1 trot on second-order cones with joint limits took 3 relaxed steps in 10 s instead
