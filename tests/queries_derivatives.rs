@@ -188,25 +188,7 @@ fn state_derivatives_with_force_elements_match_central_differences() {
 /// 4.8e-10 (minimal), 9.5e-11 (maximal).
 #[test]
 fn state_derivatives_with_joint_limits_match_central_differences() {
-    use maxdyn::{Builder, Inertia, JointType, Model, Parent};
-    use std::sync::Arc;
-    let mut b = Builder::new();
-    let mut parent = Parent::World;
-    for i in 0..5 {
-        let body = b.add_body(1.0, Inertia::diagonal(0.02, 0.02, 0.005).unwrap()).unwrap();
-        let p = if i == 0 { [0.0; 3] } else { [0.0, 0.0, 0.15] };
-        let (kind, axis, lo, hi) = if i == 4 { (JointType::Prismatic, [0.0, 0.6, 0.8], -0.05, 0.04) } else { (JointType::Revolute, [0.0, 1.0, 0.2 * i as f64], -0.4, 0.3) };
-        let j = b.add_joint(kind, parent, body, p, [0.0, 0.0, -0.15], axis).unwrap();
-        b.set_joint_limits(j, &[lo], &[hi]).unwrap();
-        parent = Parent::Body(body);
-    }
-    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-3).unwrap();
-    for j in 0..5 {
-        sim.set_joint_input(j, &[if j % 2 == 0 { 3.0 } else { -3.0 }]).unwrap();
-    }
-    for _ in 0..300 {
-        sim.step().unwrap();
-    }
+    let mut sim = arm_on_its_limits(maxdyn::Integrator::FirstOrder);
     let loaded = (0..5).filter(|&l| sim.limit(l).unwrap().force > 0.1).count();
     let o = sim.options();
     sim.set_options(maxdyn::SolverOptions { tolerance: 1e-13, contact_tolerance: 1e-12, ..o }).unwrap();
@@ -255,6 +237,45 @@ fn state_derivatives_with_mimic_joints_match_central_differences() {
 /// 1.4e-8.
 #[test]
 fn state_derivatives_with_collision_shapes_match_central_differences() {
+    let mut sim = box_pushed_on_its_face(maxdyn::Integrator::FirstOrder);
+    let o = sim.options();
+    sim.set_options(maxdyn::SolverOptions { tolerance: 1e-13, contact_tolerance: 1e-12, ..o }).unwrap();
+    assert_eq!(sim.shape_contact_count(), 4);
+    let (ea, _) = linearization_error(&sim, Coords::Maximal, 1e-6);
+    println!("box on its face: A {ea:.1e}");
+    assert!(ea < 6e-8, "A {ea:e}");
+}
+
+/// The arm of `state_derivatives_with_joint_limits_match_central_differences`: five limited
+/// joints driven into their bounds for 300 steps of 1 ms under `integrator`.
+fn arm_on_its_limits(integrator: maxdyn::Integrator) -> Sim {
+    use maxdyn::{Builder, Inertia, JointType, Model, Parent};
+    use std::sync::Arc;
+    let mut b = Builder::new();
+    let mut parent = Parent::World;
+    for i in 0..5 {
+        let body = b.add_body(1.0, Inertia::diagonal(0.02, 0.02, 0.005).unwrap()).unwrap();
+        let p = if i == 0 { [0.0; 3] } else { [0.0, 0.0, 0.15] };
+        let (kind, axis, lo, hi) = if i == 4 { (JointType::Prismatic, [0.0, 0.6, 0.8], -0.05, 0.04) } else { (JointType::Revolute, [0.0, 1.0, 0.2 * i as f64], -0.4, 0.3) };
+        let j = b.add_joint(kind, parent, body, p, [0.0, 0.0, -0.15], axis).unwrap();
+        b.set_joint_limits(j, &[lo], &[hi]).unwrap();
+        parent = Parent::Body(body);
+    }
+    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-3).unwrap();
+    sim.set_options(maxdyn::SolverOptions { integrator, ..sim.options() }).unwrap();
+    for j in 0..5 {
+        sim.set_joint_input(j, &[if j % 2 == 0 { 3.0 } else { -3.0 }]).unwrap();
+    }
+    for _ in 0..300 {
+        sim.step().unwrap();
+    }
+    sim
+}
+
+/// The box of `state_derivatives_with_collision_shapes_match_central_differences`: resting
+/// on its face (collision shapes, friction 0.8), pushed sideways by 2 N above its centre,
+/// sticking, after 50 steps of 10 ms under `integrator`.
+fn box_pushed_on_its_face(integrator: maxdyn::Integrator) -> Sim {
     use maxdyn::{Builder, Inertia, Model, Parent, ShapeKind};
     use std::sync::Arc;
     const ID: [f64; 4] = [1.0, 0.0, 0.0, 0.0];
@@ -267,14 +288,60 @@ fn state_derivatives_with_collision_shapes_match_central_differences() {
     b.set_shape_friction(s, 0.8).unwrap();
     b.set_shape_friction(floor, 0.8).unwrap();
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-2).unwrap();
+    sim.set_options(maxdyn::SolverOptions { integrator, ..sim.options() }).unwrap();
     sim.set_body_wrench(body, [2.0, 1.0, 0.0], [0.0; 3], [0.0, 0.0, 0.05]).unwrap();
     for _ in 0..50 {
         sim.step().unwrap();
     }
-    let o = sim.options();
-    sim.set_options(maxdyn::SolverOptions { tolerance: 1e-13, contact_tolerance: 1e-12, ..o }).unwrap();
-    assert_eq!(sim.shape_contact_count(), 4);
-    let (ea, _) = linearization_error(&sim, Coords::Maximal, 1e-6);
-    println!("box on its face: A {ea:.1e}");
-    assert!(ea < 6e-8, "A {ea:e}");
+    sim
+}
+
+/// The second-order integrator's analytic linearization (maximal coordinates: its
+/// consistent start and its step, each solve's contacts and limits condensed at the
+/// interior point's solution) against central differences of whole steps, steps solved to
+/// 1e-13 and contacts to 1e-12, each case stepped under the second-order integrator (A of
+/// the state set back at the node, B of the sim's own next step): the arm on its limits,
+/// the box pushed on its face (also from a state just set: A through the start), the
+/// quadruped standing on its feet under PD. B is checked where it moves the state (the
+/// sticking box's B is ~0, its differences noise); it is differenced at h = 1e-4 (at
+/// 1e-6: rounding, 4.7e-5 on the arm). The quadruped's A is differenced at h = 1e-7: at
+/// 1e-6 one column (a calf lifted by h) crosses a switch of the step (the solve takes 13
+/// iterations instead of 10 and the difference jumps by 34 %, smooth up to 9e-7 on that
+/// side and on the other). Measured: arm A 9.2e-11, B 5.0e-7 (the first order from the
+/// same state: 8.3e-11, 5.0e-7); box A 1.3e-8 (stepped and just set; first order 1.4e-8);
+/// quadruped A 1.1e-8, B 1.7e-7 (first order at h = 1e-6: 2.5e-9, 1.7e-7).
+#[test]
+fn second_order_derivatives_with_limits_and_contacts_match_central_differences() {
+    let second = maxdyn::Integrator::SecondOrder;
+    let quadruped = {
+        let q = Quadruped::load();
+        let mut sim = q.standing(&START, 0.0);
+        sim.set_options(maxdyn::SolverOptions { integrator: second, ..sim.options() }).unwrap();
+        for k in 0..200 {
+            q.control(&mut sim, &START, k as f64 * 1e-3);
+            sim.step().unwrap();
+        }
+        q.control(&mut sim, &START, 0.2);
+        sim
+    };
+    let mut fresh = box_pushed_on_its_face(second);
+    let state = (0..fresh.model().body_count()).map(|b| fresh.body_state(b).unwrap()).collect::<Vec<_>>();
+    for (b, x) in state.iter().enumerate() {
+        fresh.set_body_state(b, x).unwrap();
+    }
+    // (name, sim, h for A, bound on A, bound on B: None where B is not checked)
+    let cases: Vec<(&str, Sim, f64, f64, Option<f64>)> = vec![
+        ("arm on its limits", arm_on_its_limits(second), 1e-6, 2e-10, Some(1e-6)),
+        ("box on its face", box_pushed_on_its_face(second), 1e-6, 3e-8, None),
+        ("box on its face, state just set", fresh, 1e-6, 3e-8, None),
+        ("quadruped standing", quadruped, 1e-7, 3e-8, Some(4e-7)),
+    ];
+    for (name, mut sim, h, bound_a, bound_b) in cases {
+        let o = sim.options();
+        sim.set_options(maxdyn::SolverOptions { tolerance: 1e-13, contact_tolerance: 1e-12, ..o }).unwrap();
+        let (ea, _) = linearization_error(&sim, Coords::Maximal, h);
+        let (_, eb) = linearization_error(&sim, Coords::Maximal, 1e-4);
+        println!("second order, {name}: A {ea:.1e}, B {eb:.1e}");
+        assert!(ea < bound_a && bound_b.is_none_or(|bound| eb < bound), "{name}: A {ea:e}, B {eb:e}");
+    }
 }

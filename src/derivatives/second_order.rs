@@ -19,15 +19,20 @@
 //! The linearization point is the sim's state as it reads, set back through the setters
 //! (velocities at the node), which is what the difference reference perturbs; for a sim
 //! stepped before, B is of its own next step (its parts without a start: the inputs change
-//! that step alone), as the reference's input columns are. Refused: contacts, limits and
-//! collision shapes (the start's contact sensitivity is not derived), and a step that had
-//! to be split.
+//! that step alone), as the reference's input columns are.
+//!
+//! Contacts and limits (second order; the fourth order refuses them in the step itself):
+//! each solve's K and blocks are `StepSensitivity`'s at the interior point's solution,
+//! the start's included (its prediction is z_k, so its contact rows move with δz_k as a
+//! step's move with δz_{k+1}); each solve's contact layout is its own, so the chain
+//! carries only the bodies' changes from one solve to the next. Refused: the contacts
+//! `contact_sensitivity` refuses, and a step that had to be split.
 
 use super::step_sensitivity::StepSensitivity;
 use crate::integrator::next_poses::rotation_map;
 use crate::kinematics::Coords;
 use crate::math::{conj, qmul, rotation, step_rotation, vec_part, M3, V3, V4};
-use crate::model::{Error, Result};
+use crate::model::Result;
 use crate::sim::{Integrator, Sim};
 use crate::step::options::TRIPLE_JUMP;
 
@@ -64,10 +69,6 @@ pub(crate) struct SecondOrderStep {
     q1: Vec<V4>,
 }
 
-fn refuse(why: &str) -> Error {
-    Error::InvalidArgument("sim", format!("the analytic linearization of the higher-order integrators does not derive {why}; use the linearization by differences"))
-}
-
 /// The intervals of the parts of one step of `dt`, and the start's.
 fn intervals(integrator: Integrator, dt: f64) -> (f64, Vec<f64>) {
     match integrator {
@@ -92,11 +93,14 @@ fn parts(mut sim: Sim, intervals: &[f64]) -> Result<Vec<Part>> {
 impl SecondOrderStep {
     pub fn at(sim: &Sim) -> Result<SecondOrderStep> {
         let model = sim.model();
-        if model.inequality_count() > 0 || !model.collision.shapes.is_empty() {
-            return Err(refuse("contacts, joint limits or collision shapes"));
-        }
         let (start_interval, part_intervals) = intervals(sim.options().integrator, sim.dt());
-        let plain = if sim.data_and_options().0.velocities_at_node { None } else { Some(parts(sim.clone(), &part_intervals)?) };
+        let plain = if sim.data_and_options().0.velocities_at_node {
+            None
+        } else {
+            let mut own = sim.clone();
+            own.collide_only()?;
+            Some(parts(own, &part_intervals)?)
+        };
         // the state as it reads, set back: its velocities are those at the node
         let mut started = sim.clone();
         for b in 0..model.body_count() {
@@ -104,6 +108,7 @@ impl SecondOrderStep {
         }
         let orientation = |s: &Sim, b: usize| s.body_state(b).map(|x| V4::new(x[3], x[4], x[5], x[6]));
         let q0 = (0..model.body_count()).map(|b| orientation(&started, b)).collect::<Result<Vec<V4>>>()?;
+        started.collide_only()?;
         started.consistent_start_only(start_interval)?;
         let mut chain = vec![Part::of(started.clone(), true, start_interval)?];
         chain.extend(parts(started, &part_intervals)?);
@@ -117,52 +122,54 @@ impl SecondOrderStep {
     /// `dv` (per body; None: zero), every one with input `input`'s (a unit change).
     fn response(&self, chain: &[Part], dz: &[Option<[f64; 6]>], dv: &[Option<[f64; 6]>], input: Option<(Coords, usize)>, out: &mut [f64]) {
         let nb = self.q0.len();
-        let n = chain[0].sens.system_size();
-        let at = &chain[0].sens.next.model().addresses;
         let none = vec![None; nb];
-        let (mut rhs, mut r) = (vec![0.0; n], vec![0.0; n]);
         let (mut z, mut known) = (dz.to_vec(), dv.to_vec());
-        let mut previous = vec![0.0; n];
-        let mut ds = vec![0.0; n];
+        // each solve's bodies' velocity changes (its system's size and addresses are its
+        // own contact layout's): before the last solve, and the last
+        let mut previous = vec![[0.0; 6]; nb];
+        let mut last = vec![[0.0; 6]; nb];
         for (i, part) in chain.iter().enumerate() {
             if i > 0 {
                 // the prediction moves with the last solve's velocities, which are known now
                 for b in 0..nb {
-                    let o = at.body(b);
                     let d = z[b].unwrap_or([0.0; 6]);
-                    let (v, w) = (V3::new(ds[o], ds[o + 1], ds[o + 2]), V3::new(ds[o + 3], ds[o + 4], ds[o + 5]));
+                    let (v, w) = (V3::new(last[b][0], last[b][1], last[b][2]), V3::new(last[b][3], last[b][4], last[b][5]));
                     let x = V3::new(d[0], d[1], d[2]) + part.known_interval * v;
                     let phi = part.turn[b] * V3::new(d[3], d[4], d[5]) + part.map[b] * w;
                     z[b] = Some([x.x, x.y, x.z, phi.x, phi.y, phi.z]);
-                    known[b] = Some([v.x, v.y, v.z, w.x, w.y, w.z]);
+                    known[b] = Some(last[b]);
                 }
             }
+            let n = part.sens.system_size();
+            let (mut rhs, mut r, mut ds) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
             // the input's column is written, not added (`input_column`): its own right-hand side
             part.sens.right_hand_side(&z, &known, None, &mut rhs);
             if input.is_some() {
                 part.sens.right_hand_side(&none, &none, input, &mut r);
                 rhs.iter_mut().zip(&r).for_each(|(a, b)| *a += b);
             }
-            previous.copy_from_slice(&ds);
             part.sens.solve(&rhs, &mut r, &mut ds);
+            let at = &part.sens.model().addresses;
+            previous.copy_from_slice(&last);
+            for (b, l) in last.iter_mut().enumerate() {
+                l.copy_from_slice(&ds[at.body(b)..at.body(b) + 6]);
+            }
         }
         if chain.len() == 1 {
             // a single part: the velocities before it are the known ones
-            previous.fill(0.0);
-            for (b, k) in known.iter().enumerate() {
-                let o = at.body(b);
-                previous[o..o + 6].copy_from_slice(&k.unwrap_or([0.0; 6]));
+            for (p, k) in previous.iter_mut().zip(&known) {
+                *p = k.unwrap_or([0.0; 6]);
             }
         }
         for b in 0..nb {
-            let (o, d) = (at.body(b), z[b].unwrap_or([0.0; 6]));
+            let d = z[b].unwrap_or([0.0; 6]);
             let row = &mut out[13 * b..13 * b + 13];
             row[..3].copy_from_slice(&d[..3]);
             // δq = ½ q ⊗ (0, δφ)
             let dq = 0.5 * qmul(&self.q1[b], &V4::new(0.0, d[3], d[4], d[5]));
             row[3..7].copy_from_slice(dq.as_slice());
             for k in 0..6 {
-                row[7 + k] = 0.5 * (previous[o + k] + ds[o + k]);
+                row[7 + k] = 0.5 * (previous[b][k] + last[b][k]);
             }
         }
     }

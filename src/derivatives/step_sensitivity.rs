@@ -113,7 +113,9 @@ impl StepSensitivity {
         Ok(StepSensitivity { next, k, assembled, blocks, by_column, momentum_map, refine: contacts, h0, dt, impulse, momentum_weight })
     }
 
-    fn model(&self) -> &Model {
+    /// The model this solve's system follows (the model, or its collision contacts'
+    /// layout at this solve).
+    pub(super) fn model(&self) -> &Model {
         let (d, _) = self.next.data_and_options();
         d.layout(self.next.model())
     }

@@ -229,7 +229,7 @@ fn second_order_linearization_matches_central_differences_of_the_step() {
 }
 
 /// What the second-order analytic linearization does not derive is refused, naming the
-/// sim, and writes nothing: minimal coordinates (second and fourth order), joint limits.
+/// sim, and writes nothing: minimal coordinates (second and fourth order).
 #[test]
 fn second_order_linearization_refuses_what_it_does_not_derive() {
     let refused = |sim: &Sim, coords: Coords, what: &str| {
@@ -245,12 +245,5 @@ fn second_order_linearization_refuses_what_it_does_not_derive() {
     let mut fourth = sim.clone();
     fourth.set_options(crate::SolverOptions { integrator: crate::Integrator::FourthOrder, ..sim.options() }).unwrap();
     refused(&fourth, Coords::Minimal, "maximal coordinates only");
-    let mut b = Builder::new();
-    let l = b.add_body(1.0, Inertia::diagonal(0.1, 0.1, 0.01).unwrap()).unwrap();
-    let j = b.add_joint(JointType::Revolute, Parent::World, l, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
-    b.set_joint_limits(j, &[-1.0], &[1.0]).unwrap();
-    let mut limited = Sim::new(Arc::new(Model::new(&b).unwrap()), 1e-2).unwrap();
-    limited.set_options(crate::SolverOptions { integrator: crate::Integrator::SecondOrder, ..limited.options() }).unwrap();
-    refused(&limited, Coords::Maximal, "limits");
 }
 

@@ -95,24 +95,34 @@ impl Sim {
         crate::step::advance(&self.model, &mut self.data, &self.options, &mut self.policy, &mut self.projection, &mut self.start)
     }
 
+    /// The collision search at the step's prediction and the contact layout it compiles,
+    /// alone (as a step begins, without the projection out of a start in penetration).
+    /// For the step's derivatives (`derivatives::second_order`): the start and the parts
+    /// that follow solve on this layout, as in a step.
+    pub(crate) fn collide_only(&mut self) -> Result<()> {
+        crate::step::collide_at_prediction(&self.model, &mut self.data, &self.options)
+    }
+
     /// The higher-order integrators' consistent start alone (`step::consistent_start`)
-    /// onto an interval of `interval`: the velocities set become that interval's, the
-    /// solve's frame and solution stay in the data. For the step's derivatives
-    /// (`derivatives::second_order`), on models without collision shapes (no collision
-    /// search runs here).
+    /// onto an interval of `interval`, on the contact layout of the last search
+    /// ([`Sim::collide_only`]): the velocities set become that interval's, the solve's
+    /// frame and solution stay in the data. For the step's derivatives
+    /// (`derivatives::second_order`).
     pub(crate) fn consistent_start_only(&mut self, interval: f64) -> Result<()> {
         self.check_start()?;
         self.data.frame.second_order = true;
-        crate::step::consistent_start::start(&self.model, &mut self.data, &self.options, interval).map(|_| ())
+        let layout = self.layout();
+        crate::step::consistent_start::start(&layout, &mut self.data, &self.options, interval).map(|_| ())
     }
 
     /// One part of a higher-order step alone (`step::step_once`, as the triple jump takes
-    /// them), unknown velocities over `interval`: the solve's frame and solution stay in
-    /// the data. For the step's derivatives, as [`Sim::consistent_start_only`]; no split
-    /// (a failed part fails).
+    /// them), unknown velocities over `interval`, on the contact layout of the last
+    /// search: the solve's frame and solution stay in the data. For the step's
+    /// derivatives, as [`Sim::consistent_start_only`]; no split (a failed part fails).
     pub(crate) fn part_only(&mut self, interval: f64) -> Result<()> {
         self.data.frame.second_order = true;
-        crate::step::step_once(&self.model, &mut self.data, &self.options, crate::step::Rescue::Allowed, interval).map(|_| ())
+        let layout = self.layout();
+        crate::step::step_once(&layout, &mut self.data, &self.options, crate::step::Rescue::Allowed, interval).map(|_| ())
     }
 
     pub fn model(&self) -> &Arc<Model> {
@@ -121,7 +131,6 @@ impl Sim {
 
     /// The model the step's buffers follow: the model, or the layout of its collision
     /// shapes' contacts (`step::collide`).
-    #[cfg_attr(not(feature = "test-support"), allow(dead_code))]
     pub(crate) fn layout(&self) -> Arc<Model> {
         self.data.collision.layout.clone().unwrap_or_else(|| self.model.clone())
     }

@@ -112,6 +112,14 @@ fn advance_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: 
     Ok(d.stats)
 }
 
+/// The collision search at the step's prediction and its contact layout committed, as
+/// `advance_from_here` begins (for the step's derivatives, which take the start and the
+/// parts one by one on that layout).
+pub(crate) fn collide_at_prediction(model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<()> {
+    collide::find(model, d, opts, collide::Search::Predicted);
+    collide::commit(model, d).map(|_| ())
+}
+
 /// The fourth-order step (`Integrator::FourthOrder`): three steps of (w₁, w₀, w₁)·dt
 /// (`options::TRIPLE_JUMP`), the velocities spanning w₁ dt before and after. Each step's
 /// unknown velocities span the next one's interval, so the calls take w₀, w₁, w₁; the
