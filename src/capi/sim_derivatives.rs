@@ -81,7 +81,9 @@ pub unsafe extern "C" fn maxdyn_sim_input_derivative(sim: *const maxdyn_sim, coo
 /// contacts opening or closing). MAXDYN_STATUS_INVALID_ARGUMENT (nothing written) for
 /// what is not derived: contacts other than a sphere, box or capsule on a body against
 /// a world plane, a step that had to be split; in minimal coordinates also kinematic
-/// loops (use maximal coordinates). `maxdyn_sim_linearize_differences` works for all.
+/// loops and the second- and fourth-order integrators (use maximal coordinates: with the
+/// second order, limits and contacts included). `maxdyn_sim_linearize_differences` works
+/// for all.
 ///
 /// # Safety
 /// `sim` is NULL or live; `A` is NULL or nx·nx writable doubles, `B` NULL or nx·nu.
