@@ -41,6 +41,10 @@ use crate::step::split::SplitPolicy;
 #[cfg(feature = "test-support")]
 #[doc(hidden)]
 pub use contact_check::ContactSystemCheck;
+/// Test support: the interior point's per-iteration trace on stderr.
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub use crate::step::interior_point::trace::set_trace as debug_trace_interior_point;
 
 pub struct Sim {
     model: Arc<Model>,

@@ -33,6 +33,8 @@ pub use self::polish::polish;
 mod measures;
 mod mehrotra;
 mod settings;
+#[cfg(feature = "test-support")]
+pub mod trace;
 
 use self::measures::{barrier_norm_inf, count_active, force_scale, measures, shift_barrier};
 use self::settings::*;
@@ -112,6 +114,10 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
     };
     let mut stats = StepStats { contacts: model.contacts.len(), ..StepStats::default() };
     sc.factors = None;
+    #[cfg(feature = "test-support")]
+    if trace::on() {
+        trace::header(eqs, start, cap, linear);
+    }
     let predictor_corrector = opts.contact_predictor_corrector;
     let (mut mu, mut phase) = match start {
         Start::Fresh => {
@@ -151,6 +157,10 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         }
         (eq, comp) = measures(&sc.contacts, &sc.it.r, 0.0);
         let comp_tol = opts.contact_tolerance * force_scale(model, &sc.it.s, &sc.contacts);
+        #[cfg(feature = "test-support")]
+        if trace::on() {
+            trace::iterate(eqs, sc, stats.iterations, phase, mu, eq, comp);
+        }
         if at_end(mu) && eq < opts.tolerance && comp <= comp_tol {
             converged = true;
             break;
@@ -198,6 +208,10 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
                 (accepted, alpha, mu)
             }
         };
+        #[cfg(feature = "test-support")]
+        if trace::on() {
+            trace::step(eqs, sc, alpha);
+        }
         if !accepted {
             break;
         }
@@ -231,6 +245,10 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
             converged = true;
             stats.stalled = true;
         }
+    }
+    #[cfg(feature = "test-support")]
+    if trace::on() {
+        trace::end(converged, &stats, eq, comp);
     }
     stats.residual = eq;
     stats.complementarity = comp;
