@@ -71,8 +71,8 @@ trait ConeKind {
     /// keeps its value.
     fn scale(&self, y: &mut [f64], gamma: f64);
     /// Puts the friction pairs of a warm-start `y` on the central path at barrier μ (see
-    /// `Layout::centre`).
-    fn centre(&self, y: &mut [f64], mu: f64);
+    /// `Layout::centre`); `slip` is the slip velocity at the iterate (`nt` entries).
+    fn centre(&self, y: &mut [f64], slip: &[f64], mu: f64);
     /// Friction K and E rows, with `bound` = μ_f × the normal force that bounds friction.
     // many arguments: per-contact kernel of every Newton iteration: the cone's inputs and its two output row slices
     #[allow(clippy::too_many_arguments)]
@@ -181,16 +181,17 @@ impl Layout {
     /// product μ), keeping in each pair the partner that carries the solution: the gap
     /// slack is the gap φ at the iterate unless the normal force says the contact is
     /// closed (φ ≤ μ/γ), the normal force then follows as μ/s_φ; in the other pairs the
-    /// larger partner stays and the smaller becomes μ over it (the Jordan inverse in a
-    /// second-order cone). Which partner is zero at a solution does not change often from
-    /// step to step, so the Newton steps from here are long.
-    pub fn centre(&self, y: &mut [f64], phi: f64, mu: f64) {
+    /// larger partner stays and the smaller becomes μ over it (in a second-order cone,
+    /// eigenvalue by eigenvalue in the frame the pair shares, with the slip `slip` at the
+    /// iterate: `soc::Soc::centre`). Which partner is zero at a solution does not change
+    /// often from step to step, so the Newton steps from here are long.
+    pub fn centre(&self, y: &mut [f64], phi: f64, slip: &[f64], mu: f64) {
         let floor = mu.sqrt();
         let nk = self.nk;
         let gamma = y[0].max(floor);
         y[nk] = phi.max(mu / gamma);
         y[0] = mu / y[nk];
-        with_cone!(self, |cone| cone.centre(y, mu))
+        with_cone!(self, |cone| cone.centre(y, slip, mu))
     }
 
     /// Local residual: K rows (without the body terms −φ/dt and bv, added by the caller

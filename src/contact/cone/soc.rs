@@ -15,9 +15,6 @@ pub struct Soc;
 
 const NK: usize = 3;
 const NY: usize = NK + 5;
-/// A warm start's cone variable keeps its axis at least this factor above the norm of
-/// the rest (strictly inside the cone, where the Jordan inverse exists).
-const INSIDE: f64 = 1.001;
 
 /// β = (E1, K1, K2) and η = (E2, E3, E4) of y = [K | E].
 fn pair(k: &[f64], e: &[f64]) -> ([f64; 3], [f64; 3]) {
@@ -43,20 +40,38 @@ impl ConeKind for Soc {
         }
     }
 
-    /// β = (E1, K1, K2) and η = (E2, E3, E4): the one with the larger axis component is
-    /// moved strictly inside (axis ≥ (1 + 1e-3)·|rest| and ≥ √μ), the other becomes μ
-    /// times its Jordan inverse, so that β∘η = μ(1, 0, 0).
-    fn centre(&self, y: &mut [f64], mu: f64) {
-        let beta = [NK + 1, 1, 2];
-        let eta = [NK + 2, NK + 3, NK + 4];
-        let (big, small) = if y[beta[0]] >= y[eta[0]] { (beta, eta) } else { (eta, beta) };
-        let rest = y[big[1]].hypot(y[big[2]]);
-        let axis = y[big[0]].max(INSIDE * rest).max(mu.sqrt());
-        y[big[0]] = axis;
-        let det = axis * axis - rest * rest;
-        y[small[0]] = mu * axis / det;
-        y[small[1]] = -mu * y[big[1]] / det;
-        y[small[2]] = -mu * y[big[2]] / det;
+    /// β = (E1, K1, K2) and η = (E2, E3, E4) on the central path, β∘η = μ(1, 0, 0), by
+    /// the orthant pairs' rule applied to their eigenvalues: x = λ₁u₁ + λ₂u₂ with
+    /// u₁,₂ = (1, ±û)/2, and x∘z = μe exactly when x and z share û and each pair of
+    /// eigenvalues multiplies to μ (Alizadeh & Goldfarb, "Second-order cone programming",
+    /// 2003, §4). At a solution β's tangent part lies along û and η's along −û: a
+    /// sliding contact has λ₂ = 0 and ν₁ = 0 (both on the boundary), a sticking one
+    /// η = 0, a free one β = 0. Per pair the larger eigenvalue stays (at least √μ) and
+    /// the smaller becomes μ over it, so a sliding contact keeps its friction force and
+    /// its slip (one whole cone kept and the other μ times its Jordan inverse lost the
+    /// slip or the force, and the next solve's first steps were cut to α ≈ 0.006 on the
+    /// boundary). Where η carries the second pair (sliding, free) its tangent part
+    /// becomes the slip `slip` at the iterate, the slip rows' solution (ν₂ = ν₁ + 2|slip|,
+    /// û = −slip/|slip|), as the gap slack becomes the gap: a sliding foot's slip turns
+    /// from step to step, and a cone variable near its boundary can turn only by
+    /// √(λ₁λ₂)/x₀ per Newton step.
+    fn centre(&self, y: &mut [f64], slip: &[f64], mu: f64) {
+        let (beta, eta) = ([NK + 1, 1, 2], [NK + 2, NK + 3, NK + 4]);
+        let mut u = shared_frame(y, beta, eta);
+        let (mut lb, mut le) = (eigenvalues(y, beta, &u), eigenvalues(y, eta, &u));
+        let speed = slip[0].hypot(slip[1]);
+        let turn = le[1] > lb[1] && speed > 0.0;
+        super::centre_pair(&mut lb[0], &mut le[0], mu);
+        if turn {
+            u = [-slip[0] / speed, -slip[1] / speed];
+            le[1] = le[0] + 2.0 * speed;
+        }
+        super::centre_pair(&mut lb[1], &mut le[1], mu);
+        for (x, l) in [(beta, lb), (eta, le)] {
+            y[x[0]] = 0.5 * (l[0] + l[1]);
+            y[x[1]] = 0.5 * (l[0] - l[1]) * u[0];
+            y[x[2]] = 0.5 * (l[0] - l[1]) * u[1];
+        }
     }
 
     fn residual(&self, k: &[f64], e: &[f64], bv: &[f64], bound: f64, mu: f64, rk: &mut [f64], re: &mut [f64]) {
@@ -146,6 +161,28 @@ impl ConeKind for Soc {
     fn slip_speed(&self) -> Option<usize> {
         Some(2)
     }
+}
+
+/// The tangent û of the Jordan frame that β (indices `beta` in y) and η share: at a
+/// central point β's tangent part lies along û and η's along −û, so û follows the
+/// difference of the two, each relative to its axis; (1, 0) when both lie on the axis.
+fn shared_frame(y: &[f64], beta: [usize; 3], eta: [usize; 3]) -> [f64; 2] {
+    let relative = |x: [usize; 3]| if y[x[0]] > 0.0 { [y[x[1]] / y[x[0]], y[x[2]] / y[x[0]]] } else { [0.0, 0.0] };
+    let (b, e) = (relative(beta), relative(eta));
+    let u = [b[0] - e[0], b[1] - e[1]];
+    let norm = u[0].hypot(u[1]);
+    if norm > 0.0 {
+        [u[0] / norm, u[1] / norm]
+    } else {
+        [1.0, 0.0]
+    }
+}
+
+/// The eigenvalues (x₀ + x_rᵀû, x₀ − x_rᵀû) of the cone variable at indices `x` of y in
+/// the frame û (a tangent part off û is dropped; inside the cone both are ≥ 0).
+fn eigenvalues(y: &[f64], x: [usize; 3], u: &[f64; 2]) -> [f64; 2] {
+    let along = y[x[1]] * u[0] + y[x[2]] * u[1];
+    [(y[x[0]] + along).max(0.0), (y[x[0]] - along).max(0.0)]
 }
 
 /// Largest α > 0 with x + α dx in the second-order cone {x₀ ≥ |x₁:₂|}, x interior;
