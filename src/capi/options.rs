@@ -23,7 +23,8 @@ pub struct maxdyn_solver_options {
     /// Newton: at most this many iterations per solve (≥ 1; default 100).
     pub max_iterations: i32,
     /// A step whose residual stalls is still accepted below this level, and flagged
-    /// `stalled` in the step stats (finite, ≥ tolerance; default 1e-8).
+    /// `stalled` in the step stats (finite, ≥ tolerance; default 1e-8). A contact step's
+    /// last solves measure each row against it times 1 + the size of the row's terms.
     pub acceptance: f64,
     /// Contacts: converged when every complementarity product (normal force × gap
     /// slack, and the friction pairs) is below this, times the largest normal force /

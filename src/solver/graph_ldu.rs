@@ -225,14 +225,30 @@ impl BlockMatrix {
 
     /// y = A x with the assembled (not yet factored) matrix, for residual checks in tests.
     pub fn multiply(&self, sym: &Symbolic, x: &[f64], y: &mut [f64]) {
-        y.iter_mut().for_each(|v| *v = 0.0);
+        y.fill(0.0);
+        self.each_product(sym, x, |row, p| y[row] += p);
+    }
+
+    /// y = A x and t = |A| |x| (each row's Σ_j |A_ij x_j|) with the assembled matrix: a
+    /// row's products and the magnitude of its terms, for a backward error.
+    pub fn products(&self, sym: &Symbolic, x: &[f64], y: &mut [f64], t: &mut [f64]) {
+        y.fill(0.0);
+        t.fill(0.0);
+        self.each_product(sym, x, |row, p| {
+            y[row] += p;
+            t[row] += p.abs();
+        });
+    }
+
+    /// Calls `f(row, A_ij x_j)` for every stored entry of the assembled matrix.
+    fn each_product(&self, sym: &Symbolic, x: &[f64], mut f: impl FnMut(usize, f64)) {
         for i in 0..sym.sizes.len() {
             let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
             let mut acc = |j: usize, o: usize| {
                 let (oj, nj) = (sym.offsets[j], sym.sizes[j]);
                 for r in 0..ni {
                     for c in 0..nj {
-                        y[oi + r] += self.values[o + r * nj + c] * x[oj + c];
+                        f(oi + r, self.values[o + r * nj + c] * x[oj + c]);
                     }
                 }
             };

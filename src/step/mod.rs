@@ -167,7 +167,7 @@ pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, 
         let again = !culling::left_out_contacts_hold(&eqs, &mut d.scratch, opts.contact_margin.min(0.0))
             || (searches < MAX_SEARCHES_AT_SOLUTION && {
                 searches += 1;
-                collide::search_at_solution(model, &d.frame, &d.scratch.it.s, dt, &mut d.collision, &mut d.scratch.contacts, opts.contact_margin, SEARCH_DEPTH)
+                collide::search_at_solution(model, &d.frame, &d.scratch.it.s, dt, &mut d.collision, &mut d.scratch.contacts, opts.contact_margin, SEARCH_DEPTH, searches == 1)
             });
         if !again {
             break outcome;

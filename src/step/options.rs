@@ -15,7 +15,10 @@ pub struct SolverOptions {
     pub max_iterations: usize,
     /// A step whose residual stopped decreasing is still accepted below this level (and
     /// flagged in the stats): at singular configurations (a four-bar in its parallel
-    /// pose) the step equations may have no exact solution.
+    /// pose) the step equations may have no exact solution. The contact solves a step
+    /// falls back to last (`LinearSolve::Refined`) also accept a stall whose every
+    /// equality row is below this times 1 + the size of its terms (a backward error,
+    /// `interior_point::measures::relative_equality`).
     pub acceptance: f64,
     /// Contacts: converged when every complementarity product (normal force × gap slack,
     /// friction pairs) is below this, scaled by the largest normal force / 100 N when that

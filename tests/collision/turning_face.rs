@@ -62,31 +62,30 @@ fn depth_below_face(sim: &Sim) -> f64 {
 
 /// The cube slides ±1.5 m/s over the plank turning at 1 rad/s for 0.4 s at dt 0.01. From
 /// the first solved step on (the first step's positions are the start's own prediction),
-/// no corner goes below the face: measured 2.1e-13 m sliding against the turn (the held
-/// points alone dipped 1.5e-4 m there). Sliding with the turn the held points stop the
-/// cube short of the face, which falls away under it: it rides 1.36e-4 … 2.28e-4 m above
-/// (v dt · ω dt, growing with the slope) while its points carry its weight. That gap under
-/// a force is not searched again (only shapes inside each other are), and is asserted
-/// here as what it is.
+/// no corner goes below the face and none rides above it: measured at most 3.7e-13 m
+/// below and 5.9e-10 m above (sliding with the turn; 3.1e-10 m against it). The held
+/// points alone dipped 1.5e-4 m against the turn, and with it stopped the cube short of the
+/// face falling away under it, 1.36e-4 … 2.28e-4 m above it (v dt · ω dt) while they
+/// carried its weight: the search at the solution puts the points found there in, beside
+/// the held ones where the shapes are inside each other, instead of them where the held
+/// ones push across a gap.
 #[test]
 fn a_cube_sliding_over_a_turning_plank_stays_on_its_face() {
-    for (v0, rides) in [(-1.5, None), (1.5, Some((1.36e-4, 2.28e-4)))] {
+    for v0 in [-1.5, 1.5] {
         let (_, mut sim) = seesaw(1.0, v0, 0.01);
-        let (mut deepest, mut highest, mut lowest) = (f64::NEG_INFINITY, 0.0f64, f64::INFINITY);
+        let (mut deepest, mut highest) = (f64::NEG_INFINITY, 0.0f64);
         for k in 0..40 {
             sim.step().unwrap_or_else(|e| panic!("v0 {v0}: step {k}: {e}"));
             if k > 0 {
                 let d = depth_below_face(&sim);
                 deepest = deepest.max(d);
-                (highest, lowest) = (highest.max(-d), lowest.min(-d));
+                highest = highest.max(-d);
             }
         }
         let turned = 2.0 * sim.body_state(0).unwrap()[5].asin();
-        println!("v0 {v0}: deepest corner below the face {deepest:e} m, lowest corner {lowest:e} … {highest:e} m above it, plank turned {turned:.3} rad");
+        println!("v0 {v0}: deepest corner below the face {deepest:e} m, lowest corner at most {highest:e} m above it, plank turned {turned:.3} rad");
         assert!((turned - 0.4).abs() < 1e-3, "the plank turns 0.4 rad: {turned}");
         assert!(deepest < 1e-12, "v0 {v0}: a corner {deepest:e} m below the face");
-        if let Some((low, high)) = rides {
-            assert!((lowest - low).abs() < 0.05 * low && (highest - high).abs() < 0.05 * high, "v0 {v0}: rides {lowest:e} … {highest:e} m above the face");
-        }
+        assert!(highest < 1e-9, "v0 {v0}: rides {highest:e} m above the face");
     }
 }

@@ -3,7 +3,7 @@
 //! the Newton matrix, each contact condensed to one node (`contact::node`).
 
 use super::settings::FORCE_REFERENCE;
-use crate::contact::cone::MAX_Y;
+use crate::contact::cone::{Kind, Layout, MAX_Y};
 use crate::contact::node::ContactWork;
 use crate::integrator::NextPoses;
 use crate::contact::geometry::ContactFrame;
@@ -192,13 +192,33 @@ pub const CONTACT_REGULARIZATION: f64 = 1e-10;
 /// sliding between two facets of the linear cone has two friction rows c + η_i/β_i with
 /// η_i/β_i ≪ c = ψ/s_ψ, equal to rounding, where a shift relative to the Delassus
 /// estimate alone (1e-10 × ~1e-2 on an A1 foot) is below the pivot's last digit (c ≈ 8e4).
-pub const FRICTION_PIVOT_FLOOR: f64 = 1e-10;
+/// On the linear cone it stays ~500 eps, not more: only the rows' own parts η_i/β_i tell
+/// the facets apart, and a larger shift replaced them in the refined direction. At 1e-10
+/// a box of the 100-box pour sliding between two facets (c = 2.4e6, η/β ≈ 1e-7) had them
+/// shifted by 2.4e-4, its refinement could not gain 10 % a round, and the relaxed solve
+/// stalled at 4.5e-8 m/s in that slip row (step 17); at 1e-13 it converges (2.4e-13).
+/// This floor is for the solves that are refined throughout (the step's last resorts: the
+/// refined, Tresca and relaxed solves, `friction_floor`).
+pub const FRICTION_PIVOT_FLOOR: f64 = 1e-13;
+/// Every other regularized factorization's floor: the second-order cone's (at 1e-13 the
+/// A1 trot on second-order cones with joint limits took 3 relaxed steps in 10 s instead
+/// of 1), the polish's, and a plain solve's one refined factorization after a singular
+/// pivot (at 1e-13 a cylinder rolling across a plane at dt 1e-4 wobbled 2.3e-10 m/s and
+/// slipped 3.3e-11 m/s, where at 1e-10 it keeps 2.4e-12 and 4.9e-15).
+pub const FALLBACK_FRICTION_PIVOT_FLOOR: f64 = 1e-10;
 
-pub fn regularize(eqs: &Equations, cw: &ContactWork, matrix: &mut BlockMatrix) {
+/// The friction rows' floor of `regularize` for a linear cone in a solve refined
+/// throughout (`refined_throughout`), and for the rest.
+pub fn friction_floor(l: &Layout, refined_throughout: bool) -> f64 {
+    if l.kind == Kind::Linear && refined_throughout { FRICTION_PIVOT_FLOOR } else { FALLBACK_FRICTION_PIVOT_FLOOR }
+}
+
+pub fn regularize(eqs: &Equations, cw: &ContactWork, matrix: &mut BlockMatrix, refined_throughout: bool) {
     let model = eqs.model;
     let sym = &model.symbolic;
     for ci in cw.selection.iter() {
-        let nk = cw.nodes.layout(ci).nk;
+        let l = cw.nodes.layout(ci);
+        let (nk, floor) = (l.nk, friction_floor(&l, refined_throughout));
         let nc = model.inequality_node(ci);
         // Delassus estimate of the normal row: Σ over its bodies and directions of
         // (gap row entry · force map entry) / body pivot entry, from the assembled blocks
@@ -219,7 +239,7 @@ pub fn regularize(eqs: &Equations, cw: &ContactWork, matrix: &mut BlockMatrix) {
         diag[0] -= delta;
         for r in 1..nk {
             let d = &mut diag[r * nk + r];
-            *d += delta.max(FRICTION_PIVOT_FLOOR * d.abs());
+            *d += delta.max(floor * d.abs());
         }
     }
 }

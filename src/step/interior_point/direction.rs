@@ -18,15 +18,16 @@ use crate::step::problem::{norm2, norm_inf, Equations};
 /// rounding (c + η/β with η/β ≪ c, the cone term c = ψ/s_ψ large), although the matrix
 /// is not singular. False when even that fails or the direction is not finite.
 pub fn direction(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
-    if factor(eqs, sc, linear) || (linear == LinearSolve::Plain && factor(eqs, sc, LinearSolve::Refined)) {
+    if factor(eqs, sc, linear, false) || (linear == LinearSolve::Plain && factor(eqs, sc, LinearSolve::Refined, true)) {
         return resolve_rhs_in_place(eqs, sc);
     }
     false
 }
 
 /// Assembles the Newton matrix and its right-hand side (in it.ds) at the iterate, and
-/// factors it as `linear` says; records the factors in `sc.factors`.
-fn factor(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
+/// factors it as `linear` says (`fallback`: a plain solve's one refined factorization
+/// after a singular pivot); records the factors in `sc.factors`.
+fn factor(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve, fallback: bool) -> bool {
     let Scratch { it: w, next, matrix, reference, contacts: cw, factors, factorizations, .. } = sc;
     let sym = &eqs.model.symbolic;
     *factors = None;
@@ -38,10 +39,10 @@ fn factor(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve) -> bool {
     }
     match linear {
         LinearSolve::Plain => {}
-        LinearSolve::Regularized => contact_rows::regularize(eqs, cw, matrix),
+        LinearSolve::Regularized => contact_rows::regularize(eqs, cw, matrix, false),
         LinearSolve::Refined => {
             reference.values.copy_from_slice(&matrix.values);
-            contact_rows::regularize(eqs, cw, matrix);
+            contact_rows::regularize(eqs, cw, matrix, !fallback);
         }
     }
     if matrix.factor(sym).is_err() {

@@ -223,8 +223,11 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
     if !converged {
         contact_rows::residual(eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, 0.0, &mut sc.it.r);
         (eq, comp) = measures(&sc.contacts, &sc.it.r, 0.0);
-        // a stalled but nearly exact step (singular configurations) is accepted, flagged
-        if eq.is_finite() && eq < opts.acceptance && comp <= CONTACT_ACCEPTANCE * opts.contact_tolerance * force_scale(model, &sc.it.s, &sc.contacts) {
+        // a stalled but nearly exact step (singular configurations) is accepted, flagged;
+        // the step's last solves (refined) also when each equality row is that close
+        // relative to its own terms (`measures::relative_equality`)
+        let products_done = comp <= CONTACT_ACCEPTANCE * opts.contact_tolerance * force_scale(model, &sc.it.s, &sc.contacts);
+        if eq.is_finite() && products_done && (eq < opts.acceptance || (linear == LinearSolve::Refined && measures::relative_equality(eqs, sc).relative < opts.acceptance)) {
             converged = true;
             stats.stalled = true;
         }

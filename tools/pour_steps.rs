@@ -1,0 +1,50 @@
+//! The first steps of one 100-body pour (`scenes::piles::pour`, the scene of `cargo bench
+//! --bench piles pours`), step by step: where it first fails, how many steps fail, how
+//! many are accepted stalled or relaxed, and the deepest gap the contact reports show.
+//! Stops when five steps in a row fail (the pile is stuck).
+//!
+//! Run: cargo run --release --example pour_steps -- boxes|mixed|spheres MU STEPS
+
+use maxdyn_scenes::piles::{pour, Pour};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let kind = match args.first().map(String::as_str) {
+        Some("boxes") => Pour::Boxes,
+        Some("mixed") => Pour::Mixed,
+        Some("spheres") => Pour::Spheres,
+        _ => panic!("usage: pour_steps boxes|mixed|spheres MU STEPS"),
+    };
+    let mu: f64 = args.get(1).and_then(|s| s.parse().ok()).expect("MU");
+    let steps: usize = args.get(2).and_then(|s| s.parse().ok()).expect("STEPS");
+    let mut sim = pour(kind, mu);
+    let t0 = std::time::Instant::now();
+    let (mut deepest, mut failed, mut first_failure, mut stalled, mut relaxed, mut in_a_row, mut taken) = (0.0f64, 0, None, 0, 0, 0, 0);
+    for k in 0..steps {
+        let result = sim.step();
+        taken = k + 1;
+        deepest = deepest.min(sim.shape_contacts().map(|c| c.gap).fold(0.0, f64::min));
+        match result {
+            Ok(st) => {
+                in_a_row = 0;
+                stalled += st.stalled as usize;
+                relaxed += st.relaxed as usize;
+            }
+            Err(e) => {
+                println!("step {k}: {e}");
+                failed += 1;
+                in_a_row += 1;
+                first_failure.get_or_insert(k);
+                if in_a_row == 5 {
+                    println!("stuck from step {}", k - 4);
+                    break;
+                }
+            }
+        }
+        if k % 10 == 9 {
+            println!("step {k}: {:.1} s", t0.elapsed().as_secs_f64());
+        }
+    }
+    let first = first_failure.map_or("none".to_string(), |k: usize| k.to_string());
+    println!("{kind:?} μ {mu}: {taken} steps, {failed} failed (first: {first}), {stalled} stalled, {relaxed} relaxed, deepest reported gap {deepest:.2e} m, {:.1} s", t0.elapsed().as_secs_f64());
+}
