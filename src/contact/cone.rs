@@ -82,6 +82,17 @@ trait ConeKind {
     /// Friction entries of the (zeroed) local Jacobian; ∂bound/∂γ = `mu_f_gamma`.
     fn jacobian(&self, k: &[f64], e: &[f64], mu_f_gamma: f64, a: &mut [f64]);
     fn max_step(&self, y: &[f64], dy: &[f64], limit: f64) -> f64;
+    /// The interior point's trial point y + α dy (`Layout::trial`); a kind whose cone is
+    /// curved moves along a curve with that tangent instead.
+    fn trial(&self, y: &[f64], dy: &[f64], alpha: f64, out: &mut [f64]) {
+        for ((o, &v), &d) in out.iter_mut().zip(y).zip(dy) {
+            *o = v + alpha * d;
+        }
+    }
+    /// Largest α ≤ `limit` whose trial point (`trial`) is still in the cones.
+    fn max_trial_step(&self, y: &[f64], dy: &[f64], limit: f64) -> f64 {
+        self.max_step(y, dy, limit)
+    }
     fn complementarity(&self, re: &[f64], mu: f64) -> f64;
     fn products(&self, y: &[f64]) -> (f64, usize);
     /// Friction part of Mehrotra's second-order term at `y`, from the direction's K and E
@@ -258,6 +269,36 @@ impl Layout {
     /// is excluded by the caller's fraction-to-boundary factor τ < 1).
     pub fn max_step(&self, y: &[f64], dy: &[f64], limit: f64) -> f64 {
         with_cone!(self, |cone| cone.max_step(y, dy, limit))
+    }
+
+    /// The interior point's trial point at step α along dy into `out` (ny entries):
+    /// y + α dy, or with `arcs` a second-order cone's variables near their boundary turn
+    /// along their arcs (`soc::cone_trial`). Its tangent at α = 0 is dy, Newton's step to
+    /// first order.
+    pub fn trial(&self, y: &[f64], dy: &[f64], alpha: f64, arcs: bool, out: &mut [f64]) {
+        let ny = self.ny();
+        if arcs {
+            with_cone!(self, |cone| cone.trial(&y[..ny], &dy[..ny], alpha, &mut out[..ny]))
+        } else {
+            for ((o, &v), &d) in out[..ny].iter_mut().zip(&y[..ny]).zip(&dy[..ny]) {
+                *o = v + alpha * d;
+            }
+        }
+    }
+
+    /// Largest α ≤ `limit` whose [`Layout::trial`] point is still in the cones (strictly:
+    /// the caller's fraction-to-boundary factor τ < 1 keeps it off the boundary).
+    pub fn max_trial_step(&self, y: &[f64], dy: &[f64], arcs: bool, limit: f64) -> f64 {
+        if arcs {
+            with_cone!(self, |cone| cone.max_trial_step(y, dy, limit))
+        } else {
+            self.max_step(y, dy, limit)
+        }
+    }
+
+    /// Whether [`Layout::trial`] with arcs can differ from the straight step y + α dy.
+    pub fn has_arcs(&self) -> bool {
+        self.kind == Kind::Soc
     }
 
     /// Largest complementarity residual of the node at μ = 0 (the products).

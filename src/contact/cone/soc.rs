@@ -129,6 +129,33 @@ impl ConeKind for Soc {
         am.min(soc_max_step(&beta, &dbeta)).min(soc_max_step(&eta, &deta))
     }
 
+    /// The normal pair on the straight line, β and η along their arcs near the boundary
+    /// (`cone_trial`).
+    fn trial(&self, y: &[f64], dy: &[f64], alpha: f64, out: &mut [f64]) {
+        for ((o, &v), &d) in out.iter_mut().zip(y).zip(dy) {
+            *o = v + alpha * d;
+        }
+        for x in [[NK + 1, 1, 2], [NK + 2, NK + 3, NK + 4]] {
+            let p = cone_trial(&[y[x[0]], y[x[1]], y[x[2]]], &[dy[x[0]], dy[x[1]], dy[x[2]]], alpha);
+            for (&i, v) in x.iter().zip(p) {
+                out[i] = v;
+            }
+        }
+    }
+
+    fn max_trial_step(&self, y: &[f64], dy: &[f64], limit: f64) -> f64 {
+        let mut am = limit;
+        for i in [0, NK] {
+            if dy[i] < 0.0 {
+                am = am.min(-y[i] / dy[i]);
+            }
+        }
+        for x in [[NK + 1, 1, 2], [NK + 2, NK + 3, NK + 4]] {
+            am = am.min(cone_trial_max_step(&[y[x[0]], y[x[1]], y[x[2]]], &[dy[x[0]], dy[x[1]], dy[x[2]]]));
+        }
+        am
+    }
+
     fn complementarity(&self, re: &[f64], mu: f64) -> f64 {
         (re[0] + mu).abs().max((re[2] + mu).abs()).max(re[3].abs()).max(re[4].abs())
     }
@@ -183,6 +210,70 @@ fn shared_frame(y: &[f64], beta: [usize; 3], eta: [usize; 3]) -> [f64; 2] {
 fn eigenvalues(y: &[f64], x: [usize; 3], u: &[f64; 2]) -> [f64; 2] {
     let along = y[x[1]] * u[0] + y[x[2]] * u[1];
     [(y[x[0]] + along).max(0.0), (y[x[0]] - along).max(0.0)]
+}
+
+/// A cone variable turns along its arc ([`arc_step`]) once its tangent part is at least
+/// this fraction of its axis part (its eigenvalues x₀ ± |x_r| at least 3 : 1 apart):
+/// nearer the axis the frame of its eigenvalues is not defined well, and it moves on the
+/// straight line.
+const ARC_FROM: f64 = 0.5;
+
+fn on_arc(x: &[f64; 3]) -> bool {
+    let rho = x[1].hypot(x[2]);
+    rho > 0.0 && rho >= ARC_FROM * x[0]
+}
+
+/// The point at step α from x along dx in the eigenvalues' terms (Alizadeh & Goldfarb
+/// 2003, §4: x = λ₁u₁ + λ₂u₂, u₁,₂ = (1, ±û)/2): the axis part x₀ and the tangent part's
+/// length ρ = |x_r| move on straight lines (ρ by dρ, dx_r's part along x_r), so both
+/// eigenvalues x₀ ± ρ do, and the tangent part turns to the chord x_r + α dx_r. Its
+/// tangent at α = 0 is dx (a retraction: Newton's step to first order), but turning the
+/// frame û costs no eigenvalue. On the straight line a variable near the boundary
+/// (λ₂ ≪ λ₁) can turn only by about √(λ₁λ₂)/x₀ before it leaves the cone: a sliding foot
+/// whose slip must turn within the step, with β and η both near their boundaries, then
+/// crawls at that rate once the barrier is small (docs/RELIABILITY.md).
+fn arc_step(x: &[f64; 3], dx: &[f64; 3], alpha: f64) -> [f64; 3] {
+    let line = [x[0] + alpha * dx[0], x[1] + alpha * dx[1], x[2] + alpha * dx[2]];
+    let chord = line[1].hypot(line[2]);
+    if chord == 0.0 {
+        return line;
+    }
+    let rho = x[1].hypot(x[2]);
+    let length = rho + alpha * (x[1] * dx[1] + x[2] * dx[2]) / rho;
+    [line[0], line[1] * length / chord, line[2] * length / chord]
+}
+
+/// Largest α > 0 with [`arc_step`] in the second-order cone, x interior with x_r ≠ 0: on
+/// the arc both eigenvalues x₀ ± ρ are linear in α, an orthant pair's rule.
+fn arc_max_step(x: &[f64; 3], dx: &[f64; 3]) -> f64 {
+    let rho = x[1].hypot(x[2]);
+    let drho = (x[1] * dx[1] + x[2] * dx[2]) / rho;
+    let mut am = f64::INFINITY;
+    for (l, dl) in [(x[0] + rho, dx[0] + drho), (x[0] - rho, dx[0] - drho)] {
+        if dl < 0.0 {
+            am = am.min(-l / dl);
+        }
+    }
+    am
+}
+
+/// The trial point of a cone variable (`ConeKind::trial` with arcs): along its arc where
+/// it is near the boundary, else on the straight line.
+pub fn cone_trial(x: &[f64; 3], dx: &[f64; 3], alpha: f64) -> [f64; 3] {
+    if on_arc(x) {
+        arc_step(x, dx, alpha)
+    } else {
+        [x[0] + alpha * dx[0], x[1] + alpha * dx[1], x[2] + alpha * dx[2]]
+    }
+}
+
+/// Largest α > 0 with [`cone_trial`] in the second-order cone.
+pub fn cone_trial_max_step(x: &[f64; 3], dx: &[f64; 3]) -> f64 {
+    if on_arc(x) {
+        arc_max_step(x, dx)
+    } else {
+        soc_max_step(x, dx)
+    }
 }
 
 /// Largest α > 0 with x + α dx in the second-order cone {x₀ ≥ |x₁:₂|}, x interior;

@@ -228,3 +228,62 @@ fn soc_warm_start_keeps_a_sticking_force_and_starts_a_left_out_contact_on_the_ax
 fn jordan_product(x: &[f64; 3], y: &[f64; 3]) -> [f64; 3] {
     [x[0] * y[0] + x[1] * y[1] + x[2] * y[2], x[0] * y[1] + y[0] * x[1], x[0] * y[2] + y[0] * x[2]]
 }
+
+/// A friction force near its cone's boundary (eigenvalues 104 and 2.4e-3, a sliding foot's
+/// at barrier 5e-3) asked to turn by 0.3 rad: on the straight line it leaves the cone after
+/// α ≈ 0.03 (√(λ₁λ₂)/(x₀ θ)), along its arc not before a full step; the arc's eigenvalues are
+/// linear in α, it turns to the chord, and its tangent at α = 0 is the direction.
+#[test]
+fn soc_arc_turns_a_boundary_point_without_spending_its_small_eigenvalue() {
+    use super::soc::{cone_trial, cone_trial_max_step, soc_max_step};
+    let (big, small, theta) = (104.0, 2.4e-3, 0.3);
+    let x = [0.5 * (big + small), 0.5 * (big - small), 0.0];
+    // a quarter turn of the tangent part scaled by θ, and the axis part shrinking a little
+    let dx = [-1.0, -0.5, x[1] * theta];
+    let line = soc_max_step(&x, &dx);
+    let arc = cone_trial_max_step(&x, &dx);
+    println!("max step on the line {line:.4e}, on the arc {arc:.4e}");
+    assert!(line < 0.05 && arc > 1.0, "{line} {arc}");
+    let rho = x[1].hypot(x[2]);
+    let drho = (x[1] * dx[1] + x[2] * dx[2]) / rho;
+    for alpha in [0.25, 0.5, 1.0] {
+        let p = cone_trial(&x, &dx, alpha);
+        let r = p[1].hypot(p[2]);
+        // both eigenvalues on their straight lines, the frame along the chord
+        assert!((p[0] - r - (x[0] - rho + alpha * (dx[0] - drho))).abs() < 1e-12 * big);
+        assert!((p[0] + r - (x[0] + rho + alpha * (dx[0] + drho))).abs() < 1e-12 * big);
+        assert!((p[2].atan2(p[1]) - (alpha * dx[2]).atan2(x[1] + alpha * dx[1])).abs() < 1e-14);
+        assert!(p[0] - r > 0.0);
+    }
+    let h = 1e-7;
+    let (p, m) = (cone_trial(&x, &dx, h), cone_trial(&x, &dx, -h));
+    for k in 0..3 {
+        let d = (p[k] - m[k]) / (2.0 * h);
+        assert!((d - dx[k]).abs() < 1e-6 * (1.0 + dx[k].abs()), "component {k}: {d} vs {}", dx[k]);
+    }
+    // near the axis a variable keeps the straight line
+    let axis = [1.0, 0.1, 0.0];
+    let q = cone_trial(&axis, &dx, 0.01);
+    for k in 0..3 {
+        assert_eq!(q[k], axis[k] + 0.01 * dx[k]);
+    }
+    assert_eq!(cone_trial_max_step(&axis, &dx), soc_max_step(&axis, &dx));
+}
+
+/// Without arcs (a warm-started solve) the trial point of every kind is y + α dy.
+#[test]
+fn trial_without_arcs_is_the_straight_step() {
+    for l in LAYOUTS {
+        let y = sample(&l);
+        let mut dy = [0.0; MAX_Y];
+        for (i, d) in dy[..l.ny()].iter_mut().enumerate() {
+            *d = 0.01 * (i as f64 - 2.0);
+        }
+        let mut t = [0.0; MAX_Y];
+        l.trial(&y, &dy, 0.7, false, &mut t);
+        for i in 0..l.ny() {
+            assert_eq!(t[i], y[i] + 0.7 * dy[i]);
+        }
+        assert_eq!(l.max_trial_step(&y, &dy, false, 1.0), l.max_step(&y, &dy, 1.0));
+    }
+}
