@@ -238,8 +238,9 @@ fn soc_arc_turns_a_boundary_point_without_spending_its_small_eigenvalue() {
     use super::soc::{cone_trial, cone_trial_max_step, soc_max_step};
     let (big, small, theta) = (104.0, 2.4e-3, 0.3);
     let x = [0.5 * (big + small), 0.5 * (big - small), 0.0];
-    // a quarter turn of the tangent part scaled by θ, and the axis part shrinking a little
-    let dx = [-1.0, -0.5, x[1] * theta];
+    // a turn of the tangent part by θ, axis and tangent length shrinking alike (the small
+    // eigenvalue stays)
+    let dx = [-0.5, -0.5, x[1] * theta];
     let line = soc_max_step(&x, &dx);
     let arc = cone_trial_max_step(&x, &dx);
     println!("max step on the line {line:.4e}, on the arc {arc:.4e}");
