@@ -71,8 +71,8 @@ trait ConeKind {
     /// keeps its value.
     fn scale(&self, y: &mut [f64], gamma: f64);
     /// Puts the friction pairs of a warm-start `y` on the central path at barrier μ (see
-    /// `Layout::centre`).
-    fn centre(&self, y: &mut [f64], mu: f64);
+    /// `Layout::centre`); `slip` is the slip velocity at the iterate (`nt` entries).
+    fn centre(&self, y: &mut [f64], slip: &[f64], mu: f64);
     /// Friction K and E rows, with `bound` = μ_f × the normal force that bounds friction.
     // many arguments: per-contact kernel of every Newton iteration: the cone's inputs and its two output row slices
     #[allow(clippy::too_many_arguments)]
@@ -82,6 +82,17 @@ trait ConeKind {
     /// Friction entries of the (zeroed) local Jacobian; ∂bound/∂γ = `mu_f_gamma`.
     fn jacobian(&self, k: &[f64], e: &[f64], mu_f_gamma: f64, a: &mut [f64]);
     fn max_step(&self, y: &[f64], dy: &[f64], limit: f64) -> f64;
+    /// The interior point's trial point y + α dy (`Layout::trial`); a kind whose cone is
+    /// curved moves along a curve with that tangent instead.
+    fn trial(&self, y: &[f64], dy: &[f64], alpha: f64, out: &mut [f64]) {
+        for ((o, &v), &d) in out.iter_mut().zip(y).zip(dy) {
+            *o = v + alpha * d;
+        }
+    }
+    /// Largest α ≤ `limit` whose trial point (`trial`) is still in the cones.
+    fn max_trial_step(&self, y: &[f64], dy: &[f64], limit: f64) -> f64 {
+        self.max_step(y, dy, limit)
+    }
     fn complementarity(&self, re: &[f64], mu: f64) -> f64;
     fn products(&self, y: &[f64]) -> (f64, usize);
     /// Friction part of Mehrotra's second-order term at `y`, from the direction's K and E
@@ -181,16 +192,17 @@ impl Layout {
     /// product μ), keeping in each pair the partner that carries the solution: the gap
     /// slack is the gap φ at the iterate unless the normal force says the contact is
     /// closed (φ ≤ μ/γ), the normal force then follows as μ/s_φ; in the other pairs the
-    /// larger partner stays and the smaller becomes μ over it (the Jordan inverse in a
-    /// second-order cone). Which partner is zero at a solution does not change often from
-    /// step to step, so the Newton steps from here are long.
-    pub fn centre(&self, y: &mut [f64], phi: f64, mu: f64) {
+    /// larger partner stays and the smaller becomes μ over it (in a second-order cone,
+    /// eigenvalue by eigenvalue in the frame the pair shares, with the slip `slip` at the
+    /// iterate: `soc::Soc::centre`). Which partner is zero at a solution does not change
+    /// often from step to step, so the Newton steps from here are long.
+    pub fn centre(&self, y: &mut [f64], phi: f64, slip: &[f64], mu: f64) {
         let floor = mu.sqrt();
         let nk = self.nk;
         let gamma = y[0].max(floor);
         y[nk] = phi.max(mu / gamma);
         y[0] = mu / y[nk];
-        with_cone!(self, |cone| cone.centre(y, mu))
+        with_cone!(self, |cone| cone.centre(y, slip, mu))
     }
 
     /// Local residual: K rows (without the body terms −φ/dt and bv, added by the caller
@@ -257,6 +269,36 @@ impl Layout {
     /// is excluded by the caller's fraction-to-boundary factor τ < 1).
     pub fn max_step(&self, y: &[f64], dy: &[f64], limit: f64) -> f64 {
         with_cone!(self, |cone| cone.max_step(y, dy, limit))
+    }
+
+    /// The interior point's trial point at step α along dy into `out` (ny entries):
+    /// y + α dy, or with `arcs` a second-order cone's variables near their boundary turn
+    /// along their arcs (`soc::cone_trial`). Its tangent at α = 0 is dy, Newton's step to
+    /// first order.
+    pub fn trial(&self, y: &[f64], dy: &[f64], alpha: f64, arcs: bool, out: &mut [f64]) {
+        let ny = self.ny();
+        if arcs {
+            with_cone!(self, |cone| cone.trial(&y[..ny], &dy[..ny], alpha, &mut out[..ny]))
+        } else {
+            for ((o, &v), &d) in out[..ny].iter_mut().zip(&y[..ny]).zip(&dy[..ny]) {
+                *o = v + alpha * d;
+            }
+        }
+    }
+
+    /// Largest α ≤ `limit` whose [`Layout::trial`] point is still in the cones (strictly:
+    /// the caller's fraction-to-boundary factor τ < 1 keeps it off the boundary).
+    pub fn max_trial_step(&self, y: &[f64], dy: &[f64], arcs: bool, limit: f64) -> f64 {
+        if arcs {
+            with_cone!(self, |cone| cone.max_trial_step(y, dy, limit))
+        } else {
+            self.max_step(y, dy, limit)
+        }
+    }
+
+    /// Whether [`Layout::trial`] with arcs can differ from the straight step y + α dy.
+    pub fn has_arcs(&self) -> bool {
+        self.kind == Kind::Soc
     }
 
     /// Largest complementarity residual of the node at μ = 0 (the products).

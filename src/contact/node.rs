@@ -151,6 +151,16 @@ impl ContactNodes {
         y[l.nk..l.ny()].copy_from_slice(&e[o..o + l.ne]);
     }
 
+    /// The inverse of [`ContactNodes::gather`]: y = [K; E] into the graph vector slice `k`
+    /// and the flat `e`.
+    #[inline]
+    pub fn scatter(&self, ci: usize, y: &[f64; MAX_Y], k: &mut [f64], e: &mut [f64]) {
+        let l = &self.layouts[ci];
+        let o = self.e_offset[ci];
+        k[..l.nk].copy_from_slice(&y[..l.nk]);
+        e[o..o + l.ne].copy_from_slice(&y[l.nk..l.ny()]);
+    }
+
     /// Condenses contact `ci` at its variables `y` with E residual rows `re` (flat; under
     /// the friction `law`): writes the node's diagonal block (nk × nk) into `diag` and
     /// turns `rk` (the K rows of the residual) into r_K − A_KE A_EE⁻¹ r_E. Returns false
@@ -296,6 +306,9 @@ pub struct ContactWork {
     pub dy_aff: Vec<[f64; MAX_Y]>,
     /// Change through [`ContactWork::set_active`].
     pub selection: Selection,
+    /// Whether the solve under way moves second-order cone variables near their boundary
+    /// along arcs (`Layout::trial`): the step's refined solves.
+    pub arcs: bool,
 }
 
 impl ContactWork {
@@ -314,6 +327,7 @@ impl ContactWork {
             frames: vec![ContactFrame::default(); n],
             dy_aff: vec![[0.0; MAX_Y]; n],
             selection: Selection { active: vec![true; n] },
+            arcs: false,
             nodes,
         }
     }

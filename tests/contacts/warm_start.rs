@@ -51,6 +51,28 @@ fn quadruped_trot_warm_equals_cold_in_fewer_iterations() {
     assert!(per_step(&cold_run) >= 14.5, "{}", per_step(&cold_run));
 }
 
+/// The same trot on second-order cones: warm and cold starts walk the same 1 s to the
+/// solves' tolerance, the warm one in under half the iterations. Its sliding feet carry a
+/// friction force and a slip both on their cones' boundaries, and the warm start keeps
+/// both (eigenvalue by eigenvalue, `contact/cone/soc.rs`).
+#[test]
+fn quadruped_trot_on_second_order_cones_warm_equals_cold_in_fewer_iterations() {
+    let q = Quadruped::load_with_cone(maxdyn::ConeType::Nonlinear);
+    let warm = rollout(&q, &LEARNED_SEED1, 1000, SolverOptions::default(), None);
+    let cold_run = rollout(&q, &LEARNED_SEED1, 1000, cold(), None);
+    let per_step = |r: &Rollout| r.iterations as f64 / r.steps as f64;
+    println!("trot on second-order cones 1 s: warm {} | cold {}", warm.summary(), cold_run.summary());
+    assert!(warm.failure.is_none() && cold_run.failure.is_none());
+    let diff = (warm.distance - cold_run.distance).abs();
+    println!("distance difference {diff:e}");
+    // measured: 3.3e-8 m (the solves agree to their tolerance, not bit for bit)
+    assert!(diff < 5e-8, "{} vs {}", warm.distance, cold_run.distance);
+    assert!(warm.max_penetration <= 1e-13);
+    // measured: 5.97 warm, 14.76 cold
+    assert!(per_step(&warm) <= 6.2, "{}", per_step(&warm));
+    assert!(per_step(&cold_run) >= 14.5, "{}", per_step(&cold_run));
+}
+
 /// The sphere chain of SCENARIOS B2 (n = 16) crashing onto the ground: some warm solves
 /// jam and restart cold; every step converges and nothing penetrates.
 #[test]

@@ -8,7 +8,7 @@ pub struct Frictionless;
 impl ConeKind for Frictionless {
     fn init(&self, _y: &mut [f64]) {}
 
-    fn centre(&self, _y: &mut [f64], _mu: f64) {}
+    fn centre(&self, _y: &mut [f64], _slip: &[f64], _mu: f64) {}
 
     fn scale(&self, _y: &mut [f64], _gamma: f64) {}
 

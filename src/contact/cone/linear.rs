@@ -31,7 +31,7 @@ impl ConeKind for Linear {
     }
 
     /// (ψ, s_ψ) and each (β_i, η_i).
-    fn centre(&self, y: &mut [f64], mu: f64) {
+    fn centre(&self, y: &mut [f64], _slip: &[f64], mu: f64) {
         let nk = self.nk();
         let (k, e) = y.split_at_mut(nk);
         let (psi, rest) = e[1..].split_first_mut().unwrap();

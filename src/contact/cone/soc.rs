@@ -15,9 +15,6 @@ pub struct Soc;
 
 const NK: usize = 3;
 const NY: usize = NK + 5;
-/// A warm start's cone variable keeps its axis at least this factor above the norm of
-/// the rest (strictly inside the cone, where the Jordan inverse exists).
-const INSIDE: f64 = 1.001;
 
 /// β = (E1, K1, K2) and η = (E2, E3, E4) of y = [K | E].
 fn pair(k: &[f64], e: &[f64]) -> ([f64; 3], [f64; 3]) {
@@ -43,20 +40,38 @@ impl ConeKind for Soc {
         }
     }
 
-    /// β = (E1, K1, K2) and η = (E2, E3, E4): the one with the larger axis component is
-    /// moved strictly inside (axis ≥ (1 + 1e-3)·|rest| and ≥ √μ), the other becomes μ
-    /// times its Jordan inverse, so that β∘η = μ(1, 0, 0).
-    fn centre(&self, y: &mut [f64], mu: f64) {
-        let beta = [NK + 1, 1, 2];
-        let eta = [NK + 2, NK + 3, NK + 4];
-        let (big, small) = if y[beta[0]] >= y[eta[0]] { (beta, eta) } else { (eta, beta) };
-        let rest = y[big[1]].hypot(y[big[2]]);
-        let axis = y[big[0]].max(INSIDE * rest).max(mu.sqrt());
-        y[big[0]] = axis;
-        let det = axis * axis - rest * rest;
-        y[small[0]] = mu * axis / det;
-        y[small[1]] = -mu * y[big[1]] / det;
-        y[small[2]] = -mu * y[big[2]] / det;
+    /// β = (E1, K1, K2) and η = (E2, E3, E4) on the central path, β∘η = μ(1, 0, 0), by
+    /// the orthant pairs' rule applied to their eigenvalues: x = λ₁u₁ + λ₂u₂ with
+    /// u₁,₂ = (1, ±û)/2, and x∘z = μe exactly when x and z share û and each pair of
+    /// eigenvalues multiplies to μ (Alizadeh & Goldfarb, "Second-order cone programming",
+    /// 2003, §4). At a solution β's tangent part lies along û and η's along −û: a
+    /// sliding contact has λ₂ = 0 and ν₁ = 0 (both on the boundary), a sticking one
+    /// η = 0, a free one β = 0. Per pair the larger eigenvalue stays (at least √μ) and
+    /// the smaller becomes μ over it, so a sliding contact keeps its friction force and
+    /// its slip (one whole cone kept and the other μ times its Jordan inverse lost the
+    /// slip or the force, and the next solve's first steps were cut to α ≈ 0.006 on the
+    /// boundary). Where η carries the second pair (sliding, free) its tangent part
+    /// becomes the slip `slip` at the iterate, the slip rows' solution (ν₂ = ν₁ + 2|slip|,
+    /// û = −slip/|slip|), as the gap slack becomes the gap: a sliding foot's slip turns
+    /// from step to step, and a cone variable near its boundary can turn only by
+    /// √(λ₁λ₂)/x₀ per Newton step.
+    fn centre(&self, y: &mut [f64], slip: &[f64], mu: f64) {
+        let (beta, eta) = ([NK + 1, 1, 2], [NK + 2, NK + 3, NK + 4]);
+        let mut u = shared_frame(y, beta, eta);
+        let (mut lb, mut le) = (eigenvalues(y, beta, &u), eigenvalues(y, eta, &u));
+        let speed = slip[0].hypot(slip[1]);
+        let turn = le[1] > lb[1] && speed > 0.0;
+        super::centre_pair(&mut lb[0], &mut le[0], mu);
+        if turn {
+            u = [-slip[0] / speed, -slip[1] / speed];
+            le[1] = le[0] + 2.0 * speed;
+        }
+        super::centre_pair(&mut lb[1], &mut le[1], mu);
+        for (x, l) in [(beta, lb), (eta, le)] {
+            y[x[0]] = 0.5 * (l[0] + l[1]);
+            y[x[1]] = 0.5 * (l[0] - l[1]) * u[0];
+            y[x[2]] = 0.5 * (l[0] - l[1]) * u[1];
+        }
     }
 
     fn residual(&self, k: &[f64], e: &[f64], bv: &[f64], bound: f64, mu: f64, rk: &mut [f64], re: &mut [f64]) {
@@ -114,6 +129,33 @@ impl ConeKind for Soc {
         am.min(soc_max_step(&beta, &dbeta)).min(soc_max_step(&eta, &deta))
     }
 
+    /// The normal pair on the straight line, β and η along their arcs near the boundary
+    /// (`cone_trial`).
+    fn trial(&self, y: &[f64], dy: &[f64], alpha: f64, out: &mut [f64]) {
+        for ((o, &v), &d) in out.iter_mut().zip(y).zip(dy) {
+            *o = v + alpha * d;
+        }
+        for x in [[NK + 1, 1, 2], [NK + 2, NK + 3, NK + 4]] {
+            let p = cone_trial(&[y[x[0]], y[x[1]], y[x[2]]], &[dy[x[0]], dy[x[1]], dy[x[2]]], alpha);
+            for (&i, v) in x.iter().zip(p) {
+                out[i] = v;
+            }
+        }
+    }
+
+    fn max_trial_step(&self, y: &[f64], dy: &[f64], limit: f64) -> f64 {
+        let mut am = limit;
+        for i in [0, NK] {
+            if dy[i] < 0.0 {
+                am = am.min(-y[i] / dy[i]);
+            }
+        }
+        for x in [[NK + 1, 1, 2], [NK + 2, NK + 3, NK + 4]] {
+            am = am.min(cone_trial_max_step(&[y[x[0]], y[x[1]], y[x[2]]], &[dy[x[0]], dy[x[1]], dy[x[2]]]));
+        }
+        am
+    }
+
     fn complementarity(&self, re: &[f64], mu: f64) -> f64 {
         (re[0] + mu).abs().max((re[2] + mu).abs()).max(re[3].abs()).max(re[4].abs())
     }
@@ -145,6 +187,92 @@ impl ConeKind for Soc {
 
     fn slip_speed(&self) -> Option<usize> {
         Some(2)
+    }
+}
+
+/// The tangent û of the Jordan frame that β (indices `beta` in y) and η share: at a
+/// central point β's tangent part lies along û and η's along −û, so û follows the
+/// difference of the two, each relative to its axis; (1, 0) when both lie on the axis.
+fn shared_frame(y: &[f64], beta: [usize; 3], eta: [usize; 3]) -> [f64; 2] {
+    let relative = |x: [usize; 3]| if y[x[0]] > 0.0 { [y[x[1]] / y[x[0]], y[x[2]] / y[x[0]]] } else { [0.0, 0.0] };
+    let (b, e) = (relative(beta), relative(eta));
+    let u = [b[0] - e[0], b[1] - e[1]];
+    let norm = u[0].hypot(u[1]);
+    if norm > 0.0 {
+        [u[0] / norm, u[1] / norm]
+    } else {
+        [1.0, 0.0]
+    }
+}
+
+/// The eigenvalues (x₀ + x_rᵀû, x₀ − x_rᵀû) of the cone variable at indices `x` of y in
+/// the frame û (a tangent part off û is dropped; inside the cone both are ≥ 0).
+fn eigenvalues(y: &[f64], x: [usize; 3], u: &[f64; 2]) -> [f64; 2] {
+    let along = y[x[1]] * u[0] + y[x[2]] * u[1];
+    [(y[x[0]] + along).max(0.0), (y[x[0]] - along).max(0.0)]
+}
+
+/// A cone variable turns along its arc ([`arc_step`]) once its tangent part is at least
+/// this fraction of its axis part (its eigenvalues x₀ ± |x_r| at least 3 : 1 apart):
+/// nearer the axis the frame of its eigenvalues is not defined well, and it moves on the
+/// straight line.
+const ARC_FROM: f64 = 0.5;
+
+fn on_arc(x: &[f64; 3]) -> bool {
+    let rho = x[1].hypot(x[2]);
+    rho > 0.0 && rho >= ARC_FROM * x[0]
+}
+
+/// The point at step α from x along dx in the eigenvalues' terms (Alizadeh & Goldfarb
+/// 2003, §4: x = λ₁u₁ + λ₂u₂, u₁,₂ = (1, ±û)/2): the axis part x₀ and the tangent part's
+/// length ρ = |x_r| move on straight lines (ρ by dρ, dx_r's part along x_r), so both
+/// eigenvalues x₀ ± ρ do, and the tangent part turns to the chord x_r + α dx_r. Its
+/// tangent at α = 0 is dx (a retraction: Newton's step to first order), but turning the
+/// frame û costs no eigenvalue. On the straight line a variable near the boundary
+/// (λ₂ ≪ λ₁) can turn only by about √(λ₁λ₂)/x₀ before it leaves the cone: a sliding foot
+/// whose slip must turn within the step, with β and η both near their boundaries, then
+/// crawls at that rate once the barrier is small (docs/RELIABILITY.md).
+fn arc_step(x: &[f64; 3], dx: &[f64; 3], alpha: f64) -> [f64; 3] {
+    let line = [x[0] + alpha * dx[0], x[1] + alpha * dx[1], x[2] + alpha * dx[2]];
+    let chord = line[1].hypot(line[2]);
+    if chord == 0.0 {
+        return line;
+    }
+    let rho = x[1].hypot(x[2]);
+    let length = rho + alpha * (x[1] * dx[1] + x[2] * dx[2]) / rho;
+    [line[0], line[1] * length / chord, line[2] * length / chord]
+}
+
+/// Largest α > 0 with [`arc_step`] in the second-order cone, x interior with x_r ≠ 0: on
+/// the arc both eigenvalues x₀ ± ρ are linear in α, an orthant pair's rule.
+fn arc_max_step(x: &[f64; 3], dx: &[f64; 3]) -> f64 {
+    let rho = x[1].hypot(x[2]);
+    let drho = (x[1] * dx[1] + x[2] * dx[2]) / rho;
+    let mut am = f64::INFINITY;
+    for (l, dl) in [(x[0] + rho, dx[0] + drho), (x[0] - rho, dx[0] - drho)] {
+        if dl < 0.0 {
+            am = am.min(-l / dl);
+        }
+    }
+    am
+}
+
+/// The trial point of a cone variable (`ConeKind::trial` with arcs): along its arc where
+/// it is near the boundary, else on the straight line.
+pub fn cone_trial(x: &[f64; 3], dx: &[f64; 3], alpha: f64) -> [f64; 3] {
+    if on_arc(x) {
+        arc_step(x, dx, alpha)
+    } else {
+        [x[0] + alpha * dx[0], x[1] + alpha * dx[1], x[2] + alpha * dx[2]]
+    }
+}
+
+/// Largest α > 0 with [`cone_trial`] in the second-order cone.
+pub fn cone_trial_max_step(x: &[f64; 3], dx: &[f64; 3]) -> f64 {
+    if on_arc(x) {
+        arc_max_step(x, dx)
+    } else {
+        soc_max_step(x, dx)
     }
 }
 

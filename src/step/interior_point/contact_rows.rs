@@ -6,7 +6,9 @@ use super::settings::FORCE_REFERENCE;
 use crate::contact::cone::{Kind, Layout, MAX_Y};
 use crate::contact::node::ContactWork;
 use crate::integrator::NextPoses;
+use crate::contact::geometry::ContactFrame;
 use crate::contact::MAX_DIRECTIONS;
+use crate::model::addresses::Addresses;
 use crate::solver::BlockMatrix;
 use crate::step::problem::Equations;
 
@@ -49,7 +51,7 @@ const COLD_FORCE_CAP: f64 = 10.0 * FORCE_REFERENCE;
 
 /// The contact variables' warm start from the last step's solution (K in `s` and E in
 /// `cw.vars.e`, put there by `step::warm_start`), centred at barrier μ
-/// (`Layout::centre`) with the gap at the iterate. A contact that was left out of the
+/// (`Layout::centre`) with the gap and the slip at the iterate. A contact that was left out of the
 /// last step (γ = 0 exactly: the interior point keeps γ > 0) starts from zero forces.
 /// False if a variable is not finite.
 pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWork) -> bool {
@@ -70,7 +72,8 @@ pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWo
             y[l.nk..l.ny()].copy_from_slice(&cw.vars.e[er.clone()]);
         }
         let phi = eqs.gap(&cw.points, ci, s, None);
-        l.centre(&mut y, phi, mu);
+        let bv = slip(&cw.frames[ci], at, s, l.nt);
+        l.centre(&mut y, phi, &bv[..l.nt], mu);
         if !y[..l.ny()].iter().all(|v| v.is_finite()) {
             return false;
         }
@@ -78,6 +81,19 @@ pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWo
         cw.vars.e[er].copy_from_slice(&y[l.nk..l.ny()]);
     }
     true
+}
+
+/// The slip velocity of a contact's bodies at s along its `nt` friction directions.
+fn slip(fr: &ContactFrame, at: &Addresses, s: &[f64], nt: usize) -> [f64; MAX_DIRECTIONS] {
+    let mut bv = [0.0; MAX_DIRECTIONS];
+    for side in 0..fr.sides {
+        let ob = at.body(fr.bodies[side]);
+        for (i, b) in bv.iter_mut().enumerate().take(nt) {
+            let row = &fr.bv[side][i * 6..i * 6 + 6];
+            *b += (0..6).map(|k| row[k] * s[ob + k]).sum::<f64>();
+        }
+    }
+    bv
 }
 
 /// Step residual at (s, E) with barrier μ: body/joint rows and the contacts' K rows into
@@ -99,13 +115,9 @@ pub fn residual(eqs: &Equations, s: &[f64], next: &mut NextPoses, cw: &mut Conta
             continue;
         }
         let phi = eqs.gap(points, ci, s, None);
-        let mut bv = [0.0; MAX_DIRECTIONS];
+        let bv = slip(fr, at, s, l.nt);
         for side in 0..fr.sides {
             let ob = at.body(fr.bodies[side]);
-            for (i, b) in bv.iter_mut().enumerate().take(l.nt) {
-                let row = &fr.bv[side][i * 6..i * 6 + 6];
-                *b += (0..6).map(|k| row[k] * s[ob + k]).sum::<f64>();
-            }
             // body rows: −W K
             for rr in 0..6 {
                 let wr = &fr.w[side][rr * l.nk..rr * l.nk + l.nk];

@@ -180,25 +180,54 @@ fn contact_residual(eqs: &Equations, reference: &BlockMatrix, w: &mut Iterate, c
 }
 
 /// Backtracking from the fraction-to-boundary step along (it.ds, cw.de) on ‖F(s; μ)‖₂
-/// (Armijo with 1e-4), rejecting |ω| ≥ 2/dt. Leaves the accepted point in it.trial,
-/// cw.e_trial and its residual in it.r_trial, cw.re_trial. Returns (accepted, α).
+/// (Armijo with 1e-4), rejecting |ω| ≥ 2/dt. A solve with arcs (`ContactWork::arcs`)
+/// tries each α on the second-order cones' arcs (`Layout::trial`) and then, where the
+/// straight line is still inside the cones, on the line: each is Newton's step to first
+/// order, and the search takes whichever meets the rule first. Leaves the accepted point
+/// in it.trial, cw.e_trial and its residual in it.r_trial, cw.re_trial. Returns
+/// (accepted, α).
 pub fn line_search(eqs: &Equations, sc: &mut Scratch, mu: f64, merit: f64, stats: &mut StepStats) -> (bool, f64) {
     let two_over_dt = 2.0 / eqs.dt.abs();
-    let mut alpha = (TAU * max_step(eqs, sc)).min(1.0);
+    let alpha_max = max_step(eqs, sc, sc.contacts.arcs);
+    let line_max = if sc.contacts.arcs { max_step(eqs, sc, false) } else { alpha_max };
+    let mut alpha = (TAU * alpha_max).min(1.0);
     let Scratch { it: w, next, contacts: cw, .. } = sc;
     for _ in 0..LINE_SEARCH_HALVINGS {
-        for k in 0..w.s.len() {
-            w.trial[k] = w.s[k] + alpha * w.ds[k];
-        }
-        let v = &mut cw.vars;
-        for k in 0..v.e.len() {
-            v.e_trial[k] = v.e[k] + alpha * v.de[k];
-        }
-        if eqs.angular_speed_ok(&w.trial, two_over_dt) {
-            contact_rows::residual(eqs, &w.trial, next, cw, true, mu, &mut w.r_trial);
-            let m = norm2(&w.r_trial).hypot(norm2(&cw.vars.re_trial));
-            if m.is_finite() && m <= (1.0 - 1e-4 * alpha) * merit {
-                return (true, alpha);
+        // whether a variable on an arc left the straight line (else the line is the same point)
+        let mut bent = false;
+        for on_arcs in [true, false] {
+            if (on_arcs && !cw.arcs) || (!on_arcs && cw.arcs && (!bent || alpha > TAU * line_max)) {
+                continue;
+            }
+            for k in 0..w.s.len() {
+                w.trial[k] = w.s[k] + alpha * w.ds[k];
+            }
+            let v = &mut cw.vars;
+            for k in 0..v.e.len() {
+                v.e_trial[k] = v.e[k] + alpha * v.de[k];
+            }
+            if on_arcs {
+                // a second-order cone's variables near its boundary move along their arcs
+                for ci in cw.selection.iter() {
+                    let l = cw.nodes.layout(ci);
+                    if !l.has_arcs() {
+                        continue;
+                    }
+                    let on = eqs.model.addresses.contact(ci);
+                    let (mut y, mut dy, mut t) = ([0.0; MAX_Y], [0.0; MAX_Y], [0.0; MAX_Y]);
+                    cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
+                    cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, &mut dy);
+                    l.trial(&y, &dy, alpha, true, &mut t);
+                    bent |= (0..l.ny()).any(|i| t[i] != y[i] + alpha * dy[i]);
+                    cw.nodes.scatter(ci, &t, &mut w.trial[on..], &mut cw.vars.e_trial);
+                }
+            }
+            if eqs.angular_speed_ok(&w.trial, two_over_dt) {
+                contact_rows::residual(eqs, &w.trial, next, cw, true, mu, &mut w.r_trial);
+                let m = norm2(&w.r_trial).hypot(norm2(&cw.vars.re_trial));
+                if m.is_finite() && m <= (1.0 - 1e-4 * alpha) * merit {
+                    return (true, alpha);
+                }
             }
         }
         alpha *= 0.5;
@@ -207,8 +236,9 @@ pub fn line_search(eqs: &Equations, sc: &mut Scratch, mu: f64, merit: f64, stats
     (false, alpha)
 }
 
-/// Largest step along (it.ds, cw.de) that keeps every contact inside its cones.
-fn max_step(eqs: &Equations, sc: &Scratch) -> f64 {
+/// Largest step along (it.ds, cw.de) whose trial point (`Layout::trial`, on arcs or not)
+/// keeps every contact inside its cones.
+fn max_step(eqs: &Equations, sc: &Scratch, arcs: bool) -> f64 {
     let (w, cw) = (&sc.it, &sc.contacts);
     let mut am = f64::INFINITY;
     for ci in cw.selection.iter() {
@@ -216,7 +246,7 @@ fn max_step(eqs: &Equations, sc: &Scratch) -> f64 {
         let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
         cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
         cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, &mut dy);
-        am = cw.nodes.layout(ci).max_step(&y, &dy, am);
+        am = cw.nodes.layout(ci).max_trial_step(&y, &dy, arcs, am);
     }
     am
 }

@@ -40,7 +40,7 @@ pub fn step(eqs: &Equations, sc: &mut Scratch, eq: f64, mu_end: f64, stats: &mut
         cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
         let dy = &mut cw.dy_aff[ci];
         cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, dy);
-        alpha_aff = l.max_step(&y, dy, alpha_aff);
+        alpha_aff = l.max_trial_step(&y, dy, cw.arcs, alpha_aff);
     }
     let (mut sum, mut sum_aff, mut count) = (0.0, 0.0, 0usize);
     for ci in cw.selection.iter() {
@@ -49,11 +49,10 @@ pub fn step(eqs: &Equations, sc: &mut Scratch, eq: f64, mu_end: f64, stats: &mut
         let mut y = [0.0; MAX_Y];
         cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
         let (p, n) = l.products(&y);
-        for (v, d) in y.iter_mut().zip(&cw.dy_aff[ci][..l.ny()]) {
-            *v += alpha_aff * d;
-        }
+        let mut after = [0.0; MAX_Y];
+        l.trial(&y, &cw.dy_aff[ci], alpha_aff, cw.arcs, &mut after);
         sum += p;
-        sum_aff += l.products(&y).0;
+        sum_aff += l.products(&after).0;
         count += n;
     }
     let nu = sum / count.max(1) as f64;

@@ -118,6 +118,10 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
     if trace::on() {
         trace::header(eqs, start, cap, linear);
     }
+    // the step's refined solves (its last resorts) step second-order cones along arcs near
+    // their boundary (`Layout::trial`): only failing steps pay for them, so every step the
+    // plain solves converge is what it was
+    sc.contacts.arcs = linear == LinearSolve::Refined && sc.contacts.nodes.has_soc();
     let predictor_corrector = opts.contact_predictor_corrector;
     let (mut mu, mut phase) = match start {
         Start::Fresh => {
