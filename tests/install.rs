@@ -112,9 +112,11 @@ fn cmake_find_package_shared_and_static_targets_run() {
 }
 
 /// Issue 26: the installed libraries carry no debug info, whatever built them (here the
-/// test profile's, 37 MB and 102 MB with it). Measured: libmaxdyn.so 2.8 MB, libmaxdyn.a
-/// 20 MB (std's and the dependencies' objects); from a release build 2.2 MB and 22 MB
-/// (13.5 MB and 54 MB before, with debug info).
+/// test profile's, 26 MB and 82 MB with it). Measured: libmaxdyn.so 4.4 MB; libmaxdyn.a
+/// 30.6 MB (std's and the dependencies' objects, parry's and the mesh loaders' among them:
+/// 20 MB when this test was written), every member without a `.debug_` section; from a
+/// release build 2.2 MB and 22 MB then (13.5 MB and 54 MB with debug info). The archive is
+/// checked by its sections, not its size, which follows the code.
 #[test]
 fn installed_libraries_are_stripped_of_debug_info() {
     let prefix = install("install_stripped");
@@ -124,9 +126,10 @@ fn installed_libraries_are_stripped_of_debug_info() {
     let (so_mb, a_mb) = (size(&so), size(&lib.join("libmaxdyn.a")));
     println!("installed: libmaxdyn.so {so_mb:.1} MB, libmaxdyn.a {a_mb:.1} MB (from {:.1} MB and {:.1} MB)", size(&shared_library()), size(&lib_dir(&shared_library()).join("libmaxdyn.a")));
     assert!(so_mb < 5.0, "libmaxdyn.so is {so_mb:.1} MB");
-    assert!(a_mb < 30.0, "libmaxdyn.a is {a_mb:.1} MB");
     let sections = run_clean(Command::new("readelf").arg("-S").arg(&so));
     assert!(!sections.contains(".debug_info") && sections.contains(".dynsym"), "{sections}");
+    let members = run_clean(Command::new("readelf").arg("-S").arg(lib.join("libmaxdyn.a")));
+    assert!(!members.contains(".debug_") && members.contains(".text"), "libmaxdyn.a ({a_mb:.1} MB) keeps debug sections");
     // still usable: the exported functions are there
     let symbols = run_clean(Command::new("nm").arg("-D").arg("--defined-only").arg(&so));
     assert!(symbols.contains(" T maxdyn_sim_step\n"), "maxdyn_sim_step not exported");

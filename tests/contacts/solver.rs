@@ -47,8 +47,11 @@ fn sparse_solve_equals_dense_lu_on_contact_systems() {
         // and cone variables as unknowns) the plain solution leaves ‖b − A x‖ / ‖b‖ up to
         // 3.6e-6 (sphere chain; spinning box 4.9e-7), the rounding of c = ψ/s_ψ ≈ 1e8 in the
         // condensed friction rows. The refined direction, refined against the full system,
-        // leaves at most 3.1e-8 (the dense product's own rounding at these entries).
-        assert!(c.refined_full_residual < 5e-8, "{name}: {c:?}");
+        // leaves at most 8.0e-8 (the dense product's own rounding at these entries), on the
+        // tilted box with mixed cones, whose plain solution already leaves 4.6e-8: there
+        // refinement has nothing to gain. The bound was 5e-8 (3.1e-8 measured) until the
+        // second-order cone's warm start moved the five steps before this check.
+        assert!(c.refined_full_residual < 1e-7, "{name}: {c:?}");
         refined.push((name, c.full_residual, c.refined_full_residual));
     }
     let gain = |scene: &str| refined.iter().find(|r| r.0 == scene).map(|r| r.1 / r.2).unwrap();
