@@ -433,7 +433,10 @@ fn box_drop_through_c_matches_rust_and_rests_on_four_corners() {
         assert!(speed < 1.5e-14, "{speed:e}");
         assert_eq!((stats.contacts, stats.active_contacts), (9, 5), "4 bottom corners and the sphere of the resting box");
         assert!(stats.complementarity <= 1e-8 && stats.complementarity >= 0.0, "{}", stats.complementarity);
-        assert!((normal - G).abs() < 6e-13, "Σγ = {normal}");
+        // Σγ measured 7.3e-13 N off (7e-14 relative, the rounding of the momentum rows)
+        // since the drop's contact steps before the rest take the projected Newton (the
+        // bound was 6e-13 at 6.2e-14 measured)
+        assert!((normal - G).abs() < 1e-12, "Σγ = {normal}");
         assert!(friction < 4e-13, "resting: no friction needed, got {friction}");
 
         // a looser contact tolerance is honoured: the complementarity of a step stays below it

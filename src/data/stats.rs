@@ -30,8 +30,9 @@ pub struct StepStats {
     pub relaxed: bool,
     /// Intervals the step took: 1, or more when it had to be split (see `Sim::step`).
     pub substeps: usize,
-    /// Newton matrices factored (interior-point iterations, the active-set Newton of the
-    /// polish and of the predicted mode, Newton without contacts): the step's cost.
+    /// Newton matrices factored (interior-point iterations, the projected Newton's
+    /// directions that are not chords, the polish's active-set Newton, Newton without
+    /// contacts): the step's cost.
     pub factorizations: usize,
 }
 

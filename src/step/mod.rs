@@ -257,7 +257,7 @@ fn solve(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart
             outcome = relaxed::rescue(eqs, sc, opts, outcome, warm, state);
         }
     }
-    if outcome.converged {
+    if outcome.converged && !sc.polish.polished {
         // exact complementarity: no force across a gap, no gap under a force (of the law
         // the answer solves)
         let law = if outcome.stats.relaxed { Friction::Relaxed } else { eqs.friction };
@@ -274,7 +274,14 @@ fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &Bo
         return if plain.converged { plain } else { refined(eqs, sc, warm, state, opts, plain) };
     }
     sc.contacts.vars.e.copy_from_slice(&warm.e_solution);
-    let first = interior_point::solve_warm(eqs, sc, opts);
+    let projected = interior_point::projected::solve(eqs, sc, opts);
+    if projected.converged {
+        return projected;
+    }
+    warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
+    sc.contacts.vars.e.copy_from_slice(&warm.e_solution);
+    let mut first = interior_point::solve_warm(eqs, sc, opts);
+    first.stats = projected.stats.then(first.stats);
     if first.converged {
         return first;
     }

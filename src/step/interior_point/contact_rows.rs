@@ -83,6 +83,79 @@ pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWo
     true
 }
 
+/// The projected Newton's projection (`interior_point::projected`) after a whole step
+/// (`ds` in the graph vector, `cw.vars.de` in E) to `s` and `cw.vars.e`, every contact in
+/// the solve closed: one whose normal force came out negative opens (leaves the solve);
+/// one whose friction variables the step took out of their cones has them put back on
+/// the central path at μ (`Layout::centre`, as the warm start puts them), its normal pair
+/// kept; the others stay where Newton put them. Returns how many changed; None if a
+/// variable is not finite.
+pub fn project_closed(eqs: &Equations, s: &mut [f64], ds: &[f64], mu: f64, cw: &mut ContactWork) -> Option<usize> {
+    let at = &eqs.model.addresses;
+    let mut changed = 0;
+    for ci in 0..cw.count() {
+        if !cw.selection.contains(ci) {
+            continue;
+        }
+        let l = cw.nodes.layout(ci);
+        let o = at.contact(ci);
+        let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
+        cw.nodes.gather(ci, &s[o..], &cw.vars.e, &mut y);
+        if y[0] < 0.0 {
+            s[o..o + l.nk].iter_mut().for_each(|k| *k = 0.0);
+            cw.set_active(ci, false);
+            changed += 1;
+            continue;
+        }
+        cw.nodes.gather(ci, &ds[o..], &cw.vars.de, &mut dy);
+        if friction_stayed_inside(&l, &y, &mut dy) {
+            continue;
+        }
+        let (gamma, s_phi) = (y[0], y[l.nk]);
+        let bv = slip(&cw.frames[ci], at, s, l.nt);
+        l.centre(&mut y, 0.0, &bv[..l.nt], mu);
+        (y[0], y[l.nk]) = (gamma, s_phi);
+        if !y[..l.ny()].iter().all(|v| v.is_finite()) {
+            return None;
+        }
+        cw.nodes.scatter(ci, &y, &mut s[o..], &mut cw.vars.e);
+        changed += 1;
+    }
+    Some(changed)
+}
+
+/// For a chord step that finishes a projected Newton's solution (`ds`, `cw.vars.de` just
+/// taken to `s`, `cw.vars.e`): false if it took a contact's friction variables out of
+/// their cones or a closed contact's normal force below −`pull`; a pull down to that is
+/// rounding and is clipped to zero.
+pub fn clip_closed(eqs: &Equations, s: &mut [f64], ds: &[f64], pull: f64, cw: &mut ContactWork) -> bool {
+    let at = &eqs.model.addresses;
+    for ci in cw.selection.iter() {
+        let l = cw.nodes.layout(ci);
+        let o = at.contact(ci);
+        if s[o] < -pull {
+            return false;
+        }
+        s[o] = s[o].max(0.0);
+        let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
+        cw.nodes.gather(ci, &s[o..], &cw.vars.e, &mut y);
+        cw.nodes.gather(ci, &ds[o..], &cw.vars.de, &mut dy);
+        if !friction_stayed_inside(&l, &y, &mut dy) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a closed contact's whole step `dy` that ended at `y` kept its friction
+/// variables inside their cones (the normal pair left out: its force is free, its gap
+/// slack held at zero). Zeroes dy's normal pair.
+fn friction_stayed_inside(l: &Layout, y: &[f64; MAX_Y], dy: &mut [f64; MAX_Y]) -> bool {
+    let mut before: [f64; MAX_Y] = std::array::from_fn(|i| y[i] - dy[i]);
+    (before[0], dy[0], before[l.nk], dy[l.nk]) = (1.0, 0.0, 1.0, 0.0);
+    l.max_step(&before, dy, 1.0) >= 1.0
+}
+
 /// The slip velocity of a contact's bodies at s along its `nt` friction directions.
 fn slip(fr: &ContactFrame, at: &Addresses, s: &[f64], nt: usize) -> [f64; MAX_DIRECTIONS] {
     let mut bv = [0.0; MAX_DIRECTIONS];

@@ -25,6 +25,7 @@
 pub mod contact_rows;
 mod direction;
 mod polish;
+pub mod projected;
 
 pub use self::direction::LinearSolve;
 #[cfg(feature = "test-support")]
