@@ -92,7 +92,7 @@ fn learned_quadruped_gait_runs_10_s_on_second_order_cones() {
     // a closed foot's gap is zero to what its row resolves, tolerance × dt = 1e-13 m
     // (measured 1.5e-14 m with the active-set polish; 1e-14 before, the barrier's gaps)
     assert!(r.max_penetration < 1e-13, "penetration {:e} m", r.max_penetration);
-    // measured 2.93 Newton directions and 2.76 factorizations per step with the projected
+    // measured 2.93 Newton directions and 2.77 factorizations per step with the projected
     // Newton first (the warm interior point alone: 6.31 and 6.54, its cones' eigenvalues
     // centred in the frame force and slip share, `contact::cone::soc`)
     assert!(r.iterations as f64 <= 3.05 * r.steps as f64, "{} iterations in {} steps", r.iterations, r.steps);
