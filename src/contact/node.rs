@@ -336,6 +336,17 @@ impl ContactWork {
         self.nodes.count()
     }
 
+    /// Contact `ci`'s variables y = [K; E] and a step dy of them: K from the graph vector
+    /// slices `k` and `dk` (starting at the contact's address), E from `vars.e` and
+    /// `vars.de`.
+    #[inline]
+    pub fn node_and_step(&self, ci: usize, k: &[f64], dk: &[f64]) -> ([f64; MAX_Y], [f64; MAX_Y]) {
+        let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
+        self.nodes.gather(ci, k, &self.vars.e, &mut y);
+        self.nodes.gather(ci, dk, &self.vars.de, &mut dy);
+        (y, dy)
+    }
+
     /// Puts contact `ci` into the solve or leaves it out; a contact entering or leaving
     /// gets zero multipliers and direction (its variables are set again when a solve
     /// starts with it).

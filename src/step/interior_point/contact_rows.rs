@@ -99,15 +99,13 @@ pub fn project_closed(eqs: &Equations, s: &mut [f64], ds: &[f64], mu: f64, cw: &
         }
         let l = cw.nodes.layout(ci);
         let o = at.contact(ci);
-        let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
-        cw.nodes.gather(ci, &s[o..], &cw.vars.e, &mut y);
+        let (mut y, mut dy) = cw.node_and_step(ci, &s[o..], &ds[o..]);
         if y[0] < 0.0 {
             s[o..o + l.nk].iter_mut().for_each(|k| *k = 0.0);
             cw.set_active(ci, false);
             changed += 1;
             continue;
         }
-        cw.nodes.gather(ci, &ds[o..], &cw.vars.de, &mut dy);
         if friction_stayed_inside(&l, &y, &mut dy) {
             continue;
         }
@@ -137,9 +135,7 @@ pub fn clip_closed(eqs: &Equations, s: &mut [f64], ds: &[f64], pull: f64, cw: &m
             return false;
         }
         s[o] = s[o].max(0.0);
-        let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
-        cw.nodes.gather(ci, &s[o..], &cw.vars.e, &mut y);
-        cw.nodes.gather(ci, &ds[o..], &cw.vars.de, &mut dy);
+        let (y, mut dy) = cw.node_and_step(ci, &s[o..], &ds[o..]);
         if !friction_stayed_inside(&l, &y, &mut dy) {
             return false;
         }

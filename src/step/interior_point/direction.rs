@@ -214,9 +214,8 @@ pub fn line_search(eqs: &Equations, sc: &mut Scratch, mu: f64, merit: f64, stats
                         continue;
                     }
                     let on = eqs.model.addresses.contact(ci);
-                    let (mut y, mut dy, mut t) = ([0.0; MAX_Y], [0.0; MAX_Y], [0.0; MAX_Y]);
-                    cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
-                    cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, &mut dy);
+                    let (y, dy) = cw.node_and_step(ci, &w.s[on..], &w.ds[on..]);
+                    let mut t = [0.0; MAX_Y];
                     l.trial(&y, &dy, alpha, true, &mut t);
                     bent |= (0..l.ny()).any(|i| t[i] != y[i] + alpha * dy[i]);
                     cw.nodes.scatter(ci, &t, &mut w.trial[on..], &mut cw.vars.e_trial);
@@ -243,9 +242,7 @@ fn max_step(eqs: &Equations, sc: &Scratch, arcs: bool) -> f64 {
     let mut am = f64::INFINITY;
     for ci in cw.selection.iter() {
         let on = eqs.model.addresses.contact(ci);
-        let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
-        cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
-        cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, &mut dy);
+        let (y, dy) = cw.node_and_step(ci, &w.s[on..], &w.ds[on..]);
         am = cw.nodes.layout(ci).max_trial_step(&y, &dy, arcs, am);
     }
     am

@@ -309,9 +309,7 @@ fn max_step(eqs: &Equations, sc: &Scratch, free: impl Fn(usize) -> bool) -> f64 
     for ci in cw.selection.iter() {
         let on = eqs.model.addresses.contact(ci);
         let l = cw.nodes.layout(ci);
-        let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
-        cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
-        cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, &mut dy);
+        let (mut y, mut dy) = cw.node_and_step(ci, &w.s[on..], &w.ds[on..]);
         if free(ci) {
             (y[0], dy[0], y[l.nk], dy[l.nk]) = (1.0, 0.0, 1.0, 0.0);
         }

@@ -123,9 +123,7 @@ pub(super) fn step(eqs: &Equations, sc: &Scratch, alpha: f64) {
     for ci in cw.selection.iter() {
         let on = eqs.model.addresses.contact(ci);
         let l = cw.nodes.layout(ci);
-        let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
-        cw.nodes.gather(ci, &w.s[on..], &cw.vars.e, &mut y);
-        cw.nodes.gather(ci, &w.ds[on..], &cw.vars.de, &mut dy);
+        let (y, dy) = cw.node_and_step(ci, &w.s[on..], &w.ds[on..]);
         for (k, (&yk, &dk)) in y[..l.ny()].iter().zip(&dy[..l.ny()]).enumerate() {
             if dk < 0.0 && -yk / dk < am {
                 (am, at_c, at_v, yv, dv) = (-yk / dk, ci, k, yk, dk);
