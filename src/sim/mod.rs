@@ -139,6 +139,14 @@ impl Sim {
         self.data.collision.layout.clone().unwrap_or_else(|| self.model.clone())
     }
 
+    /// Test support: the layout model of the last step (its `symbolic` holds the factor's
+    /// pattern), for probes of the solver's cost.
+    #[cfg(feature = "test-support")]
+    #[doc(hidden)]
+    pub fn debug_layout(&self) -> Arc<Model> {
+        self.layout()
+    }
+
     pub fn dt(&self) -> f64 {
         self.data.dt
     }

@@ -130,6 +130,17 @@ impl Symbolic {
         }
     }
 
+    /// Multiply-adds of one full factorization (every node coupled): the Schur updates'
+    /// n_j n_i n_k and the pivots' n³.
+    pub fn factor_flops(&self) -> usize {
+        let pivots: usize = self.sizes.iter().map(|&s| s * s * s).sum();
+        let updates: usize = self.order.iter().map(|&i| {
+            let (s, e) = self.update_ranges[i];
+            self.updates[s..e].iter().map(|u| u.nj * self.sizes[i] * u.nk).sum::<usize>()
+        }).sum();
+        pivots + updates
+    }
+
     /// Offset of block (i, j) in the value array (None if structurally zero).
     pub fn block_offset(&self, i: usize, j: usize) -> Option<usize> {
         if i == j {

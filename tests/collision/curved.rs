@@ -129,13 +129,15 @@ fn cylinder_rolls_down_an_incline_without_sinking() {
 }
 
 /// The same incline at the default options: the normal force misses 1e-9 relative only in
-/// the three steps after the set-down at gap 0 (measured 2.4e-9, 3.7e-9, 6.8e-9, then
-/// 6.1e-10), and is exact to 2.0e-11 over the other 996. Those three are the step's
-/// resolution of a closing gap (the residual tolerance, 1e-10, times dt: ~1e-13 m, which is
-/// m gap/dt² of force): a residual tolerance of 1e-11 gives 2.5e-11 at worst in the same
-/// 3005 Newton iterations for the 1000 steps, a contact tolerance of 1e-10 (residual at its
-/// default) 5.7e-11 in 4005; no placement of the start does (1e-13 m into the incline:
-/// 1.3e-8; 1e-9 m above: 1.1e-4 while it lands).
+/// the three steps after the set-down at gap 0 (measured 2.41e-9, 4.83e-9, 2.42e-9, then
+/// 1.5e-12), and is exact to 2.3e-11 over the other 996. Those three are the first step's
+/// resolution of a closing gap (the cold interior point and its polish leave the gap at
+/// z_2 2.2e-14 m, m gap/dt² of force, and the next two steps take it back: the pattern
+/// 1, −2, 1); from the second step on the projected Newton solves each step exactly on
+/// the two rim contacts (`step::interior_point::projected`; before it solved bodies on one
+/// contact only: 3.7e-9, 6.8e-9, then 6.1e-10). A residual tolerance of 1e-11 gave 2.5e-11
+/// at worst, a contact tolerance of 1e-10 5.7e-11; no placement of the start does
+/// (1e-13 m into the incline: 1.3e-8; 1e-9 m above: 1.1e-4 while it lands).
 #[test]
 fn cylinder_on_an_incline_at_the_default_options() {
     let (mut sim, _, _, expected) = cylinder_on_incline();

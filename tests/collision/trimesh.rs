@@ -115,7 +115,14 @@ fn depth_in_bowl(state: &[f64]) -> f64 {
 /// meets the bottom in the concave corner (step 13, at about 0.6 m/s), and comes to rest wedged
 /// there, its lower edge on the bottom and leaning on the wall (tilted 40°), 2 s at dt
 /// 0.01, every step OK. Its depth below the bowl's surface at its worst (from the poses,
-/// the corners against the five planes): 1.4e-17 m (asserted 1e-12); before the bottom's
+/// the corners against the five planes): 9.0e-13 m at step 86 (asserted 1e-12: a closed
+/// gap is held to the residual tolerance × dt, 1e-12 m at dt 0.01; 1.4e-17 m while the
+/// interior point solved every step of a body on several contacts). At rest its contact
+/// forces sum to m g within 1.3e-10 (asserted 2e-10; 3.9e-14 under the interior point and
+/// asserted 1e-12 then): the box creeps at 1e-8 m/s, as it did, and the projected Newton
+/// (`step::interior_point::projected`), which now solves a body on independent contacts
+/// (the edge on the bottom, the wall's), lets that creep change by about 1e-11 m/s a step,
+/// where friction sits on its central path at μ_end. Before the bottom's
 /// plane held the points crossing its concave edges, 7.0e-4 m in the step its edge crossed
 /// into the corner (the bottom's face contact saw it only once it was over the bottom).
 #[test]
@@ -142,7 +149,7 @@ fn a_box_slides_down_a_bowl_wall_into_the_bottom_without_sinking() {
     let tilt = 2.0 * end[5].abs().asin();
     println!("bowl slide: deepest {deepest:e} m at step {at}; at the end tilted {:.2}°, centre at x {:.4}, z {:.4}, fastest velocity component {speed:e}, force error {:e}", tilt.to_degrees(), end[0], end[2], force_error(&sim));
     assert!(deepest < 1e-12, "deepest {deepest:e} m at step {at}");
-    assert!(speed < 1e-6 && (tilt.to_degrees() - 40.3).abs() < 0.1 && force_error(&sim) < 1e-12, "tilt {tilt}, speed {speed:e}");
+    assert!(speed < 1e-6 && (tilt.to_degrees() - 40.3).abs() < 0.1 && force_error(&sim) < 2e-10, "tilt {tilt}, speed {speed:e}, force error {:e}", force_error(&sim));
 }
 
 /// Steps `sim` 2 s (200 steps): the box's deepest sink below `rest` (its height at rest)

@@ -22,8 +22,8 @@
 //!
 //! The answer meets the interior point's own test (equality rows below the tolerance,
 //! products at μ_end) with exact complementarity in the normal pairs, so no polish
-//! follows. It is not tried with a joint limit in the solve, or where one body carries
-//! two closed contacts (`determinate`); after `ITERATIONS` directions, or a direction
+//! follows. It is not tried with a joint limit in the solve, or where a body's closed
+//! contacts do not determine their forces (`determinate`); after `ITERATIONS` directions, or a direction
 //! that fails, the warm start is put back and the warm interior point runs.
 
 use super::contact_rows;
@@ -178,23 +178,76 @@ fn reclose(eqs: &Equations, cw: &mut ContactWork, s: &[f64]) {
     }
 }
 
-/// Whether the closed contacts' forces are determined by the step: no body carries two
-/// closed contacts. Closed rows hold their gaps exactly, with no barrier term that picks
-/// one force distribution among many, so a box on its four corners or a pile (several
-/// contacts on a body whose normal rows are dependent) has a singular Newton matrix; the
-/// interior point's central path settles those.
+/// Whether the closed contacts' forces are determined by the step: on every body, the
+/// closed contacts' normal-force columns (their 6-vectors on its rows) are independent.
+/// Closed rows hold their gaps exactly, with no barrier term that picks one force
+/// distribution among many, so dependent columns make the Newton matrix singular: a box on
+/// its four corners (four columns in the three directions of lift, roll and pitch), a
+/// sphere on four faces, where the interior point's central path settles the forces.
+/// Independence on each body suffices for the whole system: a combination of closed rows
+/// that vanishes must vanish on each body's block, where its coefficients are those of
+/// independent columns. So a capsule or cylinder lying on a plane (two contacts along
+/// its axis) or a box on one edge is solved here.
 fn determinate(eqs: &Equations, cw: &ContactWork) -> bool {
     let contacts = eqs.model.contacts.len();
     let closed = |ci: usize| ci < contacts && cw.selection.contains(ci) && cw.nodes.is_closed(ci);
+    let touches = |ci: usize, body: usize| {
+        let f = &cw.frames[ci];
+        f.bodies[..f.sides].iter().position(|&b| b == body)
+    };
     for i in (0..contacts).filter(|&i| closed(i)) {
-        let a = &cw.frames[i];
-        for j in (0..i).filter(|&j| closed(j)) {
-            let b = &cw.frames[j];
-            if a.bodies[..a.sides].iter().any(|x| b.bodies[..b.sides].contains(x)) {
-                return false;
+        let f = &cw.frames[i];
+        for &body in &f.bodies[..f.sides] {
+            // each body once: at its first closed contact
+            if (0..i).any(|j| closed(j) && touches(j, body).is_some()) {
+                continue;
+            }
+            let mut basis = [[0.0; 6]; 6];
+            let mut rank = 0;
+            for j in (i..contacts).filter(|&j| closed(j)) {
+                let Some(side) = touches(j, body) else { continue };
+                if rank == 6 {
+                    return false;
+                }
+                let nk = cw.nodes.layout(j).nk;
+                let mut v = [0.0; 6];
+                for (r, x) in v.iter_mut().enumerate() {
+                    *x = cw.frames[j].w[side][r * nk];
+                }
+                if !independent(&mut v, &basis[..rank]) {
+                    return false;
+                }
+                basis[rank] = v;
+                rank += 1;
             }
         }
     }
+    true
+}
+
+/// Columns whose part outside the span of the others is below this fraction of their
+/// length count as dependent: two contact points within about a thousandth of a body's
+/// size of each other along a line give a Newton matrix too ill-conditioned to solve on
+/// closed rows.
+const INDEPENDENT: f64 = 1e-3;
+
+/// Whether `v` keeps more than [`INDEPENDENT`] of its length outside the span of the
+/// orthonormal `basis` (Gram–Schmidt, twice for rounding); `v` becomes its normalized
+/// remainder.
+fn independent(v: &mut [f64; 6], basis: &[[f64; 6]]) -> bool {
+    let dot = |a: &[f64; 6], b: &[f64; 6]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let length = dot(v, v).sqrt();
+    for _ in 0..2 {
+        for b in basis {
+            let c = dot(v, b);
+            v.iter_mut().zip(b).for_each(|(x, y)| *x -= c * y);
+        }
+    }
+    let rest = dot(v, v).sqrt();
+    if !(rest > INDEPENDENT * length) {
+        return false;
+    }
+    v.iter_mut().for_each(|x| *x /= rest);
     true
 }
 
