@@ -293,6 +293,28 @@ impl Selection {
     }
 }
 
+/// Per body, a list of contacts through it (`first` per body, `next` per contact and
+/// side), for passes that visit each body's contacts together in linear time without
+/// allocating. Empty between uses: every `first` is [`BodyLists::NONE`].
+#[derive(Debug, Clone, Default)]
+pub struct BodyLists {
+    pub first: Vec<usize>,
+    pub next: Vec<[usize; 2]>,
+}
+
+impl BodyLists {
+    pub const NONE: usize = usize::MAX;
+
+    /// Room for the bodies the `contacts` act on.
+    pub fn new(contacts: &[Contact]) -> BodyLists {
+        let bodies = contacts.iter().map(|c| {
+            let (a, b) = c.bodies();
+            a.max(b.unwrap_or(0)) + 1
+        });
+        BodyLists { first: vec![Self::NONE; bodies.max().unwrap_or(0)], next: vec![[Self::NONE; 2]; contacts.len()] }
+    }
+}
+
 /// What a step's contact solve keeps per contact besides the graph vector.
 #[derive(Debug, Clone, Default)]
 pub struct ContactWork {
@@ -309,6 +331,8 @@ pub struct ContactWork {
     /// Whether the solve under way moves second-order cone variables near their boundary
     /// along arcs (`Layout::trial`): the step's refined solves.
     pub arcs: bool,
+    /// Each body's contacts (`interior_point::projected`'s `determinate`).
+    pub by_body: BodyLists,
 }
 
 impl ContactWork {
@@ -328,6 +352,7 @@ impl ContactWork {
             dy_aff: vec![[0.0; MAX_Y]; n],
             selection: Selection { active: vec![true; n] },
             arcs: false,
+            by_body: BodyLists::new(contacts),
             nodes,
         }
     }

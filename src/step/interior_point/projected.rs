@@ -31,7 +31,7 @@ use super::direction::{self, LinearSolve};
 use super::final_barrier;
 use super::measures::{count_active, force_scale, measures, shift_barrier};
 use crate::contact::cone::MAX_Y;
-use crate::contact::node::ContactWork;
+use crate::contact::node::{BodyLists, ContactWork};
 use crate::data::{Scratch, StepStats};
 use crate::step::culling;
 use crate::step::options::SolverOptions;
@@ -71,7 +71,7 @@ pub fn solve(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome
     sc.contacts.arcs = false;
     sc.polish.keep(&sc.it, &sc.contacts);
     let converged = contact_rows::warm_contacts(eqs, &mut sc.it.s, mu_end, &mut sc.contacts) && {
-        set_modes(eqs, sc) && determinate(eqs, &sc.contacts) && newton(eqs, sc, opts, mu_end, &mut stats)
+        set_modes(eqs, sc) && determinate(eqs, &mut sc.contacts) && newton(eqs, sc, opts, mu_end, &mut stats)
     };
     if converged {
         keep_centred(eqs, sc, mu_end);
@@ -188,41 +188,47 @@ fn reclose(eqs: &Equations, cw: &mut ContactWork, s: &[f64]) {
 /// that vanishes must vanish on each body's block, where its coefficients are those of
 /// independent columns. So a capsule or cylinder lying on a plane (two contacts along
 /// its axis) or a box on one edge is solved here.
-fn determinate(eqs: &Equations, cw: &ContactWork) -> bool {
+fn determinate(eqs: &Equations, cw: &mut ContactWork) -> bool {
     let contacts = eqs.model.contacts.len();
-    let closed = |ci: usize| ci < contacts && cw.selection.contains(ci) && cw.nodes.is_closed(ci);
-    let touches = |ci: usize, body: usize| {
-        let f = &cw.frames[ci];
-        f.bodies[..f.sides].iter().position(|&b| b == body)
-    };
-    for i in (0..contacts).filter(|&i| closed(i)) {
-        let f = &cw.frames[i];
-        for &body in &f.bodies[..f.sides] {
-            // each body once: at its first closed contact
-            if (0..i).any(|j| closed(j) && touches(j, body).is_some()) {
+    let ContactWork { nodes, frames, selection, by_body: lists, .. } = cw;
+    let closed = |ci: usize| selection.contains(ci) && nodes.is_closed(ci);
+    let sides = |ci: usize| frames[ci].bodies.into_iter().take(frames[ci].sides).enumerate();
+    // each body's closed contacts as a list, in their order
+    for ci in (0..contacts).rev().filter(|&ci| closed(ci)) {
+        for (side, body) in sides(ci) {
+            lists.next[ci][side] = lists.first[body];
+            lists.first[body] = ci;
+        }
+    }
+    let mut independent_everywhere = true;
+    'bodies: for ci in (0..contacts).filter(|&ci| closed(ci)) {
+        for (_, body) in sides(ci) {
+            // each body once, from the head of its list
+            if lists.first[body] != ci {
                 continue;
             }
-            let mut basis = [[0.0; 6]; 6];
-            let mut rank = 0;
-            for j in (i..contacts).filter(|&j| closed(j)) {
-                let Some(side) = touches(j, body) else { continue };
-                if rank == 6 {
-                    return false;
-                }
-                let nk = cw.nodes.layout(j).nk;
-                let mut v = [0.0; 6];
-                for (r, x) in v.iter_mut().enumerate() {
-                    *x = cw.frames[j].w[side][r * nk];
-                }
-                if !independent(&mut v, &basis[..rank]) {
-                    return false;
+            let (mut basis, mut rank, mut j) = ([[0.0; 6]; 6], 0, ci);
+            while j != BodyLists::NONE {
+                let side = usize::from(frames[j].bodies[0] != body);
+                let nk = nodes.layout(j).nk;
+                let mut v: [f64; 6] = std::array::from_fn(|r| frames[j].w[side][r * nk]);
+                if rank == 6 || !independent(&mut v, &basis[..rank]) {
+                    independent_everywhere = false;
+                    break 'bodies;
                 }
                 basis[rank] = v;
                 rank += 1;
+                j = lists.next[j][side];
             }
         }
     }
-    true
+    // the lists empty again
+    for ci in (0..contacts).filter(|&ci| closed(ci)) {
+        for (_, body) in sides(ci) {
+            lists.first[body] = BodyLists::NONE;
+        }
+    }
+    independent_everywhere
 }
 
 /// Columns whose part outside the span of the others is below this fraction of their
