@@ -300,6 +300,8 @@ impl Selection {
 pub struct BodyLists {
     pub first: Vec<usize>,
     pub next: Vec<[usize; 2]>,
+    /// Per body, a count (zero between uses).
+    pub count: Vec<usize>,
 }
 
 impl BodyLists {
@@ -311,7 +313,8 @@ impl BodyLists {
             let (a, b) = c.bodies();
             a.max(b.unwrap_or(0)) + 1
         });
-        BodyLists { first: vec![Self::NONE; bodies.max().unwrap_or(0)], next: vec![[Self::NONE; 2]; contacts.len()] }
+        let bodies = bodies.max().unwrap_or(0);
+        BodyLists { first: vec![Self::NONE; bodies], next: vec![[Self::NONE; 2]; contacts.len()], count: vec![0; bodies] }
     }
 }
 

@@ -68,6 +68,9 @@ pub fn solve(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome
     let mu_end = final_barrier(opts);
     let mut stats = StepStats { contacts: model.contacts.len(), ..StepStats::default() };
     sc.factors = None;
+    if crowded(eqs, &sc.it.s, &mut sc.contacts) {
+        return Outcome { stats, converged: false };
+    }
     sc.contacts.arcs = false;
     sc.polish.keep(&sc.it, &sc.contacts);
     let converged = contact_rows::warm_contacts(eqs, &mut sc.it.s, mu_end, &mut sc.contacts) && {
@@ -176,6 +179,33 @@ fn reclose(eqs: &Equations, cw: &mut ContactWork, s: &[f64]) {
             l.close_normal_row(&y, &mut cw.vars.re[cw.nodes.e_range(ci)]);
         }
     }
+}
+
+/// Whether some body carried more than six closed contacts at the last step's solution
+/// (the warm start: force above gap slack), so that their columns are dependent
+/// whatever the modes (`determinate` would say so after the warm start's centring): a
+/// plate on its points, a box on a mesh. Read before anything is moved.
+fn crowded(eqs: &Equations, s: &[f64], cw: &mut ContactWork) -> bool {
+    let model = eqs.model;
+    let ContactWork { nodes, vars, selection, by_body: lists, .. } = cw;
+    let last_closed = |ci: usize| selection.contains(ci) && s[model.addresses.contact(ci)] >= vars.e[nodes.e_range(ci).start];
+    let bodies = |ci: usize| {
+        let (a, b) = model.contacts[ci].bodies();
+        std::iter::once(a).chain(b)
+    };
+    let mut crowded = false;
+    for ci in (0..model.contacts.len()).filter(|&ci| last_closed(ci)) {
+        for body in bodies(ci) {
+            lists.count[body] += 1;
+            crowded |= lists.count[body] > 6;
+        }
+    }
+    for ci in (0..model.contacts.len()).filter(|&ci| last_closed(ci)) {
+        for body in bodies(ci) {
+            lists.count[body] = 0;
+        }
+    }
+    crowded
 }
 
 /// Whether the closed contacts' forces are determined by the step: on every body, the
