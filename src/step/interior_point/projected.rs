@@ -262,9 +262,10 @@ fn determinate(eqs: &Equations, cw: &mut ContactWork) -> bool {
 }
 
 /// Columns whose part outside the span of the others is below this fraction of their
-/// length count as dependent: two contact points within about a thousandth of a body's
-/// size of each other along a line give a Newton matrix too ill-conditioned to solve on
-/// closed rows.
+/// length count as dependent. Two contact points along a line with the same normal give
+/// columns that differ only in their moment parts, by the points' distance (in metres,
+/// against a force part of length 1): points closer than about 1 mm give a Newton matrix
+/// too ill-conditioned to solve on closed rows.
 const INDEPENDENT: f64 = 1e-3;
 
 /// Whether `v` keeps more than [`INDEPENDENT`] of its length outside the span of the
@@ -391,5 +392,57 @@ fn keep_centred(eqs: &Equations, sc: &mut Scratch, mu_end: f64) {
         // −s_φ/(γ dt), not the zero row of s_φ = 0 (with it the A1 standing linearized
         // 1.4e-8 off its differences instead of 1.5e-10)
         cw.vars.e[cw.nodes.e_range(ci).start] = y[l.nk];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::independent;
+
+    /// The normal-force column [n; r × n] of a contact at `r` (from the centre of mass)
+    /// with normal `n`.
+    fn column(r: [f64; 3], n: [f64; 3]) -> [f64; 6] {
+        [n[0], n[1], n[2], r[1] * n[2] - r[2] * n[1], r[2] * n[0] - r[0] * n[2], r[0] * n[1] - r[1] * n[0]]
+    }
+
+    /// Whether `columns` are independent in turn, as `determinate` tests one body's.
+    fn rank_ok(columns: &[[f64; 6]]) -> bool {
+        let mut basis = Vec::new();
+        columns.iter().all(|c| {
+            let mut v = *c;
+            let ok = independent(&mut v, &basis);
+            basis.push(v);
+            ok
+        })
+    }
+
+    /// A box (half-extents 0.1) on a plane: one edge's two corners determine their
+    /// forces, three corners still do (lift, roll, pitch), the fourth repeats them.
+    #[test]
+    fn a_box_on_an_edge_is_determinate_on_four_corners_not() {
+        let up = [0.0, 0.0, 1.0];
+        let corners = [[-0.1, -0.1, -0.1], [0.1, -0.1, -0.1], [0.1, 0.1, -0.1], [-0.1, 0.1, -0.1]].map(|r| column(r, up));
+        assert!(rank_ok(&corners[..2]));
+        assert!(rank_ok(&corners[..3]));
+        assert!(!rank_ok(&corners));
+    }
+
+    /// A sphere's contacts act through its centre: two faces of a valley determine their
+    /// forces, four faces of a pit do not (four normals in three directions).
+    #[test]
+    fn a_sphere_in_a_valley_is_determinate_in_a_pit_not() {
+        let s = std::f64::consts::FRAC_1_SQRT_2;
+        let faces = [[s, 0.0, s], [-s, 0.0, s], [0.0, s, s], [0.0, -s, s]];
+        let at = |n: [f64; 3]| column([-0.1 * n[0], -0.1 * n[1], -0.1 * n[2]], n);
+        assert!(rank_ok(&[at(faces[0]), at(faces[1])]));
+        assert!(!rank_ok(&faces.map(at)));
+    }
+
+    /// Two points along a line closer than about 1 mm count as one (1 cm apart: two).
+    #[test]
+    fn nearly_coincident_points_count_as_dependent() {
+        let up = [0.0, 0.0, 1.0];
+        assert!(rank_ok(&[column([0.0, 0.0, -0.1], up), column([1e-2, 0.0, -0.1], up)]));
+        assert!(!rank_ok(&[column([0.0, 0.0, -0.1], up), column([1e-4, 0.0, -0.1], up)]));
     }
 }
