@@ -51,8 +51,9 @@ impl SplitPolicy {
         if self.depth >= self.tresca_depth {
             Rescue::Allowed
         } else if self.depth == 0 {
-            // a frictional solve that stalls (a pile) is not helped by halving the step;
-            // the relaxed solve is one more solve, at full length
+            // a frictional solve that jams (a pile) is not helped by halving the step;
+            // the relaxed solve is one more solve, at full length (run where the solve
+            // jammed; an impact's failure is split first)
             Rescue::Relaxed
         } else {
             Rescue::Deferred

@@ -165,9 +165,11 @@ fn failed_contact_step_keeps_the_last_good_state() {
     assert!(matches!(s.step(), Err(Error::NotConverged { .. })));
     assert_eq!(s.body_state(body).unwrap(), before);
     assert_eq!(s.time(), t);
-    // the first attempt: the plain solve, the refined cold solve and the relaxed solve
-    // (the Tresca rescue waits for the deepest split), 2 iterations each
-    assert_eq!(s.stats().iterations, 6);
+    // the first attempt: the plain solve and the refined cold solve, 2 iterations each;
+    // two iterations leave it far from a solution (the Tresca rescue waits for the
+    // deepest split, the relaxed solve for a solve jammed near one)
+    assert!(s.stats().residual > 1e-3, "{}", s.stats().residual);
+    assert_eq!(s.stats().iterations, 4);
     o.max_iterations = 100;
     s.set_options(o).unwrap();
     s.step().unwrap();
