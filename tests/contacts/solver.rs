@@ -149,15 +149,17 @@ fn failed_contact_step_keeps_the_last_good_state() {
     o.max_iterations = 2;
     // cold: warm-started, the resting box's step converges in 2 iterations
     o.contact_warm_start = false;
-    // without splitting: the direct solve (2 iterations), the refined cold solve (2 more),
-    // one round of the Tresca fallback (2 more) and the relaxed solve (2 more)
+    // without splitting: the direct solve (2 iterations), one round of the Tresca
+    // fallback (2 more) and the relaxed solve (2 more); two iterations leave the direct
+    // solve far from a solution, where a refined retry would retrace it (`JAMMED`)
     o.max_splits = 0;
     s.set_options(o).unwrap();
     assert!(matches!(s.step(), Err(Error::NotConverged { .. })));
     assert_eq!(s.body_state(body).unwrap(), before);
     assert_eq!(s.time(), t);
     assert!(s.stats().fallback);
-    assert_eq!(s.stats().iterations, 8);
+    assert!(s.stats().residual > 1e-3, "{}", s.stats().residual);
+    assert_eq!(s.stats().iterations, 6);
     // with splitting (and the rescue at every level as the last resort) it still fails;
     // the stats describe the first attempt
     o.max_splits = 3;
@@ -165,11 +167,11 @@ fn failed_contact_step_keeps_the_last_good_state() {
     assert!(matches!(s.step(), Err(Error::NotConverged { .. })));
     assert_eq!(s.body_state(body).unwrap(), before);
     assert_eq!(s.time(), t);
-    // the first attempt: the plain solve and the refined cold solve, 2 iterations each;
-    // two iterations leave it far from a solution (the Tresca rescue waits for the
-    // deepest split, the relaxed solve for a solve jammed near one)
+    // the first attempt: the plain solve, 2 iterations, far from a solution (the Tresca
+    // rescue waits for the deepest split, the refined and relaxed solves for a solve
+    // jammed near one)
     assert!(s.stats().residual > 1e-3, "{}", s.stats().residual);
-    assert_eq!(s.stats().iterations, 4);
+    assert_eq!(s.stats().iterations, 2);
     o.max_iterations = 100;
     s.set_options(o).unwrap();
     s.step().unwrap();
