@@ -266,7 +266,7 @@ fn solve(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart
             outcome = tresca::rescue(eqs, sc, limits, opts, outcome, warm, state);
         }
         let jammed = outcome.stats.residual <= JAMMED;
-        if !outcome.converged && (rescue == Rescue::Allowed || rescue == Rescue::Relaxed && jammed) {
+        if !outcome.converged && (rescue == Rescue::Allowed || (rescue == Rescue::Relaxed && jammed)) {
             outcome = relaxed::rescue(eqs, sc, opts, outcome, warm, state);
         }
     }
