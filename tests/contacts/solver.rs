@@ -158,7 +158,7 @@ fn failed_contact_step_keeps_the_last_good_state() {
     assert_eq!(s.body_state(body).unwrap(), before);
     assert_eq!(s.time(), t);
     assert!(s.stats().fallback);
-    assert!(s.stats().residual > 1e-3, "{}", s.stats().residual);
+    assert!(s.stats().residual > 1e-2, "{}", s.stats().residual);
     assert_eq!(s.stats().iterations, 6);
     // with splitting (and the rescue at every level as the last resort) it still fails;
     // the stats describe the first attempt
@@ -170,7 +170,7 @@ fn failed_contact_step_keeps_the_last_good_state() {
     // the first attempt: the plain solve, 2 iterations, far from a solution (the Tresca
     // rescue waits for the deepest split, the refined and relaxed solves for a solve
     // jammed near one)
-    assert!(s.stats().residual > 1e-3, "{}", s.stats().residual);
+    assert!(s.stats().residual > 1e-2, "{}", s.stats().residual);
     assert_eq!(s.stats().iterations, 2);
     o.max_iterations = 100;
     s.set_options(o).unwrap();
