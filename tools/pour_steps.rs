@@ -7,7 +7,7 @@
 //!
 //! Run: cargo run --release --example pour_steps -- boxes|mixed|spheres MU STEPS
 
-use maxdyn_scenes::piles::{pour, Pour};
+use maxdyn_scenes::piles::{midpoint_energy, pour, Pour};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,31 +22,14 @@ fn main() {
     let mut sim = pour(kind, mu);
     let t0 = std::time::Instant::now();
     let (mut deepest, mut failed, mut first_failure, mut stalled, mut relaxed, mut in_a_row, mut taken) = (0.0f64, 0, None, 0, 0, 0, 0);
-    // kinetic energy plus the potential at the middle of the interval the velocities span
-    // (x + v dt/2: they carry x_k to the prediction x_{k+1}): constant in free fall under
-    // the step's integrator, where the potential at x gains m g² dt²/2 a step (4.8e-2 J
-    // for the 100 falling boxes)
-    let dt = sim.dt();
-    let total = |sim: &maxdyn::Sim| {
-        let (k, p) = sim.energy();
-        let model = sim.model();
-        let midpoint: f64 = (0..model.body_count())
-            .map(|i| {
-                let st = sim.body_state(i).unwrap();
-                let g_dot_v: f64 = (0..3).map(|j| model.gravity[j] * st[7 + j]).sum();
-                -model.bodies[i].mass * g_dot_v * dt / 2.0
-            })
-            .sum();
-        k + p + midpoint
-    };
     // the largest gain of one step: converged, accepted stalled, relaxed (and its step)
     let mut gained = [(f64::NEG_INFINITY, 0usize); 3];
     for k in 0..steps {
-        let before = total(&sim);
+        let before = midpoint_energy(&sim);
         let result = sim.step();
         if let Ok(st) = &result {
             let kind = if st.relaxed { 2 } else { st.stalled as usize };
-            let gain = total(&sim) - before;
+            let gain = midpoint_energy(&sim) - before;
             if gain > gained[kind].0 {
                 gained[kind] = (gain, k);
             }

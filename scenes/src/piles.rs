@@ -88,6 +88,23 @@ pub fn pour_of(kind: Pour, mu: f64, n: usize) -> Sim {
 /// Contact slots of a pour's model: 60 per body.
 pub const POUR_CAPACITY: usize = 6000;
 
+/// Kinetic energy plus the potential at the middle of the interval the velocities span
+/// (x + v dt/2: they carry x_k to the prediction x_{k+1}), which a body in free fall keeps
+/// under the step's integrator (with the potential at x it gains m g² dt²/2 a step): the
+/// energy a pile's steps should only lose.
+pub fn midpoint_energy(sim: &Sim) -> f64 {
+    let (kinetic, potential) = sim.energy();
+    let model = sim.model();
+    let half_step: f64 = (0..model.body_count())
+        .map(|i| {
+            let st = sim.body_state(i).expect("a body of the model");
+            let g_dot_v: f64 = (0..3).map(|j| model.gravity[j] * st[7 + j]).sum();
+            -model.bodies[i].mass * g_dot_v * sim.dt() / 2.0
+        })
+        .sum();
+    kinetic + potential + half_step
+}
+
 /// The A1 of example-robot-data loaded for a drop: floating, its collision shapes, a
 /// ground plane and its joint limits on. Its joints in the order FR, FL, RR, RL × hip,
 /// thigh, calf. `urdf` is the path of `a1.urdf` (the corpus of tests/setup.sh).

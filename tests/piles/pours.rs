@@ -1,5 +1,5 @@
 //! The 100-body pours of `cargo bench --bench piles pours` that meet the bars.
-use maxdyn_scenes::piles::{pour, Pour};
+use maxdyn_scenes::piles::{midpoint_energy, pour, Pour};
 
 /// 100 frictionless spheres poured into a box: 10 s at dt 0.01 with every step OK, no
 /// shape inside another (the deepest reported gap measured −5.6e-17 m; bound 1e-12 m) and
@@ -38,24 +38,12 @@ fn a_frictional_sphere_pour_steps_on_through_the_relaxed_solve() {
     let mu = 0.5;
     let mut sim = pour(Pour::Spheres, mu);
     let (mut deepest, mut relaxed, mut cone) = (f64::INFINITY, 0, 0.0f64);
-    let dt = sim.dt();
-    let energy = |sim: &maxdyn::Sim| {
-        let (kinetic, potential) = sim.energy();
-        let model = sim.model();
-        let midpoint: f64 = (0..model.body_count())
-            .map(|i| {
-                let st = sim.body_state(i).unwrap();
-                -model.bodies[i].mass * (0..3).map(|j| model.gravity[j] * st[7 + j]).sum::<f64>() * dt / 2.0
-            })
-            .sum();
-        kinetic + potential + midpoint
-    };
     // the most energy a converged step and a stalled or relaxed step gained
     let (mut converged_gain, mut rescued_gain) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
     for k in 0..100 {
-        let before = energy(&sim);
+        let before = midpoint_energy(&sim);
         let st = sim.step().unwrap_or_else(|e| panic!("step {k}: {e}"));
-        let gain = energy(&sim) - before;
+        let gain = midpoint_energy(&sim) - before;
         if st.stalled || st.relaxed {
             rescued_gain = rescued_gain.max(gain);
         } else {
