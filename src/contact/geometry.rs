@@ -10,11 +10,13 @@
 //! * [`maps`]: the force and slip maps at the witness points at z_{k+1} ([`ContactFrame`]).
 //!
 //! Nothing past the narrow phase knows shapes. The normal is taken at z_{k+1} (where the
-//! force acts) and kept for the step, so a sphere pair's gap is the signed distance along
-//! it, not the distance |c_a − c_b| at z_{k+2}: the two agree to second order in the step's
-//! rotation of the normal (n₁·d ≤ |d|, so the constraint is the stricter one), and only
-//! the signed one stays negative when a fast sphere would pass through the other within a
-//! step (the distance is positive again behind it; `tests/contact_culling.rs`).
+//! force acts) and kept for the step, so a point's gap is the signed distance along it.
+//! Two spheres are the exception: their gap is the distance |c_a − c_b| at z_{k+2} less
+//! the radii while c_a − c_b stays on the held normal's side, else the signed distance
+//! along it, which stays negative when a fast sphere would pass through the other within
+//! a step (the distance is positive again behind it; `tests/collision/curved.rs`). The
+//! held normal alone would be the stricter constraint (n₁·d ≤ |d|), off by r θ²/2 for a
+//! line of centres turning by θ in the step: a push at a distance that does work.
 //!
 //! Layering: this module reads the contact description and its shapes (`model::contact`,
 //! `model::shape`, re-exported here), the

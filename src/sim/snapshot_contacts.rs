@@ -18,7 +18,7 @@
 //! Used records come first, in the layout's pair order; a pair's slots are its
 //! consecutive records.
 
-use crate::contact::geometry::{ContactPoint, MAX_POINTS_PER_PAIR};
+use crate::contact::geometry::{ContactPoint, Geometry, MAX_POINTS_PER_PAIR};
 use crate::contact::Contact;
 use crate::data::collision::{PairSlots, Slot};
 use crate::data::Data;
@@ -216,11 +216,14 @@ pub(super) fn load(model: &Model, d: &mut Data, input: &[f64]) {
     let (shapes, records) = (&model.collision.shapes, &input[records_at(&sizes)..]);
     let c = &mut d.collision;
     for pair in &c.pairs {
-        let (body_a, body_b) = (shapes[pair.shapes[0]].body.expect("side a is on a body"), shapes[pair.shapes[1]].body);
+        let [a, b] = pair.shapes.map(|i| &shapes[i]);
+        let (body_a, body_b) = (a.body.expect("side a is on a body"), b.body);
+        // what the narrow phase of the pair sets (`pairs::sphere_sphere`)
+        let follows_centres = [a, b].iter().all(|s| matches!(s.geometry, Geometry::Sphere { .. }));
         for k in pair.first..pair.first + pair.count {
             let e = &records[k * sizes.record()..];
             let v3 = |o: usize| V3::new(e[o], e[o + 1], e[o + 2]);
-            let point = ContactPoint { body_a, body_b, normal: v3(3), anchor: [v3(6), v3(9)], radius: [e[12], e[13]] };
+            let point = ContactPoint { body_a, body_b, normal: v3(3), anchor: [v3(6), v3(9)], radius: [e[12], e[13]], follows_centres };
             c.slots[k] = Slot { point, filled: e[2] == 1.0 };
         }
     }

@@ -255,7 +255,8 @@ pub fn search_at_solution(model: &Model, frame: &StepFrame, s: &[f64], dt: f64, 
             // where the normal has not turned, a hull's or a height field's points found
             // here are other vertices or triangles than the pushing ones (a foot over a
             // ridge of the terrain), which stay; and two round shapes' normal (the line of
-            // their centres) turns as they roll, where the held one is the stricter
+            // their centres) turns as they roll, where two capsules' held one is the
+            // stricter and two spheres' gap follows their centres
             let faces = pair.shapes.iter().any(|&i| matches!(shapes[i].geometry, Geometry::Box { .. } | Geometry::Hull(_)));
             let both_move = shapes[pair.shapes[1]].body.is_some();
             if !(replace_turned && n > 0 && deepest > depth && faces && both_move) {

@@ -99,6 +99,7 @@ mod tests {
             normal: V3::new(0.2, -0.3, 0.9).normalize(),
             anchor: [V3::new(0.1, 0.2, -0.3), V3::new(-0.2, 0.05, 0.15)],
             radius: [0.1, 0.25],
+            follows_centres: false,
         };
         let mut f = ContactFrame::default();
         f.fill(&p, &layout, &q);

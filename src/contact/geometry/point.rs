@@ -10,6 +10,16 @@
 //! φ at z_{k+2} is a signed distance along it (see the module doc of `geometry`).
 //! Spheres are their centres with their radii; a point is radius 0; a world half-space
 //! {n·x ≥ offset} is the world anchor 0 with radius `offset`.
+//!
+//! Two spheres are the exception (`follows_centres`): their gap is the exact distance
+//! |c_a − c_b| − r_a − r_b, its normal the line of the centres at the iterate, while
+//! c_a − c_b stays on the held normal's side (n·(c_a − c_b) > 0); past it, the signed
+//! distance along the held normal, which stays negative for a sphere passing through the
+//! other within a step. The held normal along a turning line of centres lets the gap
+//! open by r θ²/2 for a turn θ in the step: a sphere rolling over another was pushed
+//! off at a distance, and the push did work (a sphere pour's converged steps gained
+//! energy). The force still acts along the normal at z_{k+1}, as a joint's does (the
+//! constraint at z_{k+2}, its force at z_{k+1}: the paper's discrete equations).
 
 use crate::integrator::joint_rows::{advance, velocity_map};
 use crate::math::{d_rotate, rotation, M3, V3, V4};
@@ -27,11 +37,14 @@ pub struct ContactPoint {
     pub anchor: [V3; 2],
     /// Per side: radius around the anchor (the world side's plane offset).
     pub radius: [f64; 2],
+    /// Two spheres: the gap is the distance of the anchors (the centres) less the radii,
+    /// on the held normal's side (see the module doc).
+    pub follows_centres: bool,
 }
 
 impl Default for ContactPoint {
     fn default() -> Self {
-        ContactPoint { body_a: 0, body_b: None, normal: V3::z(), anchor: [V3::zeros(); 2], radius: [0.0; 2] }
+        ContactPoint { body_a: 0, body_b: None, normal: V3::z(), anchor: [V3::zeros(); 2], radius: [0.0; 2], follows_centres: false }
     }
 }
 
@@ -51,6 +64,7 @@ impl ContactPoint {
             normal: -self.normal,
             anchor: [self.anchor[1], self.anchor[0]],
             radius: [self.radius[1], self.radius[0]],
+            follows_centres: self.follows_centres,
         }
     }
 
@@ -73,28 +87,42 @@ impl ContactPoint {
             Some(b) => x[b] + rotation(&q[b]) * self.anchor[1],
             None => self.anchor[1],
         };
-        self.normal.dot(&(ca - cb)) - self.radius[0] - self.radius[1]
+        self.measure(&(ca - cb)).1 - self.radius[0] - self.radius[1]
+    }
+
+    /// The normal the gap is measured along and the distance along it, for centres apart
+    /// by `d` = c_a − c_b: the held normal, or the line of the centres (see the module doc).
+    #[inline]
+    fn measure(&self, d: &V3) -> (V3, f64) {
+        let along = self.normal.dot(d);
+        if self.follows_centres && along > 0.0 {
+            let length = d.norm();
+            (d / length, length)
+        } else {
+            (self.normal, along)
+        }
     }
 
     /// Gap at z_{k+2}(v, ω) predicted from z_{k+1} = (x1, q1), and its Jacobian with
     /// respect to each body side's (v, ω) (1 × 6; a world side's row is left as it is).
     /// `vel(body)` gives the body's unknown (v, ω) at the current iterate.
-    pub fn gap_and_jacobian(&self, x1: &[V3], q1: &[V4], dt: f64, vel: impl Fn(usize) -> (V3, V3), mut jac: Option<&mut [[f64; 6]; 2]>) -> f64 {
-        let n = &self.normal;
-        let mut centre = |side: usize, b: usize, sign: f64| {
+    pub fn gap_and_jacobian(&self, x1: &[V3], q1: &[V4], dt: f64, vel: impl Fn(usize) -> (V3, V3), jac: Option<&mut [[f64; 6]; 2]>) -> f64 {
+        let side = |b: usize, anchor: &V3| {
             let (v, w) = vel(b);
             let pose = advance(&x1[b], &q1[b], &v, &w, dt);
-            if let Some(j) = jac.as_deref_mut() {
-                side_jacobian(n, &self.anchor[side], &q1[b], &pose.q, &w, dt, sign, &mut j[side]);
+            (pose.x + rotation(&pose.q) * anchor, pose.q, w)
+        };
+        let a = side(self.body_a, &self.anchor[0]);
+        let b = self.body_b.map(|b| (b, side(b, &self.anchor[1])));
+        let cb = b.as_ref().map_or(self.anchor[1], |(_, (c, _, _))| *c);
+        let (n, along) = self.measure(&(a.0 - cb));
+        if let Some(j) = jac {
+            side_jacobian(&n, &self.anchor[0], &q1[self.body_a], &a.1, &a.2, dt, 1.0, &mut j[0]);
+            if let Some((body, (_, q2, w))) = b {
+                side_jacobian(&n, &self.anchor[1], &q1[body], &q2, &w, dt, -1.0, &mut j[1]);
             }
-            pose.x + rotation(&pose.q) * self.anchor[side]
-        };
-        let ca = centre(0, self.body_a, 1.0);
-        let cb = match self.body_b {
-            Some(b) => centre(1, b, -1.0),
-            None => self.anchor[1],
-        };
-        n.dot(&(ca - cb)) - self.radius[0] - self.radius[1]
+        }
+        along - self.radius[0] - self.radius[1]
     }
 }
 
@@ -130,6 +158,7 @@ mod tests {
             normal: V3::new(0.2, -0.3, 0.9).normalize(),
             anchor: [V3::new(0.1, 0.2, -0.3), V3::new(-0.2, 0.05, 0.15)],
             radius: [0.1, 0.25],
+            follows_centres: false,
         }
     }
 
@@ -138,10 +167,28 @@ mod tests {
         // body 0 turned a quarter about z: its anchor (1, 0, 0) sits at x + (0, 1, 0)
         let x = vec![V3::new(1.0, 2.0, 3.0)];
         let q = vec![from_rotation_vector(&V3::new(0.0, 0.0, std::f64::consts::FRAC_PI_2))];
-        let p = ContactPoint { body_a: 0, body_b: None, normal: V3::y(), anchor: [V3::x(), V3::zeros()], radius: [0.5, 1.0] };
+        let p = ContactPoint { body_a: 0, body_b: None, normal: V3::y(), anchor: [V3::x(), V3::zeros()], radius: [0.5, 1.0], follows_centres: false };
         assert!((p.gap(&x, &q) - (3.0 - 0.5 - 1.0)).abs() < 1e-14);
         // witness: the anchor moved against the normal by r_a, in the body frame (−x)
         assert!((p.witness(0, &rotation(&q[0]).transpose()) - V3::new(0.5, 0.0, 0.0)).norm() < 1e-14);
+    }
+
+    /// Two spheres' gap is the distance of the centres less the radii while they stay on
+    /// the held normal's side, the signed distance along it past that.
+    #[test]
+    fn a_gap_that_follows_the_centres() {
+        let held = ContactPoint { body_a: 0, body_b: Some(1), normal: V3::z(), anchor: [V3::zeros(); 2], radius: [0.3, 0.2], follows_centres: false };
+        let centres = ContactPoint { follows_centres: true, ..held };
+        let q = vec![V4::new(1.0, 0.0, 0.0, 0.0); 2];
+        let x = |a: V3| vec![a, V3::zeros()];
+        // a rolled a quarter way round b: along the held normal 0.5 √½, the distance 0.5
+        let rolled = x(V3::new(0.5, 0.0, 0.5) * 0.5f64.sqrt());
+        assert!((held.gap(&rolled, &q) - (0.5 * 0.5f64.sqrt() - 0.5)).abs() < 1e-15);
+        assert!(centres.gap(&rolled, &q).abs() < 1e-15);
+        // below b's centre: the signed distance along the held normal, as the held point's
+        let below = x(V3::new(0.9, 0.0, -0.1));
+        assert_eq!(centres.gap(&below, &q), held.gap(&below, &q));
+        assert!((centres.gap(&below, &q) + 0.6).abs() < 1e-15);
     }
 
     #[test]
@@ -159,7 +206,8 @@ mod tests {
         let dt = 0.01;
         let v0 = [[0.4, -1.2, 0.3, 2.0, -1.0, 0.5], [-0.7, 0.2, 0.9, -0.3, 1.5, 0.8]];
         let world = ContactPoint { body_b: None, anchor: [V3::new(0.1, 0.2, -0.3), V3::new(0.0, 0.0, 0.0)], ..body_pair() };
-        for p in [body_pair(), world] {
+        let centres = |p: ContactPoint| ContactPoint { follows_centres: true, ..p };
+        for p in [body_pair(), world, centres(body_pair()), centres(world)] {
             let sides = if p.body_b.is_some() { 2 } else { 1 };
             let phi_at = |u: &[[f64; 6]; 2]| {
                 let vel = |b: usize| (V3::new(u[b][0], u[b][1], u[b][2]), V3::new(u[b][3], u[b][4], u[b][5]));

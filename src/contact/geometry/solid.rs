@@ -146,7 +146,7 @@ impl<'o> Points<'o> {
             None => (c.two, c.one, -c.n),
         };
         let body_a = a.solid.body.expect("narrow_phase: one side is on a body");
-        self.out[self.count] = ContactPoint { body_a, body_b: b.solid.body, normal: n, anchor: [a.anchor, b.anchor], radius: [a.radius, b.radius] };
+        self.out[self.count] = ContactPoint { body_a, body_b: b.solid.body, normal: n, anchor: [a.anchor, b.anchor], radius: [a.radius, b.radius], follows_centres: false };
         self.count += 1;
     }
 

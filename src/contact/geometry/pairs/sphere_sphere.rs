@@ -6,9 +6,10 @@ use crate::contact::geometry::{ContactPoint, Shape};
 use crate::math::{V3, V4};
 
 /// One point: anchors the centres, radii the spheres', normal the unit vector between the
-/// centres at (x, q), from b's to a's. Held fixed for a step, it makes the gap at z_{k+2}
-/// the signed distance along it, which stays negative when a fast sphere would pass
-/// through the other within a step.
+/// centres at (x, q), from b's to a's. Its gap at z_{k+2} is the distance of the centres
+/// (less the radii) while they stay on the normal's side, else the signed distance along
+/// the normal, which stays negative when a fast sphere would pass through the other within
+/// a step (`ContactPoint::follows_centres`).
 pub fn collide(sphere_a: &Shape, sphere_b: &Shape, x: &[V3], q: &[V4], max_gap: f64, out: &mut [ContactPoint]) -> usize {
     let (a, b) = (Solid::at(sphere_a, x, q), Solid::at(sphere_b, x, q));
     let (ra, rb) = (sphere_radius(&a), sphere_radius(&b));
@@ -25,7 +26,11 @@ pub fn collide(sphere_a: &Shape, sphere_b: &Shape, x: &[V3], q: &[V4], max_gap: 
         two: b.origin_side(rb),
         n: normal,
     });
-    points.count()
+    let count = points.count();
+    for p in &mut out[..count] {
+        p.follows_centres = true;
+    }
+    count
 }
 
 #[cfg(test)]
@@ -56,9 +61,14 @@ mod tests {
         let wb = x[1] + p.witness(1, &rotation(&q[1]).transpose());
         assert!((wa - V3::new(0.0, 0.0, 2.2)).norm() < 1e-14);
         assert!((wb - V3::new(0.0, 0.0, 0.9)).norm() < 1e-14);
-        // the normal is kept: moving a sideways changes the gap along it only
+        // the gap follows the centres: a moved sideways is their distance (1, 0, 1.5) apart
+        assert!(p.follows_centres);
         let moved = vec![x[0] + V3::new(1.0, 0.0, -0.5), x[1]];
-        assert!((p.gap(&moved, &q) - (1.5 - 0.7)).abs() < 1e-14);
+        assert!((p.gap(&moved, &q) - (3.25f64.sqrt() - 0.7)).abs() < 1e-14);
+        // past b's centre along the held normal (a passed through b): the signed distance
+        // along it, negative however far apart the centres are
+        let through = vec![x[0] + V3::new(0.5, 0.0, -2.5), x[1]];
+        assert!((p.gap(&through, &q) - (-0.5 - 0.7)).abs() < 1e-14);
         // beyond the margin: no point
         assert_eq!(narrow_phase(&a, &b, &x, &q, 1.0, &mut out), 0);
     }
