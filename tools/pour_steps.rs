@@ -1,7 +1,8 @@
 //! The first steps of one 100-body pour (`scenes::piles::pour`, the scene of `cargo bench
 //! --bench piles pours`), step by step: where it first fails, how many steps fail, how
-//! many are accepted stalled or relaxed, the deepest gap the contact reports show, and the
-//! most mechanical energy (kinetic + potential) a step of each kind gained (a rigid,
+//! many are accepted stalled or relaxed, the deepest gap the contact reports show (each
+//! new deepest below 1e-9 m as it comes: its step, the pair's shapes and whether the step
+//! converged, stalled or was relaxed), and the most mechanical energy (kinetic + potential) a step of each kind gained (a rigid,
 //! frictional pile should only lose it). Stops when five steps in a row fail (the pile is
 //! stuck).
 //!
@@ -35,7 +36,13 @@ fn main() {
             }
         }
         taken = k + 1;
-        deepest = deepest.min(sim.shape_contacts().map(|c| c.gap).fold(0.0, f64::min));
+        // a new deepest point: where and on what kind of step
+        if let Some(c) = sim.shape_contacts().filter(|c| c.gap < deepest.min(-1e-9)).min_by(|a, b| a.gap.total_cmp(&b.gap)) {
+            deepest = c.gap;
+            let shapes = c.shapes.map(|i| format!("{:?}", sim.model().collision.shapes[i].geometry.kind()));
+            let how = result.as_ref().map_or("failed", |st| if st.relaxed { "relaxed" } else if st.stalled { "stalled" } else { "converged" });
+            println!("step {k}: deepest gap {:.2e} m, {} on {} (shapes {:?}), {how}", c.gap, shapes[0], shapes[1], c.shapes);
+        }
         match result {
             Ok(st) => {
                 in_a_row = 0;
