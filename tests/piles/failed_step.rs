@@ -1,7 +1,8 @@
 //! A failed step changes nothing (issue 24 part 4): state, its size, the contact layout,
 //! the reports, and a retry fails identically; with described contacts, with collision
-//! shapes whose layout the failed step's search changed, and with a start in penetration
-//! that the failed step had projected out.
+//! shapes whose layout the failed step's search changed, with a start in penetration
+//! that the failed step had projected out, and on a chain with none of them (whose step
+//! saves nothing before it: only its solve can fail).
 
 use maxdyn::{Builder, Inertia, Model, Parent, ShapeKind, Sim, SolverOptions};
 use std::sync::Arc;
@@ -44,6 +45,32 @@ fn a_failed_step_with_described_contacts_changes_nothing() {
     assert_eq!(*sim.stats(), first, "a retry fails identically");
     assert_eq!(saved(&sim), before, "saved state");
     assert_eq!((0..4).map(|c| sim.contact(c).unwrap().to_array().map(f64::to_bits)).collect::<Vec<_>>(), reports);
+    sim.set_options(options).unwrap();
+    sim.step().unwrap();
+    twin.step().unwrap();
+    assert_eq!(saved(&sim), saved(&twin), "the next step is the one it would have been");
+}
+
+/// A double pendulum, moving (no contacts, shapes or limits: `step::advance` saves no
+/// checkpoint, the split puts back its own): a step forced to fail in its halves too
+/// leaves the saved state bit-identical, a retry fails identically, and with the options
+/// back the next step is the one a twin takes.
+#[test]
+fn a_failed_step_without_contacts_changes_nothing() {
+    let mut sim = maxdyn_scenes::mechanisms::pendulum_chain(2, false, 0.01);
+    let mut twin = maxdyn_scenes::mechanisms::pendulum_chain(2, false, 0.01);
+    for _ in 0..20 {
+        sim.step().unwrap();
+        twin.step().unwrap();
+    }
+    let (before, options) = (saved(&sim), sim.options());
+    // one iteration at an unreachable tolerance: every attempt fails, the halves too
+    sim.set_options(SolverOptions { max_iterations: 1, tolerance: 1e-300, acceptance: 1e-300, max_splits: 2, ..options }).unwrap();
+    assert!(sim.step().is_err());
+    let first = *sim.stats();
+    assert!(sim.step().is_err());
+    assert_eq!(*sim.stats(), first, "a retry fails identically");
+    assert_eq!(saved(&sim), before, "saved state");
     sim.set_options(options).unwrap();
     sim.step().unwrap();
     twin.step().unwrap();
