@@ -148,6 +148,25 @@ fn cylinder_on_an_incline_at_the_default_options() {
     assert!(later < 1e-9 && errors[4..].iter().all(|&e| e < 3e-11), "{later:e}");
 }
 
+/// A ball of 1 kg and radius `r` at `at` moving at `velocity`, beside a fixed ball of
+/// radius `fixed` at the origin, no friction, gravity `g` along −z: the sim and the body.
+fn ball_and_fixed_ball(r: f64, fixed: f64, at: [f64; 3], velocity: [f64; 3], g: f64, dt: f64) -> (Sim, usize) {
+    let i = 0.4 * r * r;
+    let mut b = Builder::new();
+    b.set_gravity([0.0, 0.0, -g]).unwrap();
+    let body = b.add_body(1.0, Inertia::diagonal(i, i, i).unwrap()).unwrap();
+    b.set_body_pose(body, at, ID).unwrap();
+    let ball = b.add_shape(body.into(), ShapeKind::Sphere, [0.0; 3], ID, &[r]).unwrap();
+    let other = b.add_shape(Parent::World, ShapeKind::Sphere, [0.0; 3], ID, &[fixed]).unwrap();
+    b.set_shape_friction(ball, 0.0).unwrap();
+    b.set_shape_friction(other, 0.0).unwrap();
+    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap();
+    let mut st = sim.body_state(body).unwrap();
+    st[7..10].copy_from_slice(&velocity);
+    sim.set_body_state(body, &st).unwrap();
+    (sim, body)
+}
+
 /// A ball (r 0.1 m, 1 kg) set on top of a fixed ball (r 0.5 m) with 0.3 m/s sideways,
 /// no friction, stepped at `dt` until it leaves. Returns the largest |gap| and the most
 /// energy a step gained while it touches (from the second step: the first one's
@@ -155,17 +174,8 @@ fn cylinder_on_an_incline_at_the_default_options() {
 /// top at the first step without a contact force.
 fn ball_over_ball(dt: f64) -> (f64, f64, f64) {
     let (m, r, big, g, v0) = (1.0, 0.1, 0.5, 9.81, 0.3);
-    let mut b = Builder::new();
-    let body = b.add_body(m, Inertia::diagonal(0.4 * m * r * r, 0.4 * m * r * r, 0.4 * m * r * r).unwrap()).unwrap();
-    b.set_body_pose(body, [0.0, 0.0, big + r], ID).unwrap();
-    let ball = b.add_shape(body.into(), ShapeKind::Sphere, [0.0; 3], ID, &[r]).unwrap();
-    let fixed = b.add_shape(Parent::World, ShapeKind::Sphere, [0.0; 3], ID, &[big]).unwrap();
-    b.set_shape_friction(ball, 0.0).unwrap();
-    b.set_shape_friction(fixed, 0.0).unwrap();
-    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap();
-    let mut st = sim.body_state(body).unwrap();
-    st[7] = v0;
-    sim.set_body_state(body, &st).unwrap();
+    let (mut sim, body) = ball_and_fixed_ball(r, big, [0.0, 0.0, big + r], [v0, 0.0, 0.0], g, dt);
+    let st = sim.body_state(body).unwrap();
     // the potential at the middle of the interval the velocities span
     let energy = |s: &[f64; 13]| 0.5 * m * (s[7] * s[7] + s[8] * s[8] + s[9] * s[9]) + m * g * (s[2] + 0.5 * dt * s[9]);
     let mut before = energy(&st);
@@ -214,19 +224,8 @@ fn a_ball_slides_over_a_ball_and_leaves_where_newton_says() {
 #[test]
 fn a_fast_ball_does_not_pass_through_a_ball_within_a_step() {
     let (r, dt, speed) = (0.1, 0.01, 50.0);
-    let mut b = Builder::new();
-    b.set_gravity([0.0; 3]).unwrap();
-    let body = b.add_body(1.0, Inertia::diagonal(0.004, 0.004, 0.004).unwrap()).unwrap();
     // the state's velocity spans the step's first interval: the prediction is 0.21 m out
-    b.set_body_pose(body, [2.0 * r + 0.01 + speed * dt, 0.0, 0.0], ID).unwrap();
-    let ball = b.add_shape(body.into(), ShapeKind::Sphere, [0.0; 3], ID, &[r]).unwrap();
-    let fixed = b.add_shape(Parent::World, ShapeKind::Sphere, [0.0; 3], ID, &[r]).unwrap();
-    b.set_shape_friction(ball, 0.0).unwrap();
-    b.set_shape_friction(fixed, 0.0).unwrap();
-    let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), dt).unwrap();
-    let mut st = sim.body_state(body).unwrap();
-    st[7] = -speed;
-    sim.set_body_state(body, &st).unwrap();
+    let (mut sim, body) = ball_and_fixed_ball(r, r, [2.0 * r + 0.01 + speed * dt, 0.0, 0.0], [-speed, 0.0, 0.0], 0.0, dt);
     for k in 0..5 {
         sim.step().unwrap();
         let st = sim.body_state(body).unwrap();
