@@ -14,15 +14,19 @@ const ID: [f64; 4] = [1.0, 0.0, 0.0, 0.0];
 const PLANK: [f64; 3] = [1.0, 0.2, 0.05];
 const CUBE: f64 = 0.05;
 
-/// A heavy plank hinged at its centre about world y, turning at `omega`, and a 1 kg cube on
-/// its top face at the hinge sliding along x at `v0` (frictionless, so only the face acts
-/// on it).
-fn seesaw(omega: f64, v0: f64, dt: f64) -> (Arc<Model>, Sim) {
-    let mut b = Builder::new();
+/// A heavy plank (body 0) hinged at its centre about world y, turning at `omega`.
+fn turning_plank(b: &mut Builder, omega: f64) {
     let plank = b.add_body(1e4, Inertia::cuboid(1e4, 2.0 * PLANK[0], 2.0 * PLANK[1], 2.0 * PLANK[2]).unwrap()).unwrap();
     b.add_joint(JointType::Revolute, Parent::World, plank, [0.0; 3], [0.0; 3], [0.0, 1.0, 0.0]).unwrap();
     b.set_body_velocity(plank, [0.0; 3], [0.0, omega, 0.0]).unwrap();
     b.add_shape(plank.into(), ShapeKind::Box, [0.0; 3], ID, &PLANK).unwrap();
+}
+
+/// The turning plank and a 1 kg cube on its top face at the hinge sliding along x at `v0`
+/// (frictionless, so only the face acts on it).
+fn seesaw(omega: f64, v0: f64, dt: f64) -> (Arc<Model>, Sim) {
+    let mut b = Builder::new();
+    turning_plank(&mut b, omega);
     let cube = b.add_body(1.0, Inertia::cuboid(1.0, 2.0 * CUBE, 2.0 * CUBE, 2.0 * CUBE).unwrap()).unwrap();
     b.set_body_pose(cube, [0.0, 0.0, PLANK[2] + CUBE], ID).unwrap();
     b.set_body_velocity(cube, [v0, 0.0, 0.0], [0.0; 3]).unwrap();
@@ -94,10 +98,7 @@ fn a_cube_sliding_over_a_turning_plank_stays_on_its_face() {
 /// face at the hinge instead of the cube.
 fn seesaw_ball(omega: f64, v0: f64, dt: f64) -> Sim {
     let mut b = Builder::new();
-    let plank = b.add_body(1e4, Inertia::cuboid(1e4, 2.0 * PLANK[0], 2.0 * PLANK[1], 2.0 * PLANK[2]).unwrap()).unwrap();
-    b.add_joint(JointType::Revolute, Parent::World, plank, [0.0; 3], [0.0; 3], [0.0, 1.0, 0.0]).unwrap();
-    b.set_body_velocity(plank, [0.0; 3], [0.0, omega, 0.0]).unwrap();
-    b.add_shape(plank.into(), ShapeKind::Box, [0.0; 3], ID, &PLANK).unwrap();
+    turning_plank(&mut b, omega);
     let i = 0.4 * CUBE * CUBE;
     let ball = b.add_body(1.0, Inertia::diagonal(i, i, i).unwrap()).unwrap();
     b.set_body_pose(ball, [0.0, 0.0, PLANK[2] + CUBE], ID).unwrap();
