@@ -85,8 +85,8 @@ pub fn pour_of(kind: Pour, mu: f64, n: usize) -> Sim {
     Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap()
 }
 
-/// Contact slots of a pour's model: 60 per body.
-pub const POUR_CAPACITY: usize = 6000;
+/// Contact slots of a pour's model: 100 per body.
+pub const POUR_CAPACITY: usize = 10000;
 
 /// Kinetic energy plus the potential at the middle of the interval the velocities span
 /// (x + v dt/2: they carry x_k to the prediction x_{k+1}), which a body in free fall keeps

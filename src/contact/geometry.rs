@@ -29,7 +29,7 @@ pub mod point;
 pub mod solid;
 
 pub use maps::ContactFrame;
-pub use pairs::{narrow_phase, MAX_POINTS_PER_PAIR};
+pub use pairs::{narrow_phase, MAX_POINTS_PER_PAIR, MAX_SLOTS_PER_PAIR};
 pub use point::ContactPoint;
 pub use crate::model::shape::{Geometry, Shape, ShapeKind, SHAPE_KINDS};
 

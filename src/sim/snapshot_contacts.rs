@@ -18,7 +18,7 @@
 //! Used records come first, in the layout's pair order; a pair's slots are its
 //! consecutive records.
 
-use crate::contact::geometry::{ContactPoint, Geometry, MAX_POINTS_PER_PAIR};
+use crate::contact::geometry::{ContactPoint, Geometry, MAX_SLOTS_PER_PAIR};
 use crate::contact::Contact;
 use crate::data::collision::{PairSlots, Slot};
 use crate::data::Data;
@@ -187,8 +187,8 @@ pub(super) fn read_pairs(model: &Model, input: &[f64]) -> Result<Vec<PairSlots>>
         }
         match pairs.last_mut() {
             Some(p) if p.shapes == [a, b] => {
-                if p.count == MAX_POINTS_PER_PAIR {
-                    return Err(bad(format!("shapes {a} and {b} have more than {MAX_POINTS_PER_PAIR} slots")));
+                if p.count == MAX_SLOTS_PER_PAIR {
+                    return Err(bad(format!("shapes {a} and {b} have more than {MAX_SLOTS_PER_PAIR} slots")));
                 }
                 p.count += 1;
             }

@@ -74,6 +74,10 @@ use crate::math::{V3, V4};
 /// Most contact points one pair writes (the size of a caller's per-pair storage).
 pub const MAX_POINTS_PER_PAIR: usize = 8;
 
+/// Most contact slots a pair holds in a step: its points and, beside them, those the
+/// searches at the step's solution keep (`step::collide::search_at_solution`).
+pub const MAX_SLOTS_PER_PAIR: usize = 2 * MAX_POINTS_PER_PAIR;
+
 /// A narrow-phase function: shapes (table order), configuration, margin `max_gap` (points
 /// farther apart are not written), out slice → count.
 pub type NarrowPhase = fn(&Shape, &Shape, &[V3], &[V4], f64, &mut [ContactPoint]) -> usize;
