@@ -345,3 +345,53 @@ fn second_order_derivatives_with_limits_and_contacts_match_central_differences()
         assert!(ea < bound_a && bound_b.is_none_or(|bound| eb < bound), "{name}: A {ea:e}, B {eb:e}");
     }
 }
+
+/// `linearize_by_differences` steps every column on one copy of the sim put back to its
+/// exact state: its columns are bit for bit those of a fresh clone per step (state moved
+/// through `set_body_state` with the joint check off, input through `set_body_force`),
+/// here on the quadruped standing on its feet (contacts, maximal coordinates, the first
+/// 13 state columns and the first 6 input columns, both signs).
+#[test]
+fn differences_on_one_copy_equal_a_clone_per_step_bit_for_bit() {
+    let q = Quadruped::load();
+    let mut sim = q.standing(&START, 0.0);
+    for k in 0..100 {
+        q.control(&mut sim, &START, k as f64 * 1e-3);
+        sim.step().unwrap();
+    }
+    let h = 1e-6;
+    let (nx, nu) = sim.model().linearization_size(Coords::Maximal);
+    let (mut a, mut b) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
+    sim.linearize_by_differences(Coords::Maximal, h, &mut a, &mut b).unwrap();
+    let after = |s: &mut Sim| {
+        s.step().unwrap();
+        let mut x = vec![0.0; nx];
+        s.linearization_state(Coords::Maximal, &mut x).unwrap();
+        x
+    };
+    let column = |moved: &dyn Fn(&mut Sim, f64)| {
+        let [p, m] = [h, -h].map(|d| {
+            let mut s = sim.clone();
+            moved(&mut s, d);
+            after(&mut s)
+        });
+        (0..nx).map(|r| (p[r] - m[r]) / (2.0 * h)).collect::<Vec<f64>>()
+    };
+    for c in 0..13 {
+        let col = column(&|s: &mut Sim, d: f64| {
+            s.set_options(maxdyn::SolverOptions { joint_tolerance: f64::INFINITY, ..s.options() }).unwrap();
+            let mut x = s.body_state(c / 13).unwrap();
+            x[c % 13] += d;
+            s.set_body_state(c / 13, &x).unwrap();
+        });
+        assert!((0..nx).all(|r| a[r * nx + c].to_bits() == col[r].to_bits()), "A column {c}");
+    }
+    for c in 0..6 {
+        let col = column(&|s: &mut Sim, d: f64| {
+            let mut w = [0.0; 6];
+            w[c] = d;
+            s.set_body_force(0, [w[0], w[1], w[2]], [w[3], w[4], w[5]]).unwrap();
+        });
+        assert!((0..nx).all(|r| b[r * nu + c].to_bits() == col[r].to_bits()), "B column {c}");
+    }
+}
