@@ -76,11 +76,15 @@ pub fn commit(model: &Model, d: &mut Data) -> Result<bool> {
     if model.collision.shapes.is_empty() {
         return Ok(false);
     }
-    let rebuilt = !same_pairs(&d.collision);
-    let (needed, capacity) = (d.collision.wanted.iter().map(|p| p.count).sum::<usize>(), model.collision.slot_capacity());
+    let capacity = model.collision.slot_capacity();
+    if needed_slots(&d.collision) > capacity {
+        reclaim_slots(&mut d.collision);
+    }
+    let needed = needed_slots(&d.collision);
     if needed > capacity {
         return Err(Error::ContactCapacity { needed, capacity });
     }
+    let rebuilt = !same_pairs(&d.collision);
     if rebuilt {
         layout::rebuild(model, d)?;
     } else {
@@ -92,6 +96,30 @@ pub fn commit(model: &Model, d: &mut Data) -> Result<bool> {
     write_points(model, d);
     d.collision.grow.clear();
     Ok(rebuilt)
+}
+
+/// Slots the last search's pairs want.
+fn needed_slots(c: &CollisionState) -> usize {
+    c.wanted.iter().map(|p| p.count).sum()
+}
+
+/// The last search's pairs cut to the slots they fill and those a retake of this step
+/// asked for (`grow`), dropping the empty ones a pair kept from earlier steps: a pair's
+/// slots only grow while it stays in the layout (so that a pile does not retake a step
+/// for every search that finds one more point), until they would pass the capacity.
+fn reclaim_slots(c: &mut CollisionState) {
+    let CollisionState { wanted, found, grow, .. } = c;
+    let mut kept = 0;
+    for w in wanted.iter_mut() {
+        let asked = grow.iter().find(|p| p.shapes == w.shapes).map_or(0, |p| p.count);
+        let filled = found[w.first..w.first + w.count].iter().filter(|s| s.filled).count();
+        let count = filled.max(asked).min(w.count);
+        // filled slots come first (`find_pairs`)
+        found.copy_within(w.first..w.first + count, kept);
+        (w.first, w.count) = (kept, count);
+        kept += count;
+    }
+    found.truncate(kept);
 }
 
 /// The pairs this search wants (`wanted`, sorted, slots in `found`), at the prediction
@@ -295,13 +323,17 @@ pub fn search_at_solution(model: &Model, frame: &StepFrame, s: &[f64], dt: f64, 
 }
 
 /// `points` into the step's contact nodes of `pair` (its slots' range of contacts), the
-/// nodes left over emptied; a pair with more points than slots asks for as many in `grow`,
-/// and the step is taken again with them (`step::advance`).
+/// nodes left over emptied; a pair with more points than slots asks for all it may hold
+/// (`MAX_SLOTS_PER_PAIR`) in `grow`, and the step is taken again with them
+/// (`step::advance`).
 fn put_points(points: &[ContactPoint], pair: &PairSlots, range: Range<usize>, cw: &mut ContactWork, grow: &mut Vec<PairSlots>) {
     if points.len() > pair.count {
+        // all a pair may hold at once: a pair that overflows keeps finding points in the
+        // searches that follow, and grown by what it had, the frictionless mixed pour took
+        // a step three times and then dropped the points beyond its slots (5.4e-3 m deep)
         match grow.iter_mut().find(|p| p.shapes == pair.shapes) {
-            Some(p) => p.count = p.count.max(points.len()),
-            None => grow.push(PairSlots { first: 0, count: points.len(), ..*pair }),
+            Some(p) => p.count = MAX_SLOTS_PER_PAIR,
+            None => grow.push(PairSlots { first: 0, count: MAX_SLOTS_PER_PAIR, ..*pair }),
         }
     }
     let kept = points.len().min(pair.count);
