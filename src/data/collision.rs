@@ -57,7 +57,7 @@ pub struct CollisionState {
     pub x2: Vec<V3>,
     pub q2: Vec<V4>,
     /// Pairs that found more points at a step's solution than they have slots (`count`:
-    /// how many they found): the step is taken again with that many (`step::advance`).
+    /// all a pair may hold): the step is taken again with that many (`step::advance`).
     pub grow: Vec<PairSlots>,
 }
 

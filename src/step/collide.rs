@@ -109,6 +109,8 @@ fn needed_slots(c: &CollisionState) -> usize {
 /// for every search that finds one more point), until they would pass the capacity.
 fn reclaim_slots(c: &mut CollisionState) {
     let CollisionState { wanted, found, grow, .. } = c;
+    // compacted in place, so in the order of their slots (`wanted` is sorted by shapes)
+    wanted.sort_unstable_by_key(|w| w.first);
     let mut kept = 0;
     for w in wanted.iter_mut() {
         let asked = grow.iter().find(|p| p.shapes == w.shapes).map_or(0, |p| p.count);
@@ -120,6 +122,7 @@ fn reclaim_slots(c: &mut CollisionState) {
         kept += count;
     }
     found.truncate(kept);
+    wanted.sort_unstable();
 }
 
 /// The pairs this search wants (`wanted`, sorted, slots in `found`), at the prediction
@@ -341,5 +344,42 @@ fn put_points(points: &[ContactPoint], pair: &PairSlots, range: Range<usize>, cw
     for (k, ci) in range.enumerate() {
         cw.points[ci] = if k < kept { points[k] } else { empty };
         cw.set_active(ci, k < kept);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A slot whose point names its pair's first shape (as its side a body) and its rank.
+    fn slot(pair: usize, k: usize, filled: bool) -> Slot {
+        Slot { point: ContactPoint { body_a: pair, radius: [k as f64, 0.0], ..ContactPoint::default() }, filled }
+    }
+
+    /// Pairs sorted by shapes whose slots lie in another order (as `find_pairs` leaves
+    /// them) keep their own points when reclaimed, cut to those they fill or were asked.
+    #[test]
+    fn reclaimed_slots_keep_each_pairs_points() {
+        let mut c = CollisionState::default();
+        // slots in search order: pair [5, 9] (3 filled of 16), then [1, 2] (1 of 4), then
+        // [3, 4] (2 of 16, asked for 16 by this step's retake)
+        c.wanted = vec![
+            PairSlots { shapes: [1, 2], first: 16, count: 4 },
+            PairSlots { shapes: [3, 4], first: 20, count: 16 },
+            PairSlots { shapes: [5, 9], first: 0, count: 16 },
+        ];
+        c.found = (0..16).map(|k| slot(5, k, k < 3)).chain((0..4).map(|k| slot(1, k, k < 1))).chain((0..16).map(|k| slot(3, k, k < 2))).collect();
+        c.grow = vec![PairSlots { shapes: [3, 4], first: 0, count: 16 }];
+        reclaim_slots(&mut c);
+        let counts: Vec<_> = c.wanted.iter().map(|w| (w.shapes, w.count)).collect();
+        assert_eq!(counts, vec![([1, 2], 1), ([3, 4], 16), ([5, 9], 3)]);
+        assert_eq!(c.found.len(), 20);
+        for w in &c.wanted {
+            for (k, s) in c.found[w.first..w.first + w.count].iter().enumerate() {
+                assert_eq!(s.point.body_a, w.shapes[0], "pair {:?} slot {k}", w.shapes);
+                assert_eq!(s.point.radius[0], k as f64);
+                assert_eq!(s.filled, k < [1, 2, 3][[1, 3, 5].iter().position(|&a| a == w.shapes[0]).unwrap()]);
+            }
+        }
     }
 }

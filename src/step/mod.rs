@@ -11,8 +11,8 @@
 //! 5. verify the left-out contacts at the solution, adding and solving again if one
 //!    penetrates (`culling`), and search the collision shapes again at the solution,
 //!    solving again with the points found there where shapes are inside each other
-//!    (`collide::search_at_solution`; a pair that finds more points than it has slots
-//!    has the whole step taken again with as many, `advance`);
+//!    (`collide::search_at_solution`, up to 16 times; a pair that finds more points
+//!    than it has slots has the whole step taken again with all it may hold, `advance`);
 //! 6. commit the solution as z_{k+1}, ż_{k+1} (`commit`);
 //! 7. account the inputs' work and the dampers' dissipation (`forces::energy`).
 //!
