@@ -85,12 +85,7 @@ fn a_frictional_sphere_pour_steps_on_through_the_relaxed_solve() {
 /// up to 16 it went 1.17e-5 m deep ("Searches until the shapes are apart").
 #[test]
 fn a_frictionless_box_pour_keeps_boxes_out_of_each_other() {
-    let mut sim = pour_of(Pour::Boxes, 0.0, 60);
-    let mut deepest = 0.0f64;
-    for k in 0..100 {
-        sim.step().unwrap_or_else(|e| panic!("step {k}: {e}"));
-        deepest = deepest.max(sim.deepest_penetration());
-    }
+    let deepest = deepest_over_steps(&mut pour_of(Pour::Boxes, 0.0, 60), 100);
     println!("60 boxes, μ 0, 100 steps: deepest {deepest:.3e} m from the poses");
     assert!(deepest < 1.5e-9, "{deepest:e} m");
 }
@@ -104,12 +99,18 @@ fn a_frictionless_box_pour_keeps_boxes_out_of_each_other() {
 /// cut to them; docs/COLLISION.md, "Searches until the shapes are apart").
 #[test]
 fn a_frictionless_mixed_pour_keeps_shapes_out_of_each_other() {
-    let mut sim = pour_of(Pour::Mixed, 0.0, 60);
+    let deepest = deepest_over_steps(&mut pour_of(Pour::Mixed, 0.0, 60), 100);
+    println!("60 mixed bodies, μ 0, 100 steps: deepest {deepest:.3e} m from the poses");
+    assert!(deepest < 1.5e-9, "{deepest:e} m");
+}
+
+/// `steps` steps of `sim`, each OK; the deepest any shape went into another, measured from
+/// the poses after each step.
+fn deepest_over_steps(sim: &mut maxdyn::Sim, steps: usize) -> f64 {
     let mut deepest = 0.0f64;
-    for k in 0..100 {
+    for k in 0..steps {
         sim.step().unwrap_or_else(|e| panic!("step {k}: {e}"));
         deepest = deepest.max(sim.deepest_penetration());
     }
-    println!("60 mixed bodies, μ 0, 100 steps: deepest {deepest:.3e} m from the poses");
-    assert!(deepest < 1.5e-9, "{deepest:e} m");
+    deepest
 }
