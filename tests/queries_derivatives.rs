@@ -32,6 +32,15 @@ fn stepped(sim: &Sim, coords: Coords, c: usize, h: f64) -> Vec<f64> {
     (0..s.model().body_count()).flat_map(|b| s.body_state(b).unwrap()[7..13].to_vec()).collect()
 }
 
+/// `sim` after `steps` steps of dt 1e-3 held at `START` by the quadruped's PD control.
+fn held_standing(q: &Quadruped, mut sim: Sim, steps: usize) -> Sim {
+    for k in 0..steps {
+        q.control(&mut sim, &START, k as f64 * 1e-3);
+        sim.step().unwrap();
+    }
+    sim
+}
+
 /// Largest |B − B_fd| over max |B|.
 fn worst(sim: &Sim, coords: Coords) -> f64 {
     let nb = sim.model().body_count();
@@ -125,11 +134,7 @@ fn state_derivatives_match_central_differences_of_the_step() {
 #[test]
 fn state_derivatives_with_contacts_match_central_differences() {
     let q = Quadruped::load();
-    let mut sim = q.standing(&START, 0.0);
-    for k in 0..200 {
-        q.control(&mut sim, &START, k as f64 * 1e-3);
-        sim.step().unwrap();
-    }
+    let mut sim = held_standing(&q, q.standing(&START, 0.0), 200);
     q.control(&mut sim, &START, 0.2);
     let o = sim.options();
     sim.set_options(maxdyn::SolverOptions { tolerance: 1e-13, contact_tolerance: 1e-12, ..o }).unwrap();
@@ -317,10 +322,7 @@ fn second_order_derivatives_with_limits_and_contacts_match_central_differences()
         let q = Quadruped::load();
         let mut sim = q.standing(&START, 0.0);
         sim.set_options(maxdyn::SolverOptions { integrator: second, ..sim.options() }).unwrap();
-        for k in 0..200 {
-            q.control(&mut sim, &START, k as f64 * 1e-3);
-            sim.step().unwrap();
-        }
+        let mut sim = held_standing(&q, sim, 200);
         q.control(&mut sim, &START, 0.2);
         sim
     };
@@ -354,11 +356,7 @@ fn second_order_derivatives_with_limits_and_contacts_match_central_differences()
 #[test]
 fn differences_on_one_copy_equal_a_clone_per_step_bit_for_bit() {
     let q = Quadruped::load();
-    let mut sim = q.standing(&START, 0.0);
-    for k in 0..100 {
-        q.control(&mut sim, &START, k as f64 * 1e-3);
-        sim.step().unwrap();
-    }
+    let sim = held_standing(&q, q.standing(&START, 0.0), 100);
     let h = 1e-6;
     let (nx, nu) = sim.model().linearization_size(Coords::Maximal);
     let (mut a, mut b) = (vec![0.0; nx * nx], vec![0.0; nx * nu]);
