@@ -2,7 +2,9 @@
 //! frictional contacts.
 //!
 //! * `pours`: 100 spheres, 100 boxes, 100 mixed bodies poured into a box (μ 0.5 and 0),
-//!   10 s at dt 0.01: failed steps, the deepest penetration reported, the kinetic energy
+//!   10 s at dt 0.01: failed steps, the deepest gap reported (the step's points, held at
+//!   its prediction) and the deepest any shape went into another measured from the poses
+//!   after each step (`Sim::deepest_penetration`, the bar), the kinetic energy
 //!   per body over the last 2 s, iterations per step, the most contact slots the layout
 //!   held (against the model's capacity, which fixes the saved state's size), and the
 //!   median and mean step time.
@@ -12,7 +14,8 @@
 //!   `n` seeded starts (joints ±0.3 rad about a stand, lifted 0.25–0.35 m): rollouts with
 //!   every step OK. Needs the corpus of tests/setup.sh.
 //!
-//! Run: cargo bench --bench piles [-- pours] [-- a1 [n]]
+//! Run: cargo bench --bench piles [-- pours [spheres|boxes|mixed] [0.5|0]] [-- a1 [n]]
+//! (a pour's kind and friction pick its rows: each row takes minutes to an hour)
 
 use std::time::Instant;
 
@@ -22,21 +25,29 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let all = !args.iter().any(|a| a == "pours" || a == "a1");
     if all || args.iter().any(|a| a == "pours") {
-        pours();
+        let kinds: Vec<Pour> = [("spheres", Pour::Spheres), ("boxes", Pour::Boxes), ("mixed", Pour::Mixed)].into_iter().filter(|(name, _)| args.iter().any(|a| a == name)).map(|(_, kind)| kind).collect();
+        let frictions: Vec<f64> = args.iter().filter_map(|a| a.parse::<f64>().ok()).filter(|mu| a_pour_friction(*mu)).collect();
+        let kinds = if kinds.is_empty() { vec![Pour::Spheres, Pour::Boxes, Pour::Mixed] } else { kinds };
+        pours(&kinds, if frictions.is_empty() { &[0.5, 0.0] } else { &frictions });
     }
     if all || args.iter().any(|a| a == "a1") {
-        let n = args.iter().find_map(|a| a.parse().ok()).unwrap_or(32);
+        let n = args.iter().skip_while(|a| *a != "a1").nth(1).and_then(|a| a.parse().ok()).unwrap_or(32);
         a1_drops(n);
     }
 }
 
-fn pours() {
-    println!("{:>8} {:>4} | {:>6} {:>8} {:>11} {:>12} {:>8} {:>10} | {:>9} {:>9}", "pour", "μ", "failed", "stuck at", "worst gap", "KE/body end", "it/step", "slots/cap", "median ms", "mean ms");
-    for kind in [Pour::Spheres, Pour::Boxes, Pour::Mixed] {
-        for mu in [0.5, 0.0] {
+/// The pours' frictions: μ 0.5 and 0 (a count of A1 seeds is neither).
+fn a_pour_friction(mu: f64) -> bool {
+    mu == 0.5 || mu == 0.0
+}
+
+fn pours(kinds: &[Pour], frictions: &[f64]) {
+    println!("{:>8} {:>4} | {:>6} {:>8} {:>11} {:>9} {:>12} {:>8} {:>10} | {:>9} {:>9}", "pour", "μ", "failed", "stuck at", "worst gap", "deepest", "KE/body end", "it/step", "slots/cap", "median ms", "mean ms");
+    for &kind in kinds {
+        for &mu in frictions {
             let mut sim = pour(kind, mu);
             let n = sim.model().body_count() as f64;
-            let (mut failed, mut in_a_row, mut worst_gap, mut iterations, mut rest_ke) = (0, 0, f64::INFINITY, 0, 0.0f64);
+            let (mut failed, mut in_a_row, mut worst_gap, mut deepest, mut iterations, mut rest_ke) = (0, 0, f64::INFINITY, 0.0f64, 0, 0.0f64);
             let mut times = Vec::with_capacity(1000);
             let mut stuck = None;
             let mut slots = 0;
@@ -61,6 +72,7 @@ fn pours() {
                 }
                 slots = slots.max(sim.contact_slots());
                 worst_gap = worst_gap.min(sim.shape_contacts().map(|c| c.gap).fold(f64::INFINITY, f64::min));
+                deepest = deepest.max(sim.deepest_penetration());
                 if k >= 800 {
                     rest_ke = rest_ke.max(sim.energy().0 / n);
                 }
@@ -70,7 +82,7 @@ fn pours() {
             times.sort_by(|a, b| a.partial_cmp(b).unwrap());
             let stuck = stuck.map_or("-".to_string(), |k| k.to_string());
             let held = format!("{slots}/{}", sim.model().collision.slot_capacity());
-            println!("{:>8} {:>4} | {:>6} {:>8} {:>11.2e} {:>12.2e} {:>8.1} {:>10} | {:>9.2} {:>9.2}", format!("{kind:?}"), mu, failed, stuck, worst_gap, rest_ke, iterations as f64 / steps as f64, held, times[steps / 2], mean);
+            println!("{:>8} {:>4} | {:>6} {:>8} {:>11.2e} {:>9.2e} {:>12.2e} {:>8.1} {:>10} | {:>9.2} {:>9.2}", format!("{kind:?}"), mu, failed, stuck, worst_gap, deepest, rest_ke, iterations as f64 / steps as f64, held, times[steps / 2], mean);
         }
     }
 }
