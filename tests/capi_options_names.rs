@@ -308,9 +308,10 @@ fn options_take_effect_and_stats_report_tresca_rounds() {
         assert_eq!(st.fallback, 1);
         assert!(st.tresca_rounds >= 1, "{st:?}");
         assert_eq!((st.tresca_rounds as usize, st.iterations as usize, st.substeps as usize), (r.tresca_rounds, r.iterations, r.substeps));
-        // the plain solve, one Tresca round and the relaxed solve, 2 iterations each (no
-        // refined retry: two iterations leave the plain solve far from a solution)
-        assert_eq!((st.iterations, st.relaxed), (6, 0));
+        // the plain solve and one Tresca round, 2 iterations each, and the relaxed solve, 4
+        // (it may take twice the cap); no refined retry: two iterations leave the plain
+        // solve far from a solution
+        assert_eq!((st.iterations, st.relaxed), (8, 0));
 
         // back to the defaults: the same step succeeds without the fallback
         ok(maxdyn_sim_set_options(s, &maxdyn_solver_options_default()));

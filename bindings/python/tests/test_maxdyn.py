@@ -349,9 +349,10 @@ def test_solver_options_struct_and_step_stats():
     except maxdyn.MaxdynError as e:
         assert e.status == 200, e
     stats = sim.step_stats()
-    # 2 iterations each: the plain solve, one Tresca round, the relaxed solve (no refined
-    # retry: two iterations leave the plain solve far from a solution)
-    assert stats.fallback == 1 and stats.tresca_rounds >= 1 and stats.iterations == 6, stats
+    # 2 iterations each for the plain solve and one Tresca round, 4 for the relaxed solve
+    # (it may take twice the cap); no refined retry: two iterations leave the plain solve
+    # far from a solution
+    assert stats.fallback == 1 and stats.tresca_rounds >= 1 and stats.iterations == 8, stats
     assert stats.relaxed == 0, stats
     sim.options = maxdyn.SolverOptions()
     sim.step()
