@@ -54,6 +54,9 @@ pub struct Sim {
     projection: crate::step::penetration::Projection,
     /// The state before the step being taken (a failed step returns to it).
     start: crate::step::checkpoint::Checkpoint,
+    /// The step's answer with the contact slots it had, while it is taken again with more
+    /// (`step::advance`).
+    answer: crate::step::checkpoint::Checkpoint,
 }
 
 // A `Sim` is stepped on other threads (`batch`) and read from several at once: it holds
@@ -82,7 +85,8 @@ impl Sim {
         let policy = SplitPolicy::new(&data);
         let projection = crate::step::penetration::Projection::new();
         let start = crate::step::checkpoint::Checkpoint::of(&data);
-        let mut sim = Sim { model, data, options: SolverOptions::default(), policy, projection, start };
+        let answer = start.clone();
+        let mut sim = Sim { model, data, options: SolverOptions::default(), policy, projection, start, answer };
         for w in &sim.data.state.w {
             sim.check_angular_speed(w)?;
         }
@@ -96,7 +100,7 @@ impl Sim {
     /// start that violates a joint (poses set directly) is refused: see [`Sim::assemble`].
     pub fn step(&mut self) -> Result<StepStats> {
         self.check_start()?;
-        crate::step::advance(&self.model, &mut self.data, &self.options, &mut self.policy, &mut self.projection, &mut self.start)
+        crate::step::advance(&self.model, &mut self.data, &self.options, &mut self.policy, &mut self.projection, &mut self.start, &mut self.answer)
     }
 
     /// The collision search at the step's prediction and the contact layout it compiles,

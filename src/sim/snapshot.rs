@@ -365,7 +365,7 @@ impl Sim {
 impl Clone for Sim {
     /// An independent sim of the same model at the same exact state (the model is shared).
     fn clone(&self) -> Sim {
-        Sim { model: self.model.clone(), data: self.data.clone(), options: self.options, policy: self.policy.clone(), projection: self.projection.clone(), start: self.start.clone() }
+        Sim { model: self.model.clone(), data: self.data.clone(), options: self.options, policy: self.policy.clone(), projection: self.projection.clone(), start: self.start.clone(), answer: self.answer.clone() }
     }
 }
 
