@@ -59,6 +59,10 @@ pub struct CollisionState {
     /// Pairs that found more points at a step's solution than they have slots (`count`:
     /// all a pair may hold): the step is taken again with that many (`step::advance`).
     pub grow: Vec<PairSlots>,
+    /// Whether a solve of the step ended with its searches at the solution used up
+    /// (`step::MAX_SEARCHES_AT_SOLUTION`), the points the last one found solved but not
+    /// searched again: such an answer is not kept while the step is taken again.
+    pub unverified: bool,
 }
 
 

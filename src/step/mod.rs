@@ -81,25 +81,28 @@ pub fn advance(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut s
     }
     // slots asked for by an earlier step are its own: a retry starts as the step did
     d.collision.grow.clear();
+    d.collision.unverified = false;
     let mut result = advance_from_here(model, d, opts, policy, projection);
     // a pair found more points at the solution than it had slots: again with as many,
-    // the answer found with the slots it had kept (`answer`) in case that fails
+    // the answer found with the slots it had kept (`answer`) in case that fails, if its
+    // searches found the shapes apart without the points dropped
     let mut answered = None;
     for _ in 0..MAX_SLOT_GROWTHS {
         if d.collision.grow.is_empty() {
             break;
         }
-        if let Ok(stats) = result {
+        if let (Ok(stats), false) = (result, d.collision.unverified) {
             answer.save(d);
             answered = Some(stats);
         }
         start.restore(model, d);
+        d.collision.unverified = false;
         result = advance_from_here(model, d, opts, policy, projection);
     }
     match (result.is_err(), answered) {
         // taken again with more slots the step failed in every split, where the slots it
-        // had gave an answer (the 100-box frictionless pour's step 504: no shape deeper
-        // than 1e-9 m; the pour jammed there for good)
+        // had gave a checked answer (the 100-box frictionless pour's step 504: no shape
+        // deeper than 1e-9 m; the pour jammed there for good)
         (true, Some(stats)) => {
             answer.restore(model, d);
             d.stats = stats;
@@ -189,7 +192,7 @@ pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, 
     d.scratch.factorizations = 0;
     let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt, tracked: &d.tracked, friction: Friction::Coulomb };
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
-    let (mut earlier, mut searches) = (0, 0);
+    let (mut earlier, mut searches, mut found_more) = (0, 0, false);
     let outcome = loop {
         let outcome = solve(&eqs, &mut d.scratch, &mut d.friction_limits, &d.warm, &d.state, opts, rescue);
         if !outcome.converged {
@@ -199,9 +202,12 @@ pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, 
         let again = !culling::left_out_contacts_hold(&eqs, &mut d.scratch, opts.contact_margin.min(0.0))
             || (searches < MAX_SEARCHES_AT_SOLUTION && {
                 searches += 1;
-                collide::search_at_solution(model, &d.frame, &d.scratch.it.s, dt, &mut d.collision, &mut d.scratch.contacts, opts.contact_margin, SEARCH_DEPTH, searches == 1)
+                found_more = collide::search_at_solution(model, &d.frame, &d.scratch.it.s, dt, &mut d.collision, &mut d.scratch.contacts, opts.contact_margin, SEARCH_DEPTH, searches == 1);
+                found_more
             });
         if !again {
+            // with the searches used up, the last one's points are solved but unchecked
+            d.collision.unverified |= found_more;
             break outcome;
         }
         earlier += outcome.stats.iterations;
