@@ -212,7 +212,7 @@ fn side_order(model: &Model, a: ShapeId, b: ShapeId) -> (ShapeId, ShapeId) {
 
 /// The slots' points into the step's contact nodes (after the model's described
 /// contacts); an empty slot gets a point far apart.
-fn write_points(model: &Model, d: &mut Data) {
+pub(crate) fn write_points(model: &Model, d: &mut Data) {
     let c = &d.collision;
     write_slot_points(model, &c.pairs, &c.slots, &mut d.scratch.contacts.points[model.described_contacts..]);
 }

@@ -187,6 +187,9 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
 /// prediction, or the consistent start's node): the contact points, the warm start, the
 /// selection of contacts, the solve and its checks. The solution is left in the scratch.
 pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue, dt: f64) -> Result<StepStats> {
+    // the slots' points: the searches of an attempt that failed (a split's retry follows)
+    // left theirs, found at a solution this attempt does not reach
+    collide::write_points(model, d);
     narrow_phase(model, d);
     warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
     d.scratch.factorizations = 0;
