@@ -63,6 +63,9 @@ pub struct CollisionState {
     /// (`step::MAX_SEARCHES_AT_SOLUTION`), the points the last one found solved but not
     /// searched again: such an answer is not kept while the step is taken again.
     pub unverified: bool,
+    /// Whether a search at a solution wrote points over the step's contact nodes since
+    /// the slots' points were last written there (`step::collide::write_points`).
+    pub points_searched: bool,
 }
 
 

@@ -213,8 +213,9 @@ fn side_order(model: &Model, a: ShapeId, b: ShapeId) -> (ShapeId, ShapeId) {
 /// The slots' points into the step's contact nodes (after the model's described
 /// contacts); an empty slot gets a point far apart.
 pub(crate) fn write_points(model: &Model, d: &mut Data) {
-    let c = &d.collision;
+    let c = &mut d.collision;
     write_slot_points(model, &c.pairs, &c.slots, &mut d.scratch.contacts.points[model.described_contacts..]);
+    c.points_searched = false;
 }
 
 /// The point of an empty slot between the bodies of `p`: far apart, the step leaves it out.

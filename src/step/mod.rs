@@ -187,9 +187,11 @@ pub fn step_once(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Resc
 /// prediction, or the consistent start's node): the contact points, the warm start, the
 /// selection of contacts, the solve and its checks. The solution is left in the scratch.
 pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, rescue: Rescue, dt: f64) -> Result<StepStats> {
-    // the slots' points: the searches of an attempt that failed (a split's retry follows)
-    // left theirs, found at a solution this attempt does not reach
-    collide::write_points(model, d);
+    // the slots' points: the searches of an earlier attempt (one that failed, before a
+    // split's retries) left theirs, found at a solution this attempt does not reach
+    if d.collision.points_searched {
+        collide::write_points(model, d);
+    }
     narrow_phase(model, d);
     warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
     d.scratch.factorizations = 0;
@@ -206,6 +208,7 @@ pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, 
             || (searches < MAX_SEARCHES_AT_SOLUTION && {
                 searches += 1;
                 found_more = collide::search_at_solution(model, &d.frame, &d.scratch.it.s, dt, &mut d.collision, &mut d.scratch.contacts, opts.contact_margin, SEARCH_DEPTH, searches == 1);
+                d.collision.points_searched |= found_more;
                 found_more
             });
         if !again {
