@@ -50,6 +50,8 @@ pub struct Scratch {
     pub contacts: ContactWork,
     /// The interior point's solution beside its polish (`step::interior_point::polish`).
     pub polish: Unpolished,
+    /// The step's last converged solution before its points changed (`step::solve_at_frame`).
+    pub solved: Solved,
     /// How `matrix` was factored, if it holds the factors of a Newton matrix of the
     /// contact solve under way: the predictor–corrector's second solve and the polish's
     /// first try reuse them, and solve with them as they were made.
@@ -106,10 +108,35 @@ impl Unpolished {
     }
 }
 
+/// A converged solution kept while the step solves again with points found at it: the
+/// solve with them starts again from it if it fails from the centre of the cones
+/// (`step::solve_at_frame`).
+#[derive(Debug, Clone)]
+pub struct Solved {
+    /// The step unknowns and the contacts' E variables.
+    pub s: Vec<f64>,
+    pub e: Vec<f64>,
+}
+
+impl Solved {
+    /// Keeps the solution in the iterate `it` and the contacts `cw`.
+    pub fn keep(&mut self, it: &Iterate, cw: &ContactWork) {
+        self.s.copy_from_slice(&it.s);
+        self.e.copy_from_slice(&cw.vars.e);
+    }
+
+    /// Puts the kept solution's variables back (the contacts taking part are the solve's).
+    pub fn put_back(&self, it: &mut Iterate, cw: &mut ContactWork) {
+        it.s.copy_from_slice(&self.s);
+        cw.vars.e.copy_from_slice(&self.e);
+    }
+}
+
 impl Scratch {
     pub fn new(model: &Model) -> Scratch {
         let contacts = ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len());
         let polish = Unpolished { s: vec![0.0; model.system_size()], e: vec![0.0; contacts.vars.e.len()], selection: contacts.selection.clone(), polished: false };
-        Scratch { it: Iterate::new(model.system_size()), next: NextPoses::new(model.body_count()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, factors: None, factorizations: 0 }
+        let solved = Solved { s: polish.s.clone(), e: polish.e.clone() };
+        Scratch { it: Iterate::new(model.system_size()), next: NextPoses::new(model.body_count()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, solved, factors: None, factorizations: 0 }
     }
 }
