@@ -50,7 +50,8 @@ pub struct Scratch {
     pub contacts: ContactWork,
     /// The interior point's solution beside its polish (`step::interior_point::polish`).
     pub polish: Unpolished,
-    /// The step's last converged solution before its points changed (`step::solve_at_frame`).
+    /// The step's last converged solution before a check or search at it added contacts or
+    /// points (`step::solve_at_frame`).
     pub solved: Solved,
     /// How `matrix` was factored, if it holds the factors of a Newton matrix of the
     /// contact solve under way: the predictor–corrector's second solve and the polish's
@@ -108,9 +109,8 @@ impl Unpolished {
     }
 }
 
-/// A converged solution kept while the step solves again with points found at it: the
-/// solve with them starts again from it if it fails from the centre of the cones
-/// (`step::solve_at_frame`).
+/// A converged solution kept while the step solves again with the contacts or points a
+/// check or search added at it: that solve starts from it (`step::solve_again`).
 #[derive(Debug, Clone)]
 pub struct Solved {
     /// The step unknowns and the contacts' E variables.

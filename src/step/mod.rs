@@ -375,13 +375,12 @@ fn refined(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStat
 /// 9852 iterations and 1 split step this way, 13 926 and 26 split steps cold (release,
 /// 24 s against 33 s).
 fn solve_again(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart, state: &BodyStates, opts: &SolverOptions, rescue: Rescue) -> Outcome {
-    use interior_point::{IterationCap, LinearSolve, Start};
-    let mu = interior_point::final_barrier(opts).max(tresca::RECENTRE);
+    use interior_point::{IterationCap, LinearSolve};
     let mut stats = StepStats::default();
     sc.polish.polished = false;
     for linear in [LinearSolve::Plain, LinearSolve::Refined] {
         sc.solved.put_back(&mut sc.it, &mut sc.contacts);
-        let outcome = interior_point::solve_with(eqs, sc, opts, Start::Recentred { mu }, IterationCap::Options, linear);
+        let outcome = interior_point::solve_with(eqs, sc, opts, tresca::recentred(opts), IterationCap::Options, linear);
         stats = stats.then(outcome.stats);
         if outcome.converged {
             interior_point::polish(eqs, sc, opts, interior_point::final_barrier(opts));

@@ -16,11 +16,11 @@
 //! every sticking contact's answer is Coulomb's, and a sliding contact separates by
 //! dt μ_f v_slip over the step instead of staying closed.
 
-use super::interior_point::{self, IterationCap, LinearSolve, Start};
+use super::interior_point::{self, IterationCap, LinearSolve};
 use super::options::SolverOptions;
 use super::problem::{Equations, Friction, Outcome};
 // the Coulomb finish starts from the relaxed solution as the Tresca rescue's from its rounds
-use super::tresca::RECENTRE;
+use super::tresca::recentred;
 use super::warm_start::warm_start;
 use crate::data::{BodyStates, Scratch, WarmStart};
 
@@ -45,8 +45,7 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, failed: O
     // the polish's buffer holds the relaxed solution while Coulomb's is tried (the polish
     // keeps its own there afterwards)
     sc.polish.keep(&sc.it, &sc.contacts);
-    let mu = interior_point::final_barrier(opts).max(RECENTRE);
-    let coulomb = interior_point::solve_with(eqs, sc, opts, Start::Recentred { mu }, IterationCap::Options, LinearSolve::Refined);
+    let coulomb = interior_point::solve_with(eqs, sc, opts, recentred(opts), IterationCap::Options, LinearSolve::Refined);
     if coulomb.converged {
         return Outcome { stats: stats.then(relaxed.stats).then(coulomb.stats), converged: true };
     }

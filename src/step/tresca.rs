@@ -37,6 +37,13 @@ const STALL: usize = 5;
 /// Barrier at which the Coulomb finish starts from the last round's solution.
 pub(super) const RECENTRE: f64 = 1e-4;
 
+/// The start from a solution of a nearby problem in the iterate (a Tresca round's, the
+/// relaxed solve's, the step's before a search added points): put back on the central
+/// path at `RECENTRE`, or the final barrier if that is larger.
+pub(super) fn recentred(opts: &SolverOptions) -> Start {
+    Start::Recentred { mu: interior_point::final_barrier(opts).max(RECENTRE) }
+}
+
 /// Runs the fixed point from the failed Coulomb solve `first` of `eqs` (its iterate in
 /// `sc`); each round solves `eqs` with the friction bounds `limits` (one per inequality,
 /// the rescue's workspace) frozen, from the step's warm start (`warm`, `state`).
@@ -73,8 +80,7 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], opts: &Solv
         }
         if change <= AGREEMENT * scale || stall >= STALL {
             // the Coulomb finish: `eqs` itself
-            let mu = interior_point::final_barrier(opts).max(RECENTRE);
-            let finish = interior_point::solve_with(eqs, sc, opts, Start::Recentred { mu }, IterationCap::Options, LinearSolve::Refined);
+            let finish = interior_point::solve_with(eqs, sc, opts, recentred(opts), IterationCap::Options, LinearSolve::Refined);
             return Outcome { stats: stats.then(finish.stats), converged: finish.converged };
         }
     }
