@@ -21,6 +21,7 @@ use super::block::{Block, MAX_BLOCK_ROWS};
 use crate::contact::geometry::{Geometry, Shape};
 use crate::contact::node::ContactWork;
 use crate::integrator::prediction::advance;
+use crate::integrator::NextPoses;
 use crate::math::{rotation, skew, step_rotation, M3};
 use crate::model::{Error, Model, Result};
 use crate::solver::BlockMatrix;
@@ -43,11 +44,12 @@ pub(super) fn check(model: &Model) -> Result<()> {
 }
 
 /// Adds the contacts' blocks to the Newton matrix `k` (already holding the equality
-/// rows' blocks) at the interior point's solution `s` with its contact work `cw`.
-pub(super) fn assemble(eqs: &Equations, s: &[f64], cw: &ContactWork, k: &mut BlockMatrix) -> Result<()> {
+/// rows' blocks) at the interior point's solution `s` with its contact work `cw` (`next`:
+/// the poses at `s`, placed by `Equations::jacobian`).
+pub(super) fn assemble(eqs: &Equations, s: &[f64], next: &NextPoses, cw: &ContactWork, k: &mut BlockMatrix) -> Result<()> {
     let mut cw = cw.clone();
     let mut rhs = vec![0.0; s.len()];
-    if !contact_rows::assemble(eqs, s, &mut cw, k, &mut rhs) {
+    if !contact_rows::assemble(eqs, s, next, &mut cw, k, &mut rhs) {
         return Err(Error::InvalidArgument("state", "the step's contact condensation is singular at its solution".into()));
     }
     Ok(())

@@ -89,9 +89,10 @@ impl StepSensitivity {
         let s = &d.scratch.it.s;
         let sym = &model.symbolic;
         let mut k = BlockMatrix::new(sym);
-        eqs.jacobian(s, &mut NextPoses::new(model.body_count()), &mut k);
+        let mut poses = NextPoses::new(model.body_count());
+        eqs.jacobian(s, &mut poses, &mut k);
         if contacts {
-            contact_sensitivity::assemble(&eqs, s, &d.scratch.contacts, &mut k)?;
+            contact_sensitivity::assemble(&eqs, s, &poses, &d.scratch.contacts, &mut k)?;
         }
         let assembled = k.clone();
         k.factor(sym).map_err(|_| Error::InvalidArgument("state", "the step's Newton matrix is singular at its solution".into()))?;

@@ -51,7 +51,7 @@ fn system_after(model: &Model, d: &mut Data, opts: SolverOptions, iterations: us
     contact_rows::residual(&eqs, &sc.it.s, &mut sc.next, &mut sc.contacts, false, mu, &mut sc.it.r);
     eqs.jacobian(&sc.it.s, &mut sc.next, &mut sc.matrix);
     let mut rhs = sc.it.r.clone();
-    assert!(contact_rows::assemble(&eqs, &sc.it.s, &mut sc.contacts, &mut sc.matrix, &mut rhs));
+    assert!(contact_rows::assemble(&eqs, &sc.it.s, &sc.next, &mut sc.contacts, &mut sc.matrix, &mut rhs));
     rhs
 }
 

@@ -6,6 +6,7 @@
 use super::problem::Equations;
 use crate::contact::geometry::ContactPoint;
 use crate::contact::node::ContactWork;
+use crate::integrator::NextPoses;
 use crate::limits;
 use crate::math::V3;
 
@@ -19,6 +20,18 @@ impl Equations<'_> {
         match i.checked_sub(points.len()) {
             None => points[i].gap_and_jacobian(&f.x1, &f.q1, self.dt, vel, jac),
             Some(l) => limits::gap_and_jacobian(self.model, l, self.tracked, &f.x1, &f.q1, self.dt, vel, jac),
+        }
+    }
+
+    /// [`gap`](Self::gap) with the bodies' poses at z_{k+2}(s) read from `next`, which
+    /// must have been updated at `s` (as `Equations::residual` and `jacobian` do): a
+    /// contact's gap then costs no pose of its own (the same bits).
+    #[inline]
+    pub fn gap_at(&self, next: &NextPoses, points: &[ContactPoint], i: usize, s: &[f64], jac: Option<&mut [[f64; 6]; 2]>) -> f64 {
+        let at = &self.model.addresses;
+        match points.get(i) {
+            Some(p) => p.gap_placed(&self.frame.q1, self.dt, |b| (*next.placement(Some(b)), at.angular_velocity(s, b)), jac),
+            None => self.gap(points, i, s, jac),
         }
     }
 

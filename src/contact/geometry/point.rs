@@ -22,6 +22,7 @@
 //! constraint at z_{k+2}, its force at z_{k+1}: the paper's discrete equations).
 
 use crate::integrator::joint_rows::{advance, velocity_map};
+use crate::joints::tangent::Placement;
 use crate::math::{d_rotate, rotation, M3, V3, V4};
 
 /// One contact point between two sides (see the module doc).
@@ -107,10 +108,22 @@ impl ContactPoint {
     /// respect to each body side's (v, ω) (1 × 6; a world side's row is left as it is).
     /// `vel(body)` gives the body's unknown (v, ω) at the current iterate.
     pub fn gap_and_jacobian(&self, x1: &[V3], q1: &[V4], dt: f64, vel: impl Fn(usize) -> (V3, V3), jac: Option<&mut [[f64; 6]; 2]>) -> f64 {
-        let side = |b: usize, anchor: &V3| {
+        let place = |b: usize| {
             let (v, w) = vel(b);
-            let pose = advance(&x1[b], &q1[b], &v, &w, dt);
-            (pose.x + rotation(&pose.q) * anchor, pose.q, w)
+            (Placement::of(&advance(&x1[b], &q1[b], &v, &w, dt)), w)
+        };
+        self.gap_placed(q1, dt, place, jac)
+    }
+
+    /// [`gap_and_jacobian`](Self::gap_and_jacobian) with each body's pose at z_{k+2} given
+    /// by `place(body)` = (its placement, its ω): the placements a residual evaluation has
+    /// already made (`integrator::NextPoses`), shared by every contact on the body. The
+    /// same operations in the same order, so the same bits.
+    #[inline]
+    pub fn gap_placed(&self, q1: &[V4], dt: f64, place: impl Fn(usize) -> (Placement, V3), jac: Option<&mut [[f64; 6]; 2]>) -> f64 {
+        let side = |b: usize, anchor: &V3| {
+            let (p, w) = place(b);
+            (p.x + p.r * anchor, p.q, w)
         };
         let a = side(self.body_a, &self.anchor[0]);
         let b = self.body_b.map(|b| (b, side(b, &self.anchor[1])));

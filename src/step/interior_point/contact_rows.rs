@@ -183,7 +183,7 @@ pub fn residual(eqs: &Equations, s: &[f64], next: &mut NextPoses, cw: &mut Conta
             r[on..on + l.nk].iter_mut().chain(re[er].iter_mut()).for_each(|v| *v = 0.0);
             continue;
         }
-        let phi = eqs.gap(points, ci, s, None);
+        let phi = eqs.gap_at(next, points, ci, s, None);
         let bv = slip(fr, at, s, l.nt);
         for side in 0..fr.sides {
             let ob = at.body(fr.bodies[side]);
@@ -206,8 +206,9 @@ pub fn residual(eqs: &Equations, s: &[f64], next: &mut NextPoses, cw: &mut Conta
 
 /// Contact blocks of the Newton matrix (coupling and condensed diagonal) and the
 /// condensed right-hand side rows (in `rhs`, which holds the residual on entry).
-/// False when a contact's condensation is singular (the iterate left the cones).
-pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut BlockMatrix, rhs: &mut [f64]) -> bool {
+/// False when a contact's condensation is singular (the iterate left the cones). `next`
+/// holds the poses at `s` (`Equations::jacobian` placed them).
+pub fn assemble(eqs: &Equations, s: &[f64], next: &NextPoses, cw: &mut ContactWork, matrix: &mut BlockMatrix, rhs: &mut [f64]) -> bool {
     let model = eqs.model;
     let sym = &model.symbolic;
     let at = &model.addresses;
@@ -222,7 +223,7 @@ pub fn assemble(eqs: &Equations, s: &[f64], cw: &mut ContactWork, matrix: &mut B
             continue;
         }
         let mut gj = [[0.0; 6]; 2];
-        eqs.gap(&cw.points, ci, s, Some(&mut gj));
+        eqs.gap_at(next, &cw.points, ci, s, Some(&mut gj));
         let fr = &cw.frames[ci];
         for side in 0..fr.sides {
             let nb = model.body_node[fr.bodies[side]];

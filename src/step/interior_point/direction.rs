@@ -34,7 +34,7 @@ fn factor(eqs: &Equations, sc: &mut Scratch, linear: LinearSolve, fallback: bool
     *factorizations += 1;
     eqs.jacobian(&w.s, next, matrix);
     w.ds.copy_from_slice(&w.r);
-    if !contact_rows::assemble(eqs, &w.s, cw, matrix, &mut w.ds) {
+    if !contact_rows::assemble(eqs, &w.s, next, cw, matrix, &mut w.ds) {
         return false;
     }
     match linear {

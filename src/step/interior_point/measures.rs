@@ -115,7 +115,7 @@ pub fn relative_equality(eqs: &Equations, sc: &mut Scratch) -> RowMeasure {
         let mut y = [0.0; MAX_Y];
         cw.nodes.gather(ci, &it.s[on..], &cw.vars.e, &mut y);
         let mut gj = [[0.0; 6]; 2];
-        eqs.gap(&cw.points, ci, &it.s, Some(&mut gj));
+        eqs.gap_at(next, &cw.points, ci, &it.s, Some(&mut gj));
         let mut a = [0.0; MAX_Y * MAX_Y];
         l.jacobian(&y, cw.nodes.friction(ci), eqs.friction.law(ci), eqs.dt, &mut a);
         // rows: the K rows, then the cone equality (E row 1) when there is friction
