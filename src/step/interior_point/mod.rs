@@ -151,6 +151,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
     let mut short_steps = 0usize;
     let mut stale = StaleWindow::default();
     let mut floor = RoundingFloor::default();
+    let mut held = HeldAtEnd::default();
     // Some(μ): (it.r, cw.re) already hold the iterate's residual at barrier μ (the line
     // search evaluated it), so it is shifted instead of evaluated again
     let mut evaluated_at: Option<f64> = None;
@@ -178,6 +179,17 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         // (impacts: momentum rows of 1e3…1e4 N·s/dt, so 1e-10 is 1e-14 relative)
         if at_end(mu) && comp <= comp_tol && eq < opts.acceptance && floor.reached(eq) {
             break;
+        }
+        // within the stalled acceptance at the final barrier, a solve whose residual and
+        // products have both stopped halving is held by a degenerate pair (friction at
+        // its cone's edge without slip) that the barrier cannot close: its iterate stays
+        // where it is until the stale window runs out, and is accepted as stalled then
+        if at_end(mu) && eq < opts.acceptance && comp <= CONTACT_ACCEPTANCE * comp_tol {
+            if held.reached(eq, comp) {
+                break;
+            }
+        } else {
+            held = HeldAtEnd::default();
         }
         if phase == Phase::Centring && norm_inf(&sc.it.r).max(barrier_norm_inf(&sc.contacts, mu)) <= CENTRED * mu {
             phase = Phase::PredictorCorrector;
@@ -335,6 +347,33 @@ impl RoundingFloor {
     }
 }
 
+/// The equality residual and the products at the final barrier both stopping to halve
+/// (see `HELD_ITERATIONS`).
+#[derive(Debug, Clone, Copy)]
+struct HeldAtEnd {
+    eq: f64,
+    comp: f64,
+    iterations: usize,
+}
+
+impl Default for HeldAtEnd {
+    fn default() -> Self {
+        HeldAtEnd { eq: f64::INFINITY, comp: f64::INFINITY, iterations: 0 }
+    }
+}
+
+impl HeldAtEnd {
+    fn reached(&mut self, eq: f64, comp: f64) -> bool {
+        if eq <= 0.5 * self.eq || comp <= 0.5 * self.comp {
+            (self.eq, self.comp, self.iterations) = (eq, comp, 0);
+            false
+        } else {
+            self.iterations += 1;
+            self.iterations >= HELD_ITERATIONS
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,5 +409,23 @@ mod tests {
             assert!(!f.reached(0.3e-9));
         }
         assert!(f.reached(0.3e-9));
+    }
+
+    #[test]
+    fn a_solve_is_held_at_the_end_when_neither_the_residual_nor_the_products_halve() {
+        let mut h = HeldAtEnd::default();
+        assert!(!h.reached(1e-9, 1e-7));
+        for _ in 1..HELD_ITERATIONS {
+            assert!(!h.reached(0.9e-9, 0.9e-7));
+        }
+        assert!(h.reached(0.9e-9, 0.9e-7));
+        // either measure halving restarts the count
+        let mut h = HeldAtEnd::default();
+        assert!(!h.reached(1e-9, 1e-7));
+        for _ in 1..HELD_ITERATIONS {
+            assert!(!h.reached(1e-9, 0.9e-7));
+        }
+        assert!(!h.reached(1e-9, 0.4e-7));
+        assert!(!h.reached(0.4e-9, 0.4e-7));
     }
 }
