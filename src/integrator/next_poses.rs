@@ -1,7 +1,9 @@
 //! Each body's pose at z_{k+2}(s) = (x_{k+1} + v_{k+1} dt, q_{k+1} ⊗ ω̄(ω_{k+1}, dt)) with
 //! its rotation matrix, and for the Newton matrix the map of its angular velocity unknown
 //! to a body-frame rotation of that pose: computed once per body and evaluation into
-//! buffers allocated with the step frame, then read by every joint on the body.
+//! buffers allocated with the step frame, then read by every joint on the body (and, in
+//! the interior point's residual and Newton matrix, by every contact point on it:
+//! `Equations::gap_at`).
 
 use super::prediction::advance;
 use super::StepFrame;
