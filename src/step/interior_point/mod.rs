@@ -150,8 +150,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
     let mut tiny_steps = 0usize;
     let mut short_steps = 0usize;
     let mut stale = StaleWindow::default();
-    let mut floor = NotHalving::<1>::default();
-    let mut held = NotHalving::<2>::default();
+    let mut floor = RoundingFloor::default();
     // Some(μ): (it.r, cw.re) already hold the iterate's residual at barrier μ (the line
     // search evaluated it), so it is shifted instead of evaluated again
     let mut evaluated_at: Option<f64> = None;
@@ -177,19 +176,8 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         // at the final barrier with the products done and the equality rows below the
         // acceptance level, a residual that stops halving has reached its rounding floor
         // (impacts: momentum rows of 1e3…1e4 N·s/dt, so 1e-10 is 1e-14 relative)
-        if at_end(mu) && comp <= comp_tol && eq < opts.acceptance && floor.reached([eq], FLOOR_ITERATIONS) {
+        if at_end(mu) && comp <= comp_tol && eq < opts.acceptance && floor.reached(eq) {
             break;
-        }
-        // within the stalled acceptance at the final barrier, a solve whose residual and
-        // products have both stopped halving is held by a degenerate pair (friction at
-        // its cone's edge without slip) that the barrier cannot close: its iterate stays
-        // where it is until the stale window runs out, and is accepted as stalled then
-        if at_end(mu) && eq < opts.acceptance && comp <= CONTACT_ACCEPTANCE * comp_tol {
-            if held.reached([eq, comp], HELD_ITERATIONS) {
-                break;
-            }
-        } else {
-            held = NotHalving::default();
         }
         if phase == Phase::Centring && norm_inf(&sc.it.r).max(barrier_norm_inf(&sc.contacts, mu)) <= CENTRED * mu {
             phase = Phase::PredictorCorrector;
@@ -322,30 +310,27 @@ impl StaleWindow {
     }
 }
 
-/// Measures at the final barrier that have stopped halving: the equality residual alone
-/// reaching its rounding floor (`FLOOR_ITERATIONS`), or the residual and the products
-/// together, a solve held there (`HELD_ITERATIONS`). `reached` counts the iterations since
-/// any of them last halved.
+/// The equality residual at the final barrier stopping to halve (see `FLOOR_ITERATIONS`).
 #[derive(Debug, Clone, Copy)]
-struct NotHalving<const N: usize> {
-    best: [f64; N],
+struct RoundingFloor {
+    eq: f64,
     iterations: usize,
 }
 
-impl<const N: usize> Default for NotHalving<N> {
+impl Default for RoundingFloor {
     fn default() -> Self {
-        NotHalving { best: [f64::INFINITY; N], iterations: 0 }
+        RoundingFloor { eq: f64::INFINITY, iterations: 0 }
     }
 }
 
-impl<const N: usize> NotHalving<N> {
-    fn reached(&mut self, now: [f64; N], window: usize) -> bool {
-        if now.iter().zip(&self.best).any(|(x, best)| *x <= 0.5 * best) {
-            (self.best, self.iterations) = (now, 0);
+impl RoundingFloor {
+    fn reached(&mut self, eq: f64) -> bool {
+        if eq <= 0.5 * self.eq {
+            (self.eq, self.iterations) = (eq, 0);
             false
         } else {
             self.iterations += 1;
-            self.iterations >= window
+            self.iterations >= FLOOR_ITERATIONS
         }
     }
 }
@@ -378,30 +363,12 @@ mod tests {
 
     #[test]
     fn the_rounding_floor_is_reached_when_the_residual_stops_halving() {
-        let mut f = NotHalving::<1>::default();
-        assert!(!f.reached([1e-9], FLOOR_ITERATIONS));
-        assert!(!f.reached([0.4e-9], FLOOR_ITERATIONS));
+        let mut f = RoundingFloor::default();
+        assert!(!f.reached(1e-9));
+        assert!(!f.reached(0.4e-9));
         for _ in 1..FLOOR_ITERATIONS {
-            assert!(!f.reached([0.3e-9], FLOOR_ITERATIONS));
+            assert!(!f.reached(0.3e-9));
         }
-        assert!(f.reached([0.3e-9], FLOOR_ITERATIONS));
-    }
-
-    #[test]
-    fn a_solve_is_held_at_the_end_when_neither_the_residual_nor_the_products_halve() {
-        let mut h = NotHalving::<2>::default();
-        assert!(!h.reached([1e-9, 1e-7], HELD_ITERATIONS));
-        for _ in 1..HELD_ITERATIONS {
-            assert!(!h.reached([0.9e-9, 0.9e-7], HELD_ITERATIONS));
-        }
-        assert!(h.reached([0.9e-9, 0.9e-7], HELD_ITERATIONS));
-        // either measure halving restarts the count
-        let mut h = NotHalving::<2>::default();
-        assert!(!h.reached([1e-9, 1e-7], HELD_ITERATIONS));
-        for _ in 1..HELD_ITERATIONS {
-            assert!(!h.reached([1e-9, 0.9e-7], HELD_ITERATIONS));
-        }
-        assert!(!h.reached([1e-9, 0.4e-7], HELD_ITERATIONS));
-        assert!(!h.reached([0.4e-9, 0.4e-7], HELD_ITERATIONS));
+        assert!(f.reached(0.3e-9));
     }
 }

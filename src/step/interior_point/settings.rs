@@ -57,13 +57,6 @@ pub const FORCE_REFERENCE: f64 = 100.0;
 /// but for the last digits stops (and is accepted as stalled, see
 /// `SolverOptions::acceptance`): the residual has reached its rounding floor.
 pub const FLOOR_ITERATIONS: usize = 3;
-/// Iterations at the final barrier without halving either the equality residual or the
-/// products, both already within the stalled acceptance (`CONTACT_ACCEPTANCE`,
-/// `SolverOptions::acceptance`), after which a solve stops and is accepted as stalled:
-/// a degenerate pair holds it there, and the stale window (`STALE_MONOTONE_ITERATIONS`)
-/// would only repeat the same iterate (a resting 50-sphere pile, μ 0.5: 18 iterations of
-/// 54 at one residual and product).
-pub const HELD_ITERATIONS: usize = 5;
 /// Mehrotra's σ drops the target by decades in one iteration; near μ_end that leaves the
 /// products spread over decades (max product ≫ target), and the last iterations then
 /// crawl. Below `HANDOVER`·μ_end the monotone rule finishes the solve, starting from the
