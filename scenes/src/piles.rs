@@ -52,6 +52,22 @@ pub fn pour(kind: Pour, mu: f64) -> Sim {
 /// (0.7 m × g/4), so that a pile of any size is about as deep as the 100 bodies' (7
 /// layers at most); `POUR_CAPACITY` / 100 contact slots per body.
 pub fn pour_of(kind: Pour, mu: f64, n: usize) -> Sim {
+    pour_seeded(kind, mu, n, None)
+}
+
+/// [`pour_of`] with each body's start moved sideways by up to 1e-6 m, differently for
+/// each `seed` (None: not moved): pours are chaotic, so a change to the solver is judged
+/// on several such starts, not on one path.
+pub fn pour_seeded(kind: Pour, mu: f64, n: usize, seed: Option<u64>) -> Sim {
+    let mut state = seed.unwrap_or(0).wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut jitter = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        if seed.is_some() {
+            1e-6 * (((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0)
+        } else {
+            0.0
+        }
+    };
     let g = (n as f64 / 7.0).sqrt().ceil() as usize;
     let (r, half) = (0.05, 0.35 * g as f64 / 4.0);
     let mut b = Builder::new();
@@ -75,7 +91,8 @@ pub fn pour_of(kind: Pour, mu: f64, n: usize) -> Sim {
         let body = b.add_body(0.1, inertia).unwrap();
         let (gx, gy, layer) = ((i % g) as f64, ((i / g) % g) as f64, (i / (g * g)) as f64);
         let (shift, first) = (0.012 * (layer - 3.0), -0.08 * (g as f64 - 1.0));
-        b.set_body_pose(body, [first + 0.16 * gx + shift, first + 0.16 * gy - 0.7 * shift, 0.1 + 0.16 * layer], turn(i % 3, 0.3 * (i as f64 * 0.7).sin())).unwrap();
+        let (jx, jy) = (jitter(), jitter());
+        b.set_body_pose(body, [first + 0.16 * gx + shift + jx, first + 0.16 * gy - 0.7 * shift + jy, 0.1 + 0.16 * layer], turn(i % 3, 0.3 * (i as f64 * 0.7).sin())).unwrap();
         let s = b.add_shape(body.into(), shape, [0.0; 3], ID, &size).unwrap();
         b.set_shape_friction(s, mu).unwrap();
     }
