@@ -3,7 +3,8 @@
 //! several starts (`scenes::piles::pour_seeded`: every body moved sideways by up to 1e-6
 //! m, differently per seed) and prints, per start, the iterations of all its steps and per
 //! step at rest (the last 100), the relaxed and failed steps and the time; then the
-//! median and mean iterations over the starts, which is what a change is judged on.
+//! median (the upper one for an even count) and mean iterations over the starts, which
+//! is what a change is judged on.
 //!
 //! Run: cargo bench --bench pour_ensemble [-- KIND MU N STEPS SEEDS] (default: the
 //! 25-box and the 25-body mixed pour, μ 0.5, 300 steps of 0.01 s, 6 starts each)

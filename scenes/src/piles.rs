@@ -59,15 +59,8 @@ pub fn pour_of(kind: Pour, mu: f64, n: usize) -> Sim {
 /// each `seed` (None: not moved): pours are chaotic, so a change to the solver is judged
 /// on several such starts, not on one path.
 pub fn pour_seeded(kind: Pour, mu: f64, n: usize, seed: Option<u64>) -> Sim {
-    let mut state = seed.unwrap_or(0).wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-    let mut jitter = move || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        if seed.is_some() {
-            1e-6 * (((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0)
-        } else {
-            0.0
-        }
-    };
+    let mut rand = uniform(seed.unwrap_or(0));
+    let mut jitter = move || if seed.is_some() { 1e-6 * rand() } else { 0.0 };
     let g = (n as f64 / 7.0).sqrt().ceil() as usize;
     let (r, half) = (0.05, 0.35 * g as f64 / 4.0);
     let mut b = Builder::new();
@@ -160,11 +153,7 @@ pub const A1_KD: [f64; 3] = [5.0, 4.0, 3.0];
 /// body's centre is 0.25–0.35 m up, at rest.
 pub fn a1_drop(model: &Arc<Model>, joints: &[usize], dt: f64, seed: u64) -> Sim {
     let mut sim = Sim::new(model.clone(), dt).unwrap();
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-    let mut rand = move || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    };
+    let mut rand = uniform(seed);
     for (k, &j) in joints.iter().enumerate() {
         sim.set_joint_position(j, &[A1_STAND[k % 3] + 0.3 * rand()]).unwrap();
     }
@@ -176,6 +165,16 @@ pub fn a1_drop(model: &Arc<Model>, joints: &[usize], dt: f64, seed: u64) -> Sim 
         sim.set_body_state(i, &s).unwrap();
     }
     sim
+}
+
+/// Numbers uniform in [−1, 1), a different sequence per `seed` (a linear congruential
+/// generator: the scenes' starts need repeatability, not quality).
+fn uniform(seed: u64) -> impl FnMut() -> f64 {
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    }
 }
 
 /// One drop of `seconds`: limp, or each joint PD-held at the stand. The step at which it
