@@ -294,7 +294,10 @@ pub fn search_at_solution(model: &Model, frame: &StepFrame, s: &[f64], dt: f64, 
             if !(replace_turned && n > 0 && deepest > depth && faces && both_move) {
                 continue;
             }
-            let pushing = |ci: &usize| cw.selection.contains(*ci) && s[model.addresses.contact(*ci)] > 0.0;
+            // a held point pushes where it carries a force and is closed at the solution;
+            // an interior point's answer leaves a force of μ_end/gap on every open one (2e-8
+            // N across 4 cm in a box pile at rest, whose pairs were replaced every step)
+            let pushing = |ci: &usize| cw.selection.contains(*ci) && s[model.addresses.contact(*ci)] > 0.0 && cw.points[*ci].gap(x2, q2) <= depth;
             let turned = |ci: usize| cw.points[ci].normal.dot(&pair_points[0].normal) < TURNED;
             if !(range.clone().any(|ci| pushing(&ci)) && range.clone().filter(pushing).all(turned)) {
                 continue;

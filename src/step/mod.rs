@@ -199,11 +199,14 @@ pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, 
     let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt, tracked: &d.tracked, friction: Friction::Coulomb };
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
     let (mut earlier, mut searches, mut found_more) = (0, 0, false);
+    // the friction law the last answer solves (the relaxed rescue's, or Coulomb's)
+    let mut law = Friction::Coulomb;
     let outcome = loop {
         let outcome = match earlier {
             0 => solve(&eqs, &mut d.scratch, &mut d.friction_limits, &d.warm, &d.state, opts, rescue),
-            _ => solve_again(&eqs, &mut d.scratch, &mut d.friction_limits, &d.warm, &d.state, opts, rescue),
+            _ => solve_again(&eqs, &mut d.scratch, &mut d.friction_limits, &d.warm, &d.state, opts, rescue, law),
         };
+        law = if outcome.stats.relaxed { Friction::Relaxed } else { Friction::Coulomb };
         if !outcome.converged {
             break outcome;
         }
@@ -374,7 +377,15 @@ fn refined(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStat
 /// and the refined one converged in 19 iterations. The 60-box pour's first 100 steps took
 /// 9852 iterations and 1 split step this way, 13 926 and 26 split steps cold (release,
 /// 24 s against 33 s).
-fn solve_again(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart, state: &BodyStates, opts: &SolverOptions, rescue: Rescue) -> Outcome {
+///
+/// Where the answer searched at was the relaxed rescue's (`law`) and Coulomb's problem
+/// fails from it again, the relaxed problem is solved from it before anything cold.
+/// Without that the relaxed solve started from the centre of the cones after each
+/// search: the 25-body mixed pour (μ 0.5, `pour_seeded` start 1) spent its resting steps
+/// at 400–1000 iterations, and at step 172 that cold relaxed solve stalled (one friction
+/// pair's products held at 7e-4) and every step failed from there.
+#[allow(clippy::too_many_arguments)]
+fn solve_again(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart, state: &BodyStates, opts: &SolverOptions, rescue: Rescue, law: Friction) -> Outcome {
     use interior_point::{IterationCap, LinearSolve};
     let mut stats = StepStats::default();
     sc.polish.polished = false;
@@ -384,6 +395,18 @@ fn solve_again(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &War
         stats = stats.then(outcome.stats);
         if outcome.converged {
             interior_point::polish(eqs, sc, opts, interior_point::final_barrier(opts));
+            return Outcome { stats, converged: true };
+        }
+    }
+    if law == Friction::Relaxed {
+        let relaxed = Equations { friction: Friction::Relaxed, ..*eqs };
+        sc.solved.put_back(&mut sc.it, &mut sc.contacts);
+        let outcome = interior_point::solve_with(&relaxed, sc, &relaxed::options(opts), tresca::recentred(opts), IterationCap::Options, LinearSolve::Refined);
+        stats = stats.then(outcome.stats);
+        if outcome.converged {
+            interior_point::polish(&relaxed, sc, opts, interior_point::final_barrier(opts));
+            stats.relaxed = true;
+            stats.fallback = true;
             return Outcome { stats, converged: true };
         }
     }

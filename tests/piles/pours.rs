@@ -1,5 +1,5 @@
 //! The 100-body pours of `cargo bench --bench piles pours` that meet the bars.
-use maxdyn_scenes::piles::{midpoint_energy, pour, pour_of, Pour};
+use maxdyn_scenes::piles::{midpoint_energy, pour, pour_of, pour_seeded, Pour};
 
 /// 100 frictionless spheres poured into a box: 10 s at dt 0.01 with every step OK, no
 /// shape inside another (the deepest reported gap measured −1.3e-15 m; bound 1e-12 m) and
@@ -85,14 +85,16 @@ fn a_frictional_sphere_pour_steps_on_through_the_relaxed_solve() {
 /// up to 16 it went 1.17e-5 m deep ("Searches until the shapes are apart").
 ///
 /// A solve with the points a search found starts from the solution they were found at
-/// (`step::solve_again`): the pour takes 1 step split (measured; bound 2), and 26 when
-/// that solve started from the centre of the cones as the step's first solve does.
+/// (`step::solve_again`): the pour takes 3 steps split (measured), and 26 when that solve
+/// started from the centre of the cones as the step's first solve does. Bound 4: it was
+/// 2 (1 measured) until a held point counted as pushing only where it is closed at the
+/// solution (`collide::search_at_solution`, 2026-11-30), which moved the pour's path.
 #[test]
 fn a_frictionless_box_pour_keeps_boxes_out_of_each_other() {
     let (deepest, split) = deepest_over_steps(&mut pour_of(Pour::Boxes, 0.0, 60), 100);
     println!("60 boxes, μ 0, 100 steps: deepest {deepest:.3e} m from the poses, {split} steps split");
     assert!(deepest < 1.5e-9, "{deepest:e} m");
-    assert!(split <= 2, "{split} steps split");
+    assert!(split <= 4, "{split} steps split");
 }
 
 /// 60 bodies (spheres, boxes and capsules in turn) poured frictionless into a box, 100
@@ -114,9 +116,12 @@ fn a_frictionless_mixed_pour_keeps_shapes_out_of_each_other() {
 
 /// 60 bodies (spheres, boxes and capsules in turn) poured with friction (μ 0.5), 50 steps
 /// at dt 0.01: every step OK, some of them relaxed (`StepStats::relaxed`), and no shape
-/// deeper in another than 9.97e-10 m from the poses (bound 1.5e-9 m, as without friction;
-/// 12 steps relaxed; 17 before a solve with the points a search found started from the
-/// solution they were found at).
+/// deeper in another than 7.4e-10 m from the poses (bound 1.5e-9 m, as without friction;
+/// 15 steps relaxed; 12 before a relaxed answer was solved again from its solution after
+/// a search, and 17 before a solve with the points a search found started from the
+/// solution they were found at). Its step 37 stalled at the slip rows' rounding floor
+/// (2.0–2.2e-8 m/s) with each of this session's changes until a relaxed solve was
+/// accepted below 1e-7 (`step::relaxed`, `RELAXED_ACCEPTANCE`).
 /// The 100-body pour of the same kind (not run here: 856 s for 100 steps) jammed at step 98
 /// while its relaxed solve was capped at `max_iterations`, and went 7.4e-5 m deep with 3
 /// searches at the solution (docs/COLLISION.md, "Searches until the shapes are apart").
@@ -131,6 +136,47 @@ fn a_frictional_mixed_pour_keeps_shapes_out_of_each_other() {
     println!("60 mixed bodies, μ 0.5, 50 steps: deepest {deepest:.3e} m from the poses, {relaxed} relaxed steps");
     assert!(relaxed >= 1, "no step needed the relaxed solve: the test no longer covers it");
     assert!(deepest < 1.5e-9, "{deepest:e} m");
+}
+
+/// The 25-body mixed pour (μ 0.5) from the start `pour_ensemble` calls seed 1 (each body
+/// moved by up to 1e-6 m): its resting steps are relaxed ones, each followed by a search at
+/// its solution. The solve with the points found there started the relaxed problem from
+/// the centre of the cones, and at step 172 that solve stalled (a friction pair's
+/// products held at 7e-4) and every step failed from there; it now starts from the
+/// relaxed solution (`step::solve_again`). 180 steps, every one OK, no shape deeper in
+/// another than 8.8e-10 m from the poses (measured; bound 1.5e-9 m, as the pours above).
+#[test]
+fn a_frictional_mixed_pour_from_another_start_steps_past_its_old_jam() {
+    let mut sim = pour_seeded(Pour::Mixed, 0.5, 25, Some(1));
+    let mut deepest = 0.0f64;
+    for k in 0..180 {
+        sim.step().unwrap_or_else(|e| panic!("step {k}: {e}"));
+        deepest = deepest.max(sim.deepest_penetration());
+    }
+    println!("25 mixed bodies, μ 0.5, seed 1, 180 steps: deepest {deepest:.3e} m from the poses");
+    assert!(deepest < 1.5e-9, "{deepest:e} m");
+}
+
+/// The 25-box pour (μ 0.5) from the start `pour_ensemble` calls seed 4 comes to rest at
+/// 13.8 iterations a step over its last 100 steps of 300 (measured; bound 25). It took 90: after an
+/// interior point's answer every open contact carries μ_end/gap (2e-8 N across 4 cm), and
+/// the first search at each step's solution counted that as pushing, replaced the points
+/// of about twenty pairs apart by 1–5 cm and solved again, and the next step's warm start
+/// carried their forces onto other points. A held point pushes now only where it is
+/// closed at the solution (`collide::search_at_solution`).
+#[test]
+fn a_box_pile_from_another_start_rests_in_few_iterations() {
+    let mut sim = pour_seeded(Pour::Boxes, 0.5, 25, Some(4));
+    let mut rest = 0;
+    for k in 0..300 {
+        let st = sim.step().unwrap_or_else(|e| panic!("step {k}: {e}"));
+        if k >= 200 {
+            rest += st.iterations;
+        }
+    }
+    let per_step = rest as f64 / 100.0;
+    println!("25 boxes, μ 0.5, seed 4: {per_step} iterations a step over the last 100 of 300");
+    assert!(per_step < 25.0, "{per_step}");
 }
 
 /// `steps` steps of `sim`, each OK; the deepest any shape went into another, measured from

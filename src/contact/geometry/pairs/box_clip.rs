@@ -55,22 +55,42 @@ pub fn clip(quad: &[V3; 4], rect: &Rectangle) -> ([V3; MAX_CLIPPED], usize) {
     (poly, len)
 }
 
+/// Depths (m) closer than this count as equal when `pick_four` chooses the deepest point:
+/// two boxes resting face to face have every clipped point at a gap of zero to rounding,
+/// and the deepest by that rounding started the choice of four of up to eight points, so
+/// that rounding chose the points (the unit test below). The searches at a step's solution
+/// look again at pairs deeper than 1e-9 m.
+const SAME_DEPTH: f64 = 1e-9;
+
+/// Relative difference of lengths and areas below which `pick_four` counts two points as
+/// equally far (a symmetric polygon), keeping the first in the polygon's order.
+const SAME_EXTENT: f64 = 1e-9;
+
 /// At most four of `points` (with their `gaps`) that span them, normal `n`: the deepest,
 /// the farthest from it, and the two farthest on either side of the line through those
-/// (so a face's four corners are kept). Returns their indices and count.
+/// (so a face's four corners are kept). Near-ties ([`SAME_DEPTH`], [`SAME_EXTENT`]) go to
+/// the first in order, so that rounding does not choose. Returns their indices and count.
 pub fn pick_four(points: &[V3], gaps: &[f64], n: &V3) -> ([usize; 4], usize) {
     let len = points.len();
     if len <= 4 {
         return ([0, 1, 2, 3], len);
     }
-    let deepest = (1..len).fold(0, |best, i| if gaps[i] < gaps[best] { i } else { best });
+    let lowest = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+    let deepest = (0..len).find(|&i| gaps[i] <= lowest + SAME_DEPTH).unwrap_or(0);
     let p0 = points[deepest];
-    let across = |i: usize| (points[i] - p0) - n * n.dot(&(points[i] - p0));
-    let farthest = (0..len).fold(deepest, |best, i| if across(i).norm() > across(best).norm() { i } else { best });
+    let across = |i: usize| ((points[i] - p0) - n * n.dot(&(points[i] - p0))).norm();
+    let first_largest = |f: &dyn Fn(usize) -> f64| {
+        let most = (0..len).map(f).fold(f64::NEG_INFINITY, f64::max);
+        if !(most > f(deepest)) {
+            return deepest;
+        }
+        (0..len).find(|&i| f(i) >= most - SAME_EXTENT * most.abs()).unwrap_or(deepest)
+    };
+    let farthest = first_largest(&across);
     let line = points[farthest] - p0;
     let area = |i: usize| n.dot(&line.cross(&(points[i] - p0)));
-    let left = (0..len).fold(deepest, |best, i| if area(i) > area(best) { i } else { best });
-    let right = (0..len).fold(deepest, |best, i| if area(i) < area(best) { i } else { best });
+    let left = first_largest(&|i| area(i));
+    let right = first_largest(&|i| -area(i));
     let mut picked = [deepest, farthest, 0, 0];
     let mut count = 2;
     for i in [left, right] {
@@ -106,6 +126,25 @@ mod tests {
         // the four span the octagon: their quadrilateral holds its centre
         let pts: Vec<V3> = picked.iter().map(|&i| poly[i]).collect();
         assert!(pts.iter().map(|p| p.norm()).all(|r| r > 0.9));
+    }
+
+    /// Two faces resting on each other: every clipped point at a gap of zero to rounding.
+    /// The four picked are the same whatever that rounding is.
+    #[test]
+    fn rounding_in_the_gaps_does_not_choose_the_points() {
+        let rect = Rectangle { centre: V3::zeros(), axes: [V3::x(), V3::y()], half: [1.0, 1.0] };
+        let (poly, len) = clip(&square(1.0, 0.3), &rect);
+        assert_eq!(len, 8);
+        let flat = pick_four(&poly[..len], &[0.0; 8], &V3::z());
+        for k in 0..len {
+            let mut gaps = [1e-13; 8];
+            gaps[k] = -1e-13;
+            assert_eq!(pick_four(&poly[..len], &gaps, &V3::z()), flat, "the point at rounding depth: {k}");
+        }
+        // a point deeper than that is picked first
+        let mut gaps = [0.0; 8];
+        gaps[5] = -1e-6;
+        assert_eq!(pick_four(&poly[..len], &gaps, &V3::z()).0[0], 5);
     }
 
     #[test]
