@@ -147,13 +147,8 @@ fn a_frictional_mixed_pour_keeps_shapes_out_of_each_other() {
 /// another than 8.8e-10 m from the poses (measured; bound 1.5e-9 m, as the pours above).
 #[test]
 fn a_frictional_mixed_pour_from_another_start_steps_past_its_old_jam() {
-    let mut sim = pour_seeded(Pour::Mixed, 0.5, 25, Some(1));
-    let mut deepest = 0.0f64;
-    for k in 0..180 {
-        sim.step().unwrap_or_else(|e| panic!("step {k}: {e}"));
-        deepest = deepest.max(sim.deepest_penetration());
-    }
-    println!("25 mixed bodies, μ 0.5, seed 1, 180 steps: deepest {deepest:.3e} m from the poses");
+    let (deepest, split) = deepest_over_steps(&mut pour_seeded(Pour::Mixed, 0.5, 25, Some(1)), 180);
+    println!("25 mixed bodies, μ 0.5, seed 1, 180 steps: deepest {deepest:.3e} m from the poses, {split} steps split");
     assert!(deepest < 1.5e-9, "{deepest:e} m");
 }
 
