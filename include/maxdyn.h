@@ -459,7 +459,8 @@ typedef struct maxdyn_solver_options {
     int32_t integrator;
 } maxdyn_solver_options;
 
-// One contact point between two collision shapes after the last step.
+// One contact point between two collision shapes after the last step: a point the step
+// was solved with, its force acting there along its normal.
 typedef struct maxdyn_shape_contact {
     // Side a's shape (on a body) and side b's (on a body or the world); the normal points
     // from b to a.

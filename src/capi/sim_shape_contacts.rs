@@ -10,7 +10,8 @@ use super::sim::maxdyn_sim;
 use super::status::maxdyn_status::{self, MAXDYN_STATUS_WRONG_LENGTH};
 use crate::sim::ShapeContactReport;
 
-/// One contact point between two collision shapes after the last step.
+/// One contact point between two collision shapes after the last step: a point the step
+/// was solved with, its force acting there along its normal.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct maxdyn_shape_contact {

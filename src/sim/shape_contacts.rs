@@ -5,7 +5,8 @@ use super::Sim;
 use crate::math::{rotation, V3};
 use crate::model::{BodyId, ShapeId};
 
-/// One contact point between two collision shapes after the last step.
+/// One contact point between two collision shapes after the last step: a point the step
+/// was solved with, its force acting there along its normal.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShapeContactReport {
     /// Side a (on a body) and side b (on a body or the world); the normal points from b to a.
@@ -25,8 +26,9 @@ pub struct ShapeContactReport {
 }
 
 impl Sim {
-    /// The contact points between collision shapes found for the last step (filled slots
-    /// only), in shape-pair order.
+    /// The contact points between collision shapes the last step was solved with (found at
+    /// its prediction or, where the shapes turned or slid within it, at its solution;
+    /// filled slots only), in shape-pair order.
     pub fn shape_contacts(&self) -> impl Iterator<Item = ShapeContactReport> + '_ {
         let d = &self.data;
         let described = self.model.described_contacts;

@@ -118,6 +118,12 @@ pub fn advance(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut s
 }
 
 fn advance_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy, projection: &mut penetration::Projection) -> Result<StepStats> {
+    let stats = step_from_here(model, d, opts, policy, projection)?;
+    collide::keep_solved_points(model, d);
+    Ok(stats)
+}
+
+fn step_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mut split::SplitPolicy, projection: &mut penetration::Projection) -> Result<StepStats> {
     collide::find(model, d, opts, collide::Search::Predicted);
     if projection.resolve(model, d, opts)? {
         collide::find(model, d, opts, collide::Search::Predicted);
@@ -399,14 +405,9 @@ fn solve_again(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &War
         }
     }
     if law == Friction::Relaxed {
-        let relaxed = Equations { friction: Friction::Relaxed, ..*eqs };
-        sc.solved.put_back(&mut sc.it, &mut sc.contacts);
-        let outcome = interior_point::solve_with(&relaxed, sc, &relaxed::options(opts), tresca::recentred(opts), IterationCap::Options, LinearSolve::Refined);
+        let outcome = relaxed::again(eqs, sc, opts);
         stats = stats.then(outcome.stats);
         if outcome.converged {
-            interior_point::polish(&relaxed, sc, opts, interior_point::final_barrier(opts));
-            stats.relaxed = true;
-            stats.fallback = true;
             return Outcome { stats, converged: true };
         }
     }

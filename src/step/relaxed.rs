@@ -42,7 +42,7 @@ const RELAXED_ACCEPTANCE: f64 = 1e-7;
 
 /// The options of a relaxed solve: `RELAXED_ITERATIONS` times the iterations and
 /// `RELAXED_ACCEPTANCE` (or the caller's acceptance where that is looser).
-pub(super) fn options(opts: &SolverOptions) -> SolverOptions {
+fn options(opts: &SolverOptions) -> SolverOptions {
     SolverOptions { max_iterations: RELAXED_ITERATIONS * opts.max_iterations, acceptance: opts.acceptance.max(RELAXED_ACCEPTANCE), ..*opts }
 }
 
@@ -72,4 +72,20 @@ pub fn rescue(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, failed: O
     answer.relaxed = true;
     answer.add_work(&coulomb.stats);
     Outcome { stats: stats.then(answer), converged: true }
+}
+
+/// The relaxed problem solved again from the last solution (`Scratch::solved`) put back
+/// on the central path, with refined Newton systems, and polished on the relaxed rows:
+/// where a search at a relaxed answer added points and Coulomb's problem failed from it
+/// (`step::solve_again`). Not converged: the caller goes on cold.
+pub(super) fn again(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome {
+    let relaxed = Equations { friction: Friction::Relaxed, ..*eqs };
+    sc.solved.put_back(&mut sc.it, &mut sc.contacts);
+    let mut outcome = interior_point::solve_with(&relaxed, sc, &options(opts), recentred(opts), IterationCap::Options, LinearSolve::Refined);
+    if outcome.converged {
+        interior_point::polish(&relaxed, sc, opts, interior_point::final_barrier(opts));
+        outcome.stats.relaxed = true;
+        outcome.stats.fallback = true;
+    }
+    outcome
 }

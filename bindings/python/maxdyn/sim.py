@@ -251,8 +251,8 @@ class Sim(Queries, WholeState, Handle):
         return self.count_shape_contacts()
 
     def shape_contacts(self) -> List[ShapeContact]:
-        """The contact points between collision shapes after the last step, as a list of
-        ShapeContact (fields shape_a, shape_b, body_a, body_b, point, normal, gap,
+        """The contact points between collision shapes the last step was solved with
+        (each force acts at its point along its normal), as a list of ShapeContact (fields shape_a, shape_b, body_a, body_b, point, normal, gap,
         normal_force, friction_force; docs/COLLISION.md)."""
         n = self.count_shape_contacts()
         result, written = (ShapeContact * max(n, 1))(), _size()
