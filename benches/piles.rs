@@ -11,15 +11,16 @@
 //! * `a1`: the A1 of example-robot-data (floating, collision shapes, ground plane, joint
 //!   limits) dropped limp, held by joint PD inputs, or held by the same PD as joint
 //!   springs and dampers (the servo), 2 s at dt 0.005, 0.002 and 0.001 from
-//!   `n` seeded starts (joints ±0.3 rad about a stand, lifted 0.25–0.35 m): rollouts with
-//!   every step OK. Needs the corpus of tests/setup.sh.
+//!   `n` seeded starts (joints ±0.3 rad about a stand, lifted 0.25–0.35 m); and on the servo
+//!   with moving targets: 1 s of the drop, then into a crouch and back (`a1_crouch_rollout`,
+//!   3 s): rollouts with every step OK. Needs the corpus of tests/setup.sh.
 //!
 //! Run: cargo bench --bench piles [-- pours [spheres|boxes|mixed] [0.5|0]] [-- a1 [n]]
 //! (a pour's kind and friction pick its rows: each row takes minutes to an hour)
 
 use std::time::Instant;
 
-use maxdyn_scenes::piles::{a1_drop, a1_drop_rollout, a1_for_drops, a1_for_servo_drops, pour, Pour};
+use maxdyn_scenes::piles::{a1_crouch_rollout, a1_drop, a1_drop_rollout, a1_for_drops, a1_for_servo_drops, pour, Pour};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
@@ -110,5 +111,19 @@ fn a1_drops(n: u64) {
             let shown: Vec<String> = firsts.iter().take(4).map(|k| k.to_string()).collect();
             println!("{:>6} {:>6} | {:>4}/{:<4} {:>22} | {:>8.2}", dt, hold, ok, n, shown.join(" "), seconds / n as f64);
         }
+        // the servo's targets moved into a crouch and back
+        let (mut ok, mut firsts, mut seconds) = (0, Vec::new(), 0.0);
+        for seed in 0..n {
+            let mut sim = a1_drop(&servo, &joints, dt, seed);
+            let t = Instant::now();
+            let failed = a1_drop_rollout(&mut sim, &joints, false, 1.0).or_else(|| a1_crouch_rollout(&mut sim, &joints).0);
+            seconds += t.elapsed().as_secs_f64();
+            match failed {
+                None => ok += 1,
+                Some(k) => firsts.push(k),
+            }
+        }
+        let shown: Vec<String> = firsts.iter().take(4).map(|k| k.to_string()).collect();
+        println!("{:>6} {:>6} | {:>4}/{:<4} {:>22} | {:>8.2}", dt, "crouch", ok, n, shown.join(" "), seconds / n as f64);
     }
 }

@@ -2085,6 +2085,36 @@ maxdyn_status maxdyn_sim_get_joint_input(const struct maxdyn_sim *sim,
                                          double *u,
                                          size_t n);
 
+// Moves a joint's servo target (`n` = the joint's dof, translations first): its spring
+// pulls toward `position` (minimal coordinates, as `maxdyn_sim_get_joint_position`
+// reads them) and its damper toward the rate `velocity`. The generalized force on free
+// direction i is −kᵢ (θᵢ − positionᵢ) − cᵢ (θ̇ᵢ − velocityᵢ), with the damping implicit in
+// the step: a PD servo stable for any gain and step (MuJoCo's position actuator with its
+// implicit damping, Drake's implicit PD). Held until changed; the model's spring rest and
+// a zero rate until then. A joint with neither a spring nor a damper
+// (`maxdyn_builder_set_joint_spring`, `maxdyn_builder_set_joint_damper`) is refused with
+// `MAXDYN_STATUS_INVALID_ARGUMENT`. Moving the target changes the spring's potential at
+// once; the energy account credits it as input work.
+//
+// # Safety
+// `sim` is NULL or live; `position` and `velocity` are NULL or `n` doubles each.
+maxdyn_status maxdyn_sim_set_joint_target(struct maxdyn_sim *sim,
+                                          int32_t joint,
+                                          const double *position,
+                                          const double *velocity,
+                                          size_t n);
+
+// Copies a joint's current servo target (`n` = the joint's dof) to `position` and
+// `velocity`.
+//
+// # Safety
+// `sim` is NULL or live; `position` and `velocity` are NULL or `n` writable doubles each.
+maxdyn_status maxdyn_sim_get_joint_target(const struct maxdyn_sim *sim,
+                                          int32_t joint,
+                                          double *position,
+                                          double *velocity,
+                                          size_t n);
+
 // Applies an external wrench to a body: `force` (world frame, N) acting at the
 // body-fixed `point` (body frame, relative to the centre of mass, m) and `torque` (body
 // frame, N·m). Replaces the body's earlier wrench (and `maxdyn_sim_set_body_force`);
@@ -2098,7 +2128,8 @@ maxdyn_status maxdyn_sim_set_body_wrench(struct maxdyn_sim *sim,
                                          const double *torque,
                                          const double *point);
 
-// Sets every joint input and body wrench to zero.
+// Sets every joint input and body wrench to zero and every servo target back to the
+// model's (the spring's rest, a zero rate).
 //
 // # Safety
 // `sim` is NULL or live.

@@ -191,6 +191,18 @@ classdef MaxdynSim < MaxdynHandle
     function u = jointInput(obj, joint)
       u = maxdyn_mex('sim_get_joint_input', obj.handle, joint);
     end
+    function setJointTarget(obj, joint, position, velocity)
+      % servo target of a joint with a spring or a damper: the spring pulls toward
+      % `position`, the damper toward the rate `velocity` (zeros if omitted), damping
+      % implicit in the step; holds until changed
+      if nargin < 4
+        velocity = zeros(size(position));
+      end
+      maxdyn_mex('sim_set_joint_target', obj.handle, joint, position, velocity);
+    end
+    function [position, velocity] = jointTarget(obj, joint)
+      [position, velocity] = maxdyn_mex('sim_get_joint_target', obj.handle, joint);
+    end
     function setBodyWrench(obj, body, force, torque, point)
       % world-frame force at body point `point`, body-frame torque
       maxdyn_mex('sim_set_body_wrench', obj.handle, body, force, torque, point);

@@ -1,6 +1,7 @@
 % Tests of the MATLAB/Octave binding: the double pendulum (scenario A2: two 1 kg boxes
 % on 1 m links, revolute about x, starting horizontal), errors, URDF, handles, the box
-% drop on ground contacts (A4), a PD loop through joint inputs, contact/input errors,
+% drop on ground contacts (A4), a PD loop through joint inputs, a servo tracking a
+% moving target, contact/input errors,
 % names and structure after the builder is freed, limits, mimics, frames and their errors,
 % whole states, step_n, contact settings and diagnostics, recordings for the viewer. Run by
 % run_octave_tests.sh; prints
@@ -9,7 +10,7 @@ function failed = test_maxdyn()
   passed = 0; failed = 0;
   tests = {@double_pendulum_energy_and_violation, @errors_are_raised, ...
            @urdf_double_pendulum, @handles_are_freed, @box_drop_on_ground_contacts, ...
-           @pd_loop_with_joint_input, @contact_and_input_errors, ...
+           @pd_loop_with_joint_input, @servo_target_tracks_a_ramp, @contact_and_input_errors, ...
            @names_and_structure_after_the_builder_is_freed, @names_limits_mimics_frames_errors, ...
            @collision_shapes, @states_step_n_settings_and_diagnostics, @queries, ...
            @linearization, @lqr_cart_double_pendulum, @violated_start_is_refused_and_assembled, ...
@@ -253,6 +254,35 @@ function pd_loop_with_joint_input()
   assert(s.jointInput(j) ~= 0);
   [w, d] = s.energyAccount();
   assert(w ~= 0 && d == 0);
+end
+
+function servo_target_tracks_a_ramp()
+  % the rod without gravity, a servo (spring 400, damper 40) whose target ramps at 0.5
+  % rad/s with its rate: it leads the ramp by c W^3 dt^2 / (24 k) (tests/forces/servo.rs)
+  k = 400; c = 40; w = 0.5; dt = 0.01;
+  b = MaxdynBuilder();
+  b.setGravity([0 0 0]);
+  body = b.addBody(1.0, diag([1.01 1.01 0.02]) / 12);
+  j = b.addJoint(MaxdynJoint.REVOLUTE, MaxdynJoint.WORLD, body, [0 0 0], [0 0 0.5], [1 0 0]);
+  bare = b.addJoint(MaxdynJoint.REVOLUTE, body, b.addBody(1.0, eye(3) / 24), [0 0 -0.5], [0 0 0], [1 0 0]);
+  b.setJointSpring(j, k, 0);
+  b.setJointDamper(j, c);
+  s = MaxdynSim(MaxdynModel(b), dt);
+  for i = 1:300
+    s.setJointTarget(j, w * (s.time() + dt), w);
+    s.step();
+  end
+  lead = s.jointPosition(j) - w * s.time();
+  expected = c * w^3 * dt^2 / (24 * k);
+  printf('octave servo on a ramp: leads by %.4e rad, c W^3 dt^2/(24 k) = %.4e\n', lead, expected);
+  assert(abs(lead / expected - 1) < 1e-6, sprintf('lead %g rad', lead));
+  [p, v] = s.jointTarget(j);
+  assert(abs(p - 1.5) < 1e-12 && v == w);
+  expect_status(@() s.setJointTarget(bare, 0.1), 12);   % INVALID_ARGUMENT: no spring, no damper
+  expect_status(@() s.setJointTarget(j, NaN, 0), 5);
+  s.setJointTarget(j, 0.2);                             % rate 0 when omitted
+  [p, v] = s.jointTarget(j);
+  assert(p == 0.2 && v == 0);
 end
 
 function contact_and_input_errors()

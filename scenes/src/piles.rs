@@ -167,6 +167,41 @@ pub fn a1_drop(model: &Arc<Model>, joints: &[usize], dt: f64, seed: u64) -> Sim 
     sim
 }
 
+/// The joint angles of an A1 leg (hip, thigh, calf) in a deep crouch (trunk about 0.13 m
+/// lower than at [`A1_STAND`]).
+pub const A1_CROUCH: [f64; 3] = [0.0, 1.3, -2.5];
+
+/// The A1 on its servos (`a1_for_servo_drops`) crouches and rises by moving the servos'
+/// targets between steps (`Sim::set_joint_target`, each target with its rate): from
+/// [`A1_STAND`] to [`A1_CROUCH`] over 1 s, held 0.5 s, back over 1 s, held 0.5 s. Returns the
+/// first failed step, if any, and the trunk's height at the end of the crouch's hold.
+pub fn a1_crouch_rollout(sim: &mut Sim, joints: &[usize]) -> (Option<usize>, f64) {
+    let dt = sim.dt();
+    // (seconds, share of the way to the crouch at the start and at the end)
+    let phases = [(1.0, 0.0, 1.0), (0.5, 1.0, 1.0), (1.0, 1.0, 0.0), (0.5, 0.0, 0.0)];
+    let (mut k, mut crouched) = (0, f64::NAN);
+    for (p, &(seconds, from, to)) in phases.iter().enumerate() {
+        let n = (seconds / dt).round() as usize;
+        let rate = (to - from) / seconds;
+        for i in 1..=n {
+            // the target for the time the step ends
+            let share = from + (to - from) * i as f64 / n as f64;
+            for (m, &j) in joints.iter().enumerate() {
+                let span = A1_CROUCH[m % 3] - A1_STAND[m % 3];
+                sim.set_joint_target(j, &[A1_STAND[m % 3] + share * span], &[rate * span]).unwrap();
+            }
+            if sim.step().is_err() {
+                return (Some(k), crouched);
+            }
+            k += 1;
+        }
+        if p == 1 {
+            crouched = sim.body_state(0).unwrap()[2];
+        }
+    }
+    (None, crouched)
+}
+
 /// Numbers uniform in [−1, 1), a different sequence per `seed` (a linear congruential
 /// generator: the scenes' starts need repeatability, not quality).
 fn uniform(seed: u64) -> impl FnMut() -> f64 {

@@ -1,4 +1,5 @@
-//! Inputs of `maxdyn_sim` from C: joint inputs (actuators) and body forces and wrenches.
+//! Inputs of `maxdyn_sim` from C: joint inputs (actuators), servo targets, and body forces
+//! and wrenches.
 //! They hold until changed. Values are validated by the Rust API; this layer checks
 //! pointers, ids and array lengths, all before anything changes.
 
@@ -61,6 +62,52 @@ pub unsafe extern "C" fn maxdyn_sim_get_joint_input(sim: *const maxdyn_sim, join
     })
 }
 
+/// Moves a joint's servo target (`n` = the joint's dof, translations first): its spring
+/// pulls toward `position` (minimal coordinates, as `maxdyn_sim_get_joint_position`
+/// reads them) and its damper toward the rate `velocity`. The generalized force on free
+/// direction i is −kᵢ (θᵢ − positionᵢ) − cᵢ (θ̇ᵢ − velocityᵢ), with the damping implicit in
+/// the step: a PD servo stable for any gain and step (MuJoCo's position actuator with its
+/// implicit damping, Drake's implicit PD). Held until changed; the model's spring rest and
+/// a zero rate until then. A joint with neither a spring nor a damper
+/// (`maxdyn_builder_set_joint_spring`, `maxdyn_builder_set_joint_damper`) is refused with
+/// `MAXDYN_STATUS_INVALID_ARGUMENT`. Moving the target changes the spring's potential at
+/// once; the energy account credits it as input work.
+///
+/// # Safety
+/// `sim` is NULL or live; `position` and `velocity` are NULL or `n` doubles each.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_set_joint_target(sim: *mut maxdyn_sim, joint: i32, position: *const f64, velocity: *const f64, n: usize) -> maxdyn_status {
+    call("maxdyn_sim_set_joint_target", || {
+        with_mut(sim, "sim", |s| {
+            let j = joint_with_length(&s.inner, joint, n)?;
+            let p = slice(position, n, "position")?;
+            let v = slice(velocity, n, "velocity")?;
+            Ok(s.inner.set_joint_target(j, p, v)?)
+        })
+    })
+}
+
+/// Copies a joint's current servo target (`n` = the joint's dof) to `position` and
+/// `velocity`.
+///
+/// # Safety
+/// `sim` is NULL or live; `position` and `velocity` are NULL or `n` writable doubles each.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_get_joint_target(sim: *const maxdyn_sim, joint: i32, position: *mut f64, velocity: *mut f64, n: usize) -> maxdyn_status {
+    call("maxdyn_sim_get_joint_target", || {
+        let (mut p, mut v) = ([0.0; MAX_DOF], [0.0; MAX_DOF]);
+        with_ref(sim, "sim", |s| {
+            let j = joint_with_length(&s.inner, joint, n)?;
+            Ok(s.inner.joint_target(j, &mut p[..n], &mut v[..n])?)
+        })?;
+        // both outputs checked before either is written
+        let (position, velocity) = (slice_mut(position, n, "position")?, slice_mut(velocity, n, "velocity")?);
+        position.copy_from_slice(&p[..n]);
+        velocity.copy_from_slice(&v[..n]);
+        Ok(())
+    })
+}
+
 /// Applies an external wrench to a body: `force` (world frame, N) acting at the
 /// body-fixed `point` (body frame, relative to the centre of mass, m) and `torque` (body
 /// frame, N·m). Replaces the body's earlier wrench (and `maxdyn_sim_set_body_force`);
@@ -87,7 +134,8 @@ pub unsafe extern "C" fn maxdyn_sim_set_body_wrench(
     })
 }
 
-/// Sets every joint input and body wrench to zero.
+/// Sets every joint input and body wrench to zero and every servo target back to the
+/// model's (the spring's rest, a zero rate).
 ///
 /// # Safety
 /// `sim` is NULL or live.

@@ -80,7 +80,7 @@ impl Data {
             dt_prev: dt,
             time: 0.0,
             steps: 0,
-            inputs: Inputs::new(nb, model.joint_count()),
+            inputs: Inputs::new(model),
             frame: StepFrame::new(nb, dt),
             warm: WarmStart::new(model),
             g: MultiplierJacobians::new(model),

@@ -9,8 +9,9 @@ fn driven_pendulum() -> Sim {
     pendulum(false)
 }
 
-/// [`driven_pendulum`] with a joint damper on its first joint (0.3 N·m·s/rad) and a
-/// damped point spring (20 N/m, 0.5 N·s/m) from a world point to the second link.
+/// [`driven_pendulum`] with a servo on its first joint (spring 5 N·m/rad, damper 0.3
+/// N·m·s/rad, target 0.4 rad at 0.8 rad/s) and a damped point spring (20 N/m, 0.5 N·s/m)
+/// from a world point to the second link.
 fn damped_driven_pendulum() -> Sim {
     pendulum(true)
 }
@@ -23,6 +24,7 @@ fn pendulum(damped: bool) -> Sim {
     let j0 = b.add_joint(JointType::Revolute, Parent::World, l1, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     b.add_joint(JointType::Revolute, l1, l2, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
     if damped {
+        b.set_joint_spring(j0, &[5.0], &[0.1]).unwrap();
         b.set_joint_damper(j0, &[0.3]).unwrap();
         b.add_spring(Parent::World, [0.0, 0.5, -1.0], l2, [0.0, 0.0, -0.5], 20.0, 0.5, 0.3).unwrap();
     }
@@ -33,6 +35,9 @@ fn pendulum(damped: bool) -> Sim {
     sim.set_joint_velocity(1, &[1.5]).unwrap();
     sim.set_joint_input(1, &[0.2]).unwrap();
     sim.set_body_wrench(0, [1.0, -2.0, 0.5], [0.0; 3], [0.1, 0.0, -0.2]).unwrap();
+    if damped {
+        sim.set_joint_target(0, &[0.4], &[0.8]).unwrap();
+    }
     sim
 }
 
@@ -153,22 +158,25 @@ fn relative_difference(x: &[f64], y: &[f64]) -> f64 {
 }
 
 /// A and B of the driven, swinging double pendulum (a joint input, a wrench at a body
-/// point) against central differences of whole steps (h = 1e-5, steps solved to 1e-13).
-/// Measured: A 4.5e-9 (minimal) / 2.0e-10 (maximal); B 6.4e-8 / 1.0e-7 (differences of an
-/// affine map, so this is their rounding: the test above checks B at h = 1e-3).
+/// point), and of the same with a servo pulling toward a moving target, against central
+/// differences of whole steps (h = 1e-5, steps solved to 1e-13). Measured: A 4.5e-9
+/// (minimal) / 2.0e-10 (maximal), with the servo 7.9e-9 / 2.1e-10; B 6.4e-8 / 1.0e-7, with
+/// the servo 4.4e-8 / 7.6e-8 (differences of an affine map, so this is their rounding: the
+/// test above checks B at h = 1e-3).
 #[test]
 fn linearization_matches_central_differences_of_the_step() {
-    let mut sim = driven_pendulum();
-    let o = sim.options();
-    sim.set_options(crate::SolverOptions { tolerance: 1e-13, ..o }).unwrap();
-    for coords in [Coords::Maximal, Coords::Minimal] {
-        let (nx, nu) = sim.model().linearization_size(coords);
-        let (mut a, mut b, mut fa, mut fb) = (vec![0.0; nx * nx], vec![0.0; nx * nu], vec![0.0; nx * nx], vec![0.0; nx * nu]);
-        sim.linearize(coords, &mut a, &mut b).unwrap();
-        sim.linearize_by_differences(coords, 1e-5, &mut fa, &mut fb).unwrap();
-        let (ea, eb) = (relative_difference(&a, &fa), relative_difference(&b, &fb));
-        println!("{coords:?}: A {ea:.1e}, B {eb:.1e}");
-        assert!(ea < 2e-8 && eb < 5e-7, "{coords:?}: A {ea:e}, B {eb:e}");
+    for (name, mut sim) in [("undamped", driven_pendulum()), ("servo", damped_driven_pendulum())] {
+        let o = sim.options();
+        sim.set_options(crate::SolverOptions { tolerance: 1e-13, ..o }).unwrap();
+        for coords in [Coords::Maximal, Coords::Minimal] {
+            let (nx, nu) = sim.model().linearization_size(coords);
+            let (mut a, mut b, mut fa, mut fb) = (vec![0.0; nx * nx], vec![0.0; nx * nu], vec![0.0; nx * nx], vec![0.0; nx * nu]);
+            sim.linearize(coords, &mut a, &mut b).unwrap();
+            sim.linearize_by_differences(coords, 1e-5, &mut fa, &mut fb).unwrap();
+            let (ea, eb) = (relative_difference(&a, &fa), relative_difference(&b, &fb));
+            println!("{name}, {coords:?}: A {ea:.1e}, B {eb:.1e}");
+            assert!(ea < 2e-8 && eb < 5e-7, "{name}, {coords:?}: A {ea:e}, B {eb:e}");
+        }
     }
 }
 

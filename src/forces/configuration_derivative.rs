@@ -5,10 +5,10 @@
 //! Every element but the external wrench's moment is a generalized force f along a pair
 //! of rows (`wrench_pair`), both read at z_{k+1}; the blocks are the product rule over f
 //! and the rows (`rows`):
-//! * joint springs: f = −k(θ − rest), ∂f/∂z = −k ∇θ (the gradient rows themselves but
+//! * joint springs: f = −k(θ − θ*), ∂f/∂z = −k ∇θ (the gradient rows themselves but
 //!   for the universal joint's angles off its constraint), and the rows' derivatives
 //!   are θ's second derivatives (the universal joint's: its rate rows' derivatives);
-//! * joint dampers: f = −c ξ(s), ∂f/∂z = −c ∂ξ/∂z (the rate rows' derivatives applied to
+//! * joint dampers: f = −c (ξ(s) − ξ*), ∂f/∂z = −c ∂ξ/∂z (the rate rows' derivatives applied to
 //!   the velocities s, or with `frame.second_order` to the weighted mean of the known
 //!   velocities and s that the step's dampers take);
 //! * point springs and dampers: both of the above for the length ℓ and its rate;
@@ -49,7 +49,8 @@ pub fn add_configuration_blocks(model: &Model, frame: &StepFrame, g: &Multiplier
         let (a, b) = (g.placement(j.parent), g.placement(Some(j.child)));
         let mut theta = [0.0; 6];
         j.minimal_position(&Pose { x: a.x, q: a.q }, &Pose { x: b.x, q: b.q }, &mut theta[..j.dof()]);
-        for (i, (&k, &rest)) in sp.stiffness.iter().zip(&sp.rest).enumerate().take(j.dof()) {
+        let rest = &inputs.joint_target[sp.joint].position;
+        for (i, (&k, &rest)) in sp.stiffness.iter().zip(rest).enumerate().take(j.dof()) {
             if k != 0.0 {
                 let d = rows::gradient(j, a, b, i);
                 let df = rows::coordinate_gradient(j, a, b, i, &d).map(|x| -k * x);
@@ -63,7 +64,8 @@ pub fn add_configuration_blocks(model: &Model, frame: &StepFrame, g: &Multiplier
         for (i, &c) in dm.damping.iter().enumerate().take(j.dof()) {
             if c != 0.0 {
                 let d = rows::rate(j, a, b, i);
-                d.add_blocks(-c * d.pair.rate(vel), &d.rate_gradient(vel).map(|x| -c * x), add);
+                let target = inputs.joint_target[dm.joint].velocity[i];
+                d.add_blocks(-c * (d.pair.rate(vel) - target), &d.rate_gradient(vel).map(|x| -c * x), add);
             }
         }
     }

@@ -7,7 +7,11 @@
 //! f is credited with the work f · ξ̄ · dt, ξ̄ = (ξ(v_k) + ξ(v_{k+1}))/2 — rows at z_{k+1}:
 //!
 //!   W_in += dt · u · ξ̄                       (actuators, body wrenches)
-//!   D    += dt · c ξ(v_{k+1}) · ξ̄            (dampers; f = −c ξ(v_{k+1}))
+//!   D    += dt · c ξ(v_{k+1}) · ξ̄            (dampers; f = −c (ξ(v_{k+1}) − ξ*))
+//!   W_in += dt · c ξ* · ξ̄                    (a damper's target rate ξ* drives it)
+//!
+//! Moving a spring's target (`Sim::set_joint_target`) changes the spring's potential at
+//! once: that change is input work too, credited when the target moves.
 //!
 //! With these, E(t) − E(0) − W_in + D is only the integrator's own bounded energy error
 //! (the symplectic scheme's O(dt) oscillation): it does not drift.
@@ -88,7 +92,9 @@ pub fn account_step_with(model: &Model, frame: &StepFrame, inputs: &Inputs, vel1
             if c != 0.0 {
                 let rows = rate_rows(j, &a, &b, i);
                 let xi1 = rows.rate(&vel1);
-                acc.dissipation += dt * c * xi1 * 0.5 * (rows.rate(vel0) + xi1);
+                let mean = 0.5 * (rows.rate(vel0) + xi1);
+                acc.dissipation += dt * c * xi1 * mean;
+                acc.input_work += dt * c * inputs.joint_target[d.joint].velocity[i] * mean;
             }
         }
     }
@@ -105,8 +111,9 @@ pub fn account_step_with(model: &Model, frame: &StepFrame, inputs: &Inputs, vel1
 
 /// Work of the springs over a step (J): each spring's force at z_{k+1} (the step's ∇V,
 /// `joint_spring`, `point_spring`) times its mean rate over the step, as the inputs'
-/// work is credited in [`account_step`]; `vel1(i)` gives v_{k+1}, ω_{k+1}.
-pub fn spring_work(model: &Model, frame: &StepFrame, vel1: impl Fn(usize) -> (V3, V3)) -> f64 {
+/// work is credited in [`account_step`]; `vel1(i)` gives v_{k+1}, ω_{k+1}. The joint
+/// springs rest at the inputs' targets.
+pub fn spring_work(model: &Model, frame: &StepFrame, inputs: &Inputs, vel1: impl Fn(usize) -> (V3, V3)) -> f64 {
     let vel0 = |i: usize| (frame.v0[i], frame.w0[i]);
     let mut work = 0.0;
     for sp in &model.forces.joint_springs {
@@ -114,11 +121,12 @@ pub fn spring_work(model: &Model, frame: &StepFrame, vel1: impl Fn(usize) -> (V3
         let (a, b) = (frame_pose(frame, j.parent), frame_pose(frame, Some(j.child)));
         let mut theta = [0.0; 6];
         j.minimal_position(&a, &b, &mut theta[..j.dof()]);
+        let rest = &inputs.joint_target[sp.joint].position;
         for i in 0..j.dof() {
             let k = sp.stiffness[i];
             if k != 0.0 {
                 let rows = gradient_rows(j, &a, &b, i);
-                work -= frame.dt * k * (theta[i] - sp.rest[i]) * 0.5 * (rows.rate(vel0) + rows.rate(&vel1));
+                work -= frame.dt * k * (theta[i] - rest[i]) * 0.5 * (rows.rate(vel0) + rows.rate(&vel1));
             }
         }
     }

@@ -1,5 +1,6 @@
-//! Joint dampers: a generalized force −cᵢ ξᵢ on each free direction, with ξ the minimal
-//! velocity at the unknown step velocities (v_{k+1}, ω_{k+1}) and the direction rows at
+//! Joint dampers: a generalized force −cᵢ (ξᵢ − ξ*ᵢ) on each free direction, with ξ the
+//! minimal velocity at the unknown step velocities (v_{k+1}, ω_{k+1}), ξ* the joint's target
+//! rate (`integrator::JointTarget`, zero unless the caller sets it) and the direction rows at
 //! z_{k+1} (implicit in the velocities, so stable for any c·dt). On a revolute joint
 //! this is the torque −c θ̇ about the axis on the child and +c θ̇ on the parent; on a
 //! translation, the force −c ḋ along R_a c at the child's joint point and its reaction
@@ -18,8 +19,10 @@ pub use crate::model::forces::JointDamper;
 /// (`joint_directions`).
 impl JointDamper {
     /// `frame.second_order`: the rate is the known and the unknown velocities' weighted by
-    /// `frame.damping_weights` (the second- and fourth-order integrators).
-    pub fn add_residual(&self, j: &Joint, rows: impl Fn(usize) -> WrenchPair, model: &Model, frame: &StepFrame, s: &[f64], r: &mut [f64]) {
+    /// `frame.damping_weights` (the second- and fourth-order integrators); `target` is ξ*.
+    // one argument per quantity the force reads
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_residual(&self, j: &Joint, rows: impl Fn(usize) -> WrenchPair, target: &[f64; 6], model: &Model, frame: &StepFrame, s: &[f64], r: &mut [f64]) {
         for i in 0..j.dof() {
             let c = self.damping[i];
             if c != 0.0 {
@@ -29,7 +32,7 @@ impl JointDamper {
                     let (w0, w1) = frame.damping_weights;
                     xi = w1 * xi + w0 * rows.rate(|k| (frame.v0[k], frame.w0[k]));
                 }
-                rows.apply(-c * xi, model, r);
+                rows.apply(-c * (xi - target[i]), model, r);
             }
         }
     }

@@ -60,11 +60,11 @@ fn add_residual_with(model: &Model, frame: &StepFrame, inputs: &Inputs, rows: im
     let f = &model.forces;
     for sp in &f.joint_springs {
         let j = &model.joints[sp.joint];
-        sp.add_residual(j, &frame_pose(frame, j.parent), &frame_pose(frame, Some(j.child)), model, r);
+        sp.add_residual(j, &frame_pose(frame, j.parent), &frame_pose(frame, Some(j.child)), &inputs.joint_target[sp.joint].position, model, r);
     }
     for d in &f.joint_dampers {
         let j = &model.joints[d.joint];
-        d.add_residual(j, |i| rows(d.joint, i), model, frame, s, r);
+        d.add_residual(j, |i| rows(d.joint, i), &inputs.joint_target[d.joint].velocity, model, frame, s, r);
     }
     let known = frame.second_order.then_some((&frame.v0[..], &frame.w0[..], frame.damping_weights));
     for sp in &f.point_springs {
@@ -101,13 +101,14 @@ fn add_jacobian_with(model: &Model, frame: &StepFrame, rows: impl Fn(usize, usiz
     }
 }
 
-/// Potential energy of the springs at configuration (x, q) per body.
-pub fn potential_energy(model: &Model, x: &[V3], q: &[V4]) -> f64 {
+/// Potential energy of the springs at configuration (x, q) per body, the joint springs at
+/// rest at the inputs' targets.
+pub fn potential_energy(model: &Model, inputs: &Inputs, x: &[V3], q: &[V4]) -> f64 {
     let pose = |b: Option<usize>| b.map_or(Pose::WORLD, |i| Pose { x: x[i], q: q[i] });
     let mut e = 0.0;
     for sp in &model.forces.joint_springs {
         let j = &model.joints[sp.joint];
-        e += sp.energy(j, &pose(j.parent), &pose(Some(j.child)));
+        e += sp.energy(j, &pose(j.parent), &pose(Some(j.child)), &inputs.joint_target[sp.joint].position);
     }
     for sp in &model.forces.point_springs {
         e += sp.energy(|k| (x[k], q[k]));
@@ -141,15 +142,16 @@ mod tests {
             }
         }
         let model = Model::new(&b).unwrap();
-        let (nb, nj) = (model.body_count(), model.joint_count());
+        let nb = model.body_count();
         let mut frame = StepFrame::new(nb, 0.01);
-        let mut inputs = Inputs::new(nb, nj);
+        let mut inputs = Inputs::new(&model);
         for i in 0..nb {
             (frame.x1[i], frame.q1[i]) = (rng.v3(1.0), rng.quat());
         }
         for (ji, u) in inputs.joint_input.iter_mut().enumerate() {
-            for x in u.iter_mut().take(model.joints[ji].dof()) {
+            for (i, x) in u.iter_mut().enumerate().take(model.joints[ji].dof()) {
                 *x = rng.next();
+                inputs.joint_target[ji].velocity[i] = rng.next();
             }
         }
         let mut g = MultiplierJacobians::new(&model);

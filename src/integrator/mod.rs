@@ -29,6 +29,7 @@ pub use prediction::{frame_pose, pose_next, predict};
 pub use residual::{body_rows_into, joint_rows_into};
 
 use crate::math::{V3, V4};
+use crate::model::Model;
 
 /// What a step holds fixed during its Newton iterations: the interval of the known
 /// velocities, those velocities ż_k and the prediction z_{k+1} (`prediction::predict`).
@@ -66,7 +67,8 @@ impl StepFrame {
 }
 
 /// The caller's inputs, held until changed; they act as explicit forces over each step
-/// (directions at z_{k+1}, `forces`).
+/// (directions at z_{k+1}, `forces`), but for the targets, which the joints' springs and
+/// dampers pull toward.
 #[derive(Debug, Clone)]
 pub struct Inputs {
     /// Applied force (world) and torque (body frame) per body.
@@ -76,11 +78,29 @@ pub struct Inputs {
     pub force_point: Vec<V3>,
     /// Actuator input per joint and free direction (translations first; unused entries 0).
     pub joint_input: Vec<[f64; 6]>,
+    /// The servo targets per joint: its spring's rest and its damper's reference rate.
+    pub joint_target: Vec<JointTarget>,
+}
+
+/// Where a joint's spring and damper pull: the generalized force on free direction i is
+/// −kᵢ (θᵢ − positionᵢ) − cᵢ (θ̇ᵢ − velocityᵢ), a PD servo whose damping is implicit in the
+/// step (stable for any c·dt) and whose targets the caller moves between steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JointTarget {
+    /// The spring's rest position, in minimal coordinates (unused entries 0).
+    pub position: [f64; 6],
+    /// The damper's reference rate (unused entries 0).
+    pub velocity: [f64; 6],
 }
 
 impl Inputs {
-    /// All zero, for `nb` bodies and `nj` joints.
-    pub fn new(nb: usize, nj: usize) -> Inputs {
-        Inputs { force: vec![V3::zeros(); nb], torque: vec![V3::zeros(); nb], force_point: vec![V3::zeros(); nb], joint_input: vec![[0.0; 6]; nj] }
+    /// No forces; each joint's target at its spring's rest in the model, at rest.
+    pub fn new(model: &Model) -> Inputs {
+        let (nb, nj) = (model.body_count(), model.joint_count());
+        let mut joint_target = vec![JointTarget { position: [0.0; 6], velocity: [0.0; 6] }; nj];
+        for sp in &model.forces.joint_springs {
+            joint_target[sp.joint].position = sp.rest;
+        }
+        Inputs { force: vec![V3::zeros(); nb], torque: vec![V3::zeros(); nb], force_point: vec![V3::zeros(); nb], joint_input: vec![[0.0; 6]; nj], joint_target }
     }
 }

@@ -1,12 +1,16 @@
-//! Per-simulation inputs (joint actuators, body wrenches) and the energy bookkeeping.
+//! Per-simulation inputs (joint actuators, body wrenches, servo targets) and the energy
+//! bookkeeping.
 //!
 //! Inputs hold until the caller changes them: set them, then step (a controller sets
-//! them again before each step). They act as explicit forces over a step, with their
-//! directions taken at z_{k+1} = (x_k + v_k dt, q_k ⊗ ω̄_k).
+//! them again before each step). Actuators and wrenches act as explicit forces over a
+//! step, with their directions taken at z_{k+1} = (x_k + v_k dt, q_k ⊗ ω̄_k). A joint's
+//! target moves the rest of its spring and the reference rate of its damper: with both,
+//! the joint is a PD servo whose damping is implicit in the step (`integrator::JointTarget`).
 
 use super::Sim;
 use crate::error::check_len;
 use crate::forces::EnergyAccount;
+use crate::integrator::Inputs;
 use crate::math::V3;
 use crate::model::error::check_finite;
 use crate::model::{Error, Result};
@@ -34,6 +38,42 @@ impl Sim {
         Ok(())
     }
 
+    /// Moves a joint's servo target: its spring pulls toward `position` (minimal
+    /// coordinates, as `joint_position` reads them) and its damper toward the rate
+    /// `velocity`, each of length `dof`; the generalized force on free direction i is
+    /// −kᵢ (θᵢ − positionᵢ) − cᵢ (θ̇ᵢ − velocityᵢ). Held until changed; the model's spring
+    /// rest and a zero rate until then. Refused, changing nothing, for a joint with neither
+    /// a spring nor a damper. The spring's potential changes at once: the energy account
+    /// credits that change as input work.
+    pub fn set_joint_target(&mut self, joint: usize, position: &[f64], velocity: &[f64]) -> Result<()> {
+        let n = self.model.joints.get(joint).ok_or(Error::UnknownJoint(joint as i32))?.dof();
+        let forces = &self.model.forces;
+        if !forces.joint_springs.iter().any(|s| s.joint == joint) && !forces.joint_dampers.iter().any(|d| d.joint == joint) {
+            return Err(Error::InvalidArgument("joint", format!("joint {joint} has neither a spring nor a damper for a target to move (set_joint_spring, set_joint_damper)")));
+        }
+        check_len("position", position.len(), n)?;
+        check_len("velocity", velocity.len(), n)?;
+        check_finite("position", position)?;
+        check_finite("velocity", velocity)?;
+        let before = self.spring_energy();
+        let t = &mut self.data.inputs.joint_target[joint];
+        t.position[..n].copy_from_slice(position);
+        t.velocity[..n].copy_from_slice(velocity);
+        self.data.energy.input_work += self.spring_energy() - before;
+        Ok(())
+    }
+
+    /// The joint's current servo target: `position` and `velocity`, each of length `dof`.
+    pub fn joint_target(&self, joint: usize, position: &mut [f64], velocity: &mut [f64]) -> Result<()> {
+        let n = self.model.joints.get(joint).ok_or(Error::UnknownJoint(joint as i32))?.dof();
+        check_len("position", position.len(), n)?;
+        check_len("velocity", velocity.len(), n)?;
+        let t = &self.data.inputs.joint_target[joint];
+        position.copy_from_slice(&t.position[..n]);
+        velocity.copy_from_slice(&t.velocity[..n]);
+        Ok(())
+    }
+
     /// Applied force (world frame, through the centre of mass) and torque (body frame)
     /// on a body; held until changed. Same as `set_body_wrench` with the point at the
     /// centre of mass.
@@ -55,18 +95,19 @@ impl Sim {
         Ok(())
     }
 
-    /// Sets every joint input and body wrench to zero.
+    /// Sets every joint input and body wrench to zero and every servo target back to the
+    /// model's (the spring's rest, a zero rate), crediting the springs' change of
+    /// potential as input work.
     pub fn clear_inputs(&mut self) {
-        self.data.inputs.joint_input.iter_mut().for_each(|u| *u = [0.0; 6]);
-        for v in [&mut self.data.inputs.force, &mut self.data.inputs.torque, &mut self.data.inputs.force_point] {
-            v.iter_mut().for_each(|x| *x = V3::zeros());
-        }
+        let before = self.spring_energy();
+        self.data.inputs = Inputs::new(&self.model);
+        self.data.energy.input_work += self.spring_energy() - before;
     }
 
     /// Potential energy stored in the springs (joint and point-to-point) at the current
     /// configuration; included in `energy()`.
     pub fn spring_energy(&self) -> f64 {
-        crate::forces::potential_energy(&self.model, &self.data.state.x, &self.data.state.q)
+        crate::forces::potential_energy(&self.model, &self.data.inputs, &self.data.state.x, &self.data.state.q)
     }
 
     /// Work done by inputs (joint actuators, body forces and torques) since the start or

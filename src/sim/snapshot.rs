@@ -20,6 +20,7 @@
 //! | 2 | energy account: input work, dissipation |
 //! | limit sides | last step's limit forces (outputs, so a restored sim reports them) |
 //! | 1 | the velocities are the caller's, not yet stepped (0/1): the second-order integrator starts from them |
+//! | 12 × joints | servo targets: position and rate per joint (6 each, unused 0) |
 //! | the rest | the warm start's unknowns, the contacts' forces and the contact slots (`snapshot_contacts`) |
 //!
 //! Not in the state: the model, the solver options, the step's scratch (rebuilt by every
@@ -33,7 +34,7 @@ use crate::math::{V3, V4};
 use crate::model::{Error, Model, Result};
 
 /// Version of the state layout (the array's first entry).
-pub const STATE_VERSION: f64 = 4.0;
+pub const STATE_VERSION: f64 = 5.0;
 
 /// Header entries after the version: the counts of [`counts`].
 const COUNTS: usize = 10;
@@ -77,6 +78,10 @@ macro_rules! fields {
         p.scalar(& $($m)? $d.energy.dissipation);
         p.slice(& $($m)? $d.limit_forces);
         p.flag(& $($m)? $d.velocities_at_node);
+        for t in & $($m)? $d.inputs.joint_target {
+            p.slice(& $($m)? t.position);
+            p.slice(& $($m)? t.velocity);
+        }
     }};
 }
 

@@ -54,9 +54,9 @@ pub fn check(model: &Model, d: &mut Data) -> Result<()> {
         return Ok(());
     }
     let (at, s, st) = (&model.addresses, &d.scratch.it.s, &d.state);
-    let springs0 = potential_energy(model, &st.x, &st.q);
-    let springs1 = potential_energy(model, &d.frame.x1, &d.frame.q1);
-    let work = spring_work(model, &d.frame, |i| at.velocities(s, i));
+    let springs0 = potential_energy(model, &d.inputs, &st.x, &st.q);
+    let springs1 = potential_energy(model, &d.inputs, &d.frame.x1, &d.frame.q1);
+    let work = spring_work(model, &d.frame, &d.inputs, |i| at.velocities(s, i));
     let (mut kinetic0, mut kinetic1) = (0.0, 0.0);
     for (i, b) in model.bodies.iter().enumerate() {
         let kinetic = |(v, w): (crate::math::V3, crate::math::V3)| 0.5 * b.mass * v.norm_squared() + 0.5 * w.dot(&(b.inertia * w));
@@ -118,7 +118,7 @@ mod tests {
                 step_once(&model, &mut d, &SolverOptions::default(), Rescue::Allowed, 0.01).unwrap();
                 // after the step the frame still holds v_k and z_{k+1}
                 let (v, w) = (&d.state.v, &d.state.w);
-                let work = super::spring_work(&model, &d.frame, |i| (v[i], w[i]));
+                let work = super::spring_work(&model, &d.frame, &d.inputs, |i| (v[i], w[i]));
                 worst = worst.max((kinetic(&model, &d) - kinetic0 - work).abs());
                 largest = largest.max(work.abs());
             }

@@ -80,7 +80,7 @@ fn mechanism(rng: &mut Rng) -> Arc<Model> {
 fn random_frame(model: &Model, rng: &mut Rng, dt: f64, inputs: bool) -> (StepFrame, Inputs) {
     let nb = model.body_count();
     let mut f = StepFrame::new(nb, dt);
-    let mut u = Inputs::new(nb, model.joint_count());
+    let mut u = Inputs::new(model);
     for i in 0..nb {
         f.x1[i] = rng.v3(1.0);
         f.q1[i] = rng.quat(1.0);
@@ -95,6 +95,12 @@ fn random_frame(model: &Model, rng: &mut Rng, dt: f64, inputs: bool) -> (StepFra
     if inputs {
         for ji in u.joint_input.iter_mut() {
             for x in ji.iter_mut() {
+                *x = rng.next();
+            }
+        }
+        // the servo targets: a damper pulls toward its target rate
+        for t in u.joint_target.iter_mut() {
+            for x in t.velocity.iter_mut() {
                 *x = rng.next();
             }
         }
@@ -166,7 +172,13 @@ fn spring_residual_is_the_gradient_of_the_spring_potential() {
     let mut rng = Rng(0x1234_5678_9abc_def1);
     let model = mechanism(&mut rng);
     let sym = &model.symbolic;
-    let (f, u) = random_frame(&model, &mut rng, 0.01, false);
+    let (f, mut u) = random_frame(&model, &mut rng, 0.01, false);
+    // springs at rest at targets the caller moved from the model's rest
+    for t in u.joint_target.iter_mut() {
+        for x in t.position.iter_mut() {
+            *x += 0.3 * rng.next();
+        }
+    }
     let s = vec![0.0; model.system_size()]; // dampers exert nothing at rest
     let r = hook_residual(&model, &f, &u, &s);
     let (x, q) = (f.x1.clone(), f.q1.clone());
@@ -180,13 +192,13 @@ fn spring_residual_is_the_gradient_of_the_spring_potential() {
             let (mut xp, mut xm) = (x.clone(), x.clone());
             xp[i] += e;
             xm[i] -= e;
-            let fd = (potential_energy(&model, &xp, &q) - potential_energy(&model, &xm, &q)) / (2.0 * h);
+            let fd = (potential_energy(&model, &u, &xp, &q) - potential_energy(&model, &u, &xm, &q)) / (2.0 * h);
             worst = worst.max((fd - r[o + k]).abs());
             let (mut qp, mut qm) = (q.clone(), q.clone());
             qp[i] = qmul(&q[i], &from_rotation_vector(&e));
             qm[i] = qmul(&q[i], &from_rotation_vector(&-e));
             // rotational rows are twice the body-frame gradient (paper's ∇ʳ)
-            let fd = 2.0 * (potential_energy(&model, &x, &qp) - potential_energy(&model, &x, &qm)) / (2.0 * h);
+            let fd = 2.0 * (potential_energy(&model, &u, &x, &qp) - potential_energy(&model, &u, &x, &qm)) / (2.0 * h);
             worst = worst.max((fd - r[o + 3 + k]).abs());
             largest = largest.max(r[o + k].abs()).max(r[o + 3 + k].abs());
         }

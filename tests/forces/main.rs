@@ -1,6 +1,6 @@
 //! Force elements and inputs: spring periods and damping decrements, a damped pendulum
 //! against a reference solution, PD control and body wrenches, the energy balance with
-//! inputs and dampers, their Jacobians, and the builder's validation of them.
+//! inputs and dampers, servo targets, their Jacobians, and the builder's validation of them.
 
 mod springs;
 mod damped_pendulum;
@@ -8,3 +8,4 @@ mod control;
 mod energy_balance;
 mod jacobian;
 mod builder;
+mod servo;

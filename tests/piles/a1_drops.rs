@@ -1,6 +1,6 @@
 //! The A1 from its URDF (floating, collision shapes, ground plane, joint limits) dropped
 //! on the floor, the scene of `cargo bench --bench piles a1`.
-use maxdyn_scenes::piles::{a1_drop, a1_drop_rollout, a1_for_drops, a1_for_servo_drops};
+use maxdyn_scenes::piles::{a1_crouch_rollout, a1_drop, a1_drop_rollout, a1_for_drops, a1_for_servo_drops};
 
 const A1: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots/a1_description/urdf/a1.urdf");
 
@@ -111,6 +111,32 @@ fn servo_a1_drops_at_dt_0_005_step_every_step_and_stand() {
         let speed = (trunk[7] * trunk[7] + trunk[8] * trunk[8] + trunk[9] * trunk[9]).sqrt();
         println!("seed {seed}: trunk at {:.6} m, {speed:.2e} m/s", trunk[2]);
         assert!((trunk[2] - 0.2527).abs() < 1e-3 && speed < 5e-3, "seed {seed}: trunk at {} m, {speed} m/s", trunk[2]);
+    }
+}
+
+/// PD control with moving targets: eight drops into the servo stand (1 s at dt 0.005), then
+/// the targets move (`Sim::set_joint_target`, with their rates) into a deep crouch and back
+/// (`a1_crouch_rollout`, 3 s): every step OK; the trunk crouched at 0.12539–0.12578 m over
+/// the seeds (asserted within 1 mm of 0.1255 m) and back up at 0.25151–0.25231 m (within
+/// 1 mm of 0.2519 m), moving at ≤ 2.9e-3 m/s (bound 5e-3) 0.5 s after the targets stopped.
+/// The explicit PD of the same gains is unstable at this step (below).
+#[test]
+fn servo_a1_crouches_and_rises_on_moving_targets_at_dt_0_005() {
+    let test = "servo_a1_crouches_and_rises_on_moving_targets_at_dt_0_005";
+    if !crate::require::corpus(test, A1) {
+        return;
+    }
+    let (model, joints) = a1_for_servo_drops(A1).unwrap();
+    for seed in 0..8 {
+        let mut sim = a1_drop(&model, &joints, 0.005, seed);
+        assert_eq!(a1_drop_rollout(&mut sim, &joints, false, 1.0), None, "seed {seed}: the drop");
+        let (failed, crouched) = a1_crouch_rollout(&mut sim, &joints);
+        let trunk = sim.body_state(0).unwrap();
+        let speed = (trunk[7] * trunk[7] + trunk[8] * trunk[8] + trunk[9] * trunk[9]).sqrt();
+        println!("seed {seed}: crouched at {crouched:.5} m, back at {:.5} m, {speed:.2e} m/s", trunk[2]);
+        assert_eq!(failed, None, "seed {seed}: the crouch");
+        assert!((crouched - 0.1255).abs() < 1e-3, "seed {seed}: crouched at {crouched} m");
+        assert!((trunk[2] - 0.2519).abs() < 1e-3 && speed < 5e-3, "seed {seed}: back at {} m, {speed} m/s", trunk[2]);
     }
 }
 

@@ -188,6 +188,8 @@
         torque::Ptr{Cdouble})::Int32
 @cfunc maxdyn_sim_set_joint_input(sim::Ptr{Cvoid}, joint::Int32, u::Ptr{Cdouble}, n::Csize_t)::Int32
 @cfunc maxdyn_sim_get_joint_input(sim::Ptr{Cvoid}, joint::Int32, u::Ptr{Cdouble}, n::Csize_t)::Int32
+@cfunc maxdyn_sim_set_joint_target(sim::Ptr{Cvoid}, joint::Int32, position::Ptr{Cdouble}, velocity::Ptr{Cdouble}, n::Csize_t)::Int32
+@cfunc maxdyn_sim_get_joint_target(sim::Ptr{Cvoid}, joint::Int32, position::Ptr{Cdouble}, velocity::Ptr{Cdouble}, n::Csize_t)::Int32
 @cfunc maxdyn_sim_set_body_wrench(sim::Ptr{Cvoid}, body::Int32, force::Ptr{Cdouble}, torque::Ptr{Cdouble},
         point::Ptr{Cdouble})::Int32
 @cfunc maxdyn_sim_clear_inputs(sim::Ptr{Cvoid})::Int32

@@ -105,6 +105,23 @@ function joint_input(s::Sim, joint::Integer)
     return out
 end
 
+"""Servo target of a joint with a spring or a damper: the spring pulls toward `position`
+and the damper toward the rate `velocity` (zeros if omitted), damping implicit in the
+step; holds until changed."""
+function set_joint_target!(s::Sim, joint::Integer, position, velocity=zeros(length(position)))
+    p = Float64[Float64(a) for a in position]
+    v = Float64[Float64(a) for a in velocity]
+    length(v) == length(p) || throw(ArgumentError("velocity needs $(length(p)) numbers (as position), got $(length(v))"))
+    check(maxdyn_sim_set_joint_target(s, Int32(joint), p, v, Csize_t(length(p))))
+end
+
+"""The joint's servo target: (position, velocity)."""
+function joint_target(s::Sim, joint::Integer)
+    p, v = zeros(dof(s, joint)), zeros(dof(s, joint))
+    check(maxdyn_sim_get_joint_target(s, Int32(joint), p, v, Csize_t(length(p))))
+    return p, v
+end
+
 """World-frame `force` at body point `point` (body frame) and body-frame `torque`."""
 set_body_wrench!(s::Sim, body::Integer, force, torque=(0.0, 0.0, 0.0), point=(0.0, 0.0, 0.0)) =
     check(maxdyn_sim_set_body_wrench(s, Int32(body), doubles(force, 3, "force"), doubles(torque, 3, "torque"),

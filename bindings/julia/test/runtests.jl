@@ -124,6 +124,29 @@ end
     @test err isa MaxDynError && err.status == 5                                     # NON_FINITE
 end
 
+@testset "servo target on a ramp" begin
+    # a servo (spring 400, damper 40) whose target ramps at 0.5 rad/s with its rate leads
+    # the ramp by c Ω³ dt²/(24 k) (tests/forces/servo.rs)
+    k, c, w, dt = 400.0, 40.0, 0.5, 0.01
+    b = Builder()
+    set_gravity!(b, [0, 0, 0])
+    body = add_body!(b, 1.0, [1.01/12 0 0; 0 1.01/12 0; 0 0 0.02/12])
+    j = add_joint!(b, MaxDyn.REVOLUTE, MaxDyn.WORLD, body, [0, 0, 0], [0, 0, 0.5], [1, 0, 0])
+    set_joint_spring!(b, j, [k], [0.0])
+    set_joint_damper!(b, j, [c])
+    s = Sim(Model(b), dt)
+    for _ in 1:300
+        set_joint_target!(s, j, [w * (sim_time(s) + dt)], [w])
+        step!(s)
+    end
+    lead = joint_position(s, j)[1] - w * sim_time(s)
+    @test abs(lead / (c * w^3 * dt^2 / (24k)) - 1) < 1e-6
+    p, v = joint_target(s, j)
+    @test p ≈ [w * sim_time(s)] && v == [w]
+    err = try set_joint_target!(s, j, [NaN]); nothing catch e; e end
+    @test err isa MaxDynError && err.status == 5                                     # NON_FINITE
+end
+
 @testset "names and structure after the builder is freed; limits, mimics, frames" begin
     J = [0.3 0.01 0.02; 0.01 0.2 0.03; 0.02 0.03 0.15]
     b = Builder()

@@ -314,6 +314,27 @@ class Sim(Queries, WholeState, Handle):
         """The joint's held input (one per free direction)."""
         return self._get(lib.maxdyn_sim_get_joint_input, as_id(joint, "joint"))
 
+    def set_joint_target(self, joint: int, position: ArrayLike, velocity: Optional[ArrayLike] = None) -> None:
+        """Servo target of a joint with a spring or a damper: the spring pulls toward
+        `position` (its coordinates, as joint_position reads them) and the damper toward
+        the rate `velocity` (zeros if omitted), a PD servo with implicit damping. Held until
+        changed; moving it is input work in the energy account."""
+        j = as_id(joint, "joint")
+        p = array(position, "position")
+        v = np.zeros(p.size) if velocity is None else array(velocity, "velocity")
+        if v.size != p.size:
+            raise ValueError(f"velocity needs {p.size} numbers (as position), got {v.size}")
+        bp, bv = (x if x.size else np.zeros(1) for x in (p, v))
+        check(lib.maxdyn_sim_set_joint_target(self.ptr, j, bp.ctypes.data_as(_c_double_p), bv.ctypes.data_as(_c_double_p), p.size))
+
+    def joint_target(self, joint: int) -> Tuple[np.ndarray, np.ndarray]:
+        """The joint's servo target: (position, velocity), one each per free direction."""
+        j = as_id(joint, "joint")
+        n = self._dof(j)
+        (p, pp), (v, pv) = out(max(n, 1)), out(max(n, 1))
+        check(lib.maxdyn_sim_get_joint_target(self.ptr, j, pp, pv, n))
+        return p[:n], v[:n]
+
     def set_body_force(self, body: int, force: ArrayLike, torque: ArrayLike = (0.0, 0.0, 0.0)) -> None:
         """A held force (world) at the centre of mass and torque on a body."""
         check(lib.maxdyn_sim_set_body_force(self.ptr, as_id(body, "body"), doubles(force, 3, "force"), doubles(torque, 3, "torque")))

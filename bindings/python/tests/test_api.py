@@ -108,6 +108,7 @@ def array_results():
         "Sim.joint_position": sim.joint_position(j1),
         "Sim.joint_velocity": sim.joint_velocity(j1),
         "Sim.joint_input": sim.joint_input(j1),
+        "Sim.joint_target": sim.joint_target(j1),
         "Sim.contact": sim.contact(0),
         "Sim.limit": sim.limit(0),
         "Sim.frame_pose": sim.frame_pose(0),

@@ -237,6 +237,38 @@ def test_pd_loop_without_callback():
     assert sim.joint_input(j).tolist() == [0.0]
 
 
+def test_servo_target_tracks_a_ramp():
+    """A servo (spring 400, damper 40) whose target ramps at 0.5 rad/s with its rate leads
+    the ramp by c W^3 dt^2 / (24 k) (tests/forces/servo.rs); bad targets are refused."""
+    k, c, w, dt = 400.0, 40.0, 0.5, 0.01
+    b, body, j = rod_pendulum(gravity=False)
+    bare = b.add_joint(maxdyn.REVOLUTE, body, b.add_body(1.0, CUBE), [0, 0, -0.5], [0, 0, 0], [1, 0, 0])
+    b.set_joint_spring(j, [k], [0.0])
+    b.set_joint_damper(j, [c])
+    with b:
+        sim = maxdyn.Sim(maxdyn.Model(b), dt)
+    for _ in range(300):
+        sim.set_joint_target(j, [w * (sim.time + dt)], [w])
+        sim.step()
+    lead, expected = sim.joint_position(j)[0] - w * sim.time, c * w ** 3 * dt ** 2 / (24 * k)
+    print(f"python servo on a ramp: leads by {lead:.4e} rad, c W^3 dt^2/(24 k) = {expected:.4e}")
+    assert abs(lead / expected - 1) < 1e-6
+    p, v = sim.joint_target(j)
+    assert isinstance(p, np.ndarray) and abs(p[0] - w * sim.time) < 1e-12 and v.tolist() == [w]
+    expect_rejected([
+        (lambda: sim.set_joint_target(bare, [0.1]), 12, "joint"),  # INVALID_ARGUMENT: no spring, no damper
+        (lambda: sim.set_joint_target(j, [float("nan")]), 5, "position"),  # NON_FINITE
+    ])
+    try:
+        sim.set_joint_target(j, [0.1], [0.0, 0.0])
+    except ValueError as e:
+        assert "velocity" in str(e)
+    else:
+        raise AssertionError("accepted a velocity of another length")
+    sim.set_joint_target(j, [0.2])  # rate 0 when omitted
+    assert [a.tolist() for a in sim.joint_target(j)] == [[0.2], [0.0]]
+
+
 def test_springs_wrenches_names_and_loops():
     # a mass on a vertical prismatic joint hanging from a point spring-damper anchored
     # 1 m above: it settles where k (l - l0) = m g, l = 1 - s

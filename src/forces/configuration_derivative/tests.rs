@@ -74,12 +74,21 @@ fn setup(kinds: Kinds, seed: u64) -> (Model, Inputs, StepFrame, Vec<f64>) {
         b.add_spring(Parent::Body(5), arr(rng.v3(0.3)), 0, arr(rng.v3(0.3)), 3.0, 0.0, 1.0).unwrap();
     }
     let model = Model::new(&b).unwrap();
-    let (nb, nj) = (model.body_count(), model.joint_count());
-    let mut inputs = Inputs::new(nb, nj);
+    let nb = model.body_count();
+    let mut inputs = Inputs::new(&model);
     if kinds.inputs {
         for (ji, u) in inputs.joint_input.iter_mut().enumerate() {
             for x in u.iter_mut().take(model.joints[ji].dof()) {
                 *x = rng.next();
+            }
+        }
+    }
+    if kinds.springs || kinds.dampers {
+        // servo targets away from the model's rest and at rate
+        for (ji, t) in inputs.joint_target.iter_mut().enumerate() {
+            for i in 0..model.joints[ji].dof() {
+                t.position[i] += 0.2 * rng.next();
+                t.velocity[i] = rng.next();
             }
         }
     }
