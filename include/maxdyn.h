@@ -1773,6 +1773,29 @@ maxdyn_status maxdyn_sim_get_joint_inputs(const struct maxdyn_sim *sim, double *
 // `sim` is NULL or live; `u` is NULL or `n` doubles.
 maxdyn_status maxdyn_sim_set_joint_inputs(struct maxdyn_sim *sim, const double *u, size_t n);
 
+// Every joint's servo target in joint-id order into `position` and `velocity` (`n` =
+// nu each, as `maxdyn_sim_get_joint_target` gives each joint's).
+//
+// # Safety
+// `sim` is NULL or live; `position` and `velocity` are NULL or `n` writable doubles each.
+maxdyn_status maxdyn_sim_get_joint_targets(const struct maxdyn_sim *sim,
+                                           double *position,
+                                           double *velocity,
+                                           size_t n);
+
+// Sets every joint's servo target at once (`n` = nu each, joint-id order, each joint's
+// as `maxdyn_sim_set_joint_target` takes it): the action of a policy that commands PD
+// targets. A joint with neither a spring nor a damper takes zeros only. Refused, changing
+// nothing: `n` other than nu, a NaN or infinite entry, a non-zero entry of a joint
+// without a spring or damper (`MAXDYN_STATUS_INVALID_ARGUMENT`, naming the joint).
+//
+// # Safety
+// `sim` is NULL or live; `position` and `velocity` are NULL or `n` doubles each.
+maxdyn_status maxdyn_sim_set_joint_targets(struct maxdyn_sim *sim,
+                                           const double *position,
+                                           const double *velocity,
+                                           size_t n);
+
 // ================================================================================================
 // Sim: assembled start (src/capi/sim_assemble.rs)
 // ================================================================================================

@@ -1,5 +1,6 @@
 //! Whole-state vectors from C (issue 26): sizes from the model and the sim, the
-//! configuration, generalized velocity and joint inputs set and read in one call each on
+//! configuration, generalized velocity, joint inputs and servo targets set and read in one
+//! call each on
 //! a floating base (a free body with a pendulum hung from it, its base frame moved off the
 //! centre of mass by `maxdyn_builder_set_base_frame`), and bad input — a wrong length, NaN,
 //! a non-unit quaternion, a joint too fast, NULL — refused with its own status, naming the
@@ -118,6 +119,16 @@ fn bad_whole_state_input_gets_its_status_and_changes_nothing() {
         expect(maxdyn_sim_set_generalized_velocity(s, v.as_ptr(), 7), MAXDYN_STATUS_INVALID_ARGUMENT, set_v, "v");
         expect(maxdyn_sim_set_joint_inputs(s, [1.0, 2.0].as_ptr(), 2), MAXDYN_STATUS_WRONG_LENGTH, set_u, "n");
         expect(maxdyn_sim_set_joint_inputs(s, [f64::NAN].as_ptr(), 1), MAXDYN_STATUS_NON_FINITE, set_u, "u");
+        // the pendulum's joint has neither a spring nor a damper: its targets take zeros only
+        let set_t = "maxdyn_sim_set_joint_targets";
+        ok(maxdyn_sim_set_joint_targets(s, [0.0].as_ptr(), [0.0].as_ptr(), 1));
+        expect(maxdyn_sim_set_joint_targets(s, [0.3].as_ptr(), [0.0].as_ptr(), 1), MAXDYN_STATUS_INVALID_ARGUMENT, set_t, "position");
+        expect(maxdyn_sim_set_joint_targets(s, [0.0, 0.0].as_ptr(), [0.0, 0.0].as_ptr(), 2), MAXDYN_STATUS_WRONG_LENGTH, set_t, "n");
+        expect(maxdyn_sim_set_joint_targets(s, [0.0].as_ptr(), null(), 1), MAXDYN_STATUS_NULL_POINTER, set_t, "velocity");
+        expect(maxdyn_sim_set_joint_targets(s, [0.0].as_ptr(), [f64::NAN].as_ptr(), 1), MAXDYN_STATUS_NON_FINITE, set_t, "velocity");
+        let mut t = [7.0];
+        expect(maxdyn_sim_get_joint_targets(s, t.as_mut_ptr(), null_mut(), 1), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_joint_targets", "velocity");
+        assert_eq!(t, [7.0], "a refused getter wrote its output");
         let mut out = [7.0; 8];
         expect(maxdyn_sim_get_configuration(s, out.as_mut_ptr(), 9), MAXDYN_STATUS_WRONG_LENGTH, "maxdyn_sim_get_configuration", "n");
         expect(maxdyn_sim_get_generalized_velocity(s, null_mut(), 7), MAXDYN_STATUS_NULL_POINTER, "maxdyn_sim_get_generalized_velocity", "v");

@@ -146,6 +146,18 @@ classdef MaxdynSim < MaxdynHandle
     function u = jointInputs(obj)
       u = maxdyn_mex('sim_joint_inputs', obj.handle);
     end
+    function [position, velocity] = jointTargets(obj)
+      % every joint's servo target in joint-id order, nu x 1 each
+      [position, velocity] = maxdyn_mex('sim_joint_targets', obj.handle);
+    end
+    function setJointTargets(obj, position, velocity)
+      % every joint's servo target at once (nu each; rates zero if omitted); joints with
+      % neither a spring nor a damper take 0
+      if nargin < 3
+        velocity = zeros(size(position));
+      end
+      maxdyn_mex('sim_set_joint_targets', obj.handle, position, velocity);
+    end
     function setJointInputs(obj, u)
       % every joint's input at once, joint-id order; held until changed
       maxdyn_mex('sim_set_joint_inputs', obj.handle, u);

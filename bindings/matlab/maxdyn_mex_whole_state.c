@@ -12,6 +12,8 @@
  *   maxdyn_mex('sim_set_generalized_velocity', s, v)
  *   u = maxdyn_mex('sim_joint_inputs', s)                  nu x 1, joint-id order
  *   maxdyn_mex('sim_set_joint_inputs', s, u)
+ *   [p, v] = maxdyn_mex('sim_joint_targets', s)            nu x 1 each: servo targets
+ *   maxdyn_mex('sim_set_joint_targets', s, p, v)
  *
  * A vector's length is passed to C as given, so a wrong one is the library's
  * MAXDYN_STATUS_WRONG_LENGTH (maxdyn:status11), and nothing changes.
@@ -82,6 +84,31 @@ int whole_state_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, co
     } else if (!strcmp(cmd, "sim_set_joint_inputs")) {
         need_args(nrhs, 3, cmd);
         set_vector(sim_of(prhs[1]), prhs[2], "u", maxdyn_sim_set_joint_inputs);
+    } else if (!strcmp(cmd, "sim_joint_targets")) {
+        maxdyn_sim *s;
+        size_t n;
+        mxArray *p, *v;
+        maxdyn_status st;
+        need_args(nrhs, 2, cmd);
+        s = sim_of(prhs[1]);
+        n = size_of(s, 2);
+        p = mxCreateDoubleMatrix(n, 1, mxREAL);
+        v = mxCreateDoubleMatrix(n, 1, mxREAL);
+        st = maxdyn_sim_get_joint_targets(s, mxGetPr(p), mxGetPr(v), n);
+        if (st != MAXDYN_STATUS_OK) {
+            mxDestroyArray(p);
+            mxDestroyArray(v);
+        }
+        check(st);
+        plhs[0] = p;
+        if (nlhs > 1) plhs[1] = v; else mxDestroyArray(v);
+    } else if (!strcmp(cmd, "sim_set_joint_targets")) {
+        size_t n;
+        need_args(nrhs, 4, cmd);
+        n = real_array_len(prhs[2], "position");
+        if (real_array_len(prhs[3], "velocity") != n)
+            fail("maxdyn:arguments", "arguments `position` and `velocity` must have the same length");
+        check(maxdyn_sim_set_joint_targets(sim_of(prhs[1]), mxGetPr(prhs[2]), mxGetPr(prhs[3]), n));
     } else {
         return 0;
     }

@@ -283,6 +283,10 @@ function servo_target_tracks_a_ramp()
   s.setJointTarget(j, 0.2);                             % rate 0 when omitted
   [p, v] = s.jointTarget(j);
   assert(p == 0.2 && v == 0);
+  s.setJointTargets([0.4; 0], [0.1; 0]);                % every joint's; the bare one takes 0
+  [p, v] = s.jointTargets();
+  assert(isequal(p, [0.4; 0]) && isequal(v, [0.1; 0]));
+  expect_status(@() s.setJointTargets([0.4; 0.3]), 12);
 end
 
 function contact_and_input_errors()

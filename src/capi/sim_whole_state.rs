@@ -1,12 +1,13 @@
 //! Whole-state vectors of a `maxdyn_sim` from C, one call each (issue 26): the
-//! configuration q (nq), the generalized velocity v (nv) and every joint input u (nu), in
+//! configuration q (nq), the generalized velocity v (nv), every joint input u (nu) and every
+//! joint's servo target (nu each), in
 //! minimal coordinates with floating bases (`crate::sim` configuration module,
 //! docs/QUERIES.md "Floating bases and whole-state vectors"); their sizes from the model;
 //! the floating base's reference frame is set on the builder
 //! (`maxdyn_builder_set_base_frame`), the sizes read from the model too
 //! (`maxdyn_model_get_dimensions`).
 
-use super::args::{answer_into, out as out_ptr, slice};
+use super::args::{answer_into, out as out_ptr, slice, slice_mut};
 use super::error::{CResult, Failure};
 use super::guard::{call, with_mut, with_ref};
 use super::sim::maxdyn_sim;
@@ -135,6 +136,46 @@ pub unsafe extern "C" fn maxdyn_sim_set_joint_inputs(sim: *mut maxdyn_sim, u: *c
             check_length(n, s.inner.model().joint_velocity_count(), "the joint inputs")?;
             let values = slice(u, n, "u")?;
             Ok(s.inner.set_joint_inputs(values)?)
+        })
+    })
+}
+
+/// Every joint's servo target in joint-id order into `position` and `velocity` (`n` =
+/// nu each, as `maxdyn_sim_get_joint_target` gives each joint's).
+///
+/// # Safety
+/// `sim` is NULL or live; `position` and `velocity` are NULL or `n` writable doubles each.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_get_joint_targets(sim: *const maxdyn_sim, position: *mut f64, velocity: *mut f64, n: usize) -> maxdyn_status {
+    call("maxdyn_sim_get_joint_targets", || {
+        with_ref(sim, "sim", |s| {
+            check_length(n, s.inner.model().joint_velocity_count(), "the joint targets")?;
+            // both outputs checked before either is written
+            let (p, v) = (slice_mut(position, n, "position")?, slice_mut(velocity, n, "velocity")?);
+            let (mut pp, mut vv) = (vec![0.0; n], vec![0.0; n]);
+            s.inner.joint_targets(&mut pp, &mut vv)?;
+            p.copy_from_slice(&pp);
+            v.copy_from_slice(&vv);
+            Ok(())
+        })
+    })
+}
+
+/// Sets every joint's servo target at once (`n` = nu each, joint-id order, each joint's
+/// as `maxdyn_sim_set_joint_target` takes it): the action of a policy that commands PD
+/// targets. A joint with neither a spring nor a damper takes zeros only. Refused, changing
+/// nothing: `n` other than nu, a NaN or infinite entry, a non-zero entry of a joint
+/// without a spring or damper (`MAXDYN_STATUS_INVALID_ARGUMENT`, naming the joint).
+///
+/// # Safety
+/// `sim` is NULL or live; `position` and `velocity` are NULL or `n` doubles each.
+#[no_mangle]
+pub unsafe extern "C" fn maxdyn_sim_set_joint_targets(sim: *mut maxdyn_sim, position: *const f64, velocity: *const f64, n: usize) -> maxdyn_status {
+    call("maxdyn_sim_set_joint_targets", || {
+        with_mut(sim, "sim", |s| {
+            check_length(n, s.inner.model().joint_velocity_count(), "the joint targets")?;
+            let (p, v) = (slice(position, n, "position")?, slice(velocity, n, "velocity")?);
+            Ok(s.inner.set_joint_targets(p, v)?)
         })
     })
 }

@@ -192,6 +192,54 @@ impl Sim {
         Ok(())
     }
 
+    /// Every joint's servo target in joint-id order (each of length nu, as
+    /// `Sim::joint_target` gives each) into `position` and `velocity`.
+    pub fn joint_targets(&self, position: &mut [f64], velocity: &mut [f64]) -> Result<()> {
+        let nu = self.model.joint_velocity_count();
+        check_len("position", position.len(), nu)?;
+        check_len("velocity", velocity.len(), nu)?;
+        let mut at = 0;
+        for (ji, j) in self.model.joints.iter().enumerate() {
+            let n = j.dof();
+            self.joint_target(ji, &mut position[at..at + n], &mut velocity[at..at + n])?;
+            at += n;
+        }
+        Ok(())
+    }
+
+    /// Sets every joint's servo target at once (each of length nu, joint-id order, as
+    /// `Sim::set_joint_target` takes each): the action of a policy that commands PD
+    /// targets. A joint with neither a spring nor a damper takes zeros only. Refused,
+    /// changing nothing: a wrong length, a non-finite entry, a non-zero target on a joint
+    /// without a spring or damper (named). The springs' change of potential is input work.
+    pub fn set_joint_targets(&mut self, position: &[f64], velocity: &[f64]) -> Result<()> {
+        let nu = self.model.joint_velocity_count();
+        check_len("position", position.len(), nu)?;
+        check_len("velocity", velocity.len(), nu)?;
+        check_finite("position", position)?;
+        check_finite("velocity", velocity)?;
+        let mut at = 0;
+        for (ji, j) in self.model.joints.iter().enumerate() {
+            let n = j.dof();
+            let moved = position[at..at + n].iter().chain(&velocity[at..at + n]).any(|&x| x != 0.0);
+            if moved && !self.has_servo(ji) {
+                return Err(Error::InvalidArgument("position", format!("joint {ji} has neither a spring nor a damper for a target to move; its entries must be 0")));
+            }
+            at += n;
+        }
+        let before = self.spring_energy();
+        let mut at = 0;
+        for (ji, j) in self.model.joints.iter().enumerate() {
+            let n = j.dof();
+            let t = &mut self.data.inputs.joint_target[ji];
+            t.position[..n].copy_from_slice(&position[at..at + n]);
+            t.velocity[..n].copy_from_slice(&velocity[at..at + n]);
+            at += n;
+        }
+        self.data.energy.input_work += self.spring_energy() - before;
+        Ok(())
+    }
+
     /// Whole minimal states are set on trees: a loop-closing joint's coordinates follow
     /// from the others.
     fn check_tree_state(&self, what: &'static str) -> Result<()> {

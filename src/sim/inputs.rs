@@ -47,8 +47,7 @@ impl Sim {
     /// credits that change as input work.
     pub fn set_joint_target(&mut self, joint: usize, position: &[f64], velocity: &[f64]) -> Result<()> {
         let n = self.model.joints.get(joint).ok_or(Error::UnknownJoint(joint as i32))?.dof();
-        let forces = &self.model.forces;
-        if !forces.joint_springs.iter().any(|s| s.joint == joint) && !forces.joint_dampers.iter().any(|d| d.joint == joint) {
+        if !self.has_servo(joint) {
             return Err(Error::InvalidArgument("joint", format!("joint {joint} has neither a spring nor a damper for a target to move (set_joint_spring, set_joint_damper)")));
         }
         check_len("position", position.len(), n)?;
@@ -61,6 +60,12 @@ impl Sim {
         t.velocity[..n].copy_from_slice(velocity);
         self.data.energy.input_work += self.spring_energy() - before;
         Ok(())
+    }
+
+    /// Whether a spring or a damper acts on the joint (a target moves something).
+    pub(super) fn has_servo(&self, joint: usize) -> bool {
+        let forces = &self.model.forces;
+        forces.joint_springs.iter().any(|s| s.joint == joint) || forces.joint_dampers.iter().any(|d| d.joint == joint)
     }
 
     /// The joint's current servo target: `position` and `velocity`, each of length `dof`.

@@ -157,3 +157,39 @@ fn bad_targets_are_refused_and_change_nothing() {
     let err = sim.set_joint_target(bare, &[0.1], &[0.0]).unwrap_err();
     assert!(matches!(err, Error::InvalidArgument("joint", _)) && err.to_string().contains("neither a spring nor a damper"), "{err}");
 }
+
+/// Every joint's target at once (`Sim::set_joint_targets`, joint-id order): the same run as
+/// the joint-by-joint calls, bit for bit; a joint with neither spring nor damper takes
+/// zeros only, and what is refused changes nothing.
+#[test]
+fn whole_target_vectors_equal_the_joint_by_joint_calls() {
+    let two_rods = || {
+        let mut b = Builder::new();
+        for _ in 0..2 {
+            b.add_body(1.0, Inertia::cuboid(1.0, 0.1, 0.1, 1.0).unwrap()).unwrap();
+        }
+        let j0 = b.add_joint(JointType::Revolute, Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+        b.add_joint(JointType::Revolute, Parent::Body(0), 1, [0.0, 0.0, -0.5], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+        b.set_joint_spring(j0, &[50.0], &[0.0]).unwrap();
+        b.set_joint_damper(j0, &[3.0]).unwrap();
+        Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap()
+    };
+    let (mut whole, mut each) = (two_rods(), two_rods());
+    for k in 0..100 {
+        let (p, v) = ((0.02 * k as f64).sin(), 0.02 * (0.02 * k as f64).cos());
+        whole.set_joint_targets(&[p, 0.0], &[v, 0.0]).unwrap();
+        each.set_joint_target(0, &[p], &[v]).unwrap();
+        whole.step().unwrap();
+        each.step().unwrap();
+    }
+    assert_eq!(saved(&whole), saved(&each));
+    let (mut p, mut v) = ([0.0; 2], [0.0; 2]);
+    whole.joint_targets(&mut p, &mut v).unwrap();
+    assert_eq!((p, v), ([(0.02f64 * 99.0).sin(), 0.0], [0.02 * (0.02f64 * 99.0).cos(), 0.0]));
+    let before = saved(&whole);
+    let err = whole.set_joint_targets(&[0.1, 0.2], &[0.0, 0.0]).unwrap_err();
+    assert!(matches!(err, Error::InvalidArgument("position", _)) && err.to_string().contains("joint 1"), "{err}");
+    assert!(matches!(whole.set_joint_targets(&[0.1], &[0.0]), Err(Error::WrongLength { .. })));
+    assert!(matches!(whole.set_joint_targets(&[0.1, 0.0], &[f64::NAN, 0.0]), Err(Error::NonFinite("velocity"))));
+    assert_eq!(saved(&whole), before, "a refused call changed the sim");
+}

@@ -44,7 +44,7 @@ export MaxDynError, check, Builder, Model, Sim, builder_from_urdf, set_gravity!,
     body_inertia, frame_count, frame_body, frame_pose, limit_count, joint_limits,
     mimic_count, mimic, state_dimensions, linearize, linearize_differences,
     set_base_frame!, dimensions, configuration, set_configuration!, generalized_velocity,
-    set_generalized_velocity!, joint_inputs, set_joint_inputs!, add_universal_joint!, gravity,
+    set_generalized_velocity!, joint_inputs, set_joint_inputs!, joint_targets, set_joint_targets!, add_universal_joint!, gravity,
     contact_cone, spring_count, version, live_objects, library_path
 
 include("library.jl")

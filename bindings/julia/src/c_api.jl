@@ -153,6 +153,8 @@
 @cfunc maxdyn_sim_set_generalized_velocity(sim::Ptr{Cvoid}, v::Ptr{Cdouble}, n::Csize_t)::Int32
 @cfunc maxdyn_sim_get_joint_inputs(sim::Ptr{Cvoid}, u::Ptr{Cdouble}, n::Csize_t)::Int32
 @cfunc maxdyn_sim_set_joint_inputs(sim::Ptr{Cvoid}, u::Ptr{Cdouble}, n::Csize_t)::Int32
+@cfunc maxdyn_sim_get_joint_targets(sim::Ptr{Cvoid}, position::Ptr{Cdouble}, velocity::Ptr{Cdouble}, n::Csize_t)::Int32
+@cfunc maxdyn_sim_set_joint_targets(sim::Ptr{Cvoid}, position::Ptr{Cdouble}, velocity::Ptr{Cdouble}, n::Csize_t)::Int32
 @cfunc maxdyn_sim_assemble(sim::Ptr{Cvoid}, out_violation::Ptr{Cdouble})::Int32
 @cfunc maxdyn_sim_get_joint_violation(sim::Ptr{Cvoid}, out_joint::Ptr{Int32},
         out_violation::Ptr{Cdouble})::Int32

@@ -63,3 +63,19 @@ function set_joint_inputs!(s::Sim, u)
     w = Float64[Float64(a) for a in u]
     check(maxdyn_sim_set_joint_inputs(s, w, Csize_t(length(w))))
 end
+
+"""Every joint's servo target in joint-id order: (position, velocity), nu each."""
+function joint_targets(s::Sim)
+    p, v = zeros(dimensions(s)[3]), zeros(dimensions(s)[3])
+    check(maxdyn_sim_get_joint_targets(s, p, v, Csize_t(length(p))))
+    return p, v
+end
+
+"""Sets every joint's servo target at once (nu each, joint-id order; rates zero if
+omitted); joints with neither a spring nor a damper take 0."""
+function set_joint_targets!(s::Sim, position, velocity=zeros(length(position)))
+    p = Float64[Float64(a) for a in position]
+    v = Float64[Float64(a) for a in velocity]
+    length(v) == length(p) || throw(ArgumentError("velocity needs $(length(p)) numbers (as position), got $(length(v))"))
+    check(maxdyn_sim_set_joint_targets(s, p, v, Csize_t(length(p))))
+end

@@ -145,6 +145,8 @@ end
     @test p ≈ [w * sim_time(s)] && v == [w]
     err = try set_joint_target!(s, j, [NaN]); nothing catch e; e end
     @test err isa MaxDynError && err.status == 5                                     # NON_FINITE
+    set_joint_targets!(s, [0.4], [0.1])
+    @test joint_targets(s) == ([0.4], [0.1])
 end
 
 @testset "names and structure after the builder is freed; limits, mimics, frames" begin

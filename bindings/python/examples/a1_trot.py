@@ -48,6 +48,14 @@ def a1_model(urdf_path: str = URDF) -> maxdyn.UrdfModel:
     return maxdyn.UrdfModel(text, {"floating": True, "joint_limits": False}, feet)
 
 
+def a1_servo_model(urdf_path: str = URDF) -> maxdyn.UrdfModel:
+    """`a1_model` with the gait's PD gains as servos on the leg joints (a spring and a
+    damper each), for `GaitTargets`: the step integrates their damping implicitly."""
+    m = a1_model(urdf_path)
+    servos = {f"{leg}_{part}_joint": (KP[k], KD[k]) for leg in LEGS for k, part in enumerate(("hip", "thigh", "calf"))}
+    return maxdyn.UrdfModel(m.urdf, m.options, m.ground_contacts, servos)
+
+
 def _joints(model: maxdyn.Model) -> np.ndarray:
     """joints[leg, part]: ids of (hip, thigh, calf) of each leg."""
     return np.array([[model.find_joint(f"{leg}_{part}_joint") for part in ("hip", "thigh", "calf")] for leg in LEGS])
@@ -93,6 +101,26 @@ class _BoundGait:
             th, om = obs.q[:, self.iq[:, part]], obs.v[:, self.iv[:, part]]
             u[:, self.iu[:, part]] = KP[part] * (target - th) - KD[part] * om
         return u
+
+
+class GaitTargets:
+    """The gait as servo targets (run with action="targets" on `a1_servo_model`): each leg
+    joint's target for the time the step ends (hips at 0)."""
+
+    def bind(self, model: maxdyn.Model) -> "_BoundTargets":
+        return _BoundTargets(model)
+
+
+class _BoundTargets:
+    def __init__(self, model: maxdyn.Model) -> None:
+        self.iu, self.nu = _joints(model), model.dimensions()[2]
+
+    def __call__(self, params: np.ndarray, obs: maxdyn.Observation) -> np.ndarray:
+        tg = targets(params, obs.t + DT)
+        p = np.zeros((params.shape[0], self.nu))
+        for part in (1, 2):
+            p[:, self.iu[:, part]] = tg[:, :, part - 1]
+        return p
 
 
 def distance(first: maxdyn.Observation, last: maxdyn.Observation) -> np.ndarray:

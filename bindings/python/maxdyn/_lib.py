@@ -229,6 +229,8 @@ declare("maxdyn_sim_get_generalized_velocity", _i32, _handle, _c_double_p, _size
 declare("maxdyn_sim_set_generalized_velocity", _i32, _handle, _c_double_p, _size)
 declare("maxdyn_sim_get_joint_inputs", _i32, _handle, _c_double_p, _size)
 declare("maxdyn_sim_set_joint_inputs", _i32, _handle, _c_double_p, _size)
+declare("maxdyn_sim_get_joint_targets", _i32, _handle, _c_double_p, _c_double_p, _size)
+declare("maxdyn_sim_set_joint_targets", _i32, _handle, _c_double_p, _c_double_p, _size)
 declare("maxdyn_sim_linearize", _i32, _handle, _i32, _c_double_p, _c_double_p)
 declare("maxdyn_sim_linearize_differences", _i32, _handle, _i32, ctypes.c_double, _c_double_p, _c_double_p)
 

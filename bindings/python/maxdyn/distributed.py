@@ -44,9 +44,9 @@ class _Actor:
         self.worker = RolloutWorker(model, dt, threads)
 
     def run(self, calls: Tuple[Any, Any, Any], states0: np.ndarray, params: np.ndarray, steps: int,
-            record_every: int) -> RolloutResult:
+            record_every: int, action: str) -> RolloutResult:
         policy, stop, reward = calls
-        return self.worker.run(states0, params, policy, steps, stop, reward, record_every)
+        return self.worker.run(states0, params, policy, steps, stop, reward, record_every, action)
 
     def pid(self) -> int:
         return os.getpid()
@@ -96,8 +96,10 @@ class RayRollouts:
         self.close()
 
     def run(self, states0: Any, params: Any, policy: Any, steps: int, stop: Optional[Callable[..., Any]] = None,
-            reward: Optional[Callable[..., Any]] = None, record_every: int = 0) -> RolloutResult:
+            reward: Optional[Callable[..., Any]] = None, record_every: int = 0, action: str = "inputs") -> RolloutResult:
         """RolloutWorker.run over the actors: same arguments, same result."""
+        if action not in ("inputs", "targets"):
+            raise ValueError(f'action must be "inputs" or "targets", got {action!r}')
         states0 = np.ascontiguousarray(states0, dtype=np.float64)
         params = np.ascontiguousarray(params, dtype=np.float64)
         n = states0.shape[0] if states0.ndim == 2 else -1
@@ -118,7 +120,7 @@ class RayRollouts:
 
         def submit(c: int, a: int) -> None:
             lo, hi = bounds[c]
-            ref = self.actors[a].run.remote(calls, states0[lo:hi], params[lo:hi], steps, record_every)
+            ref = self.actors[a].run.remote(calls, states0[lo:hi], params[lo:hi], steps, record_every, action)
             flying[ref] = (c, a)
             load[a] += 1
 

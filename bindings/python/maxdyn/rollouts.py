@@ -13,7 +13,9 @@ runs the same rollouts on this machine, with the same results bit for bit.
   step size, warm start), so a rollout does not depend on what its batch ran before.
 - `policy(params, obs) -> inputs`: params (m, P), an `Observation` of m rollouts at time
   obs.t, inputs (m, nu) in joint-id order (Sim.set_joint_inputs), evaluated before every
-  step. It sees a chunk of m running rollouts at once, so numpy vectorizes it across them;
+  step. With `action="targets"` the policy's (m, nu) are the joints' servo target
+  positions instead (Sim.set_joint_targets, rates 0): PD targets that the joints' springs
+  and dampers (`UrdfModel.servos`) track with implicit damping. It sees a chunk of m running rollouts at once, so numpy vectorizes it across them;
   results are bit-identical however rollouts are chunked only if row i of its output
   depends on row i of its inputs alone (elementwise numpy does; reductions across rows,
   and numpy's SIMD transcendentals, whose last bit may depend on an element's position,
@@ -58,12 +60,19 @@ class UrdfModel:
     urdf: str
     options: Mapping[str, Any] = field(default_factory=dict)
     ground_contacts: Sequence[Tuple[str, Sequence[float], float, float]] = ()
+    servos: Mapping[str, Tuple[float, float]] = field(default_factory=dict)
+    """Joint name -> (kp, kd) of a servo on that one-dof joint: a joint spring (rest 0
+    until a target moves it) and damper, for policies that command targets."""
 
     def __call__(self) -> Model:
         builder, _ = Builder.from_urdf_string_with(self.urdf, **dict(self.options))
         with builder:
             for link, point, radius, friction in self.ground_contacts:
                 builder.add_ground_contact(builder.find_body(link), point, radius, friction)
+            for joint, (kp, kd) in self.servos.items():
+                j = builder.find_joint(joint)
+                builder.set_joint_spring(j, [kp], [0.0])
+                builder.set_joint_damper(j, [kd])
             return Model(builder)
 
 
@@ -155,8 +164,11 @@ class RolloutWorker:
         return self._batches[m]
 
     def run(self, states0: Any, params: Any, policy: Any, steps: int, stop: Optional[Callable[..., Any]] = None,
-            reward: Optional[Callable[..., Any]] = None, record_every: int = 0) -> RolloutResult:
-        """Runs len(states0) rollouts of `steps` steps (module docstring)."""
+            reward: Optional[Callable[..., Any]] = None, record_every: int = 0, action: str = "inputs") -> RolloutResult:
+        """Runs len(states0) rollouts of `steps` steps (module docstring); `action` says what
+        the policy returns: "inputs" (joint inputs) or "targets" (servo target positions)."""
+        if action not in ("inputs", "targets"):
+            raise ValueError(f'action must be "inputs" or "targets", got {action!r}')
         states0 = np.ascontiguousarray(states0, dtype=np.float64)
         params = np.ascontiguousarray(params, dtype=np.float64)
         if states0.ndim != 2 or states0.shape[1] != self.state_size:
@@ -168,15 +180,15 @@ class RolloutWorker:
         bound = policy.bind(self.model) if hasattr(policy, "bind") else policy
         n = states0.shape[0]
         chunk = n if not self.chunk else self.chunk
-        parts = [self._run_chunk(states0[i:i + chunk], params[i:i + chunk], bound, steps, stop, reward, record_every)
-                 for i in range(0, n, max(chunk, 1))]
+        parts = [self._run_chunk(states0[i:i + chunk], params[i:i + chunk], bound, steps, stop, reward, record_every,
+                                 action) for i in range(0, n, max(chunk, 1))]
         if not parts:
-            return self._run_chunk(states0, params, bound, steps, stop, reward, record_every)
+            return self._run_chunk(states0, params, bound, steps, stop, reward, record_every, action)
         return RolloutResult.concatenate(parts)
 
     def _run_chunk(self, states0: np.ndarray, params: np.ndarray, policy: Callable[..., Any], steps: int,
                    stop: Optional[Callable[..., Any]], reward: Optional[Callable[..., Any]],
-                   record_every: int) -> RolloutResult:
+                   record_every: int, action: str) -> RolloutResult:
         m, nq, nv, nu, nb = states0.shape[0], self.nq, self.nv, self.nu, self.body_count
         q, v, u = np.zeros((m, nq)), np.zeros((m, nv)), np.zeros((m, nu))
         bodies = np.zeros((m, nb, BODY_STATE_SIZE))
@@ -200,7 +212,14 @@ class RolloutWorker:
         time = ctypes.c_double()
         no_control = BATCH_CONTROL()
         get_q, get_v = lib.maxdyn_sim_get_configuration, lib.maxdyn_sim_get_generalized_velocity
-        get_bodies, set_u = lib.maxdyn_sim_get_body_states, lib.maxdyn_sim_set_joint_inputs
+        get_bodies = lib.maxdyn_sim_get_body_states
+        rates = np.zeros(max(nu, 1))  # the targets' rates, held for the run
+        rates_p = rates.ctypes.data_as(_double_p)
+
+        def set_u(sim: Any, row: Any, n: int) -> int:
+            if action == "targets":
+                return lib.maxdyn_sim_set_joint_targets(sim, row, rates_p, n)
+            return lib.maxdyn_sim_set_joint_inputs(sim, row, n)
 
         def read(rows: List[int]) -> None:
             for i in rows:

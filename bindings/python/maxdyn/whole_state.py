@@ -11,7 +11,7 @@ coordinates in q, its (discrete) rates in v, its inputs in u."""
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -72,3 +72,17 @@ class WholeState(Dimensioned):
         """Sets every joint's input at once (nu, joint-id order); held until changed."""
         n = self.nu
         check(lib.maxdyn_sim_set_joint_inputs(self.ptr, doubles(u, n, "u"), n))
+
+    def joint_targets(self) -> Tuple[np.ndarray, np.ndarray]:
+        """Every joint's servo target in joint-id order: (position, velocity), nu each."""
+        n = self.nu
+        (p, pp), (v, pv) = out(max(n, 1)), out(max(n, 1))
+        check(lib.maxdyn_sim_get_joint_targets(self.ptr, pp, pv, n))
+        return p[:n], v[:n]
+
+    def set_joint_targets(self, position: ArrayLike, velocity: Optional[ArrayLike] = None) -> None:
+        """Sets every joint's servo target at once (nu each, joint-id order; the rates zero
+        if omitted): a policy's PD targets. Joints with neither spring nor damper take 0."""
+        n = self.nu
+        v = [0.0] * n if velocity is None else velocity
+        check(lib.maxdyn_sim_set_joint_targets(self.ptr, doubles(position, n, "position"), doubles(v, n, "velocity"), n))

@@ -124,6 +124,7 @@ def array_results():
         "Sim.configuration": sim.configuration(),
         "Sim.generalized_velocity": sim.generalized_velocity(),
         "Sim.joint_inputs": sim.joint_inputs(),
+        "Sim.joint_targets": sim.joint_targets(),
         "Sim.linearize": sim.linearize(),
         "Sim.linearize_differences": sim.linearize_differences(),
         "Batch.body_states": batch.body_states(),

@@ -267,6 +267,11 @@ def test_servo_target_tracks_a_ramp():
         raise AssertionError("accepted a velocity of another length")
     sim.set_joint_target(j, [0.2])  # rate 0 when omitted
     assert [a.tolist() for a in sim.joint_target(j)] == [[0.2], [0.0]]
+    # every joint's at once, joint-id order: the bare joint takes zeros only
+    sim.set_joint_targets([0.4, 0.0], [0.1, 0.0])
+    assert [a.tolist() for a in sim.joint_targets()] == [[0.4, 0.0], [0.1, 0.0]]
+    expect_rejected([(lambda: sim.set_joint_targets([0.4, 0.3]), 12, "position")])
+    assert sim.joint_target(j)[0].tolist() == [0.4]
 
 
 def test_springs_wrenches_names_and_loops():
