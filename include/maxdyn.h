@@ -1785,9 +1785,10 @@ maxdyn_status maxdyn_sim_get_joint_targets(const struct maxdyn_sim *sim,
 
 // Sets every joint's servo target at once (`n` = nu each, joint-id order, each joint's
 // as `maxdyn_sim_set_joint_target` takes it): the action of a policy that commands PD
-// targets. A joint with neither a spring nor a damper takes zeros only. Refused, changing
-// nothing: `n` other than nu, a NaN or infinite entry, a non-zero entry of a joint
-// without a spring or damper (`MAXDYN_STATUS_INVALID_ARGUMENT`, naming the joint).
+// targets. Refused, changing nothing: `n` other than nu, a NaN or infinite entry, a
+// non-zero position of a joint without a spring or a non-zero rate of a joint without a
+// damper (`MAXDYN_STATUS_INVALID_ARGUMENT`, naming the joint); a joint with neither takes
+// zeros.
 //
 // # Safety
 // `sim` is NULL or live; `position` and `velocity` are NULL or `n` doubles each.
@@ -2114,9 +2115,10 @@ maxdyn_status maxdyn_sim_get_joint_input(const struct maxdyn_sim *sim,
 // direction i is −kᵢ (θᵢ − positionᵢ) − cᵢ (θ̇ᵢ − velocityᵢ), with the damping implicit in
 // the step: a PD servo stable for any gain and step (MuJoCo's position actuator with its
 // implicit damping, Drake's implicit PD). Held until changed; the model's spring rest and
-// a zero rate until then. A joint with neither a spring nor a damper
-// (`maxdyn_builder_set_joint_spring`, `maxdyn_builder_set_joint_damper`) is refused with
-// `MAXDYN_STATUS_INVALID_ARGUMENT`. Moving the target changes the spring's potential at
+// a zero rate until then. Refused with `MAXDYN_STATUS_INVALID_ARGUMENT`, changing nothing:
+// a joint with neither a spring nor a damper (`maxdyn_builder_set_joint_spring`,
+// `maxdyn_builder_set_joint_damper`), a non-zero position on a joint without a spring and
+// a non-zero rate on a joint without a damper (nothing would pull toward them). Moving the target changes the spring's potential at
 // once; the energy account credits it as input work.
 //
 // # Safety

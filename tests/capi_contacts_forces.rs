@@ -312,7 +312,7 @@ fn force_failures_name_the_argument_and_change_nothing() {
         for sim in [s, twin] {
             ok(maxdyn_sim_set_joint_input(sim, 0, [0.7].as_ptr(), 1));
             ok(maxdyn_sim_set_body_wrench(sim, 2, [0.0, 1.0, 0.0].as_ptr(), [0.1, 0.0, 0.0].as_ptr(), [0.0, 0.0, -0.5].as_ptr()));
-            ok(maxdyn_sim_set_joint_target(sim, 0, [0.3].as_ptr(), [0.1].as_ptr(), 1));
+            ok(maxdyn_sim_set_joint_target(sim, 0, [0.3].as_ptr(), [0.0].as_ptr(), 1));
         }
         let f = "maxdyn_sim_set_joint_target";
         expect(maxdyn_sim_set_joint_target(null_mut(), 0, one.as_ptr(), one.as_ptr(), 1), MAXDYN_STATUS_NULL_POINTER, f, "sim");
@@ -322,8 +322,11 @@ fn force_failures_name_the_argument_and_change_nothing() {
         expect(maxdyn_sim_set_joint_target(s, 0, two.as_ptr(), two.as_ptr(), 2), MAXDYN_STATUS_WRONG_LENGTH, f, "n");
         expect(maxdyn_sim_set_joint_target(s, 0, [NAN].as_ptr(), one.as_ptr(), 1), MAXDYN_STATUS_NON_FINITE, f, "position");
         expect(maxdyn_sim_set_joint_target(s, 0, one.as_ptr(), [f64::INFINITY].as_ptr(), 1), MAXDYN_STATUS_NON_FINITE, f, "velocity");
-        // the welded joint has neither a spring nor a damper for a target to move
+        // the welded joint has neither a spring nor a damper for a target to move; joint 0
+        // has no damper to pull toward a rate, joint 1 no spring to pull toward a position
         expect(maxdyn_sim_set_joint_target(s, 2, null(), null(), 0), MAXDYN_STATUS_INVALID_ARGUMENT, f, "joint");
+        expect(maxdyn_sim_set_joint_target(s, 0, one.as_ptr(), [0.1].as_ptr(), 1), MAXDYN_STATUS_INVALID_ARGUMENT, f, "velocity");
+        expect(maxdyn_sim_set_joint_target(s, 1, [0.2].as_ptr(), [0.0].as_ptr(), 1), MAXDYN_STATUS_INVALID_ARGUMENT, f, "position");
         let f = "maxdyn_sim_get_joint_target";
         let (mut tp, mut tv) = ([-7.0], [-7.0]);
         expect(maxdyn_sim_get_joint_target(s, 0, null_mut(), tv.as_mut_ptr(), 1), MAXDYN_STATUS_NULL_POINTER, f, "position");
@@ -331,7 +334,7 @@ fn force_failures_name_the_argument_and_change_nothing() {
         expect(maxdyn_sim_get_joint_target(s, 0, tp.as_mut_ptr(), tv.as_mut_ptr(), 2), MAXDYN_STATUS_WRONG_LENGTH, f, "n");
         assert_eq!((tp, tv), ([-7.0], [-7.0]), "a failed get wrote nothing");
         ok(maxdyn_sim_get_joint_target(s, 0, tp.as_mut_ptr(), tv.as_mut_ptr(), 1));
-        assert_eq!((tp, tv), ([0.3], [0.1]), "the target set before the failures");
+        assert_eq!((tp, tv), ([0.3], [0.0]), "the target set before the failures");
         let f = "maxdyn_sim_set_joint_input";
         expect(maxdyn_sim_set_joint_input(null_mut(), 0, one.as_ptr(), 1), MAXDYN_STATUS_NULL_POINTER, f, "sim");
         expect(maxdyn_sim_set_joint_input(s, 0, null(), 1), MAXDYN_STATUS_NULL_POINTER, f, "u");

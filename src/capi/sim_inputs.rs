@@ -68,9 +68,10 @@ pub unsafe extern "C" fn maxdyn_sim_get_joint_input(sim: *const maxdyn_sim, join
 /// direction i is −kᵢ (θᵢ − positionᵢ) − cᵢ (θ̇ᵢ − velocityᵢ), with the damping implicit in
 /// the step: a PD servo stable for any gain and step (MuJoCo's position actuator with its
 /// implicit damping, Drake's implicit PD). Held until changed; the model's spring rest and
-/// a zero rate until then. A joint with neither a spring nor a damper
-/// (`maxdyn_builder_set_joint_spring`, `maxdyn_builder_set_joint_damper`) is refused with
-/// `MAXDYN_STATUS_INVALID_ARGUMENT`. Moving the target changes the spring's potential at
+/// a zero rate until then. Refused with `MAXDYN_STATUS_INVALID_ARGUMENT`, changing nothing:
+/// a joint with neither a spring nor a damper (`maxdyn_builder_set_joint_spring`,
+/// `maxdyn_builder_set_joint_damper`), a non-zero position on a joint without a spring and
+/// a non-zero rate on a joint without a damper (nothing would pull toward them). Moving the target changes the spring's potential at
 /// once; the energy account credits it as input work.
 ///
 /// # Safety

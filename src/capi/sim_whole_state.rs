@@ -163,9 +163,10 @@ pub unsafe extern "C" fn maxdyn_sim_get_joint_targets(sim: *const maxdyn_sim, po
 
 /// Sets every joint's servo target at once (`n` = nu each, joint-id order, each joint's
 /// as `maxdyn_sim_set_joint_target` takes it): the action of a policy that commands PD
-/// targets. A joint with neither a spring nor a damper takes zeros only. Refused, changing
-/// nothing: `n` other than nu, a NaN or infinite entry, a non-zero entry of a joint
-/// without a spring or damper (`MAXDYN_STATUS_INVALID_ARGUMENT`, naming the joint).
+/// targets. Refused, changing nothing: `n` other than nu, a NaN or infinite entry, a
+/// non-zero position of a joint without a spring or a non-zero rate of a joint without a
+/// damper (`MAXDYN_STATUS_INVALID_ARGUMENT`, naming the joint); a joint with neither takes
+/// zeros.
 ///
 /// # Safety
 /// `sim` is NULL or live; `position` and `velocity` are NULL or `n` doubles each.

@@ -209,9 +209,9 @@ impl Sim {
 
     /// Sets every joint's servo target at once (each of length nu, joint-id order, as
     /// `Sim::set_joint_target` takes each): the action of a policy that commands PD
-    /// targets. A joint with neither a spring nor a damper takes zeros only. Refused,
-    /// changing nothing: a wrong length, a non-finite entry, a non-zero target on a joint
-    /// without a spring or damper (named). The springs' change of potential is input work.
+    /// targets. Refused, changing nothing: a wrong length, a non-finite entry, a non-zero
+    /// position (rate) of a joint without a spring (damper), named. A joint with neither
+    /// takes zeros. The springs' change of potential is input work.
     pub fn set_joint_targets(&mut self, position: &[f64], velocity: &[f64]) -> Result<()> {
         let nu = self.model.joint_velocity_count();
         check_len("position", position.len(), nu)?;
@@ -221,10 +221,7 @@ impl Sim {
         let mut at = 0;
         for (ji, j) in self.model.joints.iter().enumerate() {
             let n = j.dof();
-            let moved = position[at..at + n].iter().chain(&velocity[at..at + n]).any(|&x| x != 0.0);
-            if moved && !self.has_servo(ji) {
-                return Err(Error::InvalidArgument("position", format!("joint {ji} has neither a spring nor a damper for a target to move; its entries must be 0")));
-            }
+            self.check_target_acts(ji, &position[at..at + n], &velocity[at..at + n])?;
             at += n;
         }
         let before = self.spring_energy();

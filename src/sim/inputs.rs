@@ -43,7 +43,8 @@ impl Sim {
     /// `velocity`, each of length `dof`; the generalized force on free direction i is
     /// −kᵢ (θᵢ − positionᵢ) − cᵢ (θ̇ᵢ − velocityᵢ). Held until changed; the model's spring
     /// rest and a zero rate until then. Refused, changing nothing, for a joint with neither
-    /// a spring nor a damper. The spring's potential changes at once: the energy account
+    /// a spring nor a damper, and for a non-zero position (rate) on a joint without a
+    /// spring (damper), which nothing would pull toward. The spring's potential changes at once: the energy account
     /// credits that change as input work.
     pub fn set_joint_target(&mut self, joint: usize, position: &[f64], velocity: &[f64]) -> Result<()> {
         let n = self.model.joints.get(joint).ok_or(Error::UnknownJoint(joint as i32))?.dof();
@@ -54,6 +55,7 @@ impl Sim {
         check_len("velocity", velocity.len(), n)?;
         check_finite("position", position)?;
         check_finite("velocity", velocity)?;
+        self.check_target_acts(joint, position, velocity)?;
         let before = self.spring_energy();
         let t = &mut self.data.inputs.joint_target[joint];
         t.position[..n].copy_from_slice(position);
@@ -64,8 +66,27 @@ impl Sim {
 
     /// Whether a spring or a damper acts on the joint (a target moves something).
     pub(super) fn has_servo(&self, joint: usize) -> bool {
-        let forces = &self.model.forces;
-        forces.joint_springs.iter().any(|s| s.joint == joint) || forces.joint_dampers.iter().any(|d| d.joint == joint)
+        self.has_spring(joint) || self.has_damper(joint)
+    }
+
+    fn has_spring(&self, joint: usize) -> bool {
+        self.model.forces.joint_springs.iter().any(|s| s.joint == joint)
+    }
+
+    fn has_damper(&self, joint: usize) -> bool {
+        self.model.forces.joint_dampers.iter().any(|d| d.joint == joint)
+    }
+
+    /// A target that nothing would act on is a mistake to report, not to ignore: a
+    /// non-zero position without a spring on the joint, a non-zero rate without a damper.
+    pub(super) fn check_target_acts(&self, joint: usize, position: &[f64], velocity: &[f64]) -> Result<()> {
+        if !self.has_spring(joint) && position.iter().any(|&x| x != 0.0) {
+            return Err(Error::InvalidArgument("position", format!("joint {joint} has no spring to pull toward a position target (set_joint_spring); its position target must be 0")));
+        }
+        if !self.has_damper(joint) && velocity.iter().any(|&x| x != 0.0) {
+            return Err(Error::InvalidArgument("velocity", format!("joint {joint} has no damper to pull toward a rate target (set_joint_damper); its rate target must be 0")));
+        }
+        Ok(())
     }
 
     /// The joint's current servo target: `position` and `velocity`, each of length `dof`.

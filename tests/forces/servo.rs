@@ -138,7 +138,8 @@ fn the_saved_state_carries_the_targets() {
 }
 
 /// Refused, changing nothing: a joint with neither spring nor damper, wrong lengths,
-/// non-finite values, an unknown joint.
+/// non-finite values, an unknown joint; a rate target without a damper and a position
+/// target without a spring.
 #[test]
 fn bad_targets_are_refused_and_change_nothing() {
     let (mut sim, j) = servo_rod(10.0, 1.0, true);
@@ -157,6 +158,23 @@ fn bad_targets_are_refused_and_change_nothing() {
     let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
     let err = sim.set_joint_target(bare, &[0.1], &[0.0]).unwrap_err();
     assert!(matches!(err, Error::InvalidArgument("joint", _)) && err.to_string().contains("neither a spring nor a damper"), "{err}");
+
+    // a spring alone pulls toward a position, not a rate; a damper alone the reverse
+    for spring in [true, false] {
+        let mut b = Builder::new();
+        b.add_body(1.0, Inertia::cuboid(1.0, 0.1, 0.1, 1.0).unwrap()).unwrap();
+        let j = b.add_joint(JointType::Revolute, Parent::World, 0, [0.0; 3], [0.0, 0.0, 0.5], [1.0, 0.0, 0.0]).unwrap();
+        if spring {
+            b.set_joint_spring(j, &[5.0], &[0.0]).unwrap();
+        } else {
+            b.set_joint_damper(j, &[0.5]).unwrap();
+        }
+        let mut sim = Sim::new(Arc::new(Model::new(&b).unwrap()), 0.01).unwrap();
+        let (refused, kept) = if spring { ((&[0.2], &[0.1]), (&[0.2], &[0.0])) } else { ((&[0.2], &[0.1]), (&[0.0], &[0.1])) };
+        let err = sim.set_joint_target(j, refused.0, refused.1).unwrap_err();
+        assert!(matches!(err, Error::InvalidArgument(arg, _) if arg == if spring { "velocity" } else { "position" }), "{err}");
+        sim.set_joint_target(j, kept.0, kept.1).unwrap();
+    }
 }
 
 /// Every joint's target at once (`Sim::set_joint_targets`, joint-id order): the same run as
