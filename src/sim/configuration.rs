@@ -224,16 +224,16 @@ impl Sim {
             self.check_target_acts(ji, &position[at..at + n], &velocity[at..at + n])?;
             at += n;
         }
-        let before = self.spring_energy();
-        let mut at = 0;
-        for (ji, j) in self.model.joints.iter().enumerate() {
-            let n = j.dof();
-            let t = &mut self.data.inputs.joint_target[ji];
-            t.position[..n].copy_from_slice(&position[at..at + n]);
-            t.velocity[..n].copy_from_slice(&velocity[at..at + n]);
-            at += n;
-        }
-        self.data.energy.input_work += self.spring_energy() - before;
+        let model = self.model.clone();
+        self.move_targets(|targets| {
+            let mut at = 0;
+            for (t, j) in targets.iter_mut().zip(&model.joints) {
+                let n = j.dof();
+                t.position[..n].copy_from_slice(&position[at..at + n]);
+                t.velocity[..n].copy_from_slice(&velocity[at..at + n]);
+                at += n;
+            }
+        });
         Ok(())
     }
 

@@ -10,7 +10,7 @@
 use super::Sim;
 use crate::error::check_len;
 use crate::forces::EnergyAccount;
-use crate::integrator::Inputs;
+use crate::integrator::{Inputs, JointTarget};
 use crate::math::V3;
 use crate::model::error::check_finite;
 use crate::model::{Error, Result};
@@ -44,8 +44,8 @@ impl Sim {
     /// −kᵢ (θᵢ − positionᵢ) − cᵢ (θ̇ᵢ − velocityᵢ). Held until changed; the model's spring
     /// rest and a zero rate until then. Refused, changing nothing, for a joint with neither
     /// a spring nor a damper, and for a non-zero position (rate) on a joint without a
-    /// spring (damper), which nothing would pull toward. The spring's potential changes at once: the energy account
-    /// credits that change as input work.
+    /// spring (damper), which nothing would pull toward. The spring's potential changes at
+    /// once: the energy account credits that change as input work.
     pub fn set_joint_target(&mut self, joint: usize, position: &[f64], velocity: &[f64]) -> Result<()> {
         let n = self.model.joints.get(joint).ok_or(Error::UnknownJoint(joint as i32))?.dof();
         if !self.has_servo(joint) {
@@ -56,12 +56,19 @@ impl Sim {
         check_finite("position", position)?;
         check_finite("velocity", velocity)?;
         self.check_target_acts(joint, position, velocity)?;
-        let before = self.spring_energy();
-        let t = &mut self.data.inputs.joint_target[joint];
-        t.position[..n].copy_from_slice(position);
-        t.velocity[..n].copy_from_slice(velocity);
-        self.data.energy.input_work += self.spring_energy() - before;
+        self.move_targets(|targets| {
+            targets[joint].position[..n].copy_from_slice(position);
+            targets[joint].velocity[..n].copy_from_slice(velocity);
+        });
         Ok(())
+    }
+
+    /// Applies `change` to the targets, crediting the springs' change of potential (at the
+    /// current configuration) as input work: moving a target is work done on the joint.
+    pub(super) fn move_targets(&mut self, change: impl FnOnce(&mut [JointTarget])) {
+        let before = self.spring_energy();
+        change(&mut self.data.inputs.joint_target);
+        self.data.energy.input_work += self.spring_energy() - before;
     }
 
     /// Whether a spring or a damper acts on the joint (a target moves something).
@@ -125,9 +132,9 @@ impl Sim {
     /// model's (the spring's rest, a zero rate), crediting the springs' change of
     /// potential as input work.
     pub fn clear_inputs(&mut self) {
-        let before = self.spring_energy();
-        self.data.inputs = Inputs::new(&self.model);
-        self.data.energy.input_work += self.spring_energy() - before;
+        let cleared = Inputs::new(&self.model);
+        self.move_targets(|targets| targets.copy_from_slice(&cleared.joint_target));
+        self.data.inputs = cleared;
     }
 
     /// Potential energy stored in the springs (joint and point-to-point) at the current
