@@ -340,29 +340,19 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
         size_t n;
         need_args(nrhs, 5, cmd);
         s = handle_arg(prhs[1], KIND_SIM);
-        n = real_array_len(prhs[3], "position");
-        if (real_array_len(prhs[4], "velocity") != n)
-            fail("maxdyn:arguments", "arguments `position` and `velocity` must have the same length");
+        n = same_length_args(prhs[3], "position", prhs[4], "velocity");
         check(maxdyn_sim_set_joint_target((maxdyn_sim *)s->ptr, int_arg(prhs[2], "joint"), mxGetPr(prhs[3]), mxGetPr(prhs[4]), n));
     } else if (!strcmp(cmd, "sim_get_joint_target")) {
         entry *s;
         int32_t joint, n;
         mxArray *p, *v;
-        maxdyn_status st;
         need_args(nrhs, 3, cmd);
         s = handle_arg(prhs[1], KIND_SIM);
         joint = int_arg(prhs[2], "joint");
         n = joint_dof(s, joint);
         p = mxCreateDoubleMatrix((size_t)n, 1, mxREAL);
         v = mxCreateDoubleMatrix((size_t)n, 1, mxREAL);
-        st = maxdyn_sim_get_joint_target((maxdyn_sim *)s->ptr, joint, mxGetPr(p), mxGetPr(v), (size_t)n);
-        if (st != MAXDYN_STATUS_OK) {
-            mxDestroyArray(p);
-            mxDestroyArray(v);
-        }
-        check(st);
-        plhs[0] = p;
-        if (nlhs > 1) plhs[1] = v; else mxDestroyArray(v);
+        two_outputs(nlhs, plhs, p, v, maxdyn_sim_get_joint_target((maxdyn_sim *)s->ptr, joint, mxGetPr(p), mxGetPr(v), (size_t)n));
     } else if (!strcmp(cmd, "sim_set_body_wrench")) {
         entry *s;
         need_args(nrhs, 6, cmd);

@@ -48,9 +48,14 @@ int32_t int_arg(const mxArray *a, const char *name);
 const double *vec_arg(const mxArray *a, size_t n, const char *name);
 /* The length of a real double array of any size (0 allowed); its data is mxGetPr(a). */
 size_t real_array_len(const mxArray *a, const char *name);
+/* The common length of two real double arrays (a joint's position and rate targets). */
+size_t same_length_args(const mxArray *a, const char *a_name, const mxArray *b, const char *b_name);
 entry *handle_arg(const mxArray *a, int kind);
 /* Raises the maxdyn error (after the call returned) unless status is OK. */
 void check(maxdyn_status status);
+/* The outputs a and b of a maxdyn call that returned `status`: freed and the error raised
+ * unless it is OK; b is returned only when asked for (nlhs > 1). */
+void two_outputs(int nlhs, mxArray *plhs[], mxArray *a, mxArray *b, maxdyn_status status);
 
 /* The commands of maxdyn_mex_names.c; returns 0 when `cmd` is not one of them. */
 int names_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
@@ -69,8 +74,8 @@ int queries_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const 
  * is not one of them. */
 int record_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 
-/* The commands of maxdyn_mex_whole_state.c (configuration, generalized velocity and joint
- * inputs as vectors, their sizes); returns 0 when `cmd` is not one of them. */
+/* The commands of maxdyn_mex_whole_state.c (configuration, generalized velocity, joint
+ * inputs and servo targets as vectors, their sizes); returns 0 when `cmd` is not one of them. */
 int whole_state_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 
 #endif

@@ -172,6 +172,26 @@ mxArray *handle_out(uint64_t id) {
 }
 
 /* Raises the maxdyn error (after the call returned) unless status is OK. */
+size_t same_length_args(const mxArray *a, const char *a_name, const mxArray *b, const char *b_name) {
+    char msg[160];
+    size_t n = real_array_len(a, a_name);
+    if (real_array_len(b, b_name) != n) {
+        snprintf(msg, sizeof msg, "arguments `%s` and `%s` must have the same length", a_name, b_name);
+        fail("maxdyn:arguments", msg);
+    }
+    return n;
+}
+
+void two_outputs(int nlhs, mxArray *plhs[], mxArray *a, mxArray *b, maxdyn_status status) {
+    if (status != MAXDYN_STATUS_OK) {
+        mxDestroyArray(a);
+        mxDestroyArray(b);
+    }
+    check(status);
+    plhs[0] = a;
+    if (nlhs > 1) plhs[1] = b; else mxDestroyArray(b);
+}
+
 void check(maxdyn_status status) {
     char msg[1024];
     char id[64];

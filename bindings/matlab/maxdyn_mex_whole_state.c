@@ -88,26 +88,16 @@ int whole_state_command(const char *cmd, int nlhs, mxArray *plhs[], int nrhs, co
         maxdyn_sim *s;
         size_t n;
         mxArray *p, *v;
-        maxdyn_status st;
         need_args(nrhs, 2, cmd);
         s = sim_of(prhs[1]);
         n = size_of(s, 2);
         p = mxCreateDoubleMatrix(n, 1, mxREAL);
         v = mxCreateDoubleMatrix(n, 1, mxREAL);
-        st = maxdyn_sim_get_joint_targets(s, mxGetPr(p), mxGetPr(v), n);
-        if (st != MAXDYN_STATUS_OK) {
-            mxDestroyArray(p);
-            mxDestroyArray(v);
-        }
-        check(st);
-        plhs[0] = p;
-        if (nlhs > 1) plhs[1] = v; else mxDestroyArray(v);
+        two_outputs(nlhs, plhs, p, v, maxdyn_sim_get_joint_targets(s, mxGetPr(p), mxGetPr(v), n));
     } else if (!strcmp(cmd, "sim_set_joint_targets")) {
         size_t n;
         need_args(nrhs, 4, cmd);
-        n = real_array_len(prhs[2], "position");
-        if (real_array_len(prhs[3], "velocity") != n)
-            fail("maxdyn:arguments", "arguments `position` and `velocity` must have the same length");
+        n = same_length_args(prhs[2], "position", prhs[3], "velocity");
         check(maxdyn_sim_set_joint_targets(sim_of(prhs[1]), mxGetPr(prhs[2]), mxGetPr(prhs[3]), n));
     } else {
         return 0;
