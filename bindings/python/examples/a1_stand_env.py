@@ -7,11 +7,12 @@ Gymnasium API, for example Stable-Baselines3:
     model = PPO("MlpPolicy", A1StandEnv(urdf), verbose=1).learn(200_000)
 
 Simulation: the A1 from its URDF, floating, with its collision shapes, a ground plane and
-its joint limits, at dt 0.002 s; the policy acts at 50 Hz (10 steps per action).
+its joint limits, at dt 0.005 s; the policy acts at 50 Hz (4 steps per action).
 
 - Action (12, in [-1, 1]): joint position targets, ±0.5 rad about the standing pose
-  (0, 0.9, -1.8 per leg), held by a joint PD (kp 40 N m/rad, kd 1 N m s/rad) computed at
-  every simulation step.
+  (0, 0.9, -1.8 per leg), held by a PD servo on each joint (kp 40 N m/rad, kd 1 N m s/rad:
+  a joint spring and damper whose targets the action moves, `Sim.set_joint_targets`; the
+  step integrates the damping implicitly, and no Python runs between an action's steps).
 - Observation (35): the whole state in minimal coordinates without the base's x and y:
   base height, base quaternion (w, x, y, z), 12 joint angles, then the base's twist in its
   own axes (6) and 12 joint rates (maxdyn's floating-base convention, docs/QUERIES.md).
@@ -35,7 +36,7 @@ import maxdyn
 
 STAND = np.array([0.0, 0.9, -1.8] * 4)
 KP, KD = 40.0, 1.0
-DT, STEPS_PER_ACTION = 0.002, 10
+DT, STEPS_PER_ACTION = 0.005, 4
 TARGET_HEIGHT = 0.27
 FEET = ("FR_foot", "FL_foot", "RR_foot", "RL_foot")
 
@@ -47,6 +48,11 @@ class A1StandEnv(gym.Env):
 
     def __init__(self, urdf: str, max_actions: int = 500) -> None:
         builder, _ = maxdyn.Builder.from_urdf_with(urdf, floating=True, collision=True, ground_plane=True)
+        for leg in ("FR", "FL", "RR", "RL"):  # a PD servo on every leg joint
+            for part, stand in zip(("hip", "thigh", "calf"), STAND[:3]):
+                j = builder.find_joint(f"{leg}_{part}_joint")
+                builder.set_joint_spring(j, [KP], [stand])
+                builder.set_joint_damper(j, [KD])
         self.model = maxdyn.Model(builder)
         self.max_actions = max_actions
         self.action_space = gym.spaces.Box(-1.0, 1.0, shape=(12,), dtype=np.float64)
@@ -74,19 +80,15 @@ class A1StandEnv(gym.Env):
         return self._observe(), {}
 
     def step(self, action: np.ndarray) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
-        """Holds the targets of `action` for 10 simulation steps."""
+        """Holds the targets of `action` for 4 simulation steps (one call into the library)."""
         action = np.clip(np.asarray(action, dtype=np.float64), -1.0, 1.0)
-        target = STAND + 0.5 * action
+        self.sim.set_joint_targets(STAND + 0.5 * action)
         info: Dict[str, Any] = {}
         terminated = False
-        for _ in range(STEPS_PER_ACTION):
-            q, v = self.sim.configuration(), self.sim.generalized_velocity()
-            self.sim.set_joint_inputs(KP * (target - q[7:]) - KD * v[6:])
-            try:
-                self.sim.step()
-            except maxdyn.MaxdynError as e:  # the state stays at the last good step
-                info["status"], terminated = e.status, True
-                break
+        try:
+            self.sim.step(STEPS_PER_ACTION)
+        except maxdyn.MaxdynError as e:  # the state stays at the last good step
+            info["status"], terminated = e.status, True
         self._actions += 1
         q = self.sim.configuration()
         height, (w, x, y, _) = q[2], q[3:7]
