@@ -134,7 +134,9 @@ fn box_drop_c_example_stays_on_the_ground() {
 }
 
 /// The PD controller in the C callback settles at the static balance angle
-/// Kp (θ* − θ) = m g (l/2) sin θ within 1e-6 rad.
+/// Kp (θ* − θ) = m g (l/2) sin θ within 1e-6 rad, and so does the same PD as a servo (the
+/// joint's spring and damper, its target set by `maxdyn_sim_set_joint_target`; within
+/// 1e-10 rad).
 #[test]
 fn pd_control_c_example_settles_at_the_balance_angle() {
     let exe = build_example("pd_control");
@@ -158,6 +160,9 @@ fn pd_control_c_example_settles_at_the_balance_angle() {
     assert!((predicted - lo).abs() < 1e-11, "printed prediction {predicted} vs {lo}");
     assert!(target - lo > 0.1, "gravity must pull visibly below the target");
     assert!((settled - lo).abs() <= 1e-6, "settled {settled} vs balance {lo}");
+    let servo = field(&stdout, "servo settled angle:")[0];
+    // measured 1.3e-12 rad
+    assert!((servo - lo).abs() <= 1e-10, "the servo settled {servo} vs balance {lo}");
     // too short a run has not settled, and the example says so
     let (success, _) = run_example(&exe, &["100"]);
     assert!(!success, "pd_control 100 should fail its 1e-6 rad check");
