@@ -59,6 +59,12 @@ pub struct WarmStart {
     /// The interval of `solution` and `previous` when they are two consecutive steps of
     /// the same interval (NaN otherwise): a step of that interval may extrapolate them.
     pub pair_interval: f64,
+    /// The bodies' velocities of the step before `previous` (6 per body, in the order of
+    /// the body rows), for the third-order extrapolation of `step::warm_start`.
+    pub older: Vec<f64>,
+    /// The interval of `solution`, `previous` and `older` when they are three consecutive
+    /// steps of the same interval (NaN otherwise).
+    pub triple_interval: f64,
     /// The contact variables are a solution the next step may start from: a step with
     /// contacts was committed, and its own warm start did not fail (see `step::commit`).
     pub contacts_solved: bool,
@@ -74,7 +80,7 @@ impl WarmStart {
             l.init(&mut y);
             e_solution.extend_from_slice(&y[l.nk..l.ny()]);
         }
-        WarmStart { solution: vec![0.0; model.system_size()], previous: vec![0.0; model.system_size()], pair_interval: f64::NAN, e_solution, contacts_solved: false }
+        WarmStart { solution: vec![0.0; model.system_size()], previous: vec![0.0; model.system_size()], pair_interval: f64::NAN, older: vec![0.0; 6 * model.body_count()], triple_interval: f64::NAN, e_solution, contacts_solved: false }
     }
 
     /// Copies `other` in; allocates only when `other` follows a larger contact layout.
@@ -82,6 +88,8 @@ impl WarmStart {
         self.solution.clone_from(&other.solution);
         self.previous.clone_from(&other.previous);
         self.pair_interval = other.pair_interval;
+        self.older.copy_from_slice(&other.older);
+        self.triple_interval = other.triple_interval;
         self.e_solution.clone_from(&other.e_solution);
         self.contacts_solved = other.contacts_solved;
     }

@@ -21,6 +21,7 @@
 //! | limit sides | last step's limit forces (outputs, so a restored sim reports them) |
 //! | 1 | the velocities are the caller's, not yet stepped (0/1): the second-order integrator starts from them |
 //! | 12 × joints | servo targets: position and rate per joint (6 each, unused 0) |
+//! | 1 + 6 × bodies | warm start: the triple's interval (0: none) and the bodies' velocities of the step before the last two |
 //! | the rest | the warm start's unknowns, the contacts' forces and the contact slots (`snapshot_contacts`) |
 //!
 //! Not in the state: the model, the solver options, the step's scratch (rebuilt by every
@@ -34,7 +35,7 @@ use crate::math::{V3, V4};
 use crate::model::{Error, Model, Result};
 
 /// Version of the state layout (the array's first entry).
-pub const STATE_VERSION: f64 = 5.0;
+pub const STATE_VERSION: f64 = 6.0;
 
 /// Header entries after the version: the counts of [`counts`].
 const COUNTS: usize = 10;
@@ -82,6 +83,8 @@ macro_rules! fields {
             p.slice(& $($m)? t.position);
             p.slice(& $($m)? t.velocity);
         }
+        p.interval(& $($m)? $d.warm.triple_interval);
+        p.slice(& $($m)? $d.warm.older);
     }};
 }
 

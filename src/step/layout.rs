@@ -67,6 +67,8 @@ pub fn rebuild(model: &Model, d: &mut Data) -> Result<()> {
         warm.e_solution[b].copy_from_slice(&d.warm.e_solution[a]);
     }
     warm.pair_interval = d.warm.pair_interval;
+    warm.older.copy_from_slice(&d.warm.older);
+    warm.triple_interval = d.warm.triple_interval;
     warm.contacts_solved = d.warm.contacts_solved && every_new_slot_kept;
 
     d.warm = warm;

@@ -4,7 +4,7 @@
 //! reuses the factorization (`CHORD_CONTRACTION`). No heap allocation.
 
 use super::options::SolverOptions;
-use super::problem::{norm2, Equations, Outcome};
+use super::problem::{Equations, Outcome};
 use crate::data::{Scratch, StepStats};
 
 /// Iterations without halving the residual after which the solve stops.
@@ -26,7 +26,7 @@ pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Ou
     let mut stats = StepStats::default();
     eqs.residual(&w.s, next, &mut w.r);
     let mut nr = eqs.residual_norm(&w.r);
-    let mut n2 = norm2(&w.r);
+    let mut n2 = eqs.merit(&w.r);
     let mut best = nr;
     w.best.copy_from_slice(&w.s);
     let mut since_progress = 0;
@@ -56,7 +56,7 @@ pub fn solve(eqs: &Equations, scratch: &mut Scratch, opts: &SolverOptions) -> Ou
             }
             if eqs.angular_speed_ok(&w.trial, two_over_dt) {
                 eqs.residual(&w.trial, next, &mut w.r_trial);
-                let t2 = norm2(&w.r_trial);
+                let t2 = eqs.merit(&w.r_trial);
                 if t2 < n2 {
                     accepted = true;
                     n2 = t2;

@@ -92,6 +92,18 @@ impl Equations<'_> {
         r.iter().zip(w).fold(0.0, |m: f64, (x, w)| if x.is_nan() || m.is_nan() { f64::NAN } else { m.max(x.abs() * w) })
     }
 
+    /// ‖r‖₂ with the weights of [`Equations::residual_norm`]: Newton's line search
+    /// measures progress in the units its tolerance bounds. Unweighted, a 1e8 kg body's
+    /// rounding (1e-8 N) hid the light rows' error: a chord step that would have met the
+    /// tolerance was halved, and the next Newton steps stalled at 2.3e-10.
+    pub fn merit(&self, r: &[f64]) -> f64 {
+        let w = &self.model.residual_weights;
+        if w.is_empty() {
+            return norm2(r);
+        }
+        r.iter().zip(w).map(|(x, w)| (x * w) * (x * w)).sum::<f64>().sqrt()
+    }
+
     /// Every body's |ω| below `limit` (2/dt: beyond it the discrete rotation folds).
     pub fn angular_speed_ok(&self, s: &[f64], limit: f64) -> bool {
         let at = &self.model.addresses;

@@ -1,8 +1,9 @@
 //! Where a step's iterate starts: the last step's solution (joint multipliers, contact
 //! variables) with the current velocities ż_k in the body rows, or — after two steps of
 //! the same interval that the caller has not disturbed — the velocities extrapolated,
-//! 2 ż_k − ż_{k−1}: second order in dt where ż_k is first order, so that Newton's first
-//! step lands where the factorization can be reused (`newton::CHORD_CONTRACTION`).
+//! 2 ż_k − ż_{k−1}, and after three, 3 ż_k − 3 ż_{k−1} + ż_{k−2}: second and third order
+//! in dt where ż_k is first order, so that Newton's first step lands where the
+//! factorization can be reused (`newton::CHORD_CONTRACTION`).
 
 use crate::data::{BodyStates, WarmStart};
 use crate::model::Model;
@@ -15,9 +16,19 @@ pub fn warm_start(model: &Model, warm: &WarmStart, state: &BodyStates, dt: f64, 
     let undisturbed = (0..state.v.len()).all(|i| at.velocities(&warm.solution, i) == (state.v[i], state.w[i]));
     s.copy_from_slice(&warm.solution);
     let extrapolate = warm.pair_interval == dt && undisturbed;
+    // third order only without inequalities: a contact or limit makes the velocities jump,
+    // and the second difference carries the jump into the next start (Talos landing on
+    // its mesh feet failed at its step 11 so, and the A1 trot took 1.758 factorizations
+    // per step instead of 1.733)
+    let third_order = extrapolate && warm.triple_interval == dt && model.inequality_count() == 0;
     for i in 0..state.v.len() {
         let o = at.body(i);
-        if extrapolate {
+        if third_order {
+            // 3 ż_k − 3 ż_{k−1} + ż_{k−2}: third order where ż_k is first order
+            for k in 0..6 {
+                s[o + k] = 3.0 * (warm.solution[o + k] - warm.previous[o + k]) + warm.older[6 * i + k];
+            }
+        } else if extrapolate {
             // velocities only: multipliers of redundant rows are not unique, and a step
             // along their null space leaves a residual the solve cannot remove
             for k in o..o + 6 {

@@ -30,7 +30,10 @@ fn chains_hold_their_constraints_every_step() {
 }
 
 /// The Newton matrix at the warm start of a step, at rest and in motion: sparse
-/// (graph LDU) and dense LU agree to 1e-10 relative.
+/// (graph LDU) and dense LU agree to 2e-10 relative. Both are backward stable, so they
+/// differ by the matrix's condition times rounding: 1e-14 at rest, and on the moving
+/// 16-link revolute chain 3.5e-11 at the second-order warm start and 1.0e-10 at the
+/// third-order one (the bound was 1e-10 until then).
 fn check_newton_matrix(sim: &mut Sim, label: &str) {
     let model = sim.model().clone();
     let sym = &model.symbolic;
@@ -42,7 +45,7 @@ fn check_newton_matrix(sim: &mut Sim, label: &str) {
     let mut x = b.clone();
     f.solve(sym, &mut x);
     let d = rel_diff(&x, &dense);
-    assert!(d < 1e-10, "{label}: sparse vs dense {d:e}");
+    assert!(d < 2e-10, "{label}: sparse vs dense {d:e}");
     // the dense helper is the same matrix
     assert_eq!(sim.newton_matrix_dense(), a.to_dense(sym));
 }
@@ -83,4 +86,21 @@ fn extrapolated_warm_start_is_closer_than_the_last_velocities() {
         let (a, b) = sim.debug_warm_start_residuals();
         assert_eq!(a, b);
     }
+}
+
+/// After three steps of one interval the warm start extrapolates at third order
+/// (3 ż_k − 3 ż_{k−1} + ż_{k−2}): on the swinging 32-link revolute chain (dt 0.01, 10 s)
+/// Newton's first step leaves 1e-7 and one chord meets the tolerance, 2.102 linear solves
+/// and 1.027 factorizations per step (2.460 and 1.158 from the second-order start).
+#[test]
+fn third_order_warm_start_takes_one_factorization_and_one_chord_per_step() {
+    let mut sim = pendulum_chain(32, false, 0.01);
+    let (mut solves, mut factorizations) = (0, 0);
+    for _ in 0..1000 {
+        let s = sim.step().unwrap();
+        (solves, factorizations) = (solves + s.iterations, factorizations + s.factorizations);
+    }
+    let (solves, factorizations) = (solves as f64 / 1000.0, factorizations as f64 / 1000.0);
+    eprintln!("32-link chain: {solves} solves and {factorizations} factorizations per step");
+    assert!((2.09..2.12).contains(&solves) && (1.02..1.04).contains(&factorizations), "{solves} {factorizations}");
 }

@@ -105,8 +105,10 @@ fn hooke_pendulum_holds_its_constraint_and_conserves_energy_like_the_spherical_o
         drift_s[k / 500] = drift_s[k / 500].max((total_energy(&ball) - e0s).abs() / e0s.abs());
         violation = violation.max(hooke.constraint_violation());
     }
-    // 5.9e-13 measured
-    assert!(violation < 1e-11, "constraint violation {violation:e}");
+    // the constraint rows are residual rows, held to the tolerance (1e-10); 1.8e-11
+    // measured (5.9e-13 from the second-order warm start, where Newton's last step
+    // overshot further; the bound was 1e-11 until then)
+    assert!(violation < 1e-10, "constraint violation {violation:e}");
     // 5.70e-3 (Hooke) and 5.68e-3 (spherical) measured over 10 s: the same first-order
     // energy error, bounded, not growing
     let (h, s) = (drift_h[0].max(drift_h[1]), drift_s[0].max(drift_s[1]));
