@@ -201,6 +201,9 @@ pub(crate) fn solve_at_frame(model: &Model, d: &mut Data, opts: &SolverOptions, 
     }
     narrow_phase(model, d);
     warm_start(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
+    if opts.integrator == options::Integrator::FourthOrder {
+        warm_start::extrapolate_by_intervals(model, &d.warm, &d.state, dt, &mut d.scratch.it.s);
+    }
     d.scratch.factorizations = 0;
     let eqs = Equations { model, frame: &d.frame, inputs: &d.inputs, g: &d.g, dt, tracked: &d.tracked, friction: Friction::Coulomb };
     culling::select_contacts(&eqs, opts.contact_margin, &mut d.scratch);
