@@ -85,7 +85,7 @@ macro_rules! fields {
         }
         p.interval(& $($m)? $d.warm.triple_interval);
         for h in & $($m)? $d.warm.intervals {
-            p.interval(h);
+            p.signed_interval(h);
         }
         p.slice(& $($m)? $d.warm.older);
     }};
@@ -128,6 +128,9 @@ impl Count {
     fn interval(&mut self, _: &f64) {
         self.0 += 1;
     }
+    fn signed_interval(&mut self, _: &f64) {
+        self.0 += 1;
+    }
     fn flag(&mut self, _: &bool) {
         self.0 += 1;
     }
@@ -168,6 +171,9 @@ impl Save<'_> {
     fn interval(&mut self, v: &f64) {
         // NaN (no extrapolation pair) is stored as 0: a state array is all finite
         self.scalar(&if v.is_nan() { 0.0 } else { *v });
+    }
+    fn signed_interval(&mut self, v: &f64) {
+        self.interval(v);
     }
     fn flag(&mut self, v: &bool) {
         self.scalar(&if *v { 1.0 } else { 0.0 });
@@ -231,6 +237,10 @@ impl Check<'_> {
             self.fail(format!("the extrapolation interval {h} is negative"));
         }
     }
+    /// An interval the fourth-order integrator's steps may take backwards (w₀ dt < 0).
+    fn signed_interval(&mut self, _: &f64) {
+        self.take(1);
+    }
     fn flag(&mut self, _: &bool) {
         let f = self.take(1)[0];
         if f != 0.0 && f != 1.0 {
@@ -284,6 +294,9 @@ impl Load<'_> {
     fn interval(&mut self, v: &mut f64) {
         let h = self.next();
         *v = if h == 0.0 { f64::NAN } else { h };
+    }
+    fn signed_interval(&mut self, v: &mut f64) {
+        self.interval(v);
     }
     fn flag(&mut self, v: &mut bool) {
         *v = self.next() == 1.0;
