@@ -62,12 +62,10 @@ pub struct WarmStart {
     /// The bodies' velocities of the step before `previous` (6 per body, in the order of
     /// the body rows), for the third-order extrapolation of `step::warm_start`.
     pub older: Vec<f64>,
-    /// The interval of `solution`, `previous` and `older` when they are three consecutive
-    /// steps of the same interval (NaN otherwise).
-    pub triple_interval: f64,
     /// The intervals of `solution`, `previous` and `older` while they are consecutive steps
-    /// of any intervals (NaN from where the chain was broken): the fourth-order
-    /// integrator's steps, of three intervals, extrapolate by them.
+    /// (NaN from where the chain was broken): three equal ones are a base of the
+    /// third-order extrapolation, and the fourth-order integrator's steps, of three
+    /// intervals, extrapolate by them.
     pub intervals: [f64; 3],
     /// The contact variables are a solution the next step may start from: a step with
     /// contacts was committed, and its own warm start did not fail (see `step::commit`).
@@ -84,7 +82,7 @@ impl WarmStart {
             l.init(&mut y);
             e_solution.extend_from_slice(&y[l.nk..l.ny()]);
         }
-        WarmStart { solution: vec![0.0; model.system_size()], previous: vec![0.0; model.system_size()], pair_interval: f64::NAN, older: vec![0.0; 6 * model.body_count()], triple_interval: f64::NAN, intervals: [f64::NAN; 3], e_solution, contacts_solved: false }
+        WarmStart { solution: vec![0.0; model.system_size()], previous: vec![0.0; model.system_size()], pair_interval: f64::NAN, older: vec![0.0; 6 * model.body_count()], intervals: [f64::NAN; 3], e_solution, contacts_solved: false }
     }
 
     /// Copies `other` in; allocates only when `other` follows a larger contact layout.
@@ -93,7 +91,6 @@ impl WarmStart {
         self.previous.clone_from(&other.previous);
         self.pair_interval = other.pair_interval;
         self.older.copy_from_slice(&other.older);
-        self.triple_interval = other.triple_interval;
         self.intervals = other.intervals;
         self.e_solution.clone_from(&other.e_solution);
         self.contacts_solved = other.contacts_solved;

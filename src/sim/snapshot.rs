@@ -21,7 +21,7 @@
 //! | limit sides | last step's limit forces (outputs, so a restored sim reports them) |
 //! | 1 | the velocities are the caller's, not yet stepped (0/1): the second-order integrator starts from them |
 //! | 12 × joints | servo targets: position and rate per joint (6 each, unused 0) |
-//! | 4 + 6 × bodies | warm start: the triple's interval (0: none), the intervals of the last three steps' velocities (0: none) and the bodies' velocities of the step before the last two |
+//! | 3 + 6 × bodies | warm start: the intervals of the last three steps' velocities (0: none) and the bodies' velocities of the step before the last two |
 //! | the rest | the warm start's unknowns, the contacts' forces and the contact slots (`snapshot_contacts`) |
 //!
 //! Not in the state: the model, the solver options, the step's scratch (rebuilt by every
@@ -83,7 +83,6 @@ macro_rules! fields {
             p.slice(& $($m)? t.position);
             p.slice(& $($m)? t.velocity);
         }
-        p.interval(& $($m)? $d.warm.triple_interval);
         for h in & $($m)? $d.warm.intervals {
             p.signed_interval(h);
         }

@@ -17,14 +17,12 @@ pub fn commit(model: &Model, d: &mut Data, dt: f64) {
         (d.state.v[i], d.state.w[i]) = at.velocities(s, i);
     }
     // the committed solution becomes the previous one; a step of the same interval as the
-    // last one (not a half of a split step) makes the pair an extrapolation base, and with
-    // the pair before it of that interval too, a triple
-    let triple = d.steps > 0 && dt == d.dt_prev && d.warm.pair_interval == dt;
+    // last one (not a half of a split step) makes the pair an extrapolation base, and the
+    // intervals of the last three (`WarmStart::intervals`) say what else the start may use
     for i in 0..model.body_count() {
         let o = at.body(i);
         d.warm.older[6 * i..6 * i + 6].copy_from_slice(&d.warm.previous[o..o + 6]);
     }
-    d.warm.triple_interval = if triple { dt } else { f64::NAN };
     let [last, before, _] = d.warm.intervals;
     d.warm.intervals = [dt, last, before];
     std::mem::swap(&mut d.warm.previous, &mut d.warm.solution);

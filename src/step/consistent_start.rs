@@ -44,7 +44,7 @@ pub fn start(model: &Model, d: &mut Data, opts: &SolverOptions, dt: f64) -> Resu
     }
     // the multipliers warm the first step; no extrapolation from before the start
     d.warm.solution.copy_from_slice(&d.scratch.it.s);
-    (d.warm.pair_interval, d.warm.triple_interval) = (f64::NAN, f64::NAN);
+    d.warm.pair_interval = f64::NAN;
     d.warm.intervals = [dt, f64::NAN, f64::NAN];
     d.dt_prev = dt;
     d.velocities_at_node = false;

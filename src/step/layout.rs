@@ -68,7 +68,6 @@ pub fn rebuild(model: &Model, d: &mut Data) -> Result<()> {
     }
     warm.pair_interval = d.warm.pair_interval;
     warm.older.copy_from_slice(&d.warm.older);
-    warm.triple_interval = d.warm.triple_interval;
     warm.intervals = d.warm.intervals;
     warm.contacts_solved = d.warm.contacts_solved && every_new_slot_kept;
 

@@ -20,7 +20,7 @@ pub fn warm_start(model: &Model, warm: &WarmStart, state: &BodyStates, dt: f64, 
     // and the second difference carries the jump into the next start (Talos landing on
     // its mesh feet failed at its step 11 so, and the A1 trot took 1.758 factorizations
     // per step instead of 1.733)
-    let third_order = extrapolate && warm.triple_interval == dt && model.inequality_count() == 0;
+    let third_order = extrapolate && warm.intervals == [dt; 3] && model.inequality_count() == 0;
     for i in 0..state.v.len() {
         let o = at.body(i);
         if third_order {

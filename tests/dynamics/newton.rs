@@ -88,6 +88,16 @@ fn extrapolated_warm_start_is_closer_than_the_last_velocities() {
     }
 }
 
+/// Linear solves and factorizations per step over `steps` steps.
+fn solves_and_factorizations_per_step(sim: &mut Sim, steps: usize) -> (f64, f64) {
+    let (mut solves, mut factorizations) = (0, 0);
+    for _ in 0..steps {
+        let s = sim.step().unwrap();
+        (solves, factorizations) = (solves + s.iterations, factorizations + s.factorizations);
+    }
+    (solves as f64 / steps as f64, factorizations as f64 / steps as f64)
+}
+
 /// After three steps of one interval the warm start extrapolates at third order
 /// (3 ż_k − 3 ż_{k−1} + ż_{k−2}): on the swinging 32-link revolute chain (dt 0.01, 10 s)
 /// Newton's first step leaves 1e-7 and one chord meets the tolerance, 2.102 linear solves
@@ -95,12 +105,7 @@ fn extrapolated_warm_start_is_closer_than_the_last_velocities() {
 #[test]
 fn third_order_warm_start_takes_one_factorization_and_one_chord_per_step() {
     let mut sim = pendulum_chain(32, false, 0.01);
-    let (mut solves, mut factorizations) = (0, 0);
-    for _ in 0..1000 {
-        let s = sim.step().unwrap();
-        (solves, factorizations) = (solves + s.iterations, factorizations + s.factorizations);
-    }
-    let (solves, factorizations) = (solves as f64 / 1000.0, factorizations as f64 / 1000.0);
+    let (solves, factorizations) = solves_and_factorizations_per_step(&mut sim, 1000);
     eprintln!("32-link chain: {solves} solves and {factorizations} factorizations per step");
     assert!((2.09..2.12).contains(&solves) && (1.02..1.04).contains(&factorizations), "{solves} {factorizations}");
 }
@@ -115,12 +120,7 @@ fn fourth_order_steps_extrapolate_by_their_intervals() {
     use maxdyn::{Integrator, SolverOptions};
     let mut sim = pendulum_chain(8, false, 0.005);
     sim.set_options(SolverOptions { integrator: Integrator::FourthOrder, ..sim.options() }).unwrap();
-    let (mut solves, mut factorizations) = (0, 0);
-    for _ in 0..1000 {
-        let s = sim.step().unwrap();
-        (solves, factorizations) = (solves + s.iterations, factorizations + s.factorizations);
-    }
-    let (solves, factorizations) = (solves as f64 / 1000.0, factorizations as f64 / 1000.0);
+    let (solves, factorizations) = solves_and_factorizations_per_step(&mut sim, 1000);
     eprintln!("8-link chain, fourth order: {solves} solves and {factorizations} factorizations per step");
     assert!((5.33..5.41).contains(&solves) && factorizations < 3.01, "{solves} {factorizations}");
 }

@@ -740,7 +740,7 @@ def test_contact_capacity_fixes_the_state_size():
     sim = maxdyn.Sim(model, 0.01)
     before = sim.state()
     sim.step(5)
-    assert sim.contact_slots() == 4 and len(sim.state()) == len(before) == 66 + 64 * 35
+    assert sim.contact_slots() == 4 and len(sim.state()) == len(before) == 65 + 64 * 35
     sim.set_state(before)
     tight = maxdyn.Sim(box_model(3), 0.01)
     expect_status(209, ["maxdyn_sim_step", "4 contact slots", "capacity of 3"], tight.step)
