@@ -74,6 +74,13 @@ pub struct BlockMatrix {
     /// Per node: its diagonal block is the identity and its coupling blocks are zero (a
     /// contact left out of the step, `sim::culling`); factor and solve skip it (x = b).
     decoupled: Vec<bool>,
+    /// Per `later` entry (i, k) (`Symbolic::later`), set by the last
+    /// factorization: its block U_ik (upper) or A_ki (lower) is zero, because k is
+    /// decoupled or the block is fill that only decoupled nodes fed. In a pile most
+    /// contacts in the layout are left out, and the fill their elimination would have
+    /// made stays zero: factor and solve skip the products with it (exact: they add zeros).
+    zero_upper: Vec<bool>,
+    zero_lower: Vec<bool>,
 }
 
 /// A diagonal block became singular during factorization.
@@ -82,7 +89,15 @@ pub struct SingularPivot(pub usize);
 
 impl BlockMatrix {
     pub fn new(sym: &Symbolic) -> BlockMatrix {
-        BlockMatrix { values: vec![0.0; sym.value_len], piv: vec![0; sym.dim], inv_pivot: vec![0.0; sym.dim], decoupled: vec![false; sym.sizes.len()] }
+        let entries = sym.later_fill.len();
+        BlockMatrix {
+            values: vec![0.0; sym.value_len],
+            piv: vec![0; sym.dim],
+            inv_pivot: vec![0.0; sym.dim],
+            decoupled: vec![false; sym.sizes.len()],
+            zero_upper: vec![false; entries],
+            zero_lower: vec![false; entries],
+        }
     }
 
     /// Zeros every block and couples every node again.
@@ -149,18 +164,27 @@ impl BlockMatrix {
             if !lu_factor(&mut vals[d..d + ni * ni], ni, piv, inv) {
                 return Err(SingularPivot(i));
             }
-            // a decoupled node's coupling blocks are zero: its terms are skipped (exactly)
-            for &(k, upper, _) in &sym.later[i] {
-                if self.decoupled[k] {
-                    continue;
-                }
+            // a decoupled node's coupling blocks are zero, and so is a fill block that only
+            // decoupled nodes fed: their terms are skipped (exactly)
+            for &(k, upper, lower, entry) in &sym.later[i] {
                 let nk = sym.sizes[k];
-                let (dblock, ublock) = split_two(vals, d, ni * ni, upper, ni * nk);
-                lu_solve(dblock, ni, piv, inv, ublock, nk);
+                let (lower_zero, upper_zero) = if self.decoupled[k] {
+                    (true, true)
+                } else if sym.later_fill[entry] {
+                    (is_zero(&vals[lower..lower + nk * ni]), is_zero(&vals[upper..upper + ni * nk]))
+                } else {
+                    (false, false)
+                };
+                self.zero_lower[entry] = lower_zero;
+                self.zero_upper[entry] = upper_zero;
+                if !upper_zero {
+                    let (dblock, ublock) = split_two(vals, d, ni * ni, upper, ni * nk);
+                    lu_solve(dblock, ni, piv, inv, ublock, nk);
+                }
             }
             let (s, e) = sym.update_ranges[i];
             for u in &sym.updates[s..e] {
-                if self.decoupled[u.j] || self.decoupled[u.k] {
+                if self.zero_lower[u.j_entry] || self.zero_upper[u.k_entry] {
                     continue;
                 }
                 // target never overlaps lower/upper: they are blocks of row/column i
@@ -169,6 +193,21 @@ impl BlockMatrix {
             }
         }
         Ok(())
+    }
+
+    /// Fill blocks that the last factorization found zero between nodes that are not
+    /// decoupled (fed only by decoupled ones), and skipped: for inspection and tests.
+    pub fn zero_fill_blocks(&self, sym: &Symbolic) -> usize {
+        let mut count = 0;
+        for &i in &sym.order {
+            if self.decoupled[i] {
+                continue;
+            }
+            for &(k, _, _, entry) in &sym.later[i] {
+                count += usize::from(sym.later_fill[entry] && !self.decoupled[k] && self.zero_upper[entry]);
+            }
+        }
+        count
     }
 
     /// Solves A x = b in place (b in node-offset layout) with the factorization (alg. 2, 4).
@@ -198,8 +237,8 @@ impl BlockMatrix {
             let d = sym.diag[i];
             let rows = oi..oi + ni;
             lu_solve(&vals[d..d + ni * ni], ni, &self.piv[rows.clone()], &self.inv_pivot[rows], &mut b[oi * m..(oi + ni) * m], m);
-            for &(j, _, lower) in &sym.later[i] {
-                if self.decoupled[j] {
+            for &(j, _, lower, entry) in &sym.later[i] {
+                if self.zero_lower[entry] {
                     continue;
                 }
                 let (oj, nj) = (sym.offsets[j], sym.sizes[j]);
@@ -212,8 +251,8 @@ impl BlockMatrix {
                 continue;
             }
             let (oi, ni) = (sym.offsets[i], sym.sizes[i]);
-            for &(k, upper, _) in &sym.later[i] {
-                if self.decoupled[k] {
+            for &(k, upper, _, entry) in &sym.later[i] {
+                if self.zero_upper[entry] {
                     continue;
                 }
                 let (ok, nk) = (sym.offsets[k], sym.sizes[k]);
@@ -295,6 +334,11 @@ impl BlockMatrix {
         }
         a
     }
+}
+
+/// Every entry of a block exactly zero.
+fn is_zero(block: &[f64]) -> bool {
+    block.iter().all(|&v| v == 0.0)
 }
 
 /// P += sign(tr P)·ε·max|P|·I (see [`SparsityGraph::set_regularization`](super::SparsityGraph::set_regularization)).

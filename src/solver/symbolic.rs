@@ -15,9 +15,12 @@ pub(super) struct Update {
     pub(super) target: usize, // A_jk (n_j × n_k)
     pub(super) nj: usize,
     pub(super) nk: usize,
-    /// Nodes j and k (a decoupled one's blocks are zero: the update is skipped).
-    pub(super) j: usize,
-    pub(super) k: usize,
+    /// Nodes j and k as entries of the eliminated node's `later` list, numbered across
+    /// all nodes (`Symbolic::later`): where the factorization records the blocks
+    /// that are zero (a decoupled node's, or fill only decoupled nodes fed), so that the
+    /// update is skipped.
+    pub(super) j_entry: usize,
+    pub(super) k_entry: usize,
 }
 
 /// Elimination order, block offsets and fill pattern, computed once per model.
@@ -33,8 +36,13 @@ pub struct Symbolic {
     pub order: Vec<usize>,
     /// Position of each node in `order`.
     pub position: Vec<usize>,
-    /// Per node: neighbours eliminated later, with (upper, lower) block offsets.
-    pub(super) later: Vec<Vec<(usize, usize, usize)>>,
+    /// Per node: neighbours eliminated later, with (upper, lower) block offsets and the
+    /// entry's number when all nodes' entries are numbered in one sequence.
+    pub(super) later: Vec<Vec<(usize, usize, usize, usize)>>,
+    /// Per `later` entry: its blocks are fill (not a graph edge). Fill blocks are zero
+    /// wherever only decoupled nodes (contacts left out of the step) fed them, and the
+    /// factorization skips what they multiply.
+    pub(super) later_fill: Vec<bool>,
     /// Per node: all neighbours (original and fill) with the offset of block (i, j).
     pub(super) row_blocks: Vec<Vec<(usize, usize)>>,
     /// `row_blocks` sorted by neighbour, for lookups in O(log degree): a body on a
@@ -96,16 +104,20 @@ impl Symbolic {
                 find(&lookup[i], j).expect("block in pattern")
             }
         };
+        let edges = g.adjacency();
         let mut later = vec![Vec::new(); n];
+        let mut later_fill = Vec::new();
         let mut updates = Vec::new();
         let mut update_ranges = vec![(0, 0); n];
         for &i in &e.order {
             let l: Vec<usize> = e.later_neighbours(i).collect();
-            later[i] = l.iter().map(|&k| (k, block(i, k), block(k, i))).collect();
+            let first = later_fill.len();
+            later[i] = l.iter().enumerate().map(|(kl, &k)| (k, block(i, k), block(k, i), first + kl)).collect();
+            later_fill.extend(l.iter().map(|k| !edges[i].contains(k)));
             let start = updates.len();
-            for &j in &l {
-                for &k in &l {
-                    updates.push(Update { lower: block(j, i), upper: block(i, k), target: block(j, k), nj: g.sizes[j], nk: g.sizes[k], j, k });
+            for (jl, &j) in l.iter().enumerate() {
+                for (kl, &k) in l.iter().enumerate() {
+                    updates.push(Update { lower: block(j, i), upper: block(i, k), target: block(j, k), nj: g.sizes[j], nk: g.sizes[k], j_entry: first + jl, k_entry: first + kl });
                 }
             }
             update_ranges[i] = (start, updates.len());
@@ -119,6 +131,7 @@ impl Symbolic {
             order: e.order,
             position: e.position,
             later,
+            later_fill,
             row_blocks,
             lookup,
             diag,
