@@ -6,7 +6,7 @@ use maxdyn_scenes::graphs;
 
 use graphs::*;
 use maxdyn::solver::dense_reference::dense_solve;
-use maxdyn::solver::{NodeKind, SingularPivot, SparsityGraph, Symbolic};
+use maxdyn::solver::{BlockMatrix, NodeKind, SingularPivot, SparsityGraph, Symbolic};
 use std::collections::HashSet;
 
 /// Factor + solve with the graph LDU and with dense LU; returns the relative difference.
@@ -302,25 +302,13 @@ fn decoupled_nodes_are_skipped_exactly() {
     let g = uniform_graph(n, 5, &tree_edges(n, &mut rng));
     let sym = Symbolic::new(&g);
     let mut a = random_values(&g, &sym, &mut rng, 1.0);
-    // decouple a few nodes, leaves and inner ones alike: zero their blocks first
+    // decouple a few nodes, leaves and inner ones alike
     let chosen = [3usize, 17, 29, 39];
     for &i in &chosen {
-        for &(x, y) in &g.edges {
-            if x == i || y == i {
-                a.block_mut(&sym, x, y).iter_mut().for_each(|v| *v = 0.0);
-                a.block_mut(&sym, y, x).iter_mut().for_each(|v| *v = 0.0);
-            }
-        }
-        a.block_mut(&sym, i, i).iter_mut().for_each(|v| *v = 0.0);
-        a.decouple(&sym, i);
+        leave_out(&g, &sym, &mut a, i);
     }
     let b: Vec<f64> = (0..sym.dim).map(|_| rng.uniform()).collect();
-    let dense = dense_solve(&a.to_dense(&sym), &b).expect("dense LU succeeds");
-    let mut x = b.clone();
-    a.factor(&sym).expect("graph LDU succeeds");
-    a.solve(&sym, &mut x);
-    let diff = rel_diff(&x, &dense);
-    assert!(diff < 1e-12, "decoupled graph solve differs from dense LU by {diff:e}");
+    let x = solve_as_dense_lu_does(&sym, &mut a, &b);
     for &i in &chosen {
         let o = sym.offsets[i];
         assert_eq!(&x[o..o + 5], &b[o..o + 5], "node {i} not passed through");
@@ -350,24 +338,38 @@ fn fill_fed_only_by_decoupled_nodes_is_skipped_exactly() {
     let sym = Symbolic::new(&g);
     assert_eq!(sym.fill_blocks, 152);
     let mut a = random_values(&g, &sym, &mut rng, 1.0);
-    // two contacts in three left out, as a resting pile's layout (zeros first, as above)
+    // two contacts in three left out, as a resting pile's layout
     for &c in contacts.iter().filter(|&&c| c % 3 != 0) {
-        for &(x, y) in &g.edges {
-            if x == c || y == c {
-                a.block_mut(&sym, x, y).iter_mut().for_each(|v| *v = 0.0);
-                a.block_mut(&sym, y, x).iter_mut().for_each(|v| *v = 0.0);
-            }
-        }
-        a.decouple(&sym, c);
+        leave_out(&g, &sym, &mut a, c);
     }
     let b: Vec<f64> = (0..sym.dim).map(|_| rng.uniform()).collect();
-    let dense = dense_solve(&a.to_dense(&sym), &b).expect("dense LU succeeds");
-    let mut x = b.clone();
-    a.factor(&sym).expect("graph LDU succeeds");
-    a.solve(&sym, &mut x);
+    solve_as_dense_lu_does(&sym, &mut a, &b);
+    assert_eq!(a.zero_fill_blocks(&sym), 53);
+}
+
+/// Node `i` left out of the step as the contact culling does: its blocks zero, then
+/// `BlockMatrix::decouple`.
+fn leave_out(g: &SparsityGraph, sym: &Symbolic, a: &mut BlockMatrix, i: usize) {
+    for &(x, y) in &g.edges {
+        if x == i || y == i {
+            a.block_mut(sym, x, y).iter_mut().for_each(|v| *v = 0.0);
+            a.block_mut(sym, y, x).iter_mut().for_each(|v| *v = 0.0);
+        }
+    }
+    a.block_mut(sym, i, i).iter_mut().for_each(|v| *v = 0.0);
+    a.decouple(sym, i);
+}
+
+/// Factors `a` and solves for `b`; asserts the answer equals dense LU's of the same
+/// matrix to 1e-12 (relative) and returns it.
+fn solve_as_dense_lu_does(sym: &Symbolic, a: &mut BlockMatrix, b: &[f64]) -> Vec<f64> {
+    let dense = dense_solve(&a.to_dense(sym), b).expect("dense LU succeeds");
+    let mut x = b.to_vec();
+    a.factor(sym).expect("graph LDU succeeds");
+    a.solve(sym, &mut x);
     let diff = rel_diff(&x, &dense);
     assert!(diff < 1e-12, "graph solve differs from dense LU by {diff:e}");
-    assert_eq!(a.zero_fill_blocks(&sym), 53);
+    x
 }
 
 /// Many right-hand sides at once (`solve_many`, the step derivatives' columns) give the
