@@ -4,6 +4,7 @@ use crate::contact::node::{ContactWork, Selection};
 use crate::integrator::NextPoses;
 use crate::model::Model;
 use crate::solver::BlockMatrix;
+use crate::step::interior_point::WarmBarrier;
 
 /// The nonlinear solvers' vectors over the step's unknowns s (velocities, joint
 /// multipliers, contacts' kept variables).
@@ -60,6 +61,9 @@ pub struct Scratch {
     /// Newton matrices factored since the step's solve began (every solver and the
     /// polish; `StepStats::factorizations`).
     pub factorizations: usize,
+    /// The warm start the step's contact solve converged from, if a warm one did
+    /// (`step::contact_solve`; the next step tries it first).
+    pub warm_barrier: Option<WarmBarrier>,
 }
 
 /// How the interior point solves its Newton systems.
@@ -137,6 +141,6 @@ impl Scratch {
         let contacts = ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len());
         let polish = Unpolished { s: vec![0.0; model.system_size()], e: vec![0.0; contacts.vars.e.len()], selection: contacts.selection.clone(), polished: false };
         let solved = Solved { s: polish.s.clone(), e: polish.e.clone() };
-        Scratch { it: Iterate::new(model.system_size()), next: NextPoses::new(model.body_count()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, solved, factors: None, factorizations: 0 }
+        Scratch { it: Iterate::new(model.system_size()), next: NextPoses::new(model.body_count()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, solved, factors: None, factorizations: 0, warm_barrier: None }
     }
 }

@@ -5,6 +5,7 @@ use crate::contact::cone::{Kind, Layout, MAX_Y};
 use crate::joints::constraint::Pose;
 use crate::math::{V3, V4};
 use crate::model::Model;
+use crate::step::interior_point::WarmBarrier;
 
 /// z_k, ż_k per body: position and linear velocity (world frame), orientation and
 /// angular velocity (body frame).
@@ -67,9 +68,11 @@ pub struct WarmStart {
     /// third-order extrapolation, and the fourth-order integrator's steps, of three
     /// intervals, extrapolate by them.
     pub intervals: [f64; 3],
-    /// The contact variables are a solution the next step may start from: a step with
-    /// contacts was committed, and its own warm start did not fail (see `step::commit`).
-    pub contacts_solved: bool,
+    /// The warm start the next step's contact solve tries first, when the contact
+    /// variables are a solution it may start from (a step with contacts was committed
+    /// and a warm start of its own converged, see `step::commit`): the one the last step
+    /// converged from (a pile at rest keeps needing `Balance`). None: it starts cold.
+    pub first_barrier: Option<WarmBarrier>,
 }
 
 impl WarmStart {
@@ -82,7 +85,7 @@ impl WarmStart {
             l.init(&mut y);
             e_solution.extend_from_slice(&y[l.nk..l.ny()]);
         }
-        WarmStart { solution: vec![0.0; model.system_size()], previous: vec![0.0; model.system_size()], pair_interval: f64::NAN, older: vec![0.0; 6 * model.body_count()], intervals: [f64::NAN; 3], e_solution, contacts_solved: false }
+        WarmStart { solution: vec![0.0; model.system_size()], previous: vec![0.0; model.system_size()], pair_interval: f64::NAN, older: vec![0.0; 6 * model.body_count()], intervals: [f64::NAN; 3], e_solution, first_barrier: None }
     }
 
     /// Copies `other` in; allocates only when `other` follows a larger contact layout.
@@ -93,6 +96,6 @@ impl WarmStart {
         self.older.copy_from_slice(&other.older);
         self.intervals = other.intervals;
         self.e_solution.clone_from(&other.e_solution);
-        self.contacts_solved = other.contacts_solved;
+        self.first_barrier = other.first_barrier;
     }
 }

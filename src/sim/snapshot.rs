@@ -33,6 +33,7 @@ use crate::data::Data;
 use crate::error::check_len;
 use crate::math::{V3, V4};
 use crate::model::{Error, Model, Result};
+use crate::step::interior_point::WarmBarrier;
 
 /// Version of the state layout (the array's first entry).
 pub const STATE_VERSION: f64 = 6.0;
@@ -48,6 +49,19 @@ const UNIT_TOLERANCE: f64 = 1e-9;
 
 /// The largest step count a double holds exactly.
 const MAX_STEPS: f64 = 9_007_199_254_740_992.0;
+
+/// The next step's first warm start in a state: 0 none (cold), 1 `Loads` (a state saved
+/// before the entry had this meaning held 1 for a warm start, which was that one),
+/// 2 `Balance`.
+const WARM_BARRIERS: [Option<WarmBarrier>; 3] = [None, Some(WarmBarrier::Loads), Some(WarmBarrier::Balance)];
+
+fn warm_barrier_code(b: Option<WarmBarrier>) -> f64 {
+    match b {
+        None => 0.0,
+        Some(WarmBarrier::Loads) => 1.0,
+        Some(WarmBarrier::Balance) => 2.0,
+    }
+}
 
 /// Every field in layout order. `$p` is a pass; `$($m)?` is `mut` for a pass that writes
 /// into the data.
@@ -73,7 +87,7 @@ macro_rules! fields {
             p.slice(u);
         }
         p.interval(& $($m)? $d.warm.pair_interval);
-        p.flag(& $($m)? $d.warm.contacts_solved);
+        p.warm_barrier(& $($m)? $d.warm.first_barrier);
         p.slice(& $($m)? $d.tracked.state);
         p.scalar(& $($m)? $d.energy.input_work);
         p.scalar(& $($m)? $d.energy.dissipation);
@@ -133,6 +147,9 @@ impl Count {
     fn flag(&mut self, _: &bool) {
         self.0 += 1;
     }
+    fn warm_barrier(&mut self, _: &Option<WarmBarrier>) {
+        self.0 += 1;
+    }
     fn v3(&mut self, _: &V3) {
         self.0 += 3;
     }
@@ -176,6 +193,9 @@ impl Save<'_> {
     }
     fn flag(&mut self, v: &bool) {
         self.scalar(&if *v { 1.0 } else { 0.0 });
+    }
+    fn warm_barrier(&mut self, v: &Option<WarmBarrier>) {
+        self.scalar(&warm_barrier_code(*v));
     }
     fn v3(&mut self, v: &V3) {
         self.slice(v.as_slice());
@@ -246,6 +266,12 @@ impl Check<'_> {
             self.fail(format!("a flag is {f}, not 0 or 1"));
         }
     }
+    fn warm_barrier(&mut self, _: &Option<WarmBarrier>) {
+        let f = self.take(1)[0];
+        if !WARM_BARRIERS.iter().any(|&b| warm_barrier_code(b) == f) {
+            self.fail(format!("the warm start's entry is {f}, not 0, 1 or 2"));
+        }
+    }
     fn v3(&mut self, _: &V3) {
         self.take(3);
     }
@@ -299,6 +325,10 @@ impl Load<'_> {
     }
     fn flag(&mut self, v: &mut bool) {
         *v = self.next() == 1.0;
+    }
+    fn warm_barrier(&mut self, v: &mut Option<WarmBarrier>) {
+        let f = self.next();
+        *v = WARM_BARRIERS.into_iter().find(|&b| warm_barrier_code(b) == f).flatten();
     }
     fn v3(&mut self, v: &mut V3) {
         self.slice(v.as_mut_slice());

@@ -2,6 +2,7 @@
 
 use crate::data::Data;
 use crate::model::Model;
+use crate::step::interior_point::WarmBarrier;
 
 /// z_{k+1} (the prediction) and ż_{k+1} (the solution) become the state (with the tracked
 /// joint coordinates); the solution and the inequalities' variables become the warm
@@ -40,9 +41,9 @@ pub fn commit(model: &Model, d: &mut Data, dt: f64) {
             }
         }
         d.warm.e_solution.copy_from_slice(if unpolished.polished { &unpolished.e } else { &cw.vars.e });
-        // a step whose warm start failed is followed by a cold one: hard steps (impacts)
+        // a step whose warm starts failed is followed by a cold one: hard steps (impacts)
         // come in runs, where warm starts mostly fail
-        d.warm.contacts_solved = d.stats.cold_restarts == 0;
+        d.warm.first_barrier = if d.stats.cold_restarts == 0 { Some(d.scratch.warm_barrier.unwrap_or(WarmBarrier::Loads)) } else { None };
         for ci in 0..model.contacts.len() {
             let l = cw.nodes.layout(ci);
             let on = at.contact(ci);

@@ -69,7 +69,7 @@ pub fn rebuild(model: &Model, d: &mut Data) -> Result<()> {
     warm.pair_interval = d.warm.pair_interval;
     warm.older.copy_from_slice(&d.warm.older);
     warm.intervals = d.warm.intervals;
-    warm.contacts_solved = d.warm.contacts_solved && every_new_slot_kept;
+    warm.first_barrier = d.warm.first_barrier.filter(|_| every_new_slot_kept);
 
     d.warm = warm;
     d.scratch = scratch;

@@ -335,27 +335,38 @@ fn solve(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart
 }
 
 /// The interior point from the last step's contact variables when there are any and the
-/// options allow it; a warm solve that fails is restarted cold from the step's warm start.
+/// options allow it: the projected Newton, then the warm starts of both barriers
+/// (`WarmBarrier`; the one the last step converged from first); a step they all fail
+/// restarts cold from the step's warm start.
 fn contact_solve(eqs: &Equations, sc: &mut Scratch, warm: &WarmStart, state: &BodyStates, opts: &SolverOptions) -> Outcome {
-    if !(opts.contact_warm_start && warm.contacts_solved) {
+    sc.warm_barrier = None;
+    let Some(first) = warm.first_barrier.filter(|_| opts.contact_warm_start) else {
         let plain = interior_point::solve(eqs, sc, opts);
         return if plain.converged { plain } else { refined(eqs, sc, warm, state, opts, plain) };
-    }
+    };
     sc.contacts.vars.e.copy_from_slice(&warm.e_solution);
     let projected = interior_point::projected::solve(eqs, sc, opts);
     if projected.converged {
+        sc.warm_barrier = Some(first);
         return projected;
     }
-    warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
-    sc.contacts.vars.e.copy_from_slice(&warm.e_solution);
-    let mut first = interior_point::solve_warm(eqs, sc, opts);
-    first.stats = projected.stats.then(first.stats);
-    if first.converged {
-        return first;
+    use interior_point::WarmBarrier::{Balance, Loads};
+    let order = if first == Balance { [Balance, Loads] } else { [Loads, Balance] };
+    let mut stats = projected.stats;
+    for barrier in order {
+        warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
+        sc.contacts.vars.e.copy_from_slice(&warm.e_solution);
+        let mut outcome = interior_point::solve_warm(eqs, sc, opts, barrier);
+        stats = stats.then(outcome.stats);
+        if outcome.converged {
+            outcome.stats = stats;
+            sc.warm_barrier = Some(barrier);
+            return outcome;
+        }
     }
     warm_start(eqs.model, warm, state, eqs.dt, &mut sc.it.s);
     let mut cold = interior_point::solve(eqs, sc, opts);
-    cold.stats = cold.stats.restarted_after(&first.stats);
+    cold.stats = cold.stats.restarted_after(&stats);
     if cold.converged {
         return cold;
     }

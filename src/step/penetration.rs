@@ -185,7 +185,7 @@ impl Projection {
         // a cold start: nothing of an earlier projection carries over
         let w = &mut pd.warm;
         w.solution.iter_mut().chain(w.previous.iter_mut()).for_each(|v| *v = 0.0);
-        (w.pair_interval, w.contacts_solved) = (f64::NAN, false);
+        (w.pair_interval, w.first_barrier) = (f64::NAN, None);
         w.intervals = [f64::NAN; 3];
         let points = &mut pd.scratch.contacts.points[pm.described_contacts..];
         collide::write_slot_points(pm, &solver.pairs, &solver.slots, points);

@@ -10,7 +10,8 @@ use crate::contact::geometry::ContactFrame;
 use crate::contact::MAX_DIRECTIONS;
 use crate::model::addresses::Addresses;
 use crate::solver::BlockMatrix;
-use crate::step::problem::Equations;
+use crate::step::problem::{norm_inf, Equations};
+use crate::data::Scratch;
 
 /// Contact frames at z_{k+1} and the contact variables' starting point: the centre of
 /// their cones (starting on the boundary would jam); a left-out contact's variables are 0.
@@ -55,6 +56,18 @@ const COLD_FORCE_CAP: f64 = 10.0 * FORCE_REFERENCE;
 /// last step (γ = 0 exactly: the interior point keeps γ > 0) starts from zero forces.
 /// False if a variable is not finite.
 pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWork) -> bool {
+    warm_contacts_keeping(eqs, s, mu, cw, false)
+}
+
+/// [`warm_contacts`], and with `keep_forces` a contact that carries a force γ keeps it
+/// where the gap at the iterate exceeds μ/γ and holding that gap would cost its body rows
+/// more (γ − μ/gap) than holding the force costs its gap row ((gap − μ/γ)/dt): the
+/// balance's warm start (`WarmBarrier::Balance`), whose last forces nearly balance the
+/// step. Centred at μ_end by the gap, a sphere of the 25-sphere pile 1e-8 m above its
+/// support lost its weight (momentum rows at 2.9 where the start's were 4e-4 of the
+/// loads) and the solve crawled to its cap; with the forces kept, that pile started from
+/// the balance every step rests in 1–3 iterations a step.
+pub fn warm_contacts_keeping(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWork, keep_forces: bool) -> bool {
     let model = eqs.model;
     let at = &model.addresses;
     for ci in 0..cw.count() {
@@ -71,7 +84,13 @@ pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWo
             y[..l.nk].copy_from_slice(&s[o..o + l.nk]);
             y[l.nk..l.ny()].copy_from_slice(&cw.vars.e[er.clone()]);
         }
-        let phi = eqs.gap(&cw.points, ci, s, None);
+        let mut phi = eqs.gap(&cw.points, ci, s, None);
+        if keep_forces {
+            let gamma = y[0].max(mu.sqrt());
+            if phi > mu / gamma && (phi - mu / gamma) / eqs.dt < gamma - mu / phi {
+                phi = mu / gamma;
+            }
+        }
         let bv = slip(&cw.frames[ci], at, s, l.nt);
         l.centre(&mut y, phi, &bv[..l.nt], mu);
         if !y[..l.ny()].iter().all(|v| v.is_finite()) {
@@ -81,6 +100,26 @@ pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWo
         cw.vars.e[er].copy_from_slice(&y[l.nk..l.ny()]);
     }
     true
+}
+
+/// How far the last step's solution (velocities, multipliers and contact forces in
+/// `sc.it.s`) is from balancing this step: the largest body or joint row of the residual
+/// with its contact forces applied (the contacts' own rows left out: the warm start
+/// centres them). Fills the selected contacts' frames.
+pub fn balance_residual(eqs: &Equations, sc: &mut Scratch) -> f64 {
+    let Scratch { it: w, contacts: cw, next, .. } = sc;
+    for ci in 0..cw.count() {
+        if cw.selection.contains(ci) {
+            eqs.fill_frame(cw, ci);
+        }
+    }
+    residual(eqs, &w.s, next, cw, false, 0.0, &mut w.r);
+    let at = &eqs.model.addresses;
+    for ci in 0..cw.count() {
+        let o = at.contact(ci);
+        w.r[o..o + cw.nodes.layout(ci).nk].iter_mut().for_each(|v| *v = 0.0);
+    }
+    norm_inf(&w.r)
 }
 
 /// The projected Newton's projection (`interior_point::projected`) after a whole step

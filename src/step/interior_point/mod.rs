@@ -50,12 +50,31 @@ pub enum Start {
     Fresh,
     /// From the last step's contact variables (in the iterate), put on the central path
     /// at a barrier set by the residual there (`contact_rows::warm_contacts`,
-    /// `settings::WARM_BARRIER_PER_RESIDUAL`); no centring phase.
-    Warm,
+    /// `settings::WARM_BARRIER_PER_RESIDUAL`, measured as [`WarmBarrier`] says); no
+    /// centring phase.
+    Warm(WarmBarrier),
     /// From the current iterate's contact variables put on the central path at `mu`
     /// (`contact_rows::warm_contacts`), centred again before the predictor–corrector:
     /// the Coulomb finish of the Tresca rescue, from its last round's solution.
     Recentred { mu: f64 },
+}
+
+/// What a warm start's barrier measures: 1e-6 × the largest body or joint row of the
+/// step's residual at the last solution, taken without or with its contact forces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarmBarrier {
+    /// Without: the loads the contacts must carry (for a body at rest its weight's
+    /// impulse m g dt), whatever they carry already. Far enough inside the cones that a
+    /// contact can change mode (a foot touching down, a box stopping).
+    Loads,
+    /// With: how far the last solution is from balancing this step, near μ_end when the
+    /// contacts keep their modes. A pile at rest needs it: centred at the loads' barrier
+    /// (1e-6 for 0.1 m spheres) each gap slack sits at μ/γ (up to 1 mm), and the warm
+    /// solve crawls back to its cap. `step::contact_solve` tries it after `Loads` fails
+    /// (first, after a step it converged), and only where the last forces carry all but
+    /// `settings::BALANCE_SHARE` of the loads: in place of `Loads` it broke fourteen
+    /// tests where contacts change mode (docs/PEERS.md).
+    Balance,
 }
 
 /// How many iterations a solve may take.
@@ -97,10 +116,15 @@ pub fn solve_refined(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) ->
 }
 
 /// A solve warm-started from the last step's contact variables (`Start::Warm`), capped at
-/// `WARM_ITERATIONS`: a warm start that does not converge by then is worse than a cold
-/// one, and the caller restarts cold.
-pub fn solve_warm(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome {
-    solve_with(eqs, sc, opts, Start::Warm, IterationCap::AtMost(WARM_ITERATIONS), LinearSolve::Plain)
+/// `WARM_ITERATIONS` (`BALANCE_ITERATIONS` from the balance's barrier): a warm start that
+/// does not converge by then is worse than a cold one, and the caller restarts cold.
+/// Not converged, with no iteration, where the balance's barrier does not apply.
+pub fn solve_warm(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, barrier: WarmBarrier) -> Outcome {
+    let cap = match barrier {
+        WarmBarrier::Loads => WARM_ITERATIONS,
+        WarmBarrier::Balance => BALANCE_ITERATIONS,
+    };
+    solve_with(eqs, sc, opts, Start::Warm(barrier), IterationCap::AtMost(cap), LinearSolve::Plain)
 }
 
 /// One interior-point solve from `start`; the solution (or the last iterate) stays in
@@ -129,11 +153,21 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
             contact_rows::start_contacts(eqs, &mut sc.it.s, &mut sc.contacts);
             (MU_INITIAL, if predictor_corrector { Phase::Centring } else { Phase::Monotone })
         }
-        Start::Warm => {
-            // the barrier from how far the last solution is from solving this step
+        Start::Warm(barrier) => {
             eqs.residual(&sc.it.s, &mut sc.next, &mut sc.it.r);
-            let mu = (WARM_BARRIER_PER_RESIDUAL * norm_inf(&sc.it.r)).clamp(mu_end, WARM_BARRIER_MAX);
-            if !contact_rows::warm_contacts(eqs, &mut sc.it.s, mu, &mut sc.contacts) {
+            let loads = norm_inf(&sc.it.r);
+            let residual = match barrier {
+                WarmBarrier::Loads => loads,
+                WarmBarrier::Balance => {
+                    let balance = contact_rows::balance_residual(eqs, sc);
+                    if balance > BALANCE_SHARE * loads {
+                        return Outcome { stats, converged: false };
+                    }
+                    balance
+                }
+            };
+            let mu = (WARM_BARRIER_PER_RESIDUAL * residual).clamp(mu_end, WARM_BARRIER_MAX);
+            if !contact_rows::warm_contacts_keeping(eqs, &mut sc.it.s, mu, &mut sc.contacts, barrier == WarmBarrier::Balance) {
                 return Outcome { stats, converged: false };
             }
             (mu, if predictor_corrector { Phase::PredictorCorrector } else { Phase::Monotone })
@@ -193,7 +227,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
                 // the last decades, or a jam (even the centred direction short), go to the
                 // monotone rule; a warm start's short first steps are contacts opening or
                 // closing, and its own guard (`WARM_SHORT_COUNT`) catches jams
-                if pc.target <= HANDOVER * mu_end || (pc.alpha < CORRECTOR_ALPHA && start != Start::Warm) {
+                if pc.target <= HANDOVER * mu_end || (pc.alpha < CORRECTOR_ALPHA && !matches!(start, Start::Warm(_))) {
                     phase = Phase::Monotone;
                     mu = mu.max(0.1 * comp);
                 }
@@ -227,7 +261,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
         std::mem::swap(&mut cw.vars.re, &mut cw.vars.re_trial);
         evaluated_at = Some(searched_at);
         stats.iterations += 1;
-        if start == Start::Warm {
+        if matches!(start, Start::Warm(_)) {
             // a warm start that jams at the cones' boundary is abandoned for a cold one
             short_steps = if alpha < WARM_SHORT_ALPHA { short_steps + 1 } else { 0 };
             if short_steps >= WARM_SHORT_COUNT {
