@@ -10,7 +10,7 @@ mod state;
 mod stats;
 
 pub use scratch::{Iterate, LinearSolve, Scratch};
-pub use state::{BodyStates, WarmStart};
+pub use state::{BodyStates, WarmBarrier, WarmStart};
 pub use stats::StepStats;
 
 use self::collision::CollisionState;

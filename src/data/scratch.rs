@@ -4,7 +4,7 @@ use crate::contact::node::{ContactWork, Selection};
 use crate::integrator::NextPoses;
 use crate::model::Model;
 use crate::solver::BlockMatrix;
-use crate::step::interior_point::WarmBarrier;
+use super::WarmBarrier;
 
 /// The nonlinear solvers' vectors over the step's unknowns s (velocities, joint
 /// multipliers, contacts' kept variables).

@@ -5,7 +5,6 @@ use crate::contact::cone::{Kind, Layout, MAX_Y};
 use crate::joints::constraint::Pose;
 use crate::math::{V3, V4};
 use crate::model::Model;
-use crate::step::interior_point::WarmBarrier;
 
 /// z_k, ż_k per body: position and linear velocity (world frame), orientation and
 /// angular velocity (body frame).
@@ -46,6 +45,24 @@ impl BodyStates {
         self.v.copy_from_slice(&other.v);
         self.w.copy_from_slice(&other.w);
     }
+}
+
+/// What a warm start's barrier measures: 1e-6 × the largest body or joint row of the
+/// step's residual at the last solution, taken without or with its contact forces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarmBarrier {
+    /// Without: the loads the contacts must carry (for a body at rest its weight's
+    /// impulse m g dt), whatever they carry already. Far enough inside the cones that a
+    /// contact can change mode (a foot touching down, a box stopping).
+    Loads,
+    /// With: how far the last solution is from balancing this step, near μ_end when the
+    /// contacts keep their modes. A pile at rest needs it: centred at the loads' barrier
+    /// (1e-6 for 0.1 m spheres) each gap slack sits at μ/γ (up to 1 mm), and the warm
+    /// solve crawls back to its cap. `step::contact_solve` tries it after `Loads` fails
+    /// (first, after a step it converged), and only where the last forces carry all but
+    /// `BALANCE_SHARE` of the loads (`step::interior_point::settings`): in place of
+    /// `Loads` it broke fourteen tests where contacts change mode (docs/PEERS.md).
+    Balance,
 }
 
 /// The last committed step's unknowns.

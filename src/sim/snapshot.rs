@@ -33,7 +33,7 @@ use crate::data::Data;
 use crate::error::check_len;
 use crate::math::{V3, V4};
 use crate::model::{Error, Model, Result};
-use crate::step::interior_point::WarmBarrier;
+use crate::data::WarmBarrier;
 
 /// Version of the state layout (the array's first entry).
 pub const STATE_VERSION: f64 = 6.0;

@@ -2,7 +2,7 @@
 
 use crate::data::Data;
 use crate::model::Model;
-use crate::step::interior_point::WarmBarrier;
+use crate::data::WarmBarrier;
 
 /// z_{k+1} (the prediction) and ż_{k+1} (the solution) become the state (with the tracked
 /// joint coordinates); the solution and the inequalities' variables become the warm

@@ -42,6 +42,7 @@ use self::settings::*;
 use super::options::SolverOptions;
 use super::problem::{norm2, norm_inf, Equations, Outcome};
 use crate::data::{Scratch, StepStats};
+pub use crate::data::WarmBarrier;
 
 /// Where a solve starts.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -57,24 +58,6 @@ pub enum Start {
     /// (`contact_rows::warm_contacts`), centred again before the predictor–corrector:
     /// the Coulomb finish of the Tresca rescue, from its last round's solution.
     Recentred { mu: f64 },
-}
-
-/// What a warm start's barrier measures: 1e-6 × the largest body or joint row of the
-/// step's residual at the last solution, taken without or with its contact forces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WarmBarrier {
-    /// Without: the loads the contacts must carry (for a body at rest its weight's
-    /// impulse m g dt), whatever they carry already. Far enough inside the cones that a
-    /// contact can change mode (a foot touching down, a box stopping).
-    Loads,
-    /// With: how far the last solution is from balancing this step, near μ_end when the
-    /// contacts keep their modes. A pile at rest needs it: centred at the loads' barrier
-    /// (1e-6 for 0.1 m spheres) each gap slack sits at μ/γ (up to 1 mm), and the warm
-    /// solve crawls back to its cap. `step::contact_solve` tries it after `Loads` fails
-    /// (first, after a step it converged), and only where the last forces carry all but
-    /// `settings::BALANCE_SHARE` of the loads: in place of `Loads` it broke fourteen
-    /// tests where contacts change mode (docs/PEERS.md).
-    Balance,
 }
 
 /// How many iterations a solve may take.
