@@ -105,21 +105,31 @@ pub fn warm_contacts_keeping(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut C
 /// How far the last step's solution (velocities, multipliers and contact forces in
 /// `sc.it.s`) is from balancing this step: the largest body or joint row of the residual
 /// with its contact forces applied (the contacts' own rows left out: the warm start
-/// centres them). Fills the selected contacts' frames.
+/// centres them). `sc.it.r` holds the residual without them (`Equations::residual` at
+/// `sc.it.s`, as the loads' measure leaves it). Fills the selected contacts' frames.
 pub fn balance_residual(eqs: &Equations, sc: &mut Scratch) -> f64 {
-    let Scratch { it: w, contacts: cw, next, .. } = sc;
-    for ci in 0..cw.count() {
-        if cw.selection.contains(ci) {
-            eqs.fill_frame(cw, ci);
-        }
-    }
-    residual(eqs, &w.s, next, cw, false, 0.0, &mut w.r);
+    let Scratch { it: w, contacts: cw, .. } = sc;
     let at = &eqs.model.addresses;
     for ci in 0..cw.count() {
-        let o = at.contact(ci);
-        w.r[o..o + cw.nodes.layout(ci).nk].iter_mut().for_each(|v| *v = 0.0);
+        let (o, nk) = (at.contact(ci), cw.nodes.layout(ci).nk);
+        if cw.selection.contains(ci) {
+            eqs.fill_frame(cw, ci);
+            apply_forces(&cw.frames[ci], at, nk, &w.s[o..o + nk], &mut w.r);
+        }
+        w.r[o..o + nk].iter_mut().for_each(|v| *v = 0.0);
     }
     norm_inf(&w.r)
+}
+
+/// A contact's forces `k` on its bodies' rows of `r`: −W k.
+fn apply_forces(fr: &ContactFrame, at: &Addresses, nk: usize, k: &[f64], r: &mut [f64]) {
+    for side in 0..fr.sides {
+        let ob = at.body(fr.bodies[side]);
+        for rr in 0..6 {
+            let wr = &fr.w[side][rr * nk..rr * nk + nk];
+            r[ob + rr] -= (0..nk).map(|j| wr[j] * k[j]).sum::<f64>();
+        }
+    }
 }
 
 /// The projected Newton's projection (`interior_point::projected`) after a whole step
@@ -224,14 +234,7 @@ pub fn residual(eqs: &Equations, s: &[f64], next: &mut NextPoses, cw: &mut Conta
         }
         let phi = eqs.gap_at(next, points, ci, s, None);
         let bv = slip(fr, at, s, l.nt);
-        for side in 0..fr.sides {
-            let ob = at.body(fr.bodies[side]);
-            // body rows: −W K
-            for rr in 0..6 {
-                let wr = &fr.w[side][rr * l.nk..rr * l.nk + l.nk];
-                r[ob + rr] -= (0..l.nk).map(|k| wr[k] * s[on + k]).sum::<f64>();
-            }
-        }
+        apply_forces(fr, at, l.nk, &s[on..on + l.nk], r);
         let mut y = [0.0; MAX_Y];
         y[..l.nk].copy_from_slice(&s[on..on + l.nk]);
         y[l.nk..l.ny()].copy_from_slice(&e[er.clone()]);
