@@ -50,11 +50,22 @@ pub fn start_contacts(eqs: &Equations, s: &mut [f64], cw: &mut ContactWork) {
 /// jams: the A1 at its file's pose is refused with a cap of 1e4 N and resolved with 1e3.
 const COLD_FORCE_CAP: f64 = 10.0 * FORCE_REFERENCE;
 
+/// Fills the selected inequalities' force and slip maps at z_{k+1} (`cw.frames`): they do
+/// not depend on the iterate, so a warm start fills them once for its measure and its
+/// centring.
+pub fn fill_frames(eqs: &Equations, cw: &mut ContactWork) {
+    for ci in 0..cw.count() {
+        if cw.selection.contains(ci) {
+            eqs.fill_frame(cw, ci);
+        }
+    }
+}
+
 /// The contact variables' warm start from the last step's solution (K in `s` and E in
 /// `cw.vars.e`, put there by `step::warm_start`), centred at barrier μ
 /// (`Layout::centre`) with the gap and the slip at the iterate. A contact that was left out of the
 /// last step (γ = 0 exactly: the interior point keeps γ > 0) starts from zero forces.
-/// False if a variable is not finite.
+/// The frames are filled first ([`fill_frames`]). False if a variable is not finite.
 pub fn warm_contacts(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut ContactWork) -> bool {
     warm_contacts_keeping(eqs, s, mu, cw, false)
 }
@@ -78,7 +89,6 @@ pub fn warm_contacts_keeping(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut C
             s[o..o + l.nk].iter_mut().for_each(|k| *k = 0.0);
             continue;
         }
-        eqs.fill_frame(cw, ci);
         let mut y = [0.0; MAX_Y];
         if s[o] != 0.0 {
             y[..l.nk].copy_from_slice(&s[o..o + l.nk]);
@@ -106,14 +116,13 @@ pub fn warm_contacts_keeping(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut C
 /// `sc.it.s`) is from balancing this step: the largest body or joint row of the residual
 /// with its contact forces applied (the contacts' own rows left out: the warm start
 /// centres them). `sc.it.r` holds the residual without them (`Equations::residual` at
-/// `sc.it.s`, as the loads' measure leaves it). Fills the selected contacts' frames.
+/// `sc.it.s`, as the loads' measure leaves it) and the frames are filled ([`fill_frames`]).
 pub fn balance_residual(eqs: &Equations, sc: &mut Scratch) -> f64 {
     let Scratch { it: w, contacts: cw, .. } = sc;
     let at = &eqs.model.addresses;
     for ci in 0..cw.count() {
         let (o, nk) = (at.contact(ci), cw.nodes.layout(ci).nk);
         if cw.selection.contains(ci) {
-            eqs.fill_frame(cw, ci);
             apply_forces(&cw.frames[ci], at, nk, &w.s[o..o + nk], &mut w.r);
         }
         w.r[o..o + nk].iter_mut().for_each(|v| *v = 0.0);

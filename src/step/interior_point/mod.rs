@@ -137,6 +137,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
             (MU_INITIAL, if predictor_corrector { Phase::Centring } else { Phase::Monotone })
         }
         Start::Warm(barrier) => {
+            contact_rows::fill_frames(eqs, &mut sc.contacts);
             eqs.residual(&sc.it.s, &mut sc.next, &mut sc.it.r);
             let loads = norm_inf(&sc.it.r);
             let residual = match barrier {
@@ -156,6 +157,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
             (mu, if predictor_corrector { Phase::PredictorCorrector } else { Phase::Monotone })
         }
         Start::Recentred { mu } => {
+            contact_rows::fill_frames(eqs, &mut sc.contacts);
             if !contact_rows::warm_contacts(eqs, &mut sc.it.s, mu, &mut sc.contacts) {
                 return Outcome { stats, converged: false };
             }

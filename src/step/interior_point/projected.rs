@@ -73,6 +73,7 @@ pub fn solve(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> Outcome
     }
     sc.contacts.arcs = false;
     sc.polish.keep(&sc.it, &sc.contacts);
+    contact_rows::fill_frames(eqs, &mut sc.contacts);
     let converged = contact_rows::warm_contacts(eqs, &mut sc.it.s, mu_end, &mut sc.contacts) && {
         set_modes(eqs, sc) && determinate(eqs, &mut sc.contacts) && newton(eqs, sc, opts, mu_end, &mut stats)
     };
