@@ -21,9 +21,10 @@
 //! is zero) converges in one or two iterations. The result is kept only if it solves the
 //! step as well as the interior point's (equality rows below the tolerance, products
 //! below the contact tolerance), every closed contact pushes (γ ≥ 0, a rounding-level
-//! pull clipped), and every opened contact keeps a gap ≥ 0 at the solution; an opened
-//! contact that would penetrate is closed and the polish tried once more. Otherwise the
-//! interior point's solution stands, unchanged.
+//! pull clipped), and every opened contact keeps a gap ≥ 0 at the solution; a closed
+//! contact that would pull is opened (a contact leaving: its force still above its gap
+//! slack at μ_end), an opened one that would penetrate is closed, and the polish tried
+//! again. Otherwise the interior point's solution stands, unchanged.
 
 use super::contact_rows;
 use super::direction::{self, LinearSolve};
@@ -50,8 +51,9 @@ const AFFINE_CLIP: f64 = 1e-12;
 /// Least reduction of the residual per Newton iteration (see `newton`).
 const CONTRACTION: f64 = 0.1;
 
-/// Attempts: the second closes the contacts the first opened and found penetrating.
-const ATTEMPTS: usize = 2;
+/// Attempts: a later one opens the contacts the last closed and found pulling, or closes
+/// those it opened and found penetrating.
+const ATTEMPTS: usize = 3;
 
 /// A normal pair whose force is below this multiple of √μ_end is at the noise level of
 /// the barrier (a degenerate pair: force and gap both ≈ √μ_end): it is tried open first.
@@ -73,7 +75,8 @@ pub fn polish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end: f
     let noise = AMBIGUOUS * mu_end.sqrt();
     for _ in 0..ATTEMPTS {
         classify(eqs, sc, noise);
-        if newton(eqs, sc, mu_end, opts) && clip_pulls(eqs, sc, opts) {
+        let solved = newton(eqs, sc, mu_end, opts);
+        if solved && clip_pulls(eqs, sc, opts) {
             // an opened contact must not penetrate at the polished solution; the check
             // puts those that do back into the selection
             if culling::left_out_contacts_hold(eqs, sc, 0.0) {
@@ -84,6 +87,12 @@ pub fn polish(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, mu_end: f
             if !mark_penetrating(sc) {
                 break;
             }
+        } else if solved && mark_pulling(eqs, sc, opts) {
+            // a contact that would have to pull to stay closed is leaving: the next attempt
+            // opens it (and closes it again if it then penetrates)
+            restore(sc);
+            open_marked(eqs, sc);
+            continue;
         } else {
             open_all(sc);
         }
@@ -335,6 +344,32 @@ fn clip_pulls(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> bool {
         it.s[on] = it.s[on].max(0.0);
     }
     true
+}
+
+/// After an attempt whose closed contacts solved with a pull beyond rounding: marks
+/// exactly those (their closed flag) for [`open_marked`]; false when none pulls.
+fn mark_pulling(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions) -> bool {
+    let Scratch { it, contacts: cw, .. } = &mut *sc;
+    let mut any = false;
+    for ci in 0..cw.count() {
+        let pulls = cw.selection.contains(ci) && cw.nodes.is_closed(ci) && it.s[eqs.model.addresses.contact(ci)] < -opts.acceptance;
+        cw.nodes.set_closed(ci, pulls);
+        any |= pulls;
+    }
+    any
+}
+
+/// In the interior point's solution put back: the contacts [`mark_pulling`] marked lose
+/// their force, so that `classify` opens them, and every mark is cleared.
+fn open_marked(eqs: &Equations, sc: &mut Scratch) {
+    let Scratch { it, contacts: cw, .. } = &mut *sc;
+    for ci in 0..cw.count() {
+        if cw.nodes.is_closed(ci) {
+            let on = eqs.model.addresses.contact(ci);
+            it.s[on..on + cw.nodes.layout(ci).nk].iter_mut().for_each(|k| *k = 0.0);
+            cw.nodes.set_closed(ci, false);
+        }
+    }
 }
 
 /// Every normal pair back to its barrier row (the polish's modes end with it).
