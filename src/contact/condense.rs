@@ -57,6 +57,7 @@ pub(super) fn factor(l: &Layout, a: &[f64], f: Factors) -> bool {
 
 /// r (ne × m, row-major) := A_EE⁻¹ r with the factors of [`factor`] (`lu`, `piv` are
 /// read for the second-order cone only).
+#[inline(always)]
 pub(super) fn solve(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize], inv: &[f64], r: &mut [f64], m: usize) {
     let ne = l.ne;
     if l.kind == Kind::Soc {
@@ -121,6 +122,64 @@ fn schur_sized<const NK: usize>(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize]
         for ((d, &akk), &s) in out.iter_mut().zip(a_kk).zip(&sum) {
             *d = akk - s;
         }
+    }
+}
+
+/// The node's usual sizes (nk, ne) at compile time: frictionless, linear cone of 4
+/// directions, second-order cone. `$f(nk, ne)` is an `#[inline(always)]` kernel whose
+/// loops unroll and whose copies become moves where the sizes are literals.
+macro_rules! by_node_size {
+    ($l:expr, $f:ident($($arg:expr),*)) => {
+        match ($l.nk, $l.ne) {
+            (1, 1) => $f(1, 1, $($arg),*),
+            (5, 7) => $f(5, 7, $($arg),*),
+            (3, 5) => $f(3, 5, $($arg),*),
+            (nk, ne) => $f(nk, ne, $($arg),*),
+        }
+    };
+}
+
+/// z := A_EE⁻¹ r_E (`re`, the node's E rows) and r_K −= A_KE z (`rk`), with the factors
+/// of [`factor`]; the products skip A_KE's zeros.
+// many arguments: the node's Jacobian, its factors and the three vectors, as slices
+#[allow(clippy::too_many_arguments)]
+pub(super) fn condense_rhs(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize], inv: &[f64], re: &[f64], z: &mut [f64], rk: &mut [f64]) {
+    by_node_size!(l, condense_rhs_sized(l, a, lu, piv, inv, re, z, rk))
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn condense_rhs_sized(nk: usize, ne: usize, l: &Layout, a: &[f64], lu: &[f64], piv: &[usize], inv: &[f64], re: &[f64], z: &mut [f64], rk: &mut [f64]) {
+    let ny = nk + ne;
+    let z = &mut z[..ne];
+    z.copy_from_slice(&re[..ne]);
+    solve(&Layout { nk, ne, ..*l }, a, lu, piv, inv, z, 1);
+    for (r, rk_r) in rk[..nk].iter_mut().enumerate() {
+        let a_ke = &a[r * ny + nk..(r + 1) * ny];
+        let mut sum = 0.0;
+        for (&f, &zl) in a_ke.iter().zip(z.iter()) {
+            if f != 0.0 {
+                sum += f * zl;
+            }
+        }
+        *rk_r -= sum;
+    }
+}
+
+/// dE = −z − X dK into `de` (ne), X (ne × nk) and z from the last condensation.
+pub(super) fn recover(l: &Layout, x: &[f64], z: &[f64], dk: &[f64], de: &mut [f64]) {
+    by_node_size!(l, recover_sized(x, z, dk, de))
+}
+
+#[inline(always)]
+fn recover_sized(nk: usize, ne: usize, x: &[f64], z: &[f64], dk: &[f64], de: &mut [f64]) {
+    let dk = &dk[..nk];
+    for ((d, &z), xr) in de[..ne].iter_mut().zip(&z[..ne]).zip(x[..ne * nk].chunks_exact(nk)) {
+        let mut s = z;
+        for (&xv, &dv) in xr.iter().zip(dk) {
+            s += xv * dv;
+        }
+        *d = -s;
     }
 }
 

@@ -196,42 +196,21 @@ impl ContactNodes {
     /// rows' right-hand side changes between the solves).
     pub fn condense_rhs(&mut self, ci: usize, re: &[f64], rk: &mut [f64]) {
         let l = self.layouts[ci];
-        let (nk, ne, ny) = (l.nk, l.ne, l.ny());
-        let a = &self.a[self.a_off[ci]..self.a_off[ci] + ny * ny];
-        let lu_len = if l.kind == Kind::Soc { ne * ne } else { 0 };
+        let a = &self.a[self.a_off[ci]..self.a_off[ci] + l.ny() * l.ny()];
+        let lu_len = if l.kind == Kind::Soc { l.ne * l.ne } else { 0 };
         let lu = &self.lu[self.lu_off[ci]..self.lu_off[ci] + lu_len];
-        let eo = self.e_offset[ci];
-        let (piv, inv) = (&self.piv[eo..eo + ne], &self.inv_pivot[eo..eo + ne]);
-        let z = &mut self.z[eo..eo + ne];
-        z.copy_from_slice(&re[eo..eo + ne]);
-        condense::solve(&l, a, lu, piv, inv, z, 1);
-        for (r, rk_r) in rk[..nk].iter_mut().enumerate() {
-            let a_ke = &a[r * ny + nk..(r + 1) * ny];
-            let mut sum = 0.0;
-            for (&f, &zl) in a_ke.iter().zip(z.iter()) {
-                if f != 0.0 {
-                    sum += f * zl;
-                }
-            }
-            *rk_r -= sum;
-        }
+        let e = self.e_range(ci);
+        let (piv, inv) = (&self.piv[e.clone()], &self.inv_pivot[e.clone()]);
+        condense::condense_rhs(&l, a, lu, piv, inv, &re[e.clone()], &mut self.z[e], rk);
     }
 
     /// Recovers the E part of the Newton direction from the K part into `de` (flat):
     /// dE = −z − X dK.
     pub fn recover(&self, ci: usize, dk: &[f64], de: &mut [f64]) {
         let l = self.layouts[ci];
-        let (nk, ne) = (l.nk, l.ne);
-        let eo = self.e_offset[ci];
-        let x = &self.x[self.x_off[ci]..self.x_off[ci] + ne * nk];
-        let dk = &dk[..nk];
-        for ((d, &z), xr) in de[eo..eo + ne].iter_mut().zip(&self.z[eo..eo + ne]).zip(x.chunks_exact(nk)) {
-            let mut s = z;
-            for (&xv, &dv) in xr.iter().zip(dk) {
-                s += xv * dv;
-            }
-            *d = -s;
-        }
+        let e = self.e_range(ci);
+        let x = &self.x[self.x_off[ci]..self.x_off[ci] + l.ne * l.nk];
+        condense::recover(&l, x, &self.z[e.clone()], dk, &mut de[e]);
     }
 
     /// The full local Jacobian of contact `ci` from its last condensation (tests: the
