@@ -12,7 +12,7 @@
 //! block holds the arrow matrix of β, whose LU pivots on values: it takes the dense
 //! kernels at their fixed sizes.
 
-use super::cone::{Kind, Layout, MAX_K};
+use super::cone::{by_node_size, Kind, Layout, MAX_K};
 use crate::math::block::{lu_factor, lu_solve};
 
 /// The factors of one contact's A_EE: reciprocal pivots `inv` (ne); for the
@@ -123,20 +123,6 @@ fn schur_sized<const NK: usize>(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize]
             *d = akk - s;
         }
     }
-}
-
-/// The node's usual sizes (nk, ne) at compile time: frictionless, linear cone of 4
-/// directions, second-order cone. `$f(nk, ne)` is an `#[inline(always)]` kernel whose
-/// loops unroll and whose copies become moves where the sizes are literals.
-macro_rules! by_node_size {
-    ($l:expr, $f:ident($($arg:expr),*)) => {
-        match ($l.nk, $l.ne) {
-            (1, 1) => $f(1, 1, $($arg),*),
-            (5, 7) => $f(5, 7, $($arg),*),
-            (3, 5) => $f(3, 5, $($arg),*),
-            (nk, ne) => $f(nk, ne, $($arg),*),
-        }
-    };
 }
 
 /// z := A_EE⁻¹ r_E (`re`, the node's E rows) and r_K −= A_KE z (`rk`), with the factors

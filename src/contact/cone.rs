@@ -51,6 +51,21 @@ pub struct Layout {
     pub ne: usize,
 }
 
+/// The node's usual sizes (nk, ne) at compile time: frictionless, linear cone of 4
+/// directions, second-order cone. `$f(nk, ne)` is an `#[inline(always)]` kernel whose
+/// loops unroll and whose copies become moves where the sizes are literals.
+macro_rules! by_node_size {
+    ($l:expr, $f:ident($($arg:expr),*)) => {
+        match ($l.nk, $l.ne) {
+            (1, 1) => $f(1, 1, $($arg),*),
+            (5, 7) => $f(5, 7, $($arg),*),
+            (3, 5) => $f(3, 5, $($arg),*),
+            (nk, ne) => $f(nk, ne, $($arg),*),
+        }
+    };
+}
+pub(crate) use by_node_size;
+
 /// Largest node sizes (for stack buffers).
 pub const MAX_K: usize = 1 + MAX_DIRECTIONS;
 pub const MAX_E: usize = 3 + MAX_DIRECTIONS;

@@ -19,7 +19,7 @@
 //! buffers, the contact frames, which contacts take part. Storage for
 //! all contacts is allocated once; nothing here allocates during a step.
 
-use super::cone::{FrictionLaw, Kind, Layout, MAX_Y};
+use super::cone::{by_node_size, FrictionLaw, Kind, Layout, MAX_Y};
 use super::condense::{self, Factors};
 use super::geometry::{ContactFrame, ContactPoint};
 use super::Contact;
@@ -146,9 +146,7 @@ impl ContactNodes {
     #[inline]
     pub fn gather(&self, ci: usize, k: &[f64], e: &[f64], y: &mut [f64; MAX_Y]) {
         let l = &self.layouts[ci];
-        let o = self.e_offset[ci];
-        y[..l.nk].copy_from_slice(&k[..l.nk]);
-        y[l.nk..l.ny()].copy_from_slice(&e[o..o + l.ne]);
+        by_node_size!(l, gather_sized(k, &e[self.e_offset[ci]..], y))
     }
 
     /// The inverse of [`ContactNodes::gather`]: y = [K; E] into the graph vector slice `k`
@@ -156,9 +154,7 @@ impl ContactNodes {
     #[inline]
     pub fn scatter(&self, ci: usize, y: &[f64; MAX_Y], k: &mut [f64], e: &mut [f64]) {
         let l = &self.layouts[ci];
-        let o = self.e_offset[ci];
-        k[..l.nk].copy_from_slice(&y[..l.nk]);
-        e[o..o + l.ne].copy_from_slice(&y[l.nk..l.ny()]);
+        by_node_size!(l, scatter_sized(y, k, &mut e[self.e_offset[ci]..]))
     }
 
     /// Condenses contact `ci` at its variables `y` with E residual rows `re` (flat; under
@@ -219,6 +215,21 @@ impl ContactNodes {
         let ny = self.layouts[ci].ny();
         &self.a[self.a_off[ci]..self.a_off[ci] + ny * ny]
     }
+}
+
+/// y = [K; E] from a node's K (`k`) and E (`e`) at their starts (sizes as literals where
+/// `by_node_size` knows them: moves instead of copy calls).
+#[inline(always)]
+fn gather_sized(nk: usize, ne: usize, k: &[f64], e: &[f64], y: &mut [f64; MAX_Y]) {
+    y[..nk].copy_from_slice(&k[..nk]);
+    y[nk..nk + ne].copy_from_slice(&e[..ne]);
+}
+
+/// The inverse of `gather_sized`.
+#[inline(always)]
+fn scatter_sized(nk: usize, ne: usize, y: &[f64; MAX_Y], k: &mut [f64], e: &mut [f64]) {
+    k[..nk].copy_from_slice(&y[..nk]);
+    e[..ne].copy_from_slice(&y[nk..nk + ne]);
 }
 
 /// The interior point's E buffers (flat, contact `ci` at `ContactNodes::e_range(ci)`).

@@ -132,6 +132,17 @@ pub fn balance_residual(eqs: &Equations, sc: &mut Scratch) -> f64 {
 
 /// A contact's forces `k` on its bodies' rows of `r`: −W k.
 fn apply_forces(fr: &ContactFrame, at: &Addresses, nk: usize, k: &[f64], r: &mut [f64]) {
+    match nk {
+        1 => apply_forces_sized(1, fr, at, k, r),
+        5 => apply_forces_sized(5, fr, at, k, r),
+        3 => apply_forces_sized(3, fr, at, k, r),
+        _ => apply_forces_sized(nk, fr, at, k, r),
+    }
+}
+
+/// `apply_forces` with `nk` a literal where it is a usual node size (the sums unroll).
+#[inline(always)]
+fn apply_forces_sized(nk: usize, fr: &ContactFrame, at: &Addresses, k: &[f64], r: &mut [f64]) {
     for side in 0..fr.sides {
         let ob = at.body(fr.bodies[side]);
         for rr in 0..6 {
