@@ -143,7 +143,7 @@ impl ContactNodes {
     }
 
     /// The node's variables y = [K; E] gathered from the graph vector slice `k` and `e`.
-    #[inline]
+    #[inline(always)]
     pub fn gather(&self, ci: usize, k: &[f64], e: &[f64], y: &mut [f64; MAX_Y]) {
         let l = &self.layouts[ci];
         by_node_size!(l, gather_sized(k, &e[self.e_offset[ci]..], y))
@@ -357,7 +357,7 @@ impl ContactWork {
     /// Contact `ci`'s variables y = [K; E] and a step dy of them: K from the graph vector
     /// slices `k` and `dk` (starting at the contact's address), E from `vars.e` and
     /// `vars.de`.
-    #[inline]
+    #[inline(always)]
     pub fn node_and_step(&self, ci: usize, k: &[f64], dk: &[f64]) -> ([f64; MAX_Y], [f64; MAX_Y]) {
         let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
         self.nodes.gather(ci, k, &self.vars.e, &mut y);
