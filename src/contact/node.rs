@@ -360,9 +360,16 @@ impl ContactWork {
     #[inline(always)]
     pub fn node_and_step(&self, ci: usize, k: &[f64], dk: &[f64]) -> ([f64; MAX_Y], [f64; MAX_Y]) {
         let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
-        self.nodes.gather(ci, k, &self.vars.e, &mut y);
-        self.nodes.gather(ci, dk, &self.vars.de, &mut dy);
+        self.node_and_step_into(ci, k, dk, &mut y, &mut dy);
         (y, dy)
+    }
+
+    /// [`ContactWork::node_and_step`] into the first ny entries of `y` and `dy` (buffers a
+    /// loop over the contacts reuses: no zeroing and no copies per contact).
+    #[inline(always)]
+    pub fn node_and_step_into(&self, ci: usize, k: &[f64], dk: &[f64], y: &mut [f64; MAX_Y], dy: &mut [f64; MAX_Y]) {
+        self.nodes.gather(ci, k, &self.vars.e, y);
+        self.nodes.gather(ci, dk, &self.vars.de, dy);
     }
 
     /// Puts contact `ci` into the solve or leaves it out; a contact entering or leaving

@@ -240,9 +240,10 @@ pub fn line_search(eqs: &Equations, sc: &mut Scratch, mu: f64, merit: f64, stats
 fn max_step(eqs: &Equations, sc: &Scratch, arcs: bool) -> f64 {
     let (w, cw) = (&sc.it, &sc.contacts);
     let mut am = f64::INFINITY;
+    let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
     for ci in cw.selection.iter() {
         let on = eqs.model.addresses.contact(ci);
-        let (y, dy) = cw.node_and_step(ci, &w.s[on..], &w.ds[on..]);
+        cw.node_and_step_into(ci, &w.s[on..], &w.ds[on..], &mut y, &mut dy);
         am = cw.nodes.layout(ci).max_trial_step(&y, &dy, arcs, am);
     }
     am

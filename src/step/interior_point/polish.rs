@@ -315,10 +315,11 @@ fn newton(eqs: &Equations, sc: &mut Scratch, mu_end: f64, opts: &SolverOptions) 
 fn max_step(eqs: &Equations, sc: &Scratch, free: impl Fn(usize) -> bool) -> f64 {
     let (w, cw) = (&sc.it, &sc.contacts);
     let mut am = f64::INFINITY;
+    let (mut y, mut dy) = ([0.0; MAX_Y], [0.0; MAX_Y]);
     for ci in cw.selection.iter() {
         let on = eqs.model.addresses.contact(ci);
         let l = cw.nodes.layout(ci);
-        let (mut y, mut dy) = cw.node_and_step(ci, &w.s[on..], &w.ds[on..]);
+        cw.node_and_step_into(ci, &w.s[on..], &w.ds[on..], &mut y, &mut dy);
         if free(ci) {
             (y[0], dy[0], y[l.nk], dy[l.nk]) = (1.0, 0.0, 1.0, 0.0);
         }
