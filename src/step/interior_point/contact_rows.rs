@@ -3,7 +3,7 @@
 //! the Newton matrix, each contact condensed to one node (`contact::node`).
 
 use super::settings::FORCE_REFERENCE;
-use crate::contact::cone::{Kind, Layout, MAX_Y};
+use crate::contact::cone::{by_node_size, Kind, Layout, MAX_Y};
 use crate::contact::node::ContactWork;
 use crate::integrator::NextPoses;
 use crate::contact::geometry::ContactFrame;
@@ -91,8 +91,7 @@ pub fn warm_contacts_keeping(eqs: &Equations, s: &mut [f64], mu: f64, cw: &mut C
         }
         let mut y = [0.0; MAX_Y];
         if s[o] != 0.0 {
-            y[..l.nk].copy_from_slice(&s[o..o + l.nk]);
-            y[l.nk..l.ny()].copy_from_slice(&cw.vars.e[er.clone()]);
+            cw.nodes.gather(ci, &s[o..], &cw.vars.e, &mut y);
         }
         let mut phi = eqs.gap(&cw.points, ci, s, None);
         if keep_forces {
@@ -121,28 +120,24 @@ pub fn balance_residual(eqs: &Equations, sc: &mut Scratch) -> f64 {
     let Scratch { it: w, contacts: cw, .. } = sc;
     let at = &eqs.model.addresses;
     for ci in 0..cw.count() {
-        let (o, nk) = (at.contact(ci), cw.nodes.layout(ci).nk);
+        let (o, l) = (at.contact(ci), cw.nodes.layout(ci));
+        let nk = l.nk;
         if cw.selection.contains(ci) {
-            apply_forces(&cw.frames[ci], at, nk, &w.s[o..o + nk], &mut w.r);
+            apply_forces(&cw.frames[ci], at, &l, &w.s[o..o + nk], &mut w.r);
         }
         w.r[o..o + nk].iter_mut().for_each(|v| *v = 0.0);
     }
     norm_inf(&w.r)
 }
 
-/// A contact's forces `k` on its bodies' rows of `r`: −W k.
-fn apply_forces(fr: &ContactFrame, at: &Addresses, nk: usize, k: &[f64], r: &mut [f64]) {
-    match nk {
-        1 => apply_forces_sized(1, fr, at, k, r),
-        5 => apply_forces_sized(5, fr, at, k, r),
-        3 => apply_forces_sized(3, fr, at, k, r),
-        _ => apply_forces_sized(nk, fr, at, k, r),
-    }
+/// A contact's forces `k` (its layout's nk entries) on its bodies' rows of `r`: −W k.
+fn apply_forces(fr: &ContactFrame, at: &Addresses, l: &Layout, k: &[f64], r: &mut [f64]) {
+    by_node_size!(l, apply_forces_sized(fr, at, k, r))
 }
 
-/// `apply_forces` with `nk` a literal where it is a usual node size (the sums unroll).
+/// `apply_forces` at the node's sizes (literals where usual: the sums unroll).
 #[inline(always)]
-fn apply_forces_sized(nk: usize, fr: &ContactFrame, at: &Addresses, k: &[f64], r: &mut [f64]) {
+fn apply_forces_sized(nk: usize, _ne: usize, fr: &ContactFrame, at: &Addresses, k: &[f64], r: &mut [f64]) {
     for side in 0..fr.sides {
         let ob = at.body(fr.bodies[side]);
         for rr in 0..6 {
@@ -254,10 +249,9 @@ pub fn residual(eqs: &Equations, s: &[f64], next: &mut NextPoses, cw: &mut Conta
         }
         let phi = eqs.gap_at(next, points, ci, s, None);
         let bv = slip(fr, at, s, l.nt);
-        apply_forces(fr, at, l.nk, &s[on..on + l.nk], r);
+        apply_forces(fr, at, &l, &s[on..on + l.nk], r);
         let mut y = [0.0; MAX_Y];
-        y[..l.nk].copy_from_slice(&s[on..on + l.nk]);
-        y[l.nk..l.ny()].copy_from_slice(&e[er.clone()]);
+        nodes.gather(ci, &s[on..], e, &mut y);
         let (rk, re_c) = (&mut r[on..on + l.nk], &mut re[er]);
         l.residual(&y, phi, &bv[..l.nt], nodes.friction(ci), eqs.friction.law(ci), dt, mu, rk, re_c);
         if nodes.is_closed(ci) {
