@@ -87,31 +87,23 @@ pub(super) fn solve(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize], inv: &[f64
 /// (nk × nk), from the local Jacobian `a` and the factors of [`factor`]. A_KE has a few
 /// nonzeros per row (the K rows' slack and cone terms): the products skip its zeros.
 pub(super) fn schur(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize], inv: &[f64], x: &mut [f64], diag: &mut [f64]) {
-    match l.nk {
-        1 => schur_sized::<1>(l, a, lu, piv, inv, x, diag),
-        3 => schur_sized::<3>(l, a, lu, piv, inv, x, diag),
-        5 => schur_sized::<5>(l, a, lu, piv, inv, x, diag),
-        _ => schur_sized::<MAX_K>(l, a, lu, piv, inv, x, diag),
-    }
+    by_node_size!(l, schur_sized(l, a, lu, piv, inv, x, diag))
 }
 
-/// `schur` with rows of NK ≥ nk entries (the node's usual sizes at compile time).
+/// `schur` at the node's sizes (literals where usual: the loops unroll).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn schur_sized<const NK: usize>(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize], inv: &[f64], x: &mut [f64], diag: &mut [f64]) {
-    let (nk, ne, ny) = (l.nk, l.ne, l.ny());
+fn schur_sized(nk: usize, ne: usize, l: &Layout, a: &[f64], lu: &[f64], piv: &[usize], inv: &[f64], x: &mut [f64], diag: &mut [f64]) {
+    let ny = nk + ne;
     let x = &mut x[..ne * nk];
     for (r, row) in x.chunks_exact_mut(nk).enumerate() {
-        let src = &a[(nk + r) * ny..][..nk];
-        // at most NK moves, unrolled: cheaper than a memcpy call per row
-        #[allow(clippy::manual_memcpy)]
-        for c in 0..nk.min(NK) {
-            row[c] = src[c];
-        }
+        row.copy_from_slice(&a[(nk + r) * ny..][..nk]);
     }
-    solve(l, a, lu, piv, inv, x, nk);
+    solve(&Layout { nk, ne, ..*l }, a, lu, piv, inv, x, nk);
     for (r, out) in diag[..nk * nk].chunks_exact_mut(nk).enumerate() {
         let (a_kk, a_ke) = a[r * ny..(r + 1) * ny].split_at(nk);
-        let mut sum = [0.0; NK];
+        let mut sum = [0.0; MAX_K];
+        let sum = &mut sum[..nk];
         for (&f, xl) in a_ke.iter().zip(x.chunks_exact(nk)) {
             if f != 0.0 {
                 for (s, &v) in sum.iter_mut().zip(xl) {
@@ -119,7 +111,7 @@ fn schur_sized<const NK: usize>(l: &Layout, a: &[f64], lu: &[f64], piv: &[usize]
                 }
             }
         }
-        for ((d, &akk), &s) in out.iter_mut().zip(a_kk).zip(&sum) {
+        for ((d, &akk), &s) in out.iter_mut().zip(a_kk).zip(sum.iter()) {
             *d = akk - s;
         }
     }
