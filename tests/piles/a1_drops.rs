@@ -92,6 +92,18 @@ fn pd_a1_drops_at_dt_0_002_step_every_step() {
     drops_step_every_step("pd_a1_drops_at_dt_0_002_step_every_step", 0.002, true, &[16, 28]);
 }
 
+/// Drops into the explicit PD stand at dt 0.005 whose legs hit their limits at several
+/// hundred rad/s (the unstable cell, below), from six seeds that failed until a failed
+/// step's last pass split it with each part selecting its contacts by its share of the
+/// margin (`step::split`). At seed 29's step 43, three hips hit their upper limits at
+/// 366–372 rad/s. The halves kept the feet that were 1.6 cm off the ground in the solve,
+/// and they jammed at every depth down to dt/2¹⁴. Every step OK now: 26 of 32 in the
+/// bench (20 before).
+#[test]
+fn pd_a1_drops_at_dt_0_005_step_through_limit_impacts() {
+    drops_step_every_step("pd_a1_drops_at_dt_0_005_step_through_limit_impacts", 0.005, true, &[7, 15, 18, 26, 27, 28]);
+}
+
 /// Eight drops into the same PD stand held by joint springs and dampers (the servo,
 /// integrated implicitly by the step) at dt 0.005, 2 s each: every step OK (32 of 32 at
 /// every dt in the bench, where the explicit PD holds 13 of 32 at dt 0.005), and standing
