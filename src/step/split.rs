@@ -89,7 +89,8 @@ impl SplitPolicy {
                 Err(_) => self.split(model, d, opts, dt, 1, failed),
             };
         }
-        if result.is_err() && opts.contact_margin.is_finite() {
+        // (without contacts or limits the margin selects nothing: the pass would repeat the first)
+        if result.is_err() && opts.contact_margin.is_finite() && model.inequality_count() > 0 {
             // last: an impact that no split makes smaller (a limb stopped at its limit)
             // can jam with contacts its parts cannot reach; the margin covers how far a
             // point may move beyond its prediction in a whole step, each part gets its share
