@@ -64,6 +64,9 @@ pub struct Scratch {
     /// The warm start the step's contact solve converged from, if a warm one did
     /// (`step::contact_solve`; the next step tries it first).
     pub warm_barrier: Option<WarmBarrier>,
+    /// Set by the retry policy's last pass (`step::split`): the interior point's monotone
+    /// rule is not cut short by its stale window and runs to the iteration cap.
+    pub patient: bool,
 }
 
 /// How the interior point solves its Newton systems.
@@ -141,6 +144,6 @@ impl Scratch {
         let contacts = ContactWork::with_limit_sides(&model.contacts, model.limit_sides.len());
         let polish = Unpolished { s: vec![0.0; model.system_size()], e: vec![0.0; contacts.vars.e.len()], selection: contacts.selection.clone(), polished: false };
         let solved = Solved { s: polish.s.clone(), e: polish.e.clone() };
-        Scratch { it: Iterate::new(model.system_size()), next: NextPoses::new(model.body_count()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, solved, factors: None, factorizations: 0, warm_barrier: None }
+        Scratch { it: Iterate::new(model.system_size()), next: NextPoses::new(model.body_count()), matrix: BlockMatrix::new(&model.symbolic), reference: BlockMatrix::new(&model.symbolic), contacts, polish, solved, factors: None, factorizations: 0, warm_barrier: None, patient: false }
     }
 }

@@ -16,7 +16,9 @@
 //! rescue wherever that runs. The last pass splits the step again with each part
 //! selecting its contacts by its share of the contact margin (its interval over dt): an
 //! impact that no split makes smaller (the A1's hips hitting their limits at 370 rad/s)
-//! jammed in every half with feet in the solve that no half could reach.
+//! jammed in every half with feet in the solve that no half could reach. Its solves are
+//! also patient (`Scratch::patient`): a cold solve of a violent impact that crawls past
+//! the interior point's stale window may still converge, and the retry budget bounds it.
 
 use super::checkpoint::Checkpoint;
 use super::options::SolverOptions;
@@ -43,13 +45,14 @@ pub struct SplitPolicy {
     /// Iterations the current step's solves have taken, and the most they may take.
     spent: usize,
     budget: usize,
-    /// The parts of the split select their contacts with their share of the margin.
-    nearer: bool,
+    /// The last pass: the parts of the split select their contacts with their share of
+    /// the margin, and their solves run to the iteration cap.
+    last_pass: bool,
 }
 
 impl SplitPolicy {
     pub fn new(d: &Data) -> SplitPolicy {
-        SplitPolicy { snapshot: Checkpoint::of(d), depth: 0, tresca_depth: 0, spent: 0, budget: 0, nearer: false }
+        SplitPolicy { snapshot: Checkpoint::of(d), depth: 0, tresca_depth: 0, spent: 0, budget: 0, last_pass: false }
     }
 
     fn rescue(&self) -> Rescue {
@@ -71,7 +74,7 @@ impl SplitPolicy {
     pub fn step(&mut self, model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<StepStats> {
         let dt = d.dt;
         self.tresca_depth = opts.max_splits;
-        (self.depth, self.spent, self.budget, self.nearer) = (0, 0, RETRY_BUDGET * opts.max_iterations, false);
+        (self.depth, self.spent, self.budget, self.last_pass) = (0, 0, RETRY_BUDGET * opts.max_iterations, false);
         let first = match self.attempt(model, d, opts, dt) {
             Ok(st) => return Ok(st),
             Err(e) if opts.max_splits == 0 => return Err(e),
@@ -93,12 +96,13 @@ impl SplitPolicy {
         if result.is_err() && opts.contact_margin.is_finite() && model.inequality_count() > 0 {
             // last: an impact that no split makes smaller (a limb stopped at its limit)
             // can jam with contacts its parts cannot reach; the margin covers how far a
-            // point may move beyond its prediction in a whole step, each part gets its share
+            // point may move beyond its prediction in a whole step, each part gets its share;
+            // and a cold solve of a violent impact may crawl past the stale window, then converge
             self.snapshot.restore(model, d);
-            (self.tresca_depth, self.depth, self.nearer) = (opts.max_splits, 0, true);
+            (self.tresca_depth, self.depth, self.last_pass) = (opts.max_splits, 0, true);
             result = self.split(model, d, opts, dt, 1, failed);
         }
-        (self.depth, self.nearer) = (0, false);
+        (self.depth, self.last_pass) = (0, false);
         match result {
             Ok(st) => {
                 // one step of dt, whatever it took
@@ -122,9 +126,11 @@ impl SplitPolicy {
         if self.spent >= self.budget {
             return Err(Error::NotConverged { residual: d.stats.residual, iterations: d.stats.iterations });
         }
-        let share = if self.nearer { (h.abs() / d.dt).min(1.0) } else { 1.0 };
+        let share = if self.last_pass { (h.abs() / d.dt).min(1.0) } else { 1.0 };
         let opts = SolverOptions { contact_margin: opts.contact_margin * share, ..*opts };
+        d.scratch.patient = self.last_pass;
         let result = step_once(model, d, &opts, self.rescue(), h);
+        d.scratch.patient = false;
         self.spent += d.stats.iterations;
         result
     }

@@ -221,7 +221,7 @@ pub fn solve_with(eqs: &Equations, sc: &mut Scratch, opts: &SolverOptions, start
             Phase::Centring | Phase::Monotone => {
                 mu = lower_barrier(sc, mu, mu_end);
                 let merit = norm2(&sc.it.r).hypot(norm2(&sc.contacts.vars.re));
-                if stale.monotone(mu, merit) {
+                if stale.monotone(mu, merit) && !sc.patient {
                     break;
                 }
                 // Newton direction through the condensed graph system
