@@ -14,17 +14,22 @@
 //!   `n` seeded starts (joints ±0.3 rad about a stand, lifted 0.25–0.35 m); and on the servo
 //!   with moving targets: 1 s of the drop, then into a crouch and back (`a1_crouch_rollout`,
 //!   3 s): rollouts with every step OK. Needs the corpus of tests/setup.sh.
+//! * `robots`: every floating robot of the corpus dropped limp (`scenes::robot_drops`),
+//!   2 s at dt 0.005, 0.002 and 0.001: the first failed step if any, iterations per step,
+//!   split steps, the deepest any shape went below the ground (from the poses) and the
+//!   time per rollout.
 //!
-//! Run: cargo bench --bench piles [-- pours [spheres|boxes|mixed] [0.5|0]] [-- a1 [n]]
+//! Run: cargo bench --bench piles [-- pours [spheres|boxes|mixed] [0.5|0]] [-- a1 [n]] [-- robots]
 //! (a pour's kind and friction pick its rows: each row takes minutes to an hour)
 
 use std::time::Instant;
 
 use maxdyn_scenes::piles::{a1_crouch_rollout, a1_drop, a1_drop_rollout, a1_for_drops, a1_for_servo_drops, pour, Pour};
+use maxdyn_scenes::robot_drops::{limp_drop, FLOATING_ROBOTS};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
-    let all = !args.iter().any(|a| a == "pours" || a == "a1");
+    let all = !args.iter().any(|a| a == "pours" || a == "a1" || a == "robots");
     if all || args.iter().any(|a| a == "pours") {
         let kinds: Vec<Pour> = [("spheres", Pour::Spheres), ("boxes", Pour::Boxes), ("mixed", Pour::Mixed)].into_iter().filter(|(name, _)| args.iter().any(|a| a == name)).map(|(_, kind)| kind).collect();
         let frictions: Vec<f64> = args.iter().filter_map(|a| a.parse::<f64>().ok()).filter(|mu| a_pour_friction(*mu)).collect();
@@ -34,6 +39,9 @@ fn main() {
     if all || args.iter().any(|a| a == "a1") {
         let n = args.iter().skip_while(|a| *a != "a1").nth(1).and_then(|a| a.parse().ok()).unwrap_or(32);
         a1_drops(n);
+    }
+    if all || args.iter().any(|a| a == "robots") {
+        robot_drops();
     }
 }
 
@@ -125,5 +133,35 @@ fn a1_drops(n: u64) {
         }
         let shown: Vec<String> = firsts.iter().take(4).map(|k| k.to_string()).collect();
         println!("{:>6} {:>6} | {:>4}/{:<4} {:>22} | {:>8.2}", dt, "crouch", ok, n, shown.join(" "), seconds / n as f64);
+    }
+}
+
+const ROBOTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example-robot-data-6.0.0/cmeel.prefix/share/example-robot-data/robots");
+
+fn robot_drops() {
+    println!("{:>48} {:>6} | {:>12} {:>8} {:>6} {:>10} | {:>8}", "robot", "dt", "failed at", "it/step", "split", "deepest", "s");
+    for dt in [0.005, 0.002, 0.001] {
+        for name in FLOATING_ROBOTS {
+            let path = format!("{ROBOTS}/{name}");
+            let mut sim = limp_drop(&path, dt).unwrap_or_else(|e| panic!("{path}: {e} (run `bash tests/setup.sh`: it unpacks the example-robot-data corpus)"));
+            let model = sim.model().clone();
+            let (steps, t) = ((2.0 / dt) as usize, Instant::now());
+            let (mut failed, mut iterations, mut split, mut deepest) = (None, 0, 0, 0.0f64);
+            for k in 0..steps {
+                match sim.step() {
+                    Ok(st) => {
+                        iterations += st.iterations;
+                        split += usize::from(st.substeps > 1);
+                    }
+                    Err(_) => {
+                        failed = Some(k);
+                        break;
+                    }
+                }
+                deepest = deepest.min(maxdyn_scenes::heights::lowest(&model, &sim));
+            }
+            let at = failed.map_or("-".to_string(), |k| k.to_string());
+            println!("{name:>48} {dt:>6} | {at:>12} {:>8.1} {split:>6} {deepest:>10.1e} | {:>8.2}", iterations as f64 / steps as f64, t.elapsed().as_secs_f64());
+        }
     }
 }

@@ -11,4 +11,5 @@ pub mod loop_rk4;
 pub mod mechanisms;
 pub mod piles;
 pub mod quadruped;
+pub mod robot_drops;
 pub mod timing;

@@ -4,6 +4,7 @@
 mod a1_drops;
 mod failed_step;
 mod pours;
+mod robot_drops;
 mod spheres;
 #[path = "../common/require.rs"]
 mod require;
