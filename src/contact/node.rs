@@ -306,6 +306,28 @@ impl BodyLists {
         let bodies = bodies.max().unwrap_or(0);
         BodyLists { first: vec![Self::NONE; bodies], next: vec![[Self::NONE; 2]; contacts.len()], count: vec![0; bodies] }
     }
+
+    /// The most of the contacts for which `counted` holds that act on one body (through
+    /// `count`, zero again on return).
+    pub fn most_on_one_body(&mut self, contacts: &[Contact], counted: impl Fn(usize) -> bool) -> usize {
+        let bodies = |ci: usize| {
+            let (a, b) = contacts[ci].bodies();
+            std::iter::once(a).chain(b)
+        };
+        let mut most = 0;
+        for ci in (0..contacts.len()).filter(|&ci| counted(ci)) {
+            for body in bodies(ci) {
+                self.count[body] += 1;
+                most = most.max(self.count[body]);
+            }
+        }
+        for ci in (0..contacts.len()).filter(|&ci| counted(ci)) {
+            for body in bodies(ci) {
+                self.count[body] = 0;
+            }
+        }
+        most
+    }
 }
 
 /// What a step's contact solve keeps per contact besides the graph vector.

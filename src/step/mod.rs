@@ -50,6 +50,7 @@ use self::problem::{Equations, Friction, Outcome};
 use self::warm_start::warm_start;
 use crate::data::{BodyStates, Data, Scratch, StepStats, WarmStart};
 use crate::contact::geometry::contact_points;
+use crate::contact::node::ContactWork;
 use crate::integrator;
 use crate::model::{Error, Model, Result};
 
@@ -282,19 +283,6 @@ const JAMMED: f64 = 1e-2;
 /// (residuals 3.3e-2–0.95) failed.
 const JAMMED_INDETERMINATE: f64 = 1.0;
 
-/// Whether two of the contacts in the solve act on one body.
-fn shares_a_body(eqs: &Equations, sc: &Scratch) -> bool {
-    let contacts = &eqs.model.contacts;
-    let selected = || sc.contacts.selection.iter().filter(|&c| c < contacts.len());
-    selected().any(|a| {
-        let (a0, a1) = contacts[a].bodies();
-        selected().filter(|&b| b > a).any(|b| {
-            let (b0, b1) = contacts[b].bodies();
-            [Some(b0), b1].iter().flatten().any(|&x| x == a0 || Some(x) == a1)
-        })
-    })
-}
-
 /// How many times a step is taken again because a pair needs more contact slots.
 const MAX_SLOT_GROWTHS: usize = 2;
 
@@ -344,7 +332,10 @@ fn solve(eqs: &Equations, sc: &mut Scratch, limits: &mut [f64], warm: &WarmStart
             outcome = tresca::rescue(eqs, sc, limits, opts, outcome, warm, state);
         }
         let residual = outcome.stats.residual;
-        let jammed = residual <= JAMMED || (residual <= JAMMED_INDETERMINATE && shares_a_body(eqs, sc));
+        let jammed = residual <= JAMMED || (residual <= JAMMED_INDETERMINATE && {
+            let ContactWork { selection, by_body, .. } = &mut sc.contacts;
+            by_body.most_on_one_body(&eqs.model.contacts, |ci| selection.contains(ci)) >= 2
+        });
         if !outcome.converged && (rescue == Rescue::Allowed || (rescue == Rescue::Relaxed && jammed)) {
             outcome = relaxed::rescue(eqs, sc, opts, outcome, warm, state);
         }

@@ -190,23 +190,7 @@ fn crowded(eqs: &Equations, s: &[f64], cw: &mut ContactWork) -> bool {
     let model = eqs.model;
     let ContactWork { nodes, vars, selection, by_body: lists, .. } = cw;
     let last_closed = |ci: usize| selection.contains(ci) && s[model.addresses.contact(ci)] >= vars.e[nodes.e_range(ci).start];
-    let bodies = |ci: usize| {
-        let (a, b) = model.contacts[ci].bodies();
-        std::iter::once(a).chain(b)
-    };
-    let mut crowded = false;
-    for ci in (0..model.contacts.len()).filter(|&ci| last_closed(ci)) {
-        for body in bodies(ci) {
-            lists.count[body] += 1;
-            crowded |= lists.count[body] > 6;
-        }
-    }
-    for ci in (0..model.contacts.len()).filter(|&ci| last_closed(ci)) {
-        for body in bodies(ci) {
-            lists.count[body] = 0;
-        }
-    }
-    crowded
+    lists.most_on_one_body(&model.contacts, last_closed) > 6
 }
 
 /// Whether the closed contacts' forces are determined by the step: on every body, the
