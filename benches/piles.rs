@@ -15,7 +15,7 @@
 //!   with moving targets: 1 s of the drop, then into a crouch and back (`a1_crouch_rollout`,
 //!   3 s): rollouts with every step OK. Needs the corpus of tests/setup.sh.
 //! * `robots`: every floating robot of the corpus dropped limp (`scenes::robot_drops`),
-//!   2 s at dt 0.005, 0.002 and 0.001: the first failed step if any, iterations per step,
+//!   2 s at dt 0.01, 0.005, 0.002 and 0.001: the first failed step if any, iterations per step,
 //!   split steps, the deepest any shape went below the ground (from the poses) and the
 //!   time per rollout.
 //!
@@ -140,7 +140,7 @@ const ROBOTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/corpus/example
 
 fn robot_drops() {
     println!("{:>48} {:>6} | {:>12} {:>8} {:>6} {:>10} | {:>8}", "robot", "dt", "failed at", "it/step", "split", "deepest", "s");
-    for dt in [0.005, 0.002, 0.001] {
+    for dt in [0.01, 0.005, 0.002, 0.001] {
         for name in FLOATING_ROBOTS {
             let path = format!("{ROBOTS}/{name}");
             let mut sim = limp_drop(&path, dt).unwrap_or_else(|e| panic!("{path}: {e} (run `bash tests/setup.sh`: it unpacks the example-robot-data corpus)"));

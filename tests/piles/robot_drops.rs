@@ -25,7 +25,7 @@ fn every_floating_corpus_robot_dropped_limp_steps_every_step_at_dt_0_005() {
 
 /// The two Talos at dt 0.002, which failed at steps 481 (talos_reduced, residual 3.9e-2)
 /// and 339 (talos_full_v2, residual 0.65) for the same reason. (All seventeen step through
-/// at dt 0.002 and 0.001 in `cargo bench --bench piles -- robots`.)
+/// at dt 0.01, 0.002 and 0.001 in `cargo bench --bench piles -- robots`.)
 #[test]
 fn talos_dropped_limp_steps_every_step_at_dt_0_002() {
     drops_step_every_step("talos_dropped_limp_steps_every_step_at_dt_0_002", 0.002, &["talos_data/robots/talos_full_v2.urdf", "talos_data/robots/talos_reduced.urdf"]);
