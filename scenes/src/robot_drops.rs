@@ -32,8 +32,17 @@ pub const FLOATING_ROBOTS: &[&str] = &[
 
 /// The robot of `urdf` ready to drop at `dt` (see the module docs).
 pub fn limp_drop(urdf: &str, dt: f64) -> Result<Sim, maxdyn::Error> {
-    let options = UrdfOptions { floating: true, collision: true, ground_plane: true, ..UrdfOptions::default() };
-    let u = Urdf::from_file_with(urdf, &options)?;
+    limp_drop_colliding(urdf, None, dt)
+}
+
+/// [`limp_drop`], and with `srdf` the robot's links also collide with each other except
+/// for the pairs the SRDF's `<disable_collisions>` exclude.
+pub fn limp_drop_colliding(urdf: &str, srdf: Option<&str>, dt: f64) -> Result<Sim, maxdyn::Error> {
+    let options = UrdfOptions { floating: true, collision: true, ground_plane: true, self_collision: srdf.is_some(), ..UrdfOptions::default() };
+    let mut u = Urdf::from_file_with(urdf, &options)?;
+    if let Some(srdf) = srdf {
+        u.apply_srdf_file(srdf)?;
+    }
     let model = Arc::new(Model::new(&u.builder)?);
     let mut sim = Sim::new(model.clone(), dt)?;
     for l in u.builder.joint_limits() {
