@@ -279,7 +279,7 @@ const JAMMED: f64 = 1e-2;
 /// at 1.2e-2–0.65, and the split halved it to its deepest level, where each Tresca rescue
 /// took 500–2150 iterations, until the step's retry budget ran out; at full length the
 /// relaxed solve converged in all 27 such steps of the corpus sweep. The sphere chain's
-/// impacts (one contact a body) stay with the split: 44 of its 58 relaxed solves there
+/// impacts (one contact a body) stay with the split: 46 of its 58 relaxed solves there
 /// (residuals 3.3e-2–0.95) failed.
 const JAMMED_INDETERMINATE: f64 = 1.0;
 
