@@ -15,10 +15,13 @@
 //!   normal, or the second-order cone) as local residual/Jacobian of the node's variables.
 //! * [`node`]: the per-contact condensed Newton block and the interior-point helpers
 //!   (fraction-to-boundary, complementarity).
+//! * [`body_lists`]: each body's contacts, for passes that visit a body's contacts
+//!   together in linear time.
 //!
 //! The descriptions ([`Contact`], [`ConeType`], the shapes [`geometry::Shape`]) live in
 //! `crate::model::contact` and `crate::model::shape`; they are re-exported here.
 
+pub mod body_lists;
 pub mod broad_phase;
 mod condense;
 pub mod cone;
