@@ -165,8 +165,8 @@
 // velocities at the current time (second order in dt).
 #define MAXDYN_INTEGRATOR_SECOND_ORDER 1
 
-// `maxdyn_solver_options.integrator`: as the second order, each step composed of three
-// (Yoshida's triple jump): fourth order in dt, three solves per step; models without
+// `maxdyn_solver_options.integrator`: as the second order, each step composed of five
+// (Suzuki's fractal composition): fourth order in dt, five solves per step; models without
 // contacts, collision shapes or joint limits (else `MAXDYN_STATUS_INVALID_ARGUMENT`).
 #define MAXDYN_INTEGRATOR_FOURTH_ORDER 2
 

@@ -58,7 +58,7 @@ fn jointed_chains_do_not_allocate() {
 }
 
 /// The second- and fourth-order integrators: their consistent start (a solve before the
-/// step, after velocities are set) and the fourth order's three steps per step allocate
+/// step, after velocities are set) and the fourth order's five steps per step allocate
 /// nothing either.
 #[test]
 fn higher_order_integrators_do_not_allocate() {

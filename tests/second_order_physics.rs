@@ -52,8 +52,8 @@ fn double_pendulum_energy_stays_bounded_for_an_hour() {
 
 /// SCENARIOS A1, the three-link loop, 600 s at dt 0.01 with the second-order integrator
 /// (its start solves the loop too): the joints hold as with the first-order step.
-/// Measured: largest violation 2.06e-11 m over every step (first order: 2.16e-11 m,
-/// `tests/long_horizon.rs`).
+/// Measured: largest violation 9.98e-11 m over every step, as the first order's (9.98e-11 m,
+/// `tests/long_horizon.rs`): both are held to Newton's tolerance, 1e-10.
 #[test]
 fn three_link_loop_holds_its_joints_for_600_s() {
     let mut s = with_second_order(maxdyn_scenes::mechanisms::three_link_loop(0.01));
@@ -67,15 +67,16 @@ fn three_link_loop_holds_its_joints_for_600_s() {
 }
 
 /// The fourth-order integrator over one hour of the double pendulum: bounded too.
-/// Measured, largest |E − E0|: 8.09e-3 J in the first 10 min, 8.12e-3 J in the last
-/// (three steps per dt; the second order's 0.12 J).
+/// Measured, largest |E − E0|: 3.12e-4 J in the first 10 min, 3.09e-4 J in the last
+/// (five steps per dt; the second order's 0.12 J; Yoshida's triple jump, three steps per
+/// dt, kept 8.09e-3 and 8.12e-3 J).
 #[test]
 fn double_pendulum_energy_stays_bounded_at_fourth_order() {
     let mut s = maxdyn_scenes::double_pendulum::sim(0.01);
     s.set_options(SolverOptions { integrator: Integrator::FourthOrder, ..SolverOptions::default() }).unwrap();
     let (first, last) = energy_error_over_an_hour(&mut s);
     println!("double pendulum, fourth order, 1 h: largest |E − E0| {first:.4e} J in the first 10 min, {last:.4e} J in the last");
-    assert!(first < 9e-3 && last < 9e-3 && last <= 1.1 * first, "{first:e} → {last:e}");
+    assert!(first < 3.5e-4 && last < 3.5e-4 && last <= 1.1 * first, "{first:e} → {last:e}");
 }
 
 /// The fourth-order composition steps back in time, which an impact cannot: a model with
@@ -180,7 +181,7 @@ fn exact_state_round_trips_before_and_after_the_start() {
 /// angle and rate are relative, φ₂ − φ₁). Measured largest errors over the millisecond
 /// nodes (position rad, rate rad/s): first order 2.56e-3, 1.16e-4 at dt 1e-3 and 2.57e-4,
 /// 1.16e-6 at 1e-4; second order 1.20e-5, 1.07e-4 and 1.20e-7, 1.07e-6; fourth order
-/// 2.16e-9, 8.98e-5 at dt 1e-3. The rates read are second order with either higher
+/// 3.61e-11, 8.45e-6 at dt 1e-3. The rates read are second order with either higher
 /// integrator (the mean of two intervals); the first order's interval rates happen to be
 /// as close here, because its trajectory lags by about dt/2 from its start at rest, which
 /// offsets the interval's half step.
@@ -219,7 +220,7 @@ fn double_pendulum_positions_and_rates_at_the_nodes() {
         (Integrator::FirstOrder, 1e-4, 2.57e-4, 1.16e-6),
         (Integrator::SecondOrder, 1e-3, 1.20e-5, 1.07e-4),
         (Integrator::SecondOrder, 1e-4, 1.20e-7, 1.07e-6),
-        (Integrator::FourthOrder, 1e-3, 2.16e-9, 8.98e-5),
+        (Integrator::FourthOrder, 1e-3, 3.61e-11, 8.45e-6),
     ];
     for (integrator, dt, q_err, v_err) in measured {
         let (eq, ev) = errors(integrator, dt);

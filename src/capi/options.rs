@@ -65,8 +65,8 @@ pub const MAXDYN_INTEGRATOR_FIRST_ORDER: i32 = 0;
 /// `maxdyn_solver_options.integrator`: the same step started consistently from the
 /// velocities at the current time (second order in dt).
 pub const MAXDYN_INTEGRATOR_SECOND_ORDER: i32 = 1;
-/// `maxdyn_solver_options.integrator`: as the second order, each step composed of three
-/// (Yoshida's triple jump): fourth order in dt, three solves per step; models without
+/// `maxdyn_solver_options.integrator`: as the second order, each step composed of five
+/// (Suzuki's fractal composition): fourth order in dt, five solves per step; models without
 /// contacts, collision shapes or joint limits (else `MAXDYN_STATUS_INVALID_ARGUMENT`).
 pub const MAXDYN_INTEGRATOR_FOURTH_ORDER: i32 = 2;
 

@@ -82,8 +82,8 @@ pub struct WarmStart {
     pub older: Vec<f64>,
     /// The intervals of `solution`, `previous` and `older` while they are consecutive steps
     /// (NaN from where the chain was broken): three equal ones are a base of the
-    /// third-order extrapolation, and the fourth-order integrator's steps, of three
-    /// intervals, extrapolate by them.
+    /// third-order extrapolation, and the fourth-order integrator's steps, of intervals of
+    /// several lengths, extrapolate by them.
     pub intervals: [f64; 3],
     /// The warm start the next step's contact solve tries first, when the contact
     /// variables are a solution it may start from (a step with contacts was committed

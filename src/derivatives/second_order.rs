@@ -8,8 +8,8 @@
 //!   part i:  fᵢ(żⁱ; zⁱ, żⁱ⁻¹, u) = 0,   zⁱ = zⁱ⁻¹ ⊕ Hᵢ₋₁ żⁱ⁻¹   (i = 1…n, z⁰ = z_k)
 //!   read:    z' = zⁿ,  ν' = (żⁿ⁻¹ + żⁿ)/2
 //! ```
-//! with one part of dt for the second order and three of (w₁, w₀, w₁) dt after a start
-//! onto w₁ dt for the fourth (`options::TRIPLE_JUMP`). By the implicit function theorem on
+//! with one part of dt for the second order and five after a start onto the first for
+//! the fourth (`options::fourth_order_solves`). By the implicit function theorem on
 //! each, δżⁱ = −Kᵢ⁻¹(∂fᵢ/∂zⁱ δzⁱ + ∂fᵢ/∂żⁱ⁻¹ δżⁱ⁻¹ + ∂fᵢ/∂u δu), δzⁱ = (δx + Hᵢ₋₁ δv,
 //! Q(ω̄(ωⁱ⁻¹, Hᵢ₋₁))ᵀ δφ + M(ωⁱ⁻¹, Hᵢ₋₁) δω), each Kᵢ the solve's own Newton matrix
 //! (`StepSensitivity`; the start's with the node momentum). The dampers' rate weighs the
@@ -34,7 +34,7 @@ use crate::kinematics::Coords;
 use crate::math::{conj, qmul, rotation, step_rotation, vec_part, M3, V3, V4};
 use crate::model::Result;
 use crate::sim::{Integrator, Sim};
-use crate::step::options::TRIPLE_JUMP;
+use crate::step::options::fourth_order_solves;
 
 /// One solve of the chain and the prediction map onto its configuration from the
 /// previous solve's velocities: Q(ω̄(ω, H))ᵀ and M(ω, H) per body, and H.
@@ -73,8 +73,8 @@ pub(crate) struct SecondOrderStep {
 fn intervals(integrator: Integrator, dt: f64) -> (f64, Vec<f64>) {
     match integrator {
         Integrator::FourthOrder => {
-            let [w1, w0, _] = TRIPLE_JUMP;
-            (w1 * dt, vec![w0 * dt, w1 * dt, w1 * dt])
+            let (start, solves) = fourth_order_solves();
+            (start * dt, solves.iter().map(|w| w * dt).collect())
         }
         _ => (dt, vec![dt]),
     }

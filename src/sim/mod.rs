@@ -123,7 +123,7 @@ impl Sim {
         crate::step::consistent_start::start(&layout, &mut self.data, &self.options, interval).map(|_| ())
     }
 
-    /// One part of a higher-order step alone (`step::step_once`, as the triple jump takes
+    /// One part of a higher-order step alone (`step::step_once`, as the fourth order takes
     /// them), unknown velocities over `interval`, on the contact layout of the last
     /// search: the solve's frame and solution stay in the data. For the step's
     /// derivatives, as [`Sim::consistent_start_only`]; no split (a failed part fails).

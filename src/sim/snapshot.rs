@@ -256,7 +256,7 @@ impl Check<'_> {
             self.fail(format!("the extrapolation interval {h} is negative"));
         }
     }
-    /// An interval the fourth-order integrator's steps may take backwards (w₀ dt < 0).
+    /// An interval the fourth-order integrator's steps may take backwards (one part is negative).
     fn signed_interval(&mut self, _: &f64) {
         self.take(1);
     }

@@ -134,7 +134,7 @@ fn step_from_here(model: &Model, d: &mut Data, opts: &SolverOptions, policy: &mu
     let model = layout.as_deref().unwrap_or(model);
     d.frame.second_order = opts.integrator != options::Integrator::FirstOrder;
     if opts.integrator == options::Integrator::FourthOrder {
-        return triple_jump(model, d, opts);
+        return fourth_order_step(model, d, opts);
     }
     let Some(start) = consistent_start::start(model, d, opts, d.dt)? else { return policy.step(model, d, opts) };
     let stats = policy.step(model, d, opts)?;
@@ -155,22 +155,20 @@ pub(crate) fn collide_at_prediction(model: &Model, d: &mut Data, opts: &SolverOp
     collide::commit(model, d).map(|_| ())
 }
 
-/// The fourth-order step (`Integrator::FourthOrder`): three steps of (w₁, w₀, w₁)·dt
-/// (`options::TRIPLE_JUMP`), the velocities spanning w₁ dt before and after. Each step's
-/// unknown velocities span the next one's interval, so the calls take w₀, w₁, w₁; the
-/// clock and the step count advance by one step of dt. No splitting: a failed part fails
-/// the step (and `advance` puts the state back).
-fn triple_jump(model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<StepStats> {
-    let [w1, w0, _] = options::TRIPLE_JUMP;
+/// The fourth-order step (`Integrator::FourthOrder`): five steps of the lengths of
+/// `options::FOURTH_ORDER_PARTS` times dt, after a consistent start onto the first where
+/// the velocities were set at the node. The clock and the step count advance by one step
+/// of dt. No splitting: a failed part fails the step (and `advance` puts the state back).
+fn fourth_order_step(model: &Model, d: &mut Data, opts: &SolverOptions) -> Result<StepStats> {
+    let (start_interval, solves) = options::fourth_order_solves();
     let (time, steps) = (d.time, d.steps);
-    let start = consistent_start::start(model, d, opts, w1 * d.dt)?;
-    let mut total: Option<StepStats> = start;
-    for w in [w0, w1, w1] {
+    let mut total: Option<StepStats> = consistent_start::start(model, d, opts, start_interval * d.dt)?;
+    for w in solves {
         let stats = step_once(model, d, opts, Rescue::Allowed, w * d.dt)?;
         total = Some(total.map_or(stats, |t| t.then(stats)));
     }
     (d.time, d.steps) = (time + d.dt, steps + 1);
-    d.stats = total.expect("three steps");
+    d.stats = total.expect("five steps");
     Ok(d.stats)
 }
 

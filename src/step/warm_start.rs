@@ -56,12 +56,12 @@ fn spin_step(w: &[f64], dt: f64) -> f64 {
 /// Largest |ω|·dt an extrapolated start keeps (the rotation step exists below 2).
 const ANGULAR_SPEED_MARGIN: f64 = 1.9;
 
-/// The fourth-order integrator's start: its steps take three intervals in turn (w₁, w₀,
-/// w₁ times dt, w₀ < 0), so `warm_start` never extrapolates them. Each solved velocity is
-/// the mean over its interval, the velocity at the interval's middle to second order; the
-/// start is the line through the last solution's and the one of the two before it whose
-/// middle lies farthest from it (the nearest lie 0.18 dt apart), read at the middle of the
-/// new interval `dt`. Only where the caller has not set velocities since and the model has
+/// The fourth-order integrator's start: its steps take intervals of different lengths in
+/// turn (`options::FOURTH_ORDER_PARTS` times dt, one of them negative), so `warm_start`
+/// does not extrapolate them. Each solved velocity is the mean over its interval, the
+/// velocity at the interval's middle to second order; the start is the line through the
+/// last solution's and the one of the two before it whose middle lies farthest from it,
+/// read at the middle of the new interval `dt`. Only where the caller has not set velocities since and the model has
 /// no inequalities (as for the third order).
 pub fn extrapolate_by_intervals(model: &Model, warm: &WarmStart, state: &BodyStates, dt: f64, s: &mut [f64]) {
     let [h0, h1, h2] = warm.intervals;
