@@ -37,6 +37,7 @@ struct Api {
     lowest_geom_z: unsafe extern "C" fn(*const c_void) -> f64,
     set_margin: unsafe extern "C" fn(*mut c_void, f64),
     contact_pairs: unsafe extern "C" fn(*const c_void) -> c_int,
+    ncon: unsafe extern "C" fn(*const c_void) -> c_int,
     set_integrator: unsafe extern "C" fn(*mut c_void, c_int),
     set_timestep: unsafe extern "C" fn(*mut c_void, f64),
     nv: unsafe extern "C" fn(*const c_void) -> c_int,
@@ -96,6 +97,7 @@ impl Mujoco {
                 lowest_geom_z: symbol(lib, "peer_lowest_geom_z")?,
                 set_margin: symbol(lib, "peer_set_margin")?,
                 contact_pairs: symbol(lib, "peer_contact_pairs")?,
+                ncon: symbol(lib, "peer_ncon")?,
                 set_integrator: symbol(lib, "peer_set_integrator")?,
                 set_timestep: symbol(lib, "peer_set_timestep")?,
                 nv: symbol(lib, "peer_nv")?,
@@ -244,6 +246,11 @@ impl MjSim {
     #[allow(dead_code)]
     pub fn contact_pairs(&self) -> usize {
         unsafe { (self.api.contact_pairs)(self.ptr) as usize }
+    }
+    /// Contacts of the last step (d->ncon).
+    #[allow(dead_code)]
+    pub fn ncon(&self) -> usize {
+        unsafe { (self.api.ncon)(self.ptr) as usize }
     }
     /// MuJoCo's RK4 integrator (mjINT_RK4) when `rk4`, else its default semi-implicit Euler.
     #[allow(dead_code)]

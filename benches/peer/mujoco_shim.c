@@ -155,6 +155,9 @@ void peer_set_margin(PeerSim* s, double margin) {
   for (int i = 0; i < s->m->ngeom; i++) s->m->geom_margin[i] = margin;
 }
 
+// Contacts of the last step (for benches/pile_scaling.rs).
+int peer_ncon(const PeerSim* s) { return s->d->ncon; }
+
 // Distinct geom pairs among the contacts of the last collision stage.
 int peer_contact_pairs(const PeerSim* s) {
   int pairs = 0;
