@@ -88,7 +88,7 @@ fn main() {
                     factorizations += st.factorizations;
                 }
             }
-            let median = median(&mut times);
+            let median = median_of(&mut times);
             let per = |x: usize| x as f64 / WINDOW as f64;
             println!(
                 "{:>7} {:>5} | {:>6} {:>9.1} {:>7.1} {:>8.2} {:>8.2} | {:>10.1} {:>13.3} | {:>12.3e}",
@@ -142,13 +142,9 @@ impl PeerRow {
     }
 }
 
-fn median(times: &mut [f64]) -> f64 {
+fn median_of(times: &mut [f64]) -> f64 {
     times.sort_by(f64::total_cmp);
     times[times.len() / 2]
-}
-
-fn median_of(times: &mut Vec<f64>) -> f64 {
-    median(times.as_mut_slice())
 }
 
 fn env_path(var: &str, default: &str) -> PathBuf {
